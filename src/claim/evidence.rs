@@ -1,0 +1,83 @@
+//! Evidence a check attaches for the report: figures as plain data (series of points). The
+//! report draws them; checks never render.
+
+use serde::{Deserialize, Serialize};
+
+/// How a series is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Style {
+    /// Solid line (measured quantity).
+    Line,
+    /// Dashed line (a bound or prediction).
+    Dashed,
+    /// Markers only.
+    Points,
+}
+
+/// One named series of (x, y) points.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Series {
+    /// Legend label.
+    pub label: String,
+    /// Drawing style.
+    pub style: Style,
+    /// The points.
+    pub points: Vec<[f64; 2]>,
+}
+
+impl Series {
+    /// A series from points.
+    pub fn new(label: impl Into<String>, style: Style, points: Vec<[f64; 2]>) -> Self {
+        Series { label: label.into(), style, points }
+    }
+}
+
+/// A figure: axes, labels and series.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Figure {
+    /// File-name stem, unique within the claim.
+    pub name: String,
+    /// Title.
+    pub title: String,
+    /// x-axis label.
+    pub x_label: String,
+    /// y-axis label.
+    pub y_label: String,
+    /// Logarithmic x axis.
+    pub x_log: bool,
+    /// The series.
+    pub series: Vec<Series>,
+    /// What the reader should see in it.
+    pub caption: String,
+}
+
+impl Figure {
+    /// A figure with linear axes and no series yet.
+    pub fn new(name: &str, title: &str, x_label: &str, y_label: &str) -> Self {
+        Figure {
+            name: name.into(),
+            title: title.into(),
+            x_label: x_label.into(),
+            y_label: y_label.into(),
+            x_log: false,
+            series: vec![],
+            caption: String::new(),
+        }
+    }
+    /// Adds a series.
+    pub fn with(mut self, s: Series) -> Self {
+        self.series.push(s);
+        self
+    }
+    /// Sets the caption.
+    pub fn caption(mut self, c: impl Into<String>) -> Self {
+        self.caption = c.into();
+        self
+    }
+    /// Uses a logarithmic x axis.
+    pub fn log_x(mut self) -> Self {
+        self.x_log = true;
+        self
+    }
+}

@@ -1,0 +1,181 @@
+//! Claim metadata and the claim itself (metadata + check + negative control).
+
+use super::verdict::Check;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// What the suite expects of a claim.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Must hold; a refutation fails `cargo test`. Needs a negative control.
+    Theorem,
+    /// The statement as printed must be refuted by the search; paired with a corrected Theorem.
+    Erratum,
+    /// Open: either verdict is reported, neither fails the build.
+    Conjecture,
+}
+
+/// What kind of check judges the claim.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// A predicate with a signed margin over random instances, with shrinking.
+    Property,
+    /// A Monte Carlo estimate with an exact interval compared with a bound.
+    Statistical,
+    /// A sweep plus a fitted rate with an interval compared with the predicted rate.
+    Rate,
+    /// Explicit weights from a proof, built and run on random task instances.
+    Construction,
+}
+
+/// The families of claims (one module each under `crate::claims`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Family {
+    /// Exponential LRD / sensitivity decay (004 Eq 10, Cor 1, Thm 1, 3, §4.1; 000 Lem 1–2).
+    Decay,
+    /// The interaction-term model's stability and tail bounds (004 Thm 2, 4, Lem 1).
+    Stability,
+    /// Haar wavelets from S6 and approximation rates (000 Thm 1, Prop 1, Cor 1–2).
+    Haar,
+    /// MQAR / induction-head constructions (000 Thm 2–4, Lem 3–4; 002).
+    Recall,
+    /// COPY bounds (003 Thm 1–2).
+    Copy,
+    /// Dynamic programming with chain of thought (003 Lem 1–5, Thm 3–4).
+    Cot,
+    /// B'MOJO realizations (001).
+    Realization,
+}
+
+impl Family {
+    /// Every family, in report order.
+    pub const ALL: [Family; 7] = [
+        Family::Decay,
+        Family::Stability,
+        Family::Haar,
+        Family::Recall,
+        Family::Copy,
+        Family::Cot,
+        Family::Realization,
+    ];
+    /// The lowercase name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Decay => "decay",
+            Family::Stability => "stability",
+            Family::Haar => "haar",
+            Family::Recall => "recall",
+            Family::Copy => "copy",
+            Family::Cot => "cot",
+            Family::Realization => "realization",
+        }
+    }
+    /// The family with this name.
+    pub fn parse(s: &str) -> Option<Family> {
+        Family::ALL.into_iter().find(|f| f.name() == s)
+    }
+}
+
+impl fmt::Display for Family {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Where a claim comes from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Source {
+    /// Paper: the seed number and short title, e.g. "004 Rethinking LRD in Mamba/SSM".
+    pub paper: String,
+    /// Theorem / lemma / equation, e.g. "Corollary 1, Eq. (11)".
+    pub locus: String,
+    /// The statement as printed (plain text with Unicode maths).
+    pub printed: String,
+}
+
+/// The stable metadata of a claim.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ClaimMeta {
+    /// `<seed>.<label>[.<variant>]`, e.g. `004.cor1.lognorm`.
+    pub id: String,
+    /// Family.
+    pub family: Family,
+    /// What the suite expects.
+    pub status: Status,
+    /// Kind of check.
+    pub kind: Kind,
+    /// Source and statement as printed.
+    pub source: Source,
+    /// Exactly what is checked (with the instance distribution and tolerance).
+    pub statement: String,
+    /// For an erratum: what is wrong and which claim holds the correction; for a corrected
+    /// theorem, what was changed from the printed statement.
+    pub correction: Option<String>,
+}
+
+/// A negative control: a mutant of a theorem (tighter constant, wrong sign, smaller
+/// dimension...) that the same check must refute.
+pub struct Control {
+    /// What was mutated.
+    pub mutation: String,
+    /// The same check, run on the mutant.
+    pub check: Box<dyn Check>,
+}
+
+/// A claim: metadata, its check, and (for theorems) a negative control.
+pub struct Claim {
+    /// Metadata.
+    pub meta: ClaimMeta,
+    /// The check.
+    pub check: Box<dyn Check>,
+    /// The negative control (required for theorems).
+    pub control: Option<Control>,
+}
+
+impl Claim {
+    fn with_status(id: &str, family: Family, status: Status, statement: &str, check: impl Check + 'static) -> Claim {
+        Claim {
+            meta: ClaimMeta {
+                id: id.into(),
+                family,
+                status,
+                kind: check.kind(),
+                source: Source { paper: String::new(), locus: String::new(), printed: String::new() },
+                statement: statement.into(),
+                correction: None,
+            },
+            check: Box::new(check),
+            control: None,
+        }
+    }
+    /// A theorem: `statement` must hold under `check`.
+    pub fn theorem(id: &str, family: Family, statement: &str, check: impl Check + 'static) -> Claim {
+        Claim::with_status(id, family, Status::Theorem, statement, check)
+    }
+    /// An erratum: the printed `statement` must be refuted by `check`.
+    pub fn erratum(id: &str, family: Family, statement: &str, check: impl Check + 'static) -> Claim {
+        Claim::with_status(id, family, Status::Erratum, statement, check)
+    }
+    /// A conjecture: either verdict is reported.
+    pub fn conjecture(id: &str, family: Family, statement: &str, check: impl Check + 'static) -> Claim {
+        Claim::with_status(id, family, Status::Conjecture, statement, check)
+    }
+    /// Sets the source: paper, locus and the statement as printed.
+    pub fn source(mut self, paper: &str, locus: &str, printed: &str) -> Claim {
+        self.meta.source = Source { paper: paper.into(), locus: locus.into(), printed: printed.into() };
+        self
+    }
+    /// Sets the correction note.
+    pub fn correction(mut self, text: &str) -> Claim {
+        self.meta.correction = Some(text.into());
+        self
+    }
+    /// Sets the negative control: `check` is the same check on the mutant described by `mutation`.
+    pub fn control(mut self, mutation: &str, check: impl Check + 'static) -> Claim {
+        self.control = Some(Control { mutation: mutation.into(), check: Box::new(check) });
+        self
+    }
+}

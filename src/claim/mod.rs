@@ -1,0 +1,26 @@
+//! The claim engine: what a claim is ([`Claim`], [`ClaimMeta`], [`Status`], [`Kind`]), how it
+//! is judged (the [`property`], [`statistical`] and [`rate`] judges), what a judgement says
+//! ([`Verdict`], [`Outcome`], evidence [`Figure`]s), and how claims are listed and run
+//! ([`Registry`], [`run_claims`]).
+//!
+//! The engine knows no family: families live in `crate::claims` and use this module.
+
+pub mod budget;
+pub mod evidence;
+pub mod meta;
+pub mod property;
+pub mod rate;
+pub mod registry;
+pub mod results;
+pub mod runner;
+pub mod statistical;
+pub mod verdict;
+
+pub use budget::{Budget, Context};
+pub use evidence::{Figure, Series, Style};
+pub use meta::{Claim, ClaimMeta, Control, Family, Kind, Source, Status};
+pub use property::{property, Eval, Property};
+pub use registry::Registry;
+pub use results::{ClaimResult, ControlResult, RunResults};
+pub use runner::{run_claims, RunConfig};
+pub use verdict::{Check, Outcome, Verdict};

@@ -1,0 +1,71 @@
+//! The rate judge (first form): a measured rate with its confidence interval against the
+//! predicted rate, over a grid of cells. A cell agrees when the prediction lies inside the
+//! interval widened by a stated deterministic slack (e.g. a bias bound of order 1/k).
+
+use super::verdict::{Outcome, Verdict};
+use crate::stats::Interval;
+use serde::{Deserialize, Serialize};
+
+/// One cell: a measured rate interval and the predicted rate.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RateCell {
+    /// Which cell (parameters).
+    pub label: String,
+    /// Measured rate with its (already corrected) interval.
+    pub measured: Interval,
+    /// Predicted rate.
+    pub predicted: f64,
+    /// Deterministic allowance added on both sides of the interval.
+    pub slack: f64,
+}
+
+impl RateCell {
+    /// Signed margin: how far inside (positive) or outside (negative) the widened interval the
+    /// prediction lies, in units of the widened half-width.
+    pub fn margin(&self) -> f64 {
+        let w = self.measured.widened(self.slack);
+        let half = 0.5 * (w.hi - w.lo);
+        let centre = 0.5 * (w.hi + w.lo);
+        if half > 0.0 {
+            1.0 - (self.predicted - centre).abs() / half
+        } else {
+            f64::NEG_INFINITY
+        }
+    }
+}
+
+/// Judges every cell: refuted when some predicted rate lies outside its widened interval.
+/// `correction` states how the intervals' confidence was corrected for the number of cells.
+pub fn judge_rates(cells: Vec<RateCell>, correction: &str) -> Outcome {
+    let worst = cells.iter().min_by(|a, b| a.margin().total_cmp(&b.margin()));
+    let margin = worst.map(RateCell::margin);
+    let verdict = match worst.filter(|c| c.margin() < 0.0) {
+        Some(c) => Verdict::Refuted {
+            counterexample: serde_json::to_value(c).unwrap_or_default(),
+            margin: c.margin(),
+            summary: format!(
+                "{}: predicted rate {:.5} outside measured [{:.5}, {:.5}] ± {:.1e}",
+                c.label, c.predicted, c.measured.lo, c.measured.hi, c.slack
+            ),
+        },
+        None => Verdict::Holds { evidence: format!("{} cells, every predicted rate inside its interval", cells.len()) },
+    };
+    Outcome::new(verdict, cells.len() as u64, margin).detail("correction", correction).detail("cells", &cells)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cell(lo: f64, hi: f64, predicted: f64) -> RateCell {
+        let measured = Interval { estimate: 0.5 * (lo + hi), lo, hi, confidence: 0.99 };
+        RateCell { label: "c".into(), measured, predicted, slack: 0.0 }
+    }
+
+    #[test]
+    fn prediction_inside_holds_outside_refutes() {
+        assert_eq!(judge_rates(vec![cell(-0.2, -0.1, -0.15)], "none").verdict.tag(), "holds");
+        assert_eq!(judge_rates(vec![cell(-0.2, -0.1, -0.3)], "none").verdict.tag(), "refuted");
+        assert!(cell(-0.2, -0.1, -0.15).margin() > 0.99);
+    }
+}

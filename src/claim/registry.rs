@@ -1,0 +1,77 @@
+//! The registry: every claim of every family, listed and selected by id or family.
+
+use super::meta::{Claim, Family, Status};
+use crate::error::{Error, Result};
+use std::collections::HashSet;
+
+/// All registered claims, in registration order.
+#[derive(Default)]
+pub struct Registry {
+    claims: Vec<Claim>,
+}
+
+impl Registry {
+    /// An empty registry.
+    pub fn new() -> Self {
+        Registry::default()
+    }
+
+    /// Every claim of every family (see `crate::claims::register_all`).
+    pub fn all() -> Self {
+        let mut r = Registry::new();
+        crate::claims::register_all(&mut r);
+        r
+    }
+
+    /// Adds a claim.
+    pub fn add(&mut self, claim: Claim) {
+        self.claims.push(claim);
+    }
+
+    /// Every claim.
+    pub fn iter(&self) -> impl Iterator<Item = &Claim> {
+        self.claims.iter()
+    }
+
+    /// The claim with this id.
+    pub fn get(&self, id: &str) -> Result<&Claim> {
+        self.claims.iter().find(|c| c.meta.id == id).ok_or_else(|| Error::UnknownClaim(id.into()))
+    }
+
+    /// The claims named by `ids` (all when empty), restricted to `family` when given.
+    pub fn select(&self, ids: &[String], family: Option<&str>) -> Result<Vec<&Claim>> {
+        let fam = match family {
+            Some(name) => Some(Family::parse(name).ok_or_else(|| {
+                let all: Vec<&str> = Family::ALL.iter().map(|f| f.name()).collect();
+                Error::UnknownFamily(name.into(), all.join(", "))
+            })?),
+            None => None,
+        };
+        let chosen: Vec<&Claim> = if ids.is_empty() {
+            self.claims.iter().collect()
+        } else {
+            ids.iter().map(|id| self.get(id)).collect::<Result<_>>()?
+        };
+        Ok(chosen.into_iter().filter(|c| fam.is_none_or(|f| c.meta.family == f)).collect())
+    }
+
+    /// Structural problems: duplicate ids, theorems without a negative control, empty
+    /// statements or sources. Empty when the registry is sound.
+    pub fn problems(&self) -> Vec<String> {
+        let mut seen = HashSet::new();
+        let mut out = vec![];
+        for c in &self.claims {
+            let m = &c.meta;
+            if !seen.insert(m.id.clone()) {
+                out.push(format!("{}: duplicate id", m.id));
+            }
+            if m.status == Status::Theorem && c.control.is_none() {
+                out.push(format!("{}: theorem without a negative control", m.id));
+            }
+            if m.statement.trim().is_empty() || m.source.locus.trim().is_empty() {
+                out.push(format!("{}: missing statement or source", m.id));
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,92 @@
+//! The statistical judge (first form): Monte Carlo exceedance counts against claimed upper
+//! bounds on probabilities, with exact Clopper–Pearson intervals, Bonferroni-corrected over the
+//! grid of cells tested. A bound is refuted only when the lower end of a cell's one-sided
+//! interval lies above it at the corrected level.
+
+use super::verdict::{Outcome, Verdict};
+use crate::stats::{bonferroni, clopper_pearson, Interval};
+use serde::{Deserialize, Serialize};
+
+/// One grid cell: `exceedances` of `trials` against a claimed `P ≤ bound`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TailCell {
+    /// Which cell (parameters).
+    pub label: String,
+    /// Observed exceedances.
+    pub exceedances: u64,
+    /// Trials.
+    pub trials: u64,
+    /// The claimed upper bound on the probability.
+    pub bound: f64,
+}
+
+/// A cell with its interval and decision.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TailCellReport {
+    /// The cell.
+    pub cell: TailCell,
+    /// Two-sided Clopper–Pearson interval at confidence `1 − 2α/m` (its lower end is the
+    /// one-sided `α/m` bound).
+    pub interval: Interval,
+    /// Whether the lower end exceeds the bound.
+    pub refuted: bool,
+}
+
+/// Judges every cell at family-wise level `alpha` (Bonferroni over the cells).
+pub fn judge_tail_bounds(cells: Vec<TailCell>, alpha: f64) -> Outcome {
+    let m = cells.len();
+    let per_cell = bonferroni(alpha, m);
+    let reports: Vec<TailCellReport> = cells
+        .into_iter()
+        .map(|cell| {
+            let interval = clopper_pearson(cell.exceedances, cell.trials, 1.0 - 2.0 * per_cell);
+            let refuted = interval.lo > cell.bound;
+            TailCellReport { cell, interval, refuted }
+        })
+        .collect();
+    let trials: u64 = reports.iter().map(|r| r.cell.trials).sum();
+    let worst = reports.iter().max_by(|a, b| (a.interval.lo - a.cell.bound).total_cmp(&(b.interval.lo - b.cell.bound)));
+    let margin = worst.map(|r| r.cell.bound - r.interval.lo);
+    let verdict = match reports.iter().find(|r| r.refuted) {
+        Some(r) => Verdict::Refuted {
+            counterexample: serde_json::to_value(r).unwrap_or_default(),
+            margin: r.cell.bound - r.interval.lo,
+            summary: format!(
+                "{}: P̂ = {:.4e}, one-sided lower {:.4e} > bound {:.4e} at level α/m = {:.2e}",
+                r.cell.label, r.interval.estimate, r.interval.lo, r.cell.bound, per_cell
+            ),
+        },
+        None => Verdict::Holds { evidence: format!("{m} cells, {trials} trials, no bound exceeded at family-wise α = {alpha}") },
+    };
+    Outcome::new(verdict, trials, margin)
+        .detail("alpha", alpha)
+        .detail("correction", format!("Bonferroni over {m} cells"))
+        .detail("cells", &reports)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cell(k: u64, n: u64, bound: f64) -> TailCell {
+        TailCell { label: format!("k={k}"), exceedances: k, trials: n, bound }
+    }
+
+    #[test]
+    fn refutes_only_beyond_the_corrected_interval() {
+        // 60/1000 against a bound of 0.05: the lower end (~0.044) is below → not refuted.
+        assert_eq!(judge_tail_bounds(vec![cell(60, 1000, 0.05)], 0.01).verdict.tag(), "holds");
+        // 120/1000 against 0.05 is far beyond.
+        assert_eq!(judge_tail_bounds(vec![cell(120, 1000, 0.05)], 0.01).verdict.tag(), "refuted");
+    }
+
+    #[test]
+    fn correction_makes_each_cell_stricter() {
+        // 75/1000 vs 0.05: refuted alone at α = 0.01, but not among 1000 cells.
+        let alone = judge_tail_bounds(vec![cell(75, 1000, 0.05)], 0.01);
+        let mut many = vec![cell(75, 1000, 0.05)];
+        many.extend((0..999).map(|_| cell(0, 1000, 0.05)));
+        assert_eq!(alone.verdict.tag(), "refuted");
+        assert_eq!(judge_tail_bounds(many, 0.01).verdict.tag(), "holds");
+    }
+}

@@ -1,0 +1,101 @@
+//! Dense linear algebra on `nalgebra::DMatrix<f64>`: the matrix exponential, spectral
+//! abscissa, logarithmic norm μ₂, spectral norm, condition number and a non-normality index.
+
+use nalgebra::DMatrix;
+
+/// Dense real matrix.
+pub type Mat = DMatrix<f64>;
+/// Dense real column vector.
+pub type Vector = nalgebra::DVector<f64>;
+
+/// Matrix exponential `e^A` (nalgebra's scaling-and-squaring Padé approximant).
+pub fn expm(a: &Mat) -> Mat {
+    a.clone().exp()
+}
+
+/// Spectral abscissa `max Re λ(A)`: the "largest eigenvalue" of the papers for a real or
+/// complex spectrum.
+pub fn spectral_abscissa(a: &Mat) -> f64 {
+    a.complex_eigenvalues().iter().map(|z| z.re).fold(f64::NEG_INFINITY, f64::max)
+}
+
+/// Spectral radius `max |λ(A)|`.
+pub fn spectral_radius(a: &Mat) -> f64 {
+    a.complex_eigenvalues().iter().map(|z| z.norm()).fold(0.0, f64::max)
+}
+
+/// Logarithmic 2-norm `μ₂(A) = λ_max((A + Aᵀ)/2)`, so that `‖e^{tA}‖₂ ≤ e^{t μ₂(A)}` for t ≥ 0.
+pub fn log_norm2(a: &Mat) -> f64 {
+    let s = (a + a.transpose()) * 0.5;
+    s.symmetric_eigenvalues().iter().copied().fold(f64::NEG_INFINITY, f64::max)
+}
+
+/// Spectral norm `‖A‖₂` (largest singular value).
+pub fn spectral_norm(a: &Mat) -> f64 {
+    a.singular_values().iter().copied().fold(0.0, f64::max)
+}
+
+/// Smallest singular value `σ_min(A)` (σ_d for a tall H×d matrix of full column rank).
+pub fn smallest_singular_value(a: &Mat) -> f64 {
+    a.singular_values().iter().copied().fold(f64::INFINITY, f64::min)
+}
+
+/// 2-norm condition number `κ₂(V) = σ_max/σ_min`; infinite for a singular matrix.
+pub fn cond2(v: &Mat) -> f64 {
+    let s = v.singular_values();
+    let max = s.iter().copied().fold(0.0, f64::max);
+    let min = s.iter().copied().fold(f64::INFINITY, f64::min);
+    if min == 0.0 {
+        f64::INFINITY
+    } else {
+        max / min
+    }
+}
+
+/// Departure from normality, `‖AAᵀ − AᵀA‖_F / ‖A‖_F²` (0 exactly for a normal matrix).
+pub fn nonnormality(a: &Mat) -> f64 {
+    let n2 = a.norm_squared();
+    if n2 == 0.0 {
+        return 0.0;
+    }
+    (a * a.transpose() - a.transpose() * a).norm() / n2
+}
+
+/// A matrix from row-major nested rows (the JSON layout of counterexamples).
+pub fn mat_from_rows(rows: &[Vec<f64>]) -> Mat {
+    let n = rows.len();
+    let m = rows.first().map_or(0, Vec::len);
+    Mat::from_fn(n, m, |i, j| rows[i][j])
+}
+
+/// Row-major nested rows of a matrix (the JSON layout of counterexamples).
+pub fn mat_to_rows(a: &Mat) -> Vec<Vec<f64>> {
+    (0..a.nrows()).map(|i| (0..a.ncols()).map(|j| a[(i, j)]).collect()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jordan_block_has_log_norm_above_its_abscissa() {
+        let a = mat_from_rows(&[vec![-1.0, 10.0], vec![0.0, -1.0]]);
+        assert!((spectral_abscissa(&a) + 1.0).abs() < 1e-12);
+        // (A+Aᵀ)/2 = [[-1,5],[5,-1]] has eigenvalues -1 ± 5.
+        assert!((log_norm2(&a) - 4.0).abs() < 1e-12);
+        assert!(nonnormality(&a) > 0.1);
+        // e^{A} = e^{-1} [[1, 10],[0, 1]].
+        let e = expm(&a);
+        let em1 = (-1f64).exp();
+        assert!((e[(0, 0)] - em1).abs() < 1e-13 && (e[(0, 1)] - 10.0 * em1).abs() < 1e-12);
+    }
+
+    #[test]
+    fn symmetric_matrix_is_normal_and_well_conditioned_identity() {
+        let s = mat_from_rows(&[vec![-2.0, 0.5], vec![0.5, -1.0]]);
+        assert!(nonnormality(&s) < 1e-15);
+        assert!((log_norm2(&s) - spectral_abscissa(&s)).abs() < 1e-12);
+        assert!((cond2(&Mat::identity(3, 3)) - 1.0).abs() < 1e-15);
+        assert_eq!(mat_to_rows(&s), vec![vec![-2.0, 0.5], vec![0.5, -1.0]]);
+    }
+}

@@ -1,0 +1,51 @@
+//! Numerical building blocks shared by the models and the checks: a scalar trait with
+//! forward-mode dual numbers (exact derivatives), softplus, dense linear algebra helpers
+//! (matrix exponential, logarithmic norm, spectral quantities) and 1-D quadrature.
+//!
+//! Nothing here knows about claims; it is a library a reader can use on its own.
+
+pub mod dual;
+pub mod linalg;
+pub mod quadrature;
+pub mod real;
+pub mod softplus;
+
+pub use dual::Dual;
+pub use real::Real;
+
+/// `log(exp(a) + exp(b))` without overflow.
+pub fn logaddexp(a: f64, b: f64) -> f64 {
+    if a == f64::NEG_INFINITY {
+        return b;
+    }
+    if b == f64::NEG_INFINITY {
+        return a;
+    }
+    let m = a.max(b);
+    m + ((a - m).exp() + (b - m).exp()).ln()
+}
+
+/// `log Σ exp(v_i)` without overflow; `-inf` for an empty slice.
+pub fn logsumexp(v: &[f64]) -> f64 {
+    let m = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    if m == f64::NEG_INFINITY || m.is_infinite() {
+        return m;
+    }
+    m + v.iter().map(|x| (x - m).exp()).sum::<f64>().ln()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn logsumexp_matches_direct_sum_and_survives_underflow() {
+        let v = [0.1, -2.0, 1.5];
+        let direct = v.iter().map(|x: &f64| x.exp()).sum::<f64>().ln();
+        assert!((logsumexp(&v) - direct).abs() < 1e-14);
+        // exp(-1e6) underflows to 0 in f64; the log-space sum must not.
+        let w = [-1e6, -1e6 + 2f64.ln()];
+        assert!((logsumexp(&w) - (-1e6 + 3f64.ln())).abs() < 1e-9);
+        assert!((logaddexp(-1e6, -1e6) - (-1e6 + 2f64.ln())).abs() < 1e-9);
+    }
+}

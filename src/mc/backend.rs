@@ -1,0 +1,31 @@
+//! The backend seam: one method per Monte Carlo job, so a GPU backend can implement the same
+//! jobs with kernels (as candle does per op) and fall back to the CPU shape.
+
+use super::cpu::CpuBackend;
+use super::jobs::{DiagonalLrdJob, DiagonalLrdPath, InteractionJob, InteractionPath};
+use crate::error::{Error, Result};
+use indicatif::ProgressBar;
+
+/// Something that runs Monte Carlo jobs. Results come back in path order; a backend must give
+/// the same numbers for the same job whatever its parallelism (bit-identical on the CPU, within
+/// a stated tolerance across backends).
+pub trait Backend: Send + Sync {
+    /// Short name recorded in results ("cpu", "cuda").
+    fn name(&self) -> &'static str;
+    /// Runs a [`DiagonalLrdJob`]; `progress` advances by one per finished path.
+    fn diagonal_lrd(&self, job: &DiagonalLrdJob, progress: &ProgressBar) -> Result<Vec<DiagonalLrdPath>>;
+    /// Runs an [`InteractionJob`]; `progress` advances by one per finished path.
+    fn interaction(&self, job: &InteractionJob, progress: &ProgressBar) -> Result<Vec<InteractionPath>>;
+}
+
+/// The backend for a CLI name: `cpu`, `auto` (a GPU when one answers, else the CPU) or `cuda`.
+pub fn backend_by_name(name: &str) -> Result<Box<dyn Backend>> {
+    match name {
+        "cpu" | "auto" => Ok(Box::new(CpuBackend)),
+        "cuda" => Err(Error::BackendUnavailable(
+            "cuda".into(),
+            "this build has no CUDA backend yet; use --backend cpu or auto".into(),
+        )),
+        other => Err(Error::InvalidParameter(format!("unknown backend '{other}' (expected auto, cpu or cuda)"))),
+    }
+}

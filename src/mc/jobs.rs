@@ -1,0 +1,180 @@
+//! Monte Carlo jobs: many independent sample paths of one workload, described as plain data
+//! so that every backend (rayon on the CPU, CUDA later) runs the same job on the same streams.
+//!
+//! Each job fixes the stream layout: path `p` reads the normals of `Stream::new(key, p)` in the
+//! order documented on the job.
+
+use super::stream::StreamKey;
+use crate::error::{Error, Result};
+use crate::model::Discretization;
+use serde::{Deserialize, Serialize};
+
+/// Log-spaced record points 1 ≤ k ≤ horizon (always including the horizon).
+pub fn log_checkpoints(horizon: u64, count: usize) -> Vec<u64> {
+    let mut ks: Vec<u64> = (0..count)
+        .map(|i| {
+            let f = i as f64 / (count.max(2) - 1) as f64;
+            (horizon as f64).powf(f).round().max(1.0) as u64
+        })
+        .collect();
+    ks.push(horizon);
+    ks.sort_unstable();
+    ks.dedup();
+    ks
+}
+
+/// The LRD of a diagonal selective SSM, `LRD(t+k,t)_n = e^{a_n S_k} B̄_{t,n}` with
+/// `S_k = Σ_{j=t+1}^{t+k} Δ_j` and `Δ_j = softplus(w x_j + b)`, x iid N(0,1), in log space up
+/// to a horizon of 10^6 and beyond.
+///
+/// Stream layout: normal 0 is x_t, normal j is x_{t+j}.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct DiagonalLrdJob {
+    /// Modes a_n (real, negative).
+    pub a: Vec<f64>,
+    /// Fixed input vector B.
+    pub b: Vec<f64>,
+    /// Δ weight.
+    pub w: f64,
+    /// Δ bias.
+    pub bias: f64,
+    /// Discretisation of B.
+    pub disc: Discretization,
+    /// Steps k after t.
+    pub horizon: u64,
+    /// Independent paths.
+    pub paths: u64,
+    /// Rate constant r of the bound `log‖LRD(t+k,t)‖ ≤ r·S_k + log‖B̄_t‖` being checked.
+    pub claimed_rate: f64,
+    /// Number of log-spaced points recorded per path.
+    pub checkpoints: usize,
+    /// Stream key.
+    pub key: StreamKey,
+}
+
+/// One path of a [`DiagonalLrdJob`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DiagonalLrdPath {
+    /// `log‖B̄_t‖₂`.
+    pub log_bbar: f64,
+    /// Minimum over k of `(bound − log‖LRD‖) / (1 + |r S_k|)`: negative means the bound is violated.
+    pub min_margin: f64,
+    /// The step at which the minimum was attained.
+    pub argmin_k: u64,
+    /// `S_K` at the horizon.
+    pub s_final: f64,
+    /// `log‖LRD(t+K,t)‖₂` at the horizon.
+    pub log_lrd_final: f64,
+    /// `(k, S_k, log‖LRD(t+k,t)‖)` at the checkpoints.
+    pub trace: Vec<(u64, f64, f64)>,
+}
+
+/// Products of the interaction model's transitions `M_j = Ā + x_j² G Wᵀ` applied to a vector,
+/// renormalised each step, with x iid N(0,1). With `start = Lrd` the vector is the LRD at k=0,
+/// `v_0 = B̄ + 2x_t (Wᵀh_{t−1}) G`, so the path is `LRD(t+k,t)`; with `start = Random` it is a
+/// Gaussian vector and the growth rate estimates the top Lyapunov exponent.
+///
+/// Stream layout: `Lrd`: normals 0..t are x_1..x_t, then x_{t+1}, ...; `Random`: normals 0..H
+/// are v_0, then x_1, x_2, ...
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct InteractionJob {
+    /// Ā, row-major (H×H).
+    pub abar: Vec<Vec<f64>>,
+    /// B̄.
+    pub bbar: Vec<f64>,
+    /// G.
+    pub g: Vec<f64>,
+    /// W.
+    pub w: Vec<f64>,
+    /// How v_0 is chosen.
+    pub start: Start,
+    /// Number of products k.
+    pub horizon: u64,
+    /// Independent paths.
+    pub paths: u64,
+    /// Number of log-spaced points recorded per path.
+    pub checkpoints: usize,
+    /// Stream key.
+    pub key: StreamKey,
+}
+
+/// The start vector of an [`InteractionJob`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Start {
+    /// The LRD at k = 0 after a prefix of `t` inputs.
+    Lrd {
+        /// The differentiated time t (≥ 1).
+        t: u64,
+    },
+    /// A standard Gaussian vector.
+    Random,
+}
+
+/// One path of an [`InteractionJob`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct InteractionPath {
+    /// `log‖v_0‖`.
+    pub log_v0: f64,
+    /// `log‖Φ(k) v_0‖ − log‖v_0‖` at the horizon.
+    pub log_growth: f64,
+    /// Steps at which the norm increased.
+    pub increases: u64,
+    /// `(k, log‖Φ(k) v_0‖)` at the checkpoints.
+    pub trace: Vec<(u64, f64)>,
+}
+
+fn finite(name: &str, v: &[f64]) -> Result<()> {
+    if v.iter().all(|x| x.is_finite()) {
+        Ok(())
+    } else {
+        Err(Error::InvalidParameter(format!("{name} must be finite")))
+    }
+}
+
+impl DiagonalLrdJob {
+    /// Rejects NaN/inf parameters, empty modes, mismatched sizes and zero paths.
+    pub fn validate(&self) -> Result<()> {
+        finite("a", &self.a)?;
+        finite("b", &self.b)?;
+        finite("w, bias, claimed_rate", &[self.w, self.bias, self.claimed_rate])?;
+        if self.a.is_empty() || self.a.len() != self.b.len() || self.paths == 0 {
+            return Err(Error::InvalidParameter("diagonal LRD job needs H ≥ 1 modes, |b| = H, paths ≥ 1".into()));
+        }
+        Ok(())
+    }
+}
+
+impl InteractionJob {
+    /// Rejects NaN/inf parameters, mismatched sizes and zero paths.
+    pub fn validate(&self) -> Result<()> {
+        let h = self.bbar.len();
+        for row in &self.abar {
+            finite("abar", row)?;
+        }
+        finite("bbar", &self.bbar)?;
+        finite("g", &self.g)?;
+        finite("w", &self.w)?;
+        let ok = h > 0
+            && self.abar.len() == h
+            && self.abar.iter().all(|r| r.len() == h)
+            && self.g.len() == h
+            && self.w.len() == h
+            && self.paths > 0
+            && !matches!(self.start, Start::Lrd { t: 0 });
+        if ok {
+            Ok(())
+        } else {
+            Err(Error::InvalidParameter("interaction job needs consistent sizes H ≥ 1, paths ≥ 1, t ≥ 1".into()))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn checkpoints_are_log_spaced_and_end_at_the_horizon() {
+        let ks = super::log_checkpoints(1_000_000, 7);
+        assert_eq!(ks, vec![1, 10, 100, 1000, 10_000, 100_000, 1_000_000]);
+        assert_eq!(super::log_checkpoints(1, 5), vec![1]);
+    }
+}

@@ -1,0 +1,17 @@
+//! The Monte Carlo engine: a counter-based RNG (Philox4x32-10) keyed by
+//! (seed, stream label, instance index), a Box–Muller normal transform, and the [`Backend`]
+//! seam that runs whole jobs (many independent sample paths) on the CPU with rayon, and on a
+//! GPU in a later backend, on the same streams.
+//!
+//! Determinism: every path draws only from its own counter range and results are returned in
+//! path order, so the same seed gives bit-identical results whatever the thread count.
+
+pub mod backend;
+pub mod cpu;
+pub mod jobs;
+pub mod philox;
+pub mod stream;
+
+pub use backend::{backend_by_name, Backend};
+pub use cpu::CpuBackend;
+pub use stream::{Stream, StreamKey};

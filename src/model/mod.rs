@@ -1,0 +1,24 @@
+//! The objects the theorems talk about, written once, in f64, with no I/O.
+//!
+//! Models that are differentiated are generic over [`Real`](crate::math::Real), so the same
+//! code runs on values and on dual numbers (exact derivatives).
+//!
+//! | model | type | papers |
+//! |---|---|---|
+//! | ZOH / Euler discretisation | [`discretize`] | 004 §2.1, 000 eq 5 |
+//! | diagonal SSM: S4D (fixed Δ) and S6 (Δ = softplus(w x + b), input-dependent B) | [`DiagonalSsm`] | 000 eq 6–7, 004 eq 9–10 |
+//! | dense-A SSM | [`DenseSsm`] | 004 eq 2, Corollary 1 |
+//! | softmax attention, causal and full, 004's Q/K convention | [`Attention`] | 004 eq 5–6, 000 App. B |
+//! | interaction-term SSM | [`InteractionSsm`] | 004 eq 13–16 |
+
+pub mod attention;
+pub mod dense;
+pub mod diagonal;
+pub mod discretize;
+pub mod interaction;
+
+pub use attention::Attention;
+pub use dense::DenseSsm;
+pub use diagonal::{DeltaRule, DiagonalSsm};
+pub use discretize::Discretization;
+pub use interaction::InteractionSsm;

@@ -1,0 +1,64 @@
+//! Confidence intervals as values.
+
+use serde::{Deserialize, Serialize};
+use statrs::distribution::{ContinuousCDF, StudentsT};
+
+/// A two-sided confidence interval for one quantity.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Interval {
+    /// Point estimate.
+    pub estimate: f64,
+    /// Lower end.
+    pub lo: f64,
+    /// Upper end.
+    pub hi: f64,
+    /// Confidence level of the interval, e.g. 0.99 (already Bonferroni-corrected if stated so).
+    pub confidence: f64,
+}
+
+impl Interval {
+    /// Whether `x` lies in the interval.
+    pub fn contains(&self, x: f64) -> bool {
+        self.lo <= x && x <= self.hi
+    }
+    /// The interval widened by `slack` on both sides (a stated deterministic allowance, such as
+    /// a bias bound, added to the statistical one).
+    pub fn widened(&self, slack: f64) -> Interval {
+        Interval { lo: self.lo - slack, hi: self.hi + slack, ..*self }
+    }
+}
+
+/// Student-t interval for the mean of independent samples at the given two-sided confidence.
+///
+/// With fewer than two samples the interval is the whole real line.
+pub fn mean_interval(xs: &[f64], confidence: f64) -> Interval {
+    let n = xs.len();
+    let mean = xs.iter().sum::<f64>() / n.max(1) as f64;
+    if n < 2 {
+        return Interval { estimate: mean, lo: f64::NEG_INFINITY, hi: f64::INFINITY, confidence };
+    }
+    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+    let se = (var / n as f64).sqrt();
+    let q = student_t_quantile(1.0 - (1.0 - confidence) / 2.0, (n - 1) as f64);
+    Interval { estimate: mean, lo: mean - q * se, hi: mean + q * se, confidence }
+}
+
+/// Quantile of Student's t with `dof` degrees of freedom.
+pub fn student_t_quantile(p: f64, dof: f64) -> f64 {
+    StudentsT::new(0.0, 1.0, dof).expect("dof > 0").inverse_cdf(p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mean_interval_uses_student_t() {
+        let xs = [1.0, 2.0, 3.0, 4.0];
+        let ci = mean_interval(&xs, 0.95);
+        // mean 2.5, sd = 1.2910, se = 0.6455, t_{0.975,3} = 3.1824 (reference: t tables)
+        assert!((ci.estimate - 2.5).abs() < 1e-15);
+        assert!((ci.hi - (2.5 + 3.182_446 * 0.645_497)).abs() < 1e-4);
+        assert!(ci.contains(2.5) && !ci.contains(6.0));
+    }
+}

@@ -1,0 +1,28 @@
+//! Statistics with stated confidence: exact binomial intervals (Clopper–Pearson, Wilson as a
+//! cross-check), Bonferroni correction, Student-t intervals for means and least-squares slopes.
+//!
+//! Every interval is a typed, serialisable [`Interval`] carrying its confidence level, so a
+//! verdict can say exactly what was claimed at what level.
+
+pub mod binomial;
+pub mod interval;
+pub mod regression;
+
+pub use binomial::{clopper_pearson, wilson};
+pub use interval::{mean_interval, Interval};
+pub use regression::{ols, LinearFit};
+
+/// Per-comparison significance level after a Bonferroni correction over `m` comparisons
+/// at family-wise level `alpha`.
+pub fn bonferroni(alpha: f64, m: usize) -> f64 {
+    alpha / m.max(1) as f64
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn bonferroni_divides_the_level() {
+        assert_eq!(super::bonferroni(0.05, 10), 0.005);
+        assert_eq!(super::bonferroni(0.05, 0), 0.05);
+    }
+}
