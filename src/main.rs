@@ -1,1 +1,191 @@
-fn main(){}
+//! The `ssmcheck` command line: list, check, explain and report.
+
+use clap::{Parser, Subcommand};
+use ssmcheck::claim::{run_claims, Budget, Registry, RunConfig, RunResults};
+use ssmcheck::error::{Error, Result};
+use ssmcheck::mc::backend_by_name;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "ssmcheck", version, about = "Property-based verification of the theory of Mamba and state-space models")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(clap::Args)]
+struct RunArgs {
+    /// Budget: quick (seconds per family), standard (minutes in all), deep (long horizons).
+    #[arg(long, default_value = "standard")]
+    budget: Budget,
+    /// Seed of every random stream (same seed, same results).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Monte Carlo backend: auto, cpu or cuda.
+    #[arg(long, default_value = "auto")]
+    backend: String,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List the registered claims.
+    List {
+        /// Only this family.
+        #[arg(long)]
+        family: Option<String>,
+    },
+    /// Check claims and print a verdict table; exits non-zero when a verdict contradicts its status.
+    Check {
+        /// Claim ids (all when none).
+        ids: Vec<String>,
+        /// Only this family.
+        #[arg(long)]
+        family: Option<String>,
+        #[command(flatten)]
+        run: RunArgs,
+        /// Write the results as JSON to this file.
+        #[arg(long)]
+        json: Option<PathBuf>,
+    },
+    /// Run every claim and write the evidence report (HTML + SVG + results.json).
+    Report {
+        /// Output directory.
+        #[arg(long, default_value = "reports")]
+        out: PathBuf,
+        #[command(flatten)]
+        run: RunArgs,
+        /// Render from an existing results JSON instead of running the checks.
+        #[arg(long)]
+        from: Option<PathBuf>,
+    },
+    /// Show a claim's statement, source, correction and check.
+    Explain {
+        /// Claim id.
+        id: String,
+    },
+}
+
+fn run(registry: &Registry, ids: &[String], family: Option<&str>, args: &RunArgs) -> Result<RunResults> {
+    let claims = registry.select(ids, family)?;
+    if claims.is_empty() {
+        return Err(Error::InvalidParameter("no claim matches the selection".into()));
+    }
+    let backend = backend_by_name(&args.backend)?;
+    let progress = std::io::stderr().is_terminal();
+    let cfg = RunConfig { seed: args.seed, budget: args.budget, backend: backend.as_ref(), progress, parallel: false };
+    Ok(run_claims(&claims, &cfg))
+}
+
+fn print_table(results: &RunResults) {
+    println!("{:<24} {:<10} {:<11} {:<12} {:>9} {:>11}  agrees", "claim", "status", "kind", "verdict", "cases", "margin");
+    for c in &results.claims {
+        let status = serde_json::to_value(c.status).unwrap();
+        let kind = serde_json::to_value(c.kind).unwrap();
+        let margin = c.margin.map_or("-".into(), |m| format!("{m:.3e}"));
+        println!(
+            "{:<24} {:<10} {:<11} {:<12} {:>9} {:>11}  {}",
+            c.id,
+            status.as_str().unwrap_or(""),
+            kind.as_str().unwrap_or(""),
+            c.verdict,
+            c.cases,
+            margin,
+            if c.agrees { "yes" } else { "NO" }
+        );
+        if let Some(why) = &c.disagreement {
+            println!("    ! {why}");
+        }
+    }
+    let bad = results.disagreements().len();
+    println!(
+        "\n{} claims, {} agree, {} disagree (seed {}, budget {}, backend {})",
+        results.claims.len(),
+        results.claims.len() - bad,
+        bad,
+        results.seed,
+        results.budget,
+        results.backend
+    );
+}
+
+fn write_json(path: &std::path::Path, results: &RunResults) -> Result<()> {
+    let text = serde_json::to_string_pretty(results)?;
+    ssmcheck::report::write_atomically(path, text.as_bytes())
+}
+
+fn main_inner(cli: Cli) -> Result<bool> {
+    let registry = Registry::all();
+    match cli.command {
+        Command::List { family } => {
+            for c in registry.select(&[], family.as_deref())? {
+                let status = serde_json::to_value(c.meta.status)?;
+                println!("{:<24} {:<11} {:<10} {}", c.meta.id, c.meta.family.name(), status.as_str().unwrap_or(""), c.meta.source.locus);
+            }
+            Ok(true)
+        }
+        Command::Check { ids, family, run: args, json } => {
+            if let Some(path) = &json {
+                ssmcheck::report::ensure_writable(path)?;
+            }
+            let results = run(&registry, &ids, family.as_deref(), &args)?;
+            print_table(&results);
+            if let Some(path) = json {
+                write_json(&path, &results)?;
+            }
+            Ok(results.disagreements().is_empty())
+        }
+        Command::Report { out, run: args, from } => {
+            ssmcheck::report::ensure_writable_dir(&out)?;
+            let results = match from {
+                Some(path) => ssmcheck::report::read_results(&path)?,
+                None => run(&registry, &[], None, &args)?,
+            };
+            let index = ssmcheck::report::write_report(&results, &out)?;
+            print_table(&results);
+            println!("report: {}", index.display());
+            Ok(results.disagreements().is_empty())
+        }
+        Command::Explain { id } => {
+            let c = registry.get(&id)?;
+            let m = &c.meta;
+            println!("{}  [{} · {:?} · {:?}]", m.id, m.family, m.status, m.kind);
+            println!("source:    {} — {}", m.source.paper, m.source.locus);
+            println!("printed:   {}", m.source.printed);
+            println!("checked:   {}", m.statement);
+            if let Some(corr) = &m.correction {
+                println!("correction: {corr}");
+            }
+            if let Some(ctrl) = &c.control {
+                println!("negative control: {}", ctrl.mutation);
+            }
+            Ok(true)
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+                let _ = e.print();
+                return ExitCode::SUCCESS;
+            }
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or("invalid arguments");
+            eprintln!("{first} (see `ssmcheck --help`)");
+            return ExitCode::from(2);
+        }
+    };
+    match main_inner(cli) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -3,6 +3,7 @@
 use crate::claim::Registry;
 
 pub mod conjectures;
+pub mod strategies;
 pub mod decay;
 
 /// Registers every claim of every family.

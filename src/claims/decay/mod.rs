@@ -1,4 +1,19 @@
-//! The decay family.
+//! The decay family: exponential decay of the long-range dependency (LRD) of SSMs and Mamba,
+//! and its absence in attention (004 Eq 10, Corollary 1, Theorems 1 and 3, §4.1; 000 Lemma 1,
+//! Lemma 2 and the attention sensitivity of App. B). Proofs and corrections: `proofs/decay.md`.
+
 use crate::claim::Registry;
+
+pub mod corollary1;
+pub mod eq10;
+
+/// The source line of seed 004.
+pub const PAPER_004: &str = "004 Rethinking the long-range dependency in Mamba/SSM and transformer models (Ma, Najarian)";
+/// The source line of seed 000.
+pub const PAPER_000: &str = "000 Understanding Input Selectivity in Mamba (Huang et al., ICML 2025)";
+
 /// Registers the decay claims.
-pub fn register(_r: &mut Registry) {}
+pub fn register(r: &mut Registry) {
+    eq10::register(r);
+    corollary1::register(r);
+}
