@@ -32,7 +32,11 @@ impl Eval {
     /// `(rhs − lhs + atol + rtol·scale) / (|lhs| + |rhs| + atol)`.
     pub fn le(lhs: f64, rhs: f64, rtol: f64, atol: f64) -> Eval {
         let scale = lhs.abs().max(rhs.abs());
-        Eval::Margin((rhs - lhs + atol + rtol * scale) / (lhs.abs() + rhs.abs() + atol))
+        let denom = lhs.abs() + rhs.abs() + atol;
+        if denom == 0.0 {
+            return Eval::Margin(1.0); // 0 ≤ 0
+        }
+        Eval::Margin((rhs - lhs + atol + rtol * scale) / denom)
     }
     /// The margin of `|got − want| ≤ rtol·scale + atol`: `1 − err/(rtol·scale + atol)`.
     pub fn close(err: f64, scale: f64, rtol: f64, atol: f64) -> Eval {

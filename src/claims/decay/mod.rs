@@ -4,8 +4,10 @@
 
 use crate::claim::Registry;
 
+pub mod attention;
 pub mod corollary1;
 pub mod eq10;
+pub mod overview;
 
 /// The source line of seed 004.
 pub const PAPER_004: &str = "004 Rethinking the long-range dependency in Mamba/SSM and transformer models (Ma, Najarian)";
@@ -16,4 +18,5 @@ pub const PAPER_000: &str = "000 Understanding Input Selectivity in Mamba (Huang
 pub fn register(r: &mut Registry) {
     eq10::register(r);
     corollary1::register(r);
+    attention::register(r);
 }
