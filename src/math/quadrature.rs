@@ -56,9 +56,34 @@ pub fn normal_expectation<F: Fn(f64) -> f64>(f: F, extra: &[f64], tol: f64) -> f
     pts.windows(2).map(|w| adaptive_simpson(&g, w[0], w[1], tol / pts.len() as f64)).sum()
 }
 
+/// `μ(c, γ) = E ln(c + γX²)` for `X ~ N(0,1)`, c > 0, γ ≥ 0 (the log-growth rate of the
+/// interaction model's special case, 004 §4.2), by quadrature split at `±√(c/γ)`.
+pub fn expected_log_c_plus_gamma_x2(c: f64, gamma: f64) -> f64 {
+    if gamma == 0.0 {
+        return c.ln();
+    }
+    let knee = (c / gamma).sqrt();
+    normal_expectation(|x| (c + gamma * x * x).ln(), &[knee, 0.1 * knee, 10.0 * knee], 1e-13)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn expected_log_matches_the_catalogue_and_the_erfcx_form() {
+        // Reference values: claims/004 §2.7 tables (scratch numpy, 6 decimals).
+        for &(c, g, mu) in &[(0.9, 0.099, -0.009105), (0.5, 0.499, -0.160383), (0.5, 0.6, -0.094314), (0.9, 0.2, 0.070597), (0.05, 1.5, -0.438216)] {
+            let got = expected_log_c_plus_gamma_x2(c, g);
+            assert!((got - mu).abs() < 1e-6, "({c}, {g}): {got} vs {mu}");
+            // Independent form (claims/004 §2.9): ln γ − γ_E − ln 2 + 2√π ∫_0^{√(c/2γ)} erfcx(v) dv.
+            let erfcx = |v: f64| statrs::function::erf::erfc(v) * (v * v).exp();
+            let upper = (c / (2.0 * g)).sqrt();
+            let integral = adaptive_simpson(&erfcx, 0.0, upper, 1e-14);
+            let closed = g.ln() - 0.577_215_664_901_532_9 - std::f64::consts::LN_2 + 2.0 * std::f64::consts::PI.sqrt() * integral;
+            assert!((got - closed).abs() < 1e-10, "({c}, {g}): {got} vs {closed}");
+        }
+    }
 
     #[test]
     fn gaussian_moments_are_exact() {

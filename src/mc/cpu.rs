@@ -129,6 +129,7 @@ pub fn interaction_path(job: &InteractionJob, marks: &[u64], path: u64) -> Inter
     let log_v0 = n0.ln();
     v.iter_mut().for_each(|vi| *vi /= n0);
     let mut log_acc = 0.0;
+    let mut log_at_burn_in = 0.0;
     let mut increases = 0;
     let mut trace = Vec::with_capacity(marks.len());
     let mut next_mark = 0;
@@ -142,10 +143,13 @@ pub fn interaction_path(job: &InteractionJob, marks: &[u64], path: u64) -> Inter
         for i in 0..h {
             v[i] = tmp[i] / n;
         }
+        if k == job.burn_in {
+            log_at_burn_in = log_acc;
+        }
         if next_mark < marks.len() && marks[next_mark] == k {
             trace.push((k, log_v0 + log_acc));
             next_mark += 1;
         }
     }
-    InteractionPath { log_v0, log_growth: log_acc, increases, trace }
+    InteractionPath { log_v0, log_growth: log_acc, log_growth_after_burn_in: log_acc - log_at_burn_in, increases, trace }
 }

@@ -90,6 +90,9 @@ pub struct InteractionJob {
     pub start: Start,
     /// Number of products k.
     pub horizon: u64,
+    /// Steps after which `log_growth_after_burn_in` starts counting (lets the direction settle
+    /// on the top Oseledets direction, removing the O(1/k) bias of the start vector).
+    pub burn_in: u64,
     /// Independent paths.
     pub paths: u64,
     /// Number of log-spaced points recorded per path.
@@ -117,6 +120,8 @@ pub struct InteractionPath {
     pub log_v0: f64,
     /// `log‖Φ(k) v_0‖ − log‖v_0‖` at the horizon.
     pub log_growth: f64,
+    /// `log‖Φ(K) v_0‖ − log‖Φ(burn_in) v_0‖`.
+    pub log_growth_after_burn_in: f64,
     /// Steps at which the norm increased.
     pub increases: u64,
     /// `(k, log‖Φ(k) v_0‖)` at the checkpoints.
@@ -160,11 +165,12 @@ impl InteractionJob {
             && self.g.len() == h
             && self.w.len() == h
             && self.paths > 0
+            && self.burn_in < self.horizon
             && !matches!(self.start, Start::Lrd { t: 0 });
         if ok {
             Ok(())
         } else {
-            Err(Error::InvalidParameter("interaction job needs consistent sizes H ≥ 1, paths ≥ 1, t ≥ 1".into()))
+            Err(Error::InvalidParameter("interaction job needs consistent sizes H ≥ 1, paths ≥ 1, t ≥ 1, burn_in < horizon".into()))
         }
     }
 }

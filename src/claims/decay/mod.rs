@@ -7,7 +7,9 @@ use crate::claim::Registry;
 pub mod attention;
 pub mod corollary1;
 pub mod eq10;
+pub mod interaction;
 pub mod overview;
+pub mod sensitivity;
 
 /// The source line of seed 004.
 pub const PAPER_004: &str = "004 Rethinking the long-range dependency in Mamba/SSM and transformer models (Ma, Najarian)";
@@ -19,4 +21,6 @@ pub fn register(r: &mut Registry) {
     eq10::register(r);
     corollary1::register(r);
     attention::register(r);
+    interaction::register(r);
+    sensitivity::register(r);
 }
