@@ -2,6 +2,9 @@
 //! results only (it never computes), and writes atomically: a report directory is either the
 //! old one or the complete new one, never half-written.
 
+pub mod html;
+pub mod svg;
+
 use crate::claim::RunResults;
 use crate::error::{Error, Result};
 use std::fs;
@@ -61,7 +64,39 @@ pub fn read_results(path: &Path) -> Result<RunResults> {
     Ok(serde_json::from_str(&text)?)
 }
 
-/// Writes the report for `results` into `out`; returns the path of `index.html`.
-pub fn write_report(_results: &RunResults, out: &Path) -> Result<PathBuf> {
-    Ok(out.join("index.html"))
+/// Writes the report for `results` into `out` (`index.html`, `results.json`, `svg/`); returns
+/// the path of `index.html`. The SVGs are written to a temporary directory and swapped in; the
+/// JSON and the page are each written atomically, the page last.
+pub fn write_report(results: &RunResults, out: &Path) -> Result<PathBuf> {
+    fs::create_dir_all(out).map_err(io("create directory", out))?;
+    let pid = std::process::id();
+    let tmp = out.join(format!(".svg.tmp-{pid}"));
+    let rendered = render_figures(results, &tmp);
+    if let Err(e) = rendered {
+        let _ = fs::remove_dir_all(&tmp);
+        return Err(e);
+    }
+    let svg = out.join("svg");
+    let old = out.join(format!(".svg.old-{pid}"));
+    if svg.exists() {
+        fs::rename(&svg, &old).map_err(io("replace", &svg))?;
+    }
+    fs::rename(&tmp, &svg).map_err(io("write", &svg))?;
+    let _ = fs::remove_dir_all(&old);
+    write_atomically(&out.join("results.json"), serde_json::to_string_pretty(results)?.as_bytes())?;
+    let index = out.join("index.html");
+    write_atomically(&index, html::page(results).as_bytes())?;
+    Ok(index)
+}
+
+fn render_figures(results: &RunResults, dir: &Path) -> Result<()> {
+    fs::create_dir_all(dir).map_err(io("create directory", dir))?;
+    for c in &results.claims {
+        for f in &c.figures {
+            let text = svg::render(f).map_err(|e| Error::InvalidParameter(format!("figure {}/{}: {e}", c.id, f.name)))?;
+            let path = dir.join(html::figure_file(&c.id, &f.name));
+            fs::write(&path, text).map_err(io("write", &path))?;
+        }
+    }
+    Ok(())
 }

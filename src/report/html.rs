@@ -1,0 +1,150 @@
+//! The report's HTML: one self-contained page (inline CSS, no scripts, no network) with the
+//! verdict table and one section per claim. SVG figures are referenced by relative path.
+
+use crate::claim::{ClaimResult, RunResults, Status};
+use std::fmt::Write;
+
+/// Escapes text for HTML.
+pub fn escape(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// The SVG file name of figure `name` of claim `id`.
+pub fn figure_file(id: &str, name: &str) -> String {
+    format!("{id}-{name}.svg")
+}
+
+const STYLE: &str = r#"
+body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2em auto; max-width: 1100px; color: #222; line-height: 1.45; padding: 0 1em; }
+h1 { margin-bottom: 0.2em; } .meta { color: #555; }
+table { border-collapse: collapse; width: 100%; font-size: 0.92em; margin: 1em 0 2em; }
+th, td { border-bottom: 1px solid #ddd; padding: 0.35em 0.5em; text-align: left; vertical-align: top; }
+th { background: #f4f4f4; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
+.v { font-weight: 600; padding: 0.1em 0.45em; border-radius: 4px; }
+.holds { background: #e3f4e1; color: #1d6b1d; } .refuted { background: #fbe3e1; color: #9b1c1c; }
+.vacuous, .inconclusive, .skipped { background: #fff4d6; color: #7a5a00; }
+.no { background: #9b1c1c; color: white; } .yes { color: #1d6b1d; }
+section { border-top: 2px solid #eee; padding-top: 0.8em; margin-top: 2em; }
+blockquote { border-left: 4px solid #ccc; margin: 0.5em 0; padding: 0.3em 0.8em; background: #fafafa; }
+pre { background: #f6f8fa; padding: 0.6em; overflow-x: auto; font-size: 0.85em; max-height: 22em; }
+figure { margin: 1em 0; } figure img { max-width: 100%; border: 1px solid #eee; } figcaption { color: #555; font-size: 0.9em; }
+.legend { background: #f7f7ff; border: 1px solid #dde; padding: 0.6em 1em; border-radius: 6px; font-size: 0.93em; }
+"#;
+
+fn status_name(s: Status) -> &'static str {
+    match s {
+        Status::Theorem => "theorem",
+        Status::Erratum => "erratum",
+        Status::Conjecture => "conjecture",
+    }
+}
+
+fn fmt_margin(m: Option<f64>) -> String {
+    m.map_or("–".into(), |m| format!("{m:.3e}"))
+}
+
+fn pretty(v: &impl serde::Serialize) -> String {
+    escape(&serde_json::to_string_pretty(v).unwrap_or_default())
+}
+
+fn table(out: &mut String, results: &RunResults) {
+    out.push_str("<table><tr><th>claim</th><th>source</th><th>status</th><th>verdict</th><th>cases</th><th>margin</th><th>control</th><th>agrees</th></tr>\n");
+    for c in &results.claims {
+        let control = c.control.as_ref().map_or("–".to_string(), |k| if k.detected { "refuted ✓".into() } else { format!("{} ✗", k.verdict) });
+        let _ = writeln!(
+            out,
+            "<tr><td><a href=\"#{id}\">{id}</a></td><td>{locus}</td><td>{status}</td><td><span class=\"v {v}\">{v}</span></td>\
+             <td class=\"num\">{cases}</td><td class=\"num\">{margin}</td><td>{control}</td><td>{agrees}</td></tr>",
+            id = escape(&c.id),
+            locus = escape(&c.source.locus),
+            status = status_name(c.status),
+            v = escape(&c.verdict),
+            cases = c.cases,
+            margin = fmt_margin(c.margin),
+            agrees = if c.agrees { "<span class=\"yes\">yes</span>" } else { "<span class=\"v no\">NO</span>" },
+        );
+    }
+    out.push_str("</table>\n");
+}
+
+fn section(out: &mut String, c: &ClaimResult) {
+    let _ = writeln!(out, "<section id=\"{}\">", escape(&c.id));
+    let _ = writeln!(
+        out,
+        "<h2>{} <span class=\"v {v}\">{v}</span></h2><p class=\"meta\">{} · {} · {:?} check · {}</p>",
+        escape(&c.id),
+        status_name(c.status),
+        c.family,
+        c.kind,
+        escape(&format!("{} — {}", c.source.paper, c.source.locus)),
+        v = escape(&c.verdict)
+    );
+    let _ = writeln!(out, "<p><b>As printed:</b></p><blockquote>{}</blockquote>", escape(&c.source.printed));
+    let _ = writeln!(out, "<p><b>What is checked:</b> {}</p>", escape(&c.statement));
+    if let Some(corr) = &c.correction {
+        let _ = writeln!(out, "<p><b>Correction:</b> {}</p>", escape(corr));
+    }
+    let _ = writeln!(out, "<p><b>Verdict:</b> {} ({} cases, margin {}).</p>", escape(&c.summary), c.cases, fmt_margin(c.margin));
+    if let Some(why) = &c.disagreement {
+        let _ = writeln!(out, "<p><span class=\"v no\">Disagrees with its status:</span> {}</p>", escape(why));
+    }
+    if let Some(cx) = &c.counterexample {
+        let _ = writeln!(out, "<p><b>Counterexample</b> (every parameter needed to recompute it):</p><pre>{}</pre>", pretty(cx));
+    }
+    if let Some(k) = &c.control {
+        let _ = writeln!(
+            out,
+            "<p><b>Negative control</b> — {}: <span class=\"v {v}\">{v}</span> {} ({} cases).</p>",
+            escape(&k.mutation),
+            escape(&k.summary),
+            k.cases,
+            v = escape(&k.verdict)
+        );
+        if let Some(cx) = &k.counterexample {
+            let _ = writeln!(out, "<details><summary>control counterexample</summary><pre>{}</pre></details>", pretty(cx));
+        }
+    }
+    for f in &c.figures {
+        let _ = writeln!(
+            out,
+            "<figure><img src=\"svg/{}\" alt=\"{}\"><figcaption>{}</figcaption></figure>",
+            escape(&figure_file(&c.id, &f.name)),
+            escape(&f.title),
+            escape(&f.caption)
+        );
+    }
+    let _ = writeln!(out, "<details><summary>statistics and details</summary><pre>{}</pre></details>", pretty(&c.details));
+    out.push_str("</section>\n");
+}
+
+/// The whole page.
+pub fn page(results: &RunResults) -> String {
+    let bad = results.disagreements().len();
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>ssmcheck evidence report</title><style>{STYLE}</style></head><body>\n\
+         <h1>ssmcheck evidence report</h1>\n<p class=\"meta\">ssmcheck {} · seed {} · budget {} · backend {} · {} claims, {} agree with their status, {} disagree</p>\n",
+        escape(&results.version),
+        results.seed,
+        escape(&results.budget),
+        escape(&results.backend),
+        results.claims.len(),
+        results.claims.len() - bad,
+        bad
+    );
+    out.push_str(
+        "<div class=\"legend\"><b>How to read this.</b> A <i>theorem</i> must hold: its verdict should be <span class=\"v holds\">holds</span> \
+         and its negative control (a mutant of the statement) must be <span class=\"v refuted\">refuted</span> by the same check, which shows \
+         the check can fail. An <i>erratum</i> is a statement false as printed: the search must refute it, and the counterexample shown \
+         was found and shrunk by the search (recompute it from the JSON). A <i>conjecture</i> reports either verdict. The margin is signed \
+         and scale-aware: negative means violated. Statistical and rate checks state their confidence level and correction in their details. \
+         Rerun: <code>ssmcheck check ID --seed N --budget B</code>.</div>\n",
+    );
+    table(&mut out, results);
+    for c in &results.claims {
+        section(&mut out, c);
+    }
+    out.push_str("</body></html>\n");
+    out
+}

@@ -1,0 +1,79 @@
+//! Every registered claim, at the quick budget: its verdict must fit its status (a theorem
+//! holds and its negative control is refuted; an erratum is refuted by the search).
+
+use ssmcheck::prelude::*;
+
+fn quick(registry: &Registry, seed: u64) -> RunResults {
+    let claims: Vec<&Claim> = registry.iter().collect();
+    let cfg = RunConfig { seed, budget: Budget::Quick, backend: &CpuBackend, progress: false, parallel: true };
+    run_claims(&claims, &cfg)
+}
+
+#[test]
+fn the_registry_is_sound() {
+    let registry = Registry::all();
+    assert_eq!(registry.problems(), Vec::<String>::new());
+}
+
+#[test]
+fn every_claim_agrees_with_its_status_at_the_quick_budget() {
+    let registry = Registry::all();
+    let results = quick(&registry, 1);
+    let bad: Vec<String> = results
+        .disagreements()
+        .iter()
+        .map(|c| format!("{}: {} ({})", c.id, c.disagreement.clone().unwrap_or_default(), c.summary))
+        .collect();
+    assert!(bad.is_empty(), "claims contradicting their status:\n{}", bad.join("\n"));
+    for c in &results.claims {
+        if c.status == Status::Theorem {
+            let control = c.control.as_ref().expect("theorem has a control");
+            assert!(control.detected, "{}: control not detected", c.id);
+            assert_eq!(control.cases, c.cases, "{}: the control must run at the claim's sample size", c.id);
+        }
+        if c.status == Status::Erratum {
+            assert!(c.counterexample.is_some(), "{}: erratum without a counterexample", c.id);
+        }
+    }
+}
+
+#[test]
+fn the_decay_family_has_the_issue_ids() {
+    let registry = Registry::all();
+    for id in [
+        "004.eq10",
+        "004.eq10.selective",
+        "004.cor1.printed",
+        "004.cor1.normal",
+        "004.cor1.lognorm",
+        "004.cor1.kappa",
+        "004.thm1.printed",
+        "004.thm1.corrected",
+        "004.attn.lower",
+        "004.thm3.printed",
+        "004.thm3.corrected",
+        "004.sec41",
+        "000.lem1",
+        "000.lem2.printed",
+        "000.lem2.corrected",
+        "000.attn",
+    ] {
+        let c = registry.get(id).unwrap_or_else(|_| panic!("{id} missing"));
+        assert_eq!(c.meta.family, Family::Decay);
+        let erratum = id.ends_with(".printed") || id == "004.eq10.selective";
+        assert_eq!(c.meta.status, if erratum { Status::Erratum } else { Status::Theorem }, "{id}");
+    }
+}
+
+#[test]
+fn errata_are_refuted_at_other_seeds_too() {
+    // The search, not a fixed instance, refutes each erratum: it must succeed from other seeds.
+    let registry = Registry::all();
+    let errata: Vec<&Claim> = registry.iter().filter(|c| c.meta.status == Status::Erratum).collect();
+    for seed in [7, 1234] {
+        let cfg = RunConfig { seed, budget: Budget::Quick, backend: &CpuBackend, progress: false, parallel: true };
+        for c in run_claims(&errata, &cfg).claims {
+            assert_eq!(c.verdict, "refuted", "{} not refuted at seed {seed}", c.id);
+        }
+    }
+}

@@ -1,0 +1,97 @@
+//! The command line: verdict tables, JSON, and one clear error line with a non-zero exit on bad
+//! input, leaving nothing half-written.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn ssmcheck(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ssmcheck")).args(args).output().expect("runs")
+}
+
+fn assert_one_line_error(out: &Output, needle: &str) {
+    assert!(!out.status.success(), "expected failure");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim_end().lines().count(), 1, "one error line, got:\n{err}");
+    assert!(err.contains(needle), "'{needle}' not in: {err}");
+}
+
+#[test]
+fn bad_input_gives_one_clear_line_and_a_nonzero_exit() {
+    assert_one_line_error(&ssmcheck(&["check", "004.nope", "--budget", "quick"]), "unknown claim id '004.nope'");
+    assert_one_line_error(&ssmcheck(&["check", "--family", "nope"]), "unknown family 'nope'");
+    assert_one_line_error(&ssmcheck(&["list", "--family", "nope"]), "unknown family 'nope'");
+    assert_one_line_error(&ssmcheck(&["check", "--budget", "huge"]), "unknown budget 'huge'");
+    assert_one_line_error(&ssmcheck(&["check", "--seed", "-1"]), "-1");
+    assert_one_line_error(&ssmcheck(&["check", "--seed", "abc"]), "abc");
+    assert_one_line_error(&ssmcheck(&["explain", "000.nope"]), "unknown claim id");
+    assert_one_line_error(&ssmcheck(&["check", "004.eq10", "--backend", "cuda", "--budget", "quick"]), "backend 'cuda'");
+    assert_one_line_error(&ssmcheck(&["check", "004.eq10", "--backend", "tpu", "--budget", "quick"]), "unknown backend");
+    assert_one_line_error(&ssmcheck(&["frobnicate"]), "frobnicate");
+}
+
+#[test]
+fn unwritable_outputs_fail_before_any_work_and_leave_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, "x").unwrap();
+    // A path below a regular file can never be created.
+    let below = file.join("report");
+    let out = ssmcheck(&["report", "--budget", "quick", "--out", below.to_str().unwrap()]);
+    assert_one_line_error(&out, "cannot");
+    assert_one_line_error(&ssmcheck(&["report", "--budget", "quick", "--out", file.to_str().unwrap()]), "it is a file");
+    let json = below.join("out.json");
+    assert_one_line_error(&ssmcheck(&["check", "004.eq10", "--budget", "quick", "--json", json.to_str().unwrap()]), "cannot");
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(leftovers, vec![std::ffi::OsString::from("a-file")]);
+}
+
+#[test]
+fn list_explain_and_check_work() {
+    let out = ssmcheck(&["list", "--family", "decay"]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("004.cor1.printed") && text.contains("erratum"));
+    let out = ssmcheck(&["explain", "004.cor1.printed"]);
+    assert!(out.status.success() && String::from_utf8_lossy(&out.stdout).contains("largest eigenvalue"));
+
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("out.json");
+    let out = ssmcheck(&["check", "004.cor1.printed", "004.cor1.lognorm", "--budget", "quick", "--json", json.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    for key in ["seed", "budget", "backend", "version"] {
+        assert!(v.get(key).is_some(), "run field {key}");
+    }
+    let claims = v["claims"].as_array().unwrap();
+    for c in claims {
+        for key in ["id", "family", "status", "kind", "verdict", "cases", "margin", "agrees"] {
+            assert!(c.get(key).is_some(), "claim field {key}");
+        }
+    }
+    assert_eq!(claims[0]["verdict"], "refuted");
+    assert!(claims[0]["counterexample"]["a"].is_array());
+    assert_eq!(v["backend"], "cpu");
+}
+
+#[test]
+fn report_writes_html_svg_and_json_from_the_results() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("rep");
+    let out = ssmcheck(&["report", "--budget", "quick", "--out", out_dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let html = std::fs::read_to_string(out_dir.join("index.html")).unwrap();
+    assert!(html.contains("004.cor1.printed") && html.contains("<table>") && !html.contains("http"));
+    let svgs: Vec<_> = std::fs::read_dir(out_dir.join("svg")).unwrap().collect();
+    assert!(svgs.len() >= 8);
+    for e in std::fs::read_dir(&out_dir).unwrap() {
+        let name = e.unwrap().file_name().into_string().unwrap();
+        assert!(!name.contains("tmp") && !name.contains(".old-"), "leftover {name}");
+    }
+    // Rendering again from the saved results gives the same page.
+    let again = dir.path().join("again");
+    let from = out_dir.join("results.json");
+    let out = ssmcheck(&["report", "--from", from.to_str().unwrap(), "--out", again.to_str().unwrap()]);
+    assert!(out.status.success());
+    assert!(html == std::fs::read_to_string(again.join("index.html")).unwrap(), "re-rendered page differs");
+    assert!(Path::new(&again.join("svg")).is_dir());
+}
