@@ -19,7 +19,7 @@ body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2e
 h1 { margin-bottom: 0.2em; } .meta { color: #555; }
 table { border-collapse: collapse; width: 100%; font-size: 0.92em; margin: 1em 0 2em; }
 th, td { border-bottom: 1px solid #ddd; padding: 0.35em 0.5em; text-align: left; vertical-align: top; }
-th { background: #f4f4f4; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
+th { background: #f4f4f4; } td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; } td.ctl { white-space: nowrap; }
 .v { font-weight: 600; padding: 0.1em 0.45em; border-radius: 4px; }
 .holds { background: #e3f4e1; color: #1d6b1d; } .refuted { background: #fbe3e1; color: #9b1c1c; }
 .vacuous, .inconclusive, .skipped { background: #fff4d6; color: #7a5a00; }
@@ -54,7 +54,7 @@ fn table(out: &mut String, results: &RunResults) {
         let _ = writeln!(
             out,
             "<tr><td><a href=\"#{id}\">{id}</a></td><td>{locus}</td><td>{status}</td><td><span class=\"v {v}\">{v}</span></td>\
-             <td class=\"num\">{cases}</td><td class=\"num\">{margin}</td><td>{control}</td><td>{agrees}</td></tr>",
+             <td class=\"num\">{cases}</td><td class=\"num\">{margin}</td><td class=\"ctl\">{control}</td><td>{agrees}</td></tr>",
             id = escape(&c.id),
             locus = escape(&c.source.locus),
             status = status_name(c.status),

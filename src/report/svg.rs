@@ -28,16 +28,37 @@ fn range(values: impl Iterator<Item = f64>, log: bool) -> (f64, f64) {
     (lo - pad, hi + pad)
 }
 
+/// The legend, one row per series, in its own strip below the plot (it never covers data).
+fn draw_legend<DB: DrawingBackend>(area: &DrawingArea<DB, plotters::coord::Shift>, fig: &Figure) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    for (i, s) in fig.series.iter().enumerate() {
+        let color = PALETTE[i % PALETTE.len()];
+        let y = 12 + 20 * i as i32;
+        match s.style {
+            Style::Points => area.draw(&Circle::new((100, y), 3, color.filled()))?,
+            Style::Line => area.draw(&PathElement::new(vec![(88, y), (112, y)], color.stroke_width(2)))?,
+            Style::Dashed => {
+                area.draw(&PathElement::new(vec![(88, y), (96, y)], color.stroke_width(2)))?;
+                area.draw(&PathElement::new(vec![(104, y), (112, y)], color.stroke_width(2)))?
+            }
+        }
+        area.draw(&Text::new(s.label.clone(), (122, y - 7), ("sans-serif", 13).into_font().color(&BLACK)))?;
+    }
+    Ok(())
+}
+
 /// Renders a figure as an SVG document.
 pub fn render(fig: &Figure) -> Result<String, String> {
     let mut out = String::new();
     {
-        let root = SVGBackend::with_string(&mut out, (760, 440)).into_drawing_area();
+        let legend_height = 10 + 20 * fig.series.len() as u32;
+        let root = SVGBackend::with_string(&mut out, (760, 440 + legend_height)).into_drawing_area();
         root.fill(&WHITE).map_err(|e| e.to_string())?;
+        let (plot_area, legend_area) = root.split_vertically(440);
+        draw_legend(&legend_area, fig).map_err(|e| e.to_string())?;
         let pts = || fig.series.iter().flat_map(|s| s.points.iter());
         let (x0, x1) = range(pts().map(|p| p[0]), fig.x_log);
         let (y0, y1) = range(pts().map(|p| p[1]), false);
-        let mut builder = ChartBuilder::on(&root);
+        let mut builder = ChartBuilder::on(&plot_area);
         builder.caption(&fig.title, ("sans-serif", 18)).margin(12).x_label_area_size(40).y_label_area_size(70);
         macro_rules! draw {
             ($chart:expr) => {{
@@ -57,21 +78,13 @@ pub fn render(fig: &Figure) -> Result<String, String> {
                         .filter(|p| p[0].is_finite() && p[1].is_finite() && (!fig.x_log || p[0] > 0.0))
                         .map(|p| (p[0], p[1]))
                         .collect();
-                    let anno = match s.style {
+                    match s.style {
                         Style::Line => chart.draw_series(LineSeries::new(data, color.stroke_width(2))),
                         Style::Dashed => chart.draw_series(DashedLineSeries::new(data, 6, 4, color.stroke_width(2))),
                         Style::Points => chart.draw_series(data.into_iter().map(|p| Circle::new(p, 3, color.filled()))),
                     }
                     .map_err(|e| e.to_string())?;
-                    anno.label(s.label.as_str()).legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2)));
                 }
-                chart
-                    .configure_series_labels()
-                    .background_style(WHITE.mix(0.85))
-                    .border_style(RGBColor(180, 180, 180))
-                    .position(SeriesLabelPosition::UpperRight)
-                    .draw()
-                    .map_err(|e| e.to_string())?;
             }};
         }
         if fig.x_log {
