@@ -23,6 +23,8 @@
 //! Layers (each usable alone): [`math`], [`stats`], [`model`], [`mc`] know nothing of claims;
 //! [`claim`] is the engine; [`claims`] holds the families; [`report`] renders results.
 
+#![warn(missing_docs)]
+
 pub mod claim;
 pub mod claims;
 pub mod error;

@@ -107,6 +107,24 @@ impl Real for Dual {
     }
 }
 
+/// Exact derivative of a vector function with respect to input `idx`, by seeding that input
+/// with derivative 1 and running `f` on dual numbers.
+pub fn derivative(x: &[f64], idx: usize, f: impl Fn(&[Dual]) -> Vec<Dual>) -> Vec<f64> {
+    let xs: Vec<Dual> =
+        x.iter().enumerate().map(|(i, &v)| if i == idx { Dual::var(v) } else { Dual::constant(v) }).collect();
+    f(&xs).into_iter().map(|d| d.d).collect()
+}
+
+/// Central finite difference of a vector function with respect to input `idx`, step
+/// `1e−6·(1 + |x_idx|)` (a second opinion beside [`derivative`], relative accuracy ~1e−8).
+pub fn central_difference(x: &[f64], idx: usize, f: impl Fn(&[f64]) -> Vec<f64>) -> Vec<f64> {
+    let h = 1e-6 * (1.0 + x[idx].abs());
+    let (mut xp, mut xm) = (x.to_vec(), x.to_vec());
+    xp[idx] += h;
+    xm[idx] -= h;
+    f(&xp).iter().zip(f(&xm)).map(|(a, b)| (a - b) / (2.0 * h)).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -130,22 +148,4 @@ mod tests {
     fn constants_have_zero_derivative() {
         assert_eq!(f(Dual::constant(0.7)).d, 0.0);
     }
-}
-
-/// Exact derivative of a vector function with respect to input `idx`, by seeding that input
-/// with derivative 1 and running `f` on dual numbers.
-pub fn derivative(x: &[f64], idx: usize, f: impl Fn(&[Dual]) -> Vec<Dual>) -> Vec<f64> {
-    let xs: Vec<Dual> =
-        x.iter().enumerate().map(|(i, &v)| if i == idx { Dual::var(v) } else { Dual::constant(v) }).collect();
-    f(&xs).into_iter().map(|d| d.d).collect()
-}
-
-/// Central finite difference of a vector function with respect to input `idx`, step
-/// `1e−6·(1 + |x_idx|)` (a second opinion beside [`derivative`], relative accuracy ~1e−8).
-pub fn central_difference(x: &[f64], idx: usize, f: impl Fn(&[f64]) -> Vec<f64>) -> Vec<f64> {
-    let h = 1e-6 * (1.0 + x[idx].abs());
-    let (mut xp, mut xm) = (x.to_vec(), x.to_vec());
-    xp[idx] += h;
-    xm[idx] -= h;
-    f(&xp).iter().zip(f(&xm)).map(|(a, b)| (a - b) / (2.0 * h)).collect()
 }

@@ -119,8 +119,8 @@ pub fn interaction_path(job: &InteractionJob, marks: &[u64], path: u64) -> Inter
             }
             let xt = s.normal();
             let c = 2.0 * xt * dot(&job.w, &v);
-            for i in 0..h {
-                v[i] = job.bbar[i] + c * job.g[i];
+            for ((vi, bi), gi) in v.iter_mut().zip(&job.bbar).zip(&job.g) {
+                *vi = bi + c * gi;
             }
         }
         Start::Random => v.iter_mut().for_each(|vi| *vi = s.normal()),

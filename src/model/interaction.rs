@@ -51,8 +51,8 @@ impl InteractionSsm {
             .map(|&xt| {
                 let strength = h.iter().zip(self.w.iter()).fold(R::zero(), |s, (&hn, &wn)| s + hn * wn) * xt;
                 let mut next = matvec(&self.abar, &h);
-                for n in 0..next.len() {
-                    next[n] += xt * self.bbar[n] + strength * xt * self.g[n];
+                for ((nx, &b), &g) in next.iter_mut().zip(self.bbar.iter()).zip(self.g.iter()) {
+                    *nx += xt * b + strength * xt * g;
                 }
                 h = next;
                 h.clone()

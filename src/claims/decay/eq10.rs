@@ -76,7 +76,7 @@ fn eq10_margin(inst: &LtiInstance, formula: DenseFormula) -> Eval {
     let exact = derivative(&inst.x, t - 1, |x| m.states(&deltas, x).pop().unwrap());
     let fd = central_difference(&inst.x, t - 1, |x| m.states(&deltas, x).pop().unwrap());
     let abar_norm = crate::math::linalg::spectral_norm(&m.discretize(inst.delta).0).max(1.0);
-    let scale = norm(&exact) + norm(&m.discretize(inst.delta).1.as_slice().to_vec()) * abar_norm.powi(k as i32);
+    let scale = norm(&exact) + norm(m.discretize(inst.delta).1.as_slice()) * abar_norm.powi(k as i32);
     let state_scale = 1.0 + norm(&m.states(&deltas, &inst.x).pop().unwrap());
     Eval::close(dist(&got, &exact), scale, 1e-9, 1e-300)
         .min(Eval::close(dist(&got, &fd), scale + state_scale, 1e-5, 1e-300))
