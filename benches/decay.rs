@@ -1,1 +1,85 @@
-fn main(){}
+//! Benchmarks of the decay family's hot paths: the Philox normal stream, the log-space
+//! diagonal LRD path (004.cor1.cumulative), the interaction-model products (004.sec41) and one
+//! property check end to end. Run with `cargo bench`; throughput is reported per element.
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use indicatif::ProgressBar;
+use ssmcheck::mc::cpu::{diagonal_lrd_path, interaction_path};
+use ssmcheck::mc::jobs::{DiagonalLrdJob, InteractionJob, Start};
+use ssmcheck::mc::{Stream, StreamKey};
+use ssmcheck::model::Discretization;
+use ssmcheck::prelude::*;
+
+fn normals(c: &mut Criterion) {
+    let mut g = c.benchmark_group("stream");
+    g.throughput(Throughput::Elements(1_000_000));
+    g.bench_function("philox_box_muller_1e6", |b| {
+        b.iter(|| {
+            let mut s = Stream::new(StreamKey::new(1, "bench"), 0);
+            (0..1_000_000).map(|_| s.normal()).sum::<f64>()
+        })
+    });
+    g.finish();
+}
+
+fn diagonal(c: &mut Criterion) {
+    let steps = 100_000;
+    let job = DiagonalLrdJob {
+        a: (0..8).map(|n| -((n + 1) as f64) * 0.5).collect(),
+        b: vec![1.0; 8],
+        w: 1.0,
+        bias: -1.0,
+        disc: Discretization::Zoh,
+        horizon: steps,
+        paths: 1,
+        claimed_rate: -0.5,
+        checkpoints: 10,
+        key: StreamKey::new(1, "bench"),
+    };
+    let marks = ssmcheck::mc::jobs::log_checkpoints(steps, 10);
+    let mut g = c.benchmark_group("diagonal_lrd");
+    g.throughput(Throughput::Elements(steps * 8));
+    g.bench_function("H8_1e5_steps (state-updates)", |b| b.iter(|| diagonal_lrd_path(black_box(&job), &marks, 0)));
+    g.finish();
+}
+
+fn interaction(c: &mut Criterion) {
+    let h = 16;
+    let steps = 20_000;
+    let job = InteractionJob {
+        abar: (0..h).map(|i| (0..h).map(|j| if i == j { 0.5 } else { 0.01 }).collect()).collect(),
+        bbar: vec![1.0; h],
+        g: vec![0.1; h],
+        w: vec![0.1; h],
+        start: Start::Random,
+        horizon: steps,
+        burn_in: 0,
+        paths: 1,
+        checkpoints: 10,
+        key: StreamKey::new(1, "bench"),
+    };
+    let marks = ssmcheck::mc::jobs::log_checkpoints(steps, 10);
+    let mut g = c.benchmark_group("interaction");
+    g.throughput(Throughput::Elements(steps * (h * h) as u64));
+    g.bench_function("H16_2e4_products (H²-steps)", |b| b.iter(|| interaction_path(black_box(&job), &marks, 0)));
+    g.finish();
+}
+
+fn property_check(c: &mut Criterion) {
+    let registry = Registry::all();
+    let claim = registry.get("004.cor1.lognorm").unwrap();
+    let bar = ProgressBar::hidden();
+    c.bench_function("property 004.cor1.lognorm quick", |b| {
+        b.iter(|| {
+            let ctx = Context { seed: 1, budget: Budget::Quick, backend: &CpuBackend, stream_label: "bench", progress: &bar };
+            claim.check.run(&ctx).unwrap()
+        })
+    });
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(10);
+    targets = normals, diagonal, interaction, property_check
+}
+criterion_main!(benches);
