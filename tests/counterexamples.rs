@@ -94,14 +94,20 @@ fn results() -> RunResults {
 }
 
 fn cor1(cx: &Value) -> bool {
-    let (a, b, deltas) = (mat(&cx["a"]), vecf(&cx["b"]), vecf(&cx["deltas"]));
+    let a = mat(&cx["a"]);
     let lambda1 = log_spectral_radius(&expm_taylor(&a));
     assert!(lambda1 < 0.0, "the counterexample's A must be stable");
+    per_step_violated(cx, lambda1)
+}
+
+/// Whether some step has ‖v_{k+1}‖ > e^{rate·Δ_{k+1}}‖v_k‖.
+fn per_step_violated(cx: &Value, rate: f64) -> bool {
+    let (a, b, deltas) = (mat(&cx["a"]), vecf(&cx["b"]), vecf(&cx["deltas"]));
     let (_, mut v) = zoh(&a, &b, deltas[0]);
     for &d in &deltas[1..] {
         let (abar, _) = zoh(&a, &b, d);
         let next: Vec<f64> = (0..v.len()).map(|i| (0..v.len()).map(|j| abar[(i, j)] * v[j]).sum()).collect();
-        if norm(&next) > (lambda1 * d).exp() * norm(&v) * (1.0 + 1e-9) {
+        if norm(&next) > (rate * d).exp() * norm(&v) * (1.0 + 1e-9) {
             return true;
         }
         v = next;
@@ -279,6 +285,63 @@ fn every_erratum_counterexample_recomputes_to_a_violation() {
         checked += 1;
     }
     assert_eq!(checked, 5);
+}
+
+/// The largest eigenvalue of the symmetric part, as ln ρ(e^{(A+Aᵀ)/2}).
+fn log_norm(a: &M) -> f64 {
+    log_spectral_radius(&expm_taylor(&((a + a.transpose()) * 0.5)))
+}
+
+#[test]
+fn control_counterexamples_recompute_to_violations_of_their_mutants() {
+    let registry = Registry::all();
+    let ids = ["004.eq10", "004.cor1.normal", "004.cor1.lognorm", "004.cor1.kappa"];
+    let claims: Vec<&Claim> = ids.iter().map(|id| registry.get(id).unwrap()).collect();
+    let cfg = RunConfig { seed: 1, budget: Budget::Quick, backend: &CpuBackend, progress: false, parallel: true };
+    for c in run_claims(&claims, &cfg).claims {
+        let cx = c.control.as_ref().and_then(|k| k.counterexample.clone()).expect("control refuted");
+        let violated = match c.id.as_str() {
+            // Mutant: the product started at j = t.
+            "004.eq10" => {
+                let (a, b, x) = (mat(&cx["a"]), vecf(&cx["b"]), vecf(&cx["x"]));
+                let (t, k, delta) = (cx["t"].as_u64().unwrap() as usize, cx["k"].as_u64().unwrap() as usize, f(&cx["delta"]));
+                let (abar, bbar) = zoh(&a, &b, delta);
+                let apply = |v: &[f64]| -> Vec<f64> { (0..v.len()).map(|i| (0..v.len()).map(|j| abar[(i, j)] * v[j]).sum()).collect() };
+                let run = |xs: &[f64]| xs[..t + k].iter().fold(vec![0.0; b.len()], |h, &xv| apply(&h).iter().zip(&bbar).map(|(p, q)| p + q * xv).collect());
+                let truth = fd(&x, t - 1, run);
+                let mutant = (t..=t + k).fold(bbar.clone(), |v, _| apply(&v));
+                norm(&truth.iter().zip(&mutant).map(|(p, q)| p - q).collect::<Vec<_>>()) > 1e-6 * (norm(&truth) + norm(&mutant))
+            }
+            // Mutant: rate λ₁ − 0.05 for normal A (λ₁ recomputed independently).
+            "004.cor1.normal" => {
+                let inst = &cx[0];
+                let lambda1 = log_spectral_radius(&expm_taylor(&mat(&inst["a"])));
+                assert!((lambda1 - f(&cx[1])).abs() < 1e-6, "recorded λ₁ {} vs {lambda1}", cx[1]);
+                per_step_violated(inst, lambda1 - 0.05)
+            }
+            // Mutant: rate μ₂(A) − 0.05.
+            "004.cor1.lognorm" => per_step_violated(&cx, log_norm(&mat(&cx["a"])) - 0.05),
+            // Mutant: the cumulative bound with constant 1 instead of κ₂(V).
+            "004.cor1.kappa" => {
+                let v = mat(&cx["v"]);
+                let lambda = vecf(&cx["lambda"]);
+                let a = &v * M::from_diagonal(&nalgebra::DVector::from_vec(lambda.clone())) * v.clone().try_inverse().unwrap();
+                let (b, deltas) = (vecf(&cx["b"]), vecf(&cx["deltas"]));
+                let l1 = lambda.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                let (_, b0) = zoh(&a, &b, deltas[0]);
+                let (mut vk, mut s, mut hit) = (b0.clone(), 0.0, false);
+                for &d in &deltas[1..] {
+                    let (abar, _) = zoh(&a, &b, d);
+                    vk = (0..vk.len()).map(|i| (0..vk.len()).map(|j| abar[(i, j)] * vk[j]).sum()).collect();
+                    s += d;
+                    hit |= norm(&vk) > (l1 * s).exp() * norm(&b0) * (1.0 + 1e-9);
+                }
+                hit
+            }
+            _ => unreachable!(),
+        };
+        assert!(violated, "{}: control counterexample does not violate its mutant: {cx}", c.id);
+    }
 }
 
 #[test]

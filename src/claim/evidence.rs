@@ -24,12 +24,20 @@ pub struct Series {
     pub style: Style,
     /// The points.
     pub points: Vec<[f64; 2]>,
+    /// Palette index, to pair a bound with the curve it bounds (default: the series' position).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub color: Option<usize>,
 }
 
 impl Series {
     /// A series from points.
     pub fn new(label: impl Into<String>, style: Style, points: Vec<[f64; 2]>) -> Self {
-        Series { label: label.into(), style, points }
+        Series { label: label.into(), style, points, color: None }
+    }
+    /// Draws the series in palette colour `index`.
+    pub fn color(mut self, index: usize) -> Self {
+        self.color = Some(index);
+        self
     }
 }
 

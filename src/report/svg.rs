@@ -31,7 +31,7 @@ fn range(values: impl Iterator<Item = f64>, log: bool) -> (f64, f64) {
 /// The legend, one row per series, in its own strip below the plot (it never covers data).
 fn draw_legend<DB: DrawingBackend>(area: &DrawingArea<DB, plotters::coord::Shift>, fig: &Figure) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     for (i, s) in fig.series.iter().enumerate() {
-        let color = PALETTE[i % PALETTE.len()];
+        let color = PALETTE[s.color.unwrap_or(i) % PALETTE.len()];
         let y = 12 + 20 * i as i32;
         match s.style {
             Style::Points => area.draw(&Circle::new((100, y), 3, color.filled()))?,
@@ -71,7 +71,7 @@ pub fn render(fig: &Figure) -> Result<String, String> {
                     .draw()
                     .map_err(|e| e.to_string())?;
                 for (i, s) in fig.series.iter().enumerate() {
-                    let color = PALETTE[i % PALETTE.len()];
+                    let color = PALETTE[s.color.unwrap_or(i) % PALETTE.len()];
                     let data: Vec<(f64, f64)> = s
                         .points
                         .iter()
