@@ -43,8 +43,45 @@ fn fmt_margin(m: Option<f64>) -> String {
     m.map_or("–".into(), |m| format!("{m:.3e}"))
 }
 
+/// JSON for reading: one key per line, but arrays of numbers (vectors, matrix rows) on one line.
+pub fn readable_json(v: &serde_json::Value) -> String {
+    fn go(v: &serde_json::Value, indent: usize, out: &mut String) {
+        use serde_json::Value;
+        let pad = "  ".repeat(indent + 1);
+        match v {
+            Value::Array(items) if items.iter().all(|x| !x.is_array() && !x.is_object()) => {
+                out.push_str(&serde_json::to_string(v).unwrap_or_default().replace(',', ", "));
+            }
+            Value::Array(items) => {
+                out.push_str("[\n");
+                for (i, x) in items.iter().enumerate() {
+                    out.push_str(&pad);
+                    go(x, indent + 1, out);
+                    out.push_str(if i + 1 < items.len() { ",\n" } else { "\n" });
+                }
+                out.push_str(&"  ".repeat(indent));
+                out.push(']');
+            }
+            Value::Object(map) => {
+                out.push_str("{\n");
+                for (i, (k, x)) in map.iter().enumerate() {
+                    out.push_str(&format!("{pad}{}: ", serde_json::to_string(k).unwrap_or_default()));
+                    go(x, indent + 1, out);
+                    out.push_str(if i + 1 < map.len() { ",\n" } else { "\n" });
+                }
+                out.push_str(&"  ".repeat(indent));
+                out.push('}');
+            }
+            scalar => out.push_str(&serde_json::to_string(scalar).unwrap_or_default()),
+        }
+    }
+    let mut out = String::new();
+    go(v, 0, &mut out);
+    out
+}
+
 fn pretty(v: &impl serde::Serialize) -> String {
-    escape(&serde_json::to_string_pretty(v).unwrap_or_default())
+    escape(&readable_json(&serde_json::to_value(v).unwrap_or_default()))
 }
 
 fn table(out: &mut String, results: &RunResults) {
@@ -147,4 +184,19 @@ pub fn page(results: &RunResults) -> String {
     }
     out.push_str("</body></html>\n");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn readable_json_keeps_rows_on_one_line_and_parses_back() {
+        let v = serde_json::json!({ "a": [[-0.25, 0.0], [-0.25, -0.25]], "t": 1, "m": { "w": [1.5] } });
+        let text = readable_json(&v);
+        assert!(text.contains("[-0.25, 0.0]"), "{text}");
+        let back: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, v);
+        assert_eq!(escape("<a & \"b\">"), "&lt;a &amp; &quot;b&quot;&gt;");
+    }
 }

@@ -286,7 +286,7 @@ pub fn register(r: &mut crate::claim::Registry) {
                 vec![
                     ratio_figure("counterexample", "Per-step ratio on the shrunk counterexample", &a, &inst.b, inst.deltas[1], 40),
                     ratio_figure("legs", "Per-step ratio for HiPPO-LegS (N = 4, Δ = 0.1)", &legs, &legs_b, 0.1, 200),
-                    ratio_figure("jordan", "Per-step ratio for A = [[−1, 10], [0, −1]], Δ = 1", &jordan, &[0.0, 1.0], 1.0, 20),
+                    ratio_figure("jordan", "Per-step ratio for A = [[−1, 10], [0, −1]], Δ = 0.25", &jordan, &[0.0, 1.0], 0.25, 40),
                 ]
             }),
         )
