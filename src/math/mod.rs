@@ -9,6 +9,7 @@ pub mod linalg;
 pub mod quadrature;
 pub mod real;
 pub mod softplus;
+pub mod subexp;
 
 pub use dual::{central_difference, derivative, Dual};
 pub use real::Real;

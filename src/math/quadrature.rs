@@ -1,12 +1,13 @@
 //! One-dimensional quadrature: adaptive Simpson on an interval, and expectations under the
 //! standard normal law split at breakpoints so that narrow features are resolved.
 
-/// `∫_a^b f` by adaptive Simpson to absolute tolerance `tol` (depth-limited).
+/// `∫_a^b f` by adaptive Simpson to absolute tolerance `tol`, never asking for more than
+/// rounding allows (a relative floor of a few ulps of the local estimate), depth-limited.
 pub fn adaptive_simpson<F: Fn(f64) -> f64>(f: &F, a: f64, b: f64, tol: f64) -> f64 {
     let m = 0.5 * (a + b);
     let (fa, fm, fb) = (f(a), f(m), f(b));
     let whole = (b - a) / 6.0 * (fa + 4.0 * fm + fb);
-    simpson_step(f, a, b, fa, fm, fb, whole, tol, 48)
+    simpson_step(f, a, b, fa, fm, fb, whole, tol, 40)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -27,7 +28,8 @@ fn simpson_step<F: Fn(f64) -> f64>(
     let left = (m - a) / 6.0 * (fa + 4.0 * flm + fm);
     let right = (b - m) / 6.0 * (fm + 4.0 * frm + fb);
     let diff = left + right - whole;
-    if depth == 0 || diff.abs() <= 15.0 * tol {
+    let floor = 8.0 * f64::EPSILON * (left.abs() + right.abs());
+    if depth == 0 || diff.abs() <= 15.0 * tol.max(floor) {
         return left + right + diff / 15.0;
     }
     simpson_step(f, a, m, fa, flm, fm, left, tol / 2.0, depth - 1)
