@@ -3,11 +3,18 @@
 use crate::claim::Registry;
 
 pub mod conjectures;
-pub mod strategies;
 pub mod decay;
+pub mod stability;
+pub mod strategies;
+
+/// The source line of seed 004.
+pub const PAPER_004: &str = "004 Rethinking the long-range dependency in Mamba/SSM and transformer models (Ma, Najarian)";
+/// The source line of seed 000.
+pub const PAPER_000: &str = "000 Understanding Input Selectivity in Mamba (Huang et al., ICML 2025)";
 
 /// Registers every claim of every family.
 pub fn register_all(r: &mut Registry) {
     decay::register(r);
+    stability::register(r);
     conjectures::register(r);
 }

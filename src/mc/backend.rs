@@ -2,7 +2,7 @@
 //! jobs with kernels (as candle does per op) and fall back to the CPU shape.
 
 use super::cpu::CpuBackend;
-use super::jobs::{DiagonalLrdJob, DiagonalLrdPath, InteractionJob, InteractionPath};
+use super::jobs::{DiagonalLrdJob, DiagonalLrdPath, InteractionJob, InteractionPath, ScalarArJob, ScalarArPath, TailSumJob};
 use crate::error::{Error, Result};
 use indicatif::ProgressBar;
 
@@ -16,6 +16,11 @@ pub trait Backend: Send + Sync {
     fn diagonal_lrd(&self, job: &DiagonalLrdJob, progress: &ProgressBar) -> Result<Vec<DiagonalLrdPath>>;
     /// Runs an [`InteractionJob`]; `progress` advances by one per finished path.
     fn interaction(&self, job: &InteractionJob, progress: &ProgressBar) -> Result<Vec<InteractionPath>>;
+    /// Runs a [`TailSumJob`]: one vector of Y_t (at the job's times) per sample; `progress`
+    /// advances by one per 1024 samples.
+    fn tail_sums(&self, job: &TailSumJob, progress: &ProgressBar) -> Result<Vec<Vec<f64>>>;
+    /// Runs a [`ScalarArJob`]; `progress` advances by one per 1024 paths.
+    fn scalar_ar(&self, job: &ScalarArJob, progress: &ProgressBar) -> Result<Vec<ScalarArPath>>;
 }
 
 /// The backend for a CLI name: `cpu`, `auto` (a GPU when one answers, else the CPU) or `cuda`.

@@ -1,7 +1,10 @@
 //! The CPU backend: one rayon task per path, results collected in path order.
 
 use super::backend::Backend;
-use super::jobs::{log_checkpoints, DiagonalLrdJob, DiagonalLrdPath, InteractionJob, InteractionPath, Start};
+use super::jobs::{
+    log_checkpoints, DiagonalLrdJob, DiagonalLrdPath, InteractionJob, InteractionPath, ScalarArJob, ScalarArPath, Start,
+    TailSumJob,
+};
 use super::stream::Stream;
 use crate::error::Result;
 use crate::math::logsumexp;
@@ -32,6 +35,16 @@ impl Backend for CpuBackend {
             .collect())
     }
 
+    fn tail_sums(&self, job: &TailSumJob, progress: &ProgressBar) -> Result<Vec<Vec<f64>>> {
+        job.validate()?;
+        Ok(chunked(job.samples, progress, |s| tail_sum_sample(job, s)))
+    }
+
+    fn scalar_ar(&self, job: &ScalarArJob, progress: &ProgressBar) -> Result<Vec<ScalarArPath>> {
+        job.validate()?;
+        Ok(chunked(job.paths, progress, |p| scalar_ar_path(job, p)))
+    }
+
     fn interaction(&self, job: &InteractionJob, progress: &ProgressBar) -> Result<Vec<InteractionPath>> {
         job.validate()?;
         let marks = log_checkpoints(job.horizon, job.checkpoints);
@@ -44,6 +57,61 @@ impl Backend for CpuBackend {
             })
             .collect())
     }
+}
+
+/// Runs `f(0..n)` in parallel in chunks of 1024 (one progress tick each), in index order.
+fn chunked<T: Send>(n: u64, progress: &ProgressBar, f: impl Fn(u64) -> T + Sync) -> Vec<T> {
+    const CHUNK: u64 = 1024;
+    let chunks: Vec<Vec<T>> = (0..n.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|c| {
+            let out = (c * CHUNK..((c + 1) * CHUNK).min(n)).map(&f).collect();
+            progress.inc(1);
+            out
+        })
+        .collect();
+    chunks.into_iter().flatten().collect()
+}
+
+/// One sample of the tail-sum job (the reference implementation for every backend).
+pub fn tail_sum_sample(job: &TailSumJob, sample: u64) -> Vec<f64> {
+    let mut s = Stream::new(job.key, sample);
+    let (mut y, mut t) = (0.0f64, 0u64);
+    job.times
+        .iter()
+        .map(|&until| {
+            while t < until {
+                let x = s.normal();
+                y += (job.c + job.gamma * x * x).ln();
+                t += 1;
+            }
+            y
+        })
+        .collect()
+}
+
+/// One path of the scalar AR(1) job (the reference implementation for every backend).
+pub fn scalar_ar_path(job: &ScalarArJob, path: u64) -> ScalarArPath {
+    const LIMIT: f64 = 1e150;
+    let mut s = Stream::new(job.key, path);
+    // z_t = z·e^{scale}; the input term is damped by e^{−scale} once the path is rescaled.
+    let (mut z, mut scale, mut damp, mut t) = (0.0f64, 0.0f64, 1.0f64, 0u64);
+    let mut out = ScalarArPath { log_abs: Vec::with_capacity(job.times.len()), value: Vec::with_capacity(job.times.len()) };
+    for &until in &job.times {
+        while t < until {
+            let x = s.normal();
+            z = (job.c + job.gamma * x * x) * z + job.q * x * damp;
+            if z.abs() > LIMIT {
+                z /= LIMIT;
+                scale += LIMIT.ln();
+                damp = (-scale).exp();
+            }
+            t += 1;
+        }
+        out.log_abs.push(z.abs().ln() + scale);
+        out.value.push(if scale == 0.0 { z } else { z.signum() * f64::INFINITY });
+    }
+    out
 }
 
 /// One path of the diagonal LRD job (the reference implementation for every backend).

@@ -128,6 +128,83 @@ pub struct InteractionPath {
     pub trace: Vec<(u64, f64)>,
 }
 
+/// Sums `Y_t = Σ_{i≤t} ln(c + γ x_i²)`, x iid N(0,1), recorded at increasing times: the
+/// log of the product of eigenvalues in 004 Theorem 4 (one sample = one input sequence).
+///
+/// Stream layout: normal i−1 of sample s is x_i.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct TailSumJob {
+    /// c = λ_H > 0.
+    pub c: f64,
+    /// γ > 0.
+    pub gamma: f64,
+    /// Strictly increasing times t ≥ 1 at which Y_t is recorded.
+    pub times: Vec<u64>,
+    /// Independent samples.
+    pub samples: u64,
+    /// Stream key.
+    pub key: StreamKey,
+}
+
+/// The scalar random-coefficient AR(1) of 004 §4.2, `z_t = m_t z_{t−1} + q x_t` with
+/// `m_t = c + γ x_t²`, z_0 = 0, x iid N(0,1): the H-coordinate of the interaction model's
+/// special case. Tracked as `z·e^L` with rescaling, so exploding paths do not overflow.
+///
+/// Stream layout: normal t−1 of path p is x_t.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ScalarArJob {
+    /// c = λ_H > 0.
+    pub c: f64,
+    /// γ ≥ 0.
+    pub gamma: f64,
+    /// q = b_H.
+    pub q: f64,
+    /// Strictly increasing times t ≥ 1 at which z_t is recorded.
+    pub times: Vec<u64>,
+    /// Independent paths.
+    pub paths: u64,
+    /// Stream key.
+    pub key: StreamKey,
+}
+
+/// One path of a [`ScalarArJob`] at its record times.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ScalarArPath {
+    /// `ln |z_t|`.
+    pub log_abs: Vec<f64>,
+    /// `z_t` (±∞ once it no longer fits in f64).
+    pub value: Vec<f64>,
+}
+
+fn check_times(times: &[u64]) -> Result<()> {
+    if times.is_empty() || times[0] == 0 || times.windows(2).any(|w| w[0] >= w[1]) {
+        return Err(Error::InvalidParameter("record times must be strictly increasing and ≥ 1".into()));
+    }
+    Ok(())
+}
+
+impl TailSumJob {
+    /// Rejects c ≤ 0, γ ≤ 0, NaN, bad times and zero samples.
+    pub fn validate(&self) -> Result<()> {
+        finite("c, gamma", &[self.c, self.gamma])?;
+        if self.c <= 0.0 || self.gamma <= 0.0 || self.samples == 0 {
+            return Err(Error::InvalidParameter("tail-sum job needs c > 0, γ > 0, samples ≥ 1".into()));
+        }
+        check_times(&self.times)
+    }
+}
+
+impl ScalarArJob {
+    /// Rejects c ≤ 0, γ < 0, NaN, bad times and zero paths.
+    pub fn validate(&self) -> Result<()> {
+        finite("c, gamma, q", &[self.c, self.gamma, self.q])?;
+        if self.c <= 0.0 || self.gamma < 0.0 || self.paths == 0 {
+            return Err(Error::InvalidParameter("AR(1) job needs c > 0, γ ≥ 0, paths ≥ 1".into()));
+        }
+        check_times(&self.times)
+    }
+}
+
 fn finite(name: &str, v: &[f64]) -> Result<()> {
     if v.iter().all(|x| x.is_finite()) {
         Ok(())

@@ -112,3 +112,105 @@ impl InteractionSsm {
         &self.bbar + &self.g * (2.0 * x[t - 1] * self.w.dot(&h_prev))
     }
 }
+
+/// How the step size of an [`InteractionSequence`] is produced.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StepRule {
+    /// A constant Δ.
+    Fixed(f64),
+    /// Δ_t = softplus(w·x_t + b).
+    Selective {
+        /// Weights w (length d).
+        w: Vec<f64>,
+        /// Bias b.
+        b: f64,
+    },
+}
+
+/// The interaction model of 004 Eq (13)–(15) in full generality: vector inputs x_t ∈ ℝ^d,
+/// `W, G, B ∈ ℝ^{H×d}`, and a step Δ_t that may depend on x_t (so Ā_t, B̄_t vary in time):
+/// `h_t = Ā_t h_{t−1} + B̄_t x_t + (h_{t−1}ᵀ W x_t)(G x_t)`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InteractionSequence {
+    /// Continuous A (H×H).
+    pub a: Mat,
+    /// Continuous B (H×d).
+    pub b: Mat,
+    /// G (H×d).
+    pub g: Mat,
+    /// W (H×d).
+    pub w: Mat,
+    /// Step rule.
+    pub step: StepRule,
+    /// h_0.
+    pub h0: Vector,
+}
+
+impl InteractionSequence {
+    /// `(Ā_t, B̄_t)` at input x: ZOH of A and of every column of B with the step Δ(x), from
+    /// the augmented exponential.
+    pub fn discretize(&self, x: &[f64]) -> (Mat, Mat) {
+        let delta = match &self.step {
+            StepRule::Fixed(d) => *d,
+            StepRule::Selective { w, b } => crate::math::softplus::softplus(w.iter().zip(x).map(|(p, q)| p * q).sum::<f64>() + b),
+        };
+        let (h, d) = (self.a.nrows(), self.b.ncols());
+        let mut aug = Mat::zeros(h + d, h + d);
+        aug.view_mut((0, 0), (h, h)).copy_from(&(&self.a * delta));
+        aug.view_mut((0, h), (h, d)).copy_from(&(&self.b * delta));
+        let e = crate::math::linalg::expm(&aug);
+        (e.view((0, 0), (h, h)).into_owned(), e.view((0, h), (h, d)).into_owned())
+    }
+
+    /// The transition of eq (14), `M_t = Ā_t + G x_t x_tᵀ Wᵀ`.
+    pub fn transition(&self, x: &[f64]) -> Mat {
+        let xv = Vector::from_column_slice(x);
+        self.discretize(x).0 + (&self.g * &xv) * (&self.w * &xv).transpose()
+    }
+
+    /// States h_1..h_T by eq (13).
+    pub fn states_eq13(&self, xs: &[Vec<f64>]) -> Vec<Vector> {
+        let mut h = self.h0.clone();
+        xs.iter()
+            .map(|x| {
+                let xv = Vector::from_column_slice(x);
+                let (abar, bbar) = self.discretize(x);
+                let strength = h.dot(&(&self.w * &xv));
+                h = &abar * &h + &bbar * &xv + (&self.g * &xv) * strength;
+                h.clone()
+            })
+            .collect()
+    }
+
+    /// States h_1..h_T by eq (14).
+    pub fn states_eq14(&self, xs: &[Vec<f64>]) -> Vec<Vector> {
+        let mut h = self.h0.clone();
+        xs.iter()
+            .map(|x| {
+                h = self.transition(x) * &h + self.discretize(x).1 * Vector::from_column_slice(x);
+                h.clone()
+            })
+            .collect()
+    }
+
+    /// h_1..h_T by the unrolled eq (15), `h_t = (∏_{i=1}^t M_i) h_0 + Σ_{i=1}^t (∏_{j=i+1}^t M_j) B̄_i x_i`,
+    /// every product formed explicitly, in the order `∏_{j=a}^{b} M_j = M_b ⋯ M_a`
+    /// (`reversed = false`, the paper's convention) or `M_a ⋯ M_b` (`reversed = true`).
+    pub fn states_eq15(&self, xs: &[Vec<f64>], reversed: bool) -> Vec<Vector> {
+        let ms: Vec<Mat> = xs.iter().map(|x| self.transition(x)).collect();
+        let inputs: Vec<Vector> = xs.iter().map(|x| self.discretize(x).1 * Vector::from_column_slice(x)).collect();
+        let n = self.a.nrows();
+        let product = |from: usize, to: usize| {
+            (from..=to).fold(Mat::identity(n, n), |acc, j| if reversed { acc * &ms[j - 1] } else { &ms[j - 1] * acc })
+        };
+        (1..=xs.len())
+            .map(|t| {
+                let mut h = product(1, t) * &self.h0;
+                for (i, input) in inputs.iter().enumerate().take(t) {
+                    h += product(i + 2, t) * input;
+                }
+                h
+            })
+            .collect()
+    }
+}

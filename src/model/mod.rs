@@ -21,4 +21,4 @@ pub use attention::Attention;
 pub use dense::DenseSsm;
 pub use diagonal::{DeltaRule, DiagonalSsm};
 pub use discretize::Discretization;
-pub use interaction::InteractionSsm;
+pub use interaction::{InteractionSequence, InteractionSsm, StepRule};

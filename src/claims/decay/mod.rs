@@ -11,10 +11,7 @@ pub mod interaction;
 pub mod overview;
 pub mod sensitivity;
 
-/// The source line of seed 004.
-pub const PAPER_004: &str = "004 Rethinking the long-range dependency in Mamba/SSM and transformer models (Ma, Najarian)";
-/// The source line of seed 000.
-pub const PAPER_000: &str = "000 Understanding Input Selectivity in Mamba (Huang et al., ICML 2025)";
+pub use super::{PAPER_000, PAPER_004};
 
 /// Registers the decay claims.
 pub fn register(r: &mut Registry) {

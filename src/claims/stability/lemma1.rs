@@ -1,0 +1,187 @@
+//! 004 Lemma 1: `log(c + γX²)` is sub-exponential.
+//!
+//! * `004.lem1.printed` (Erratum): the uncentred MGF bound `E e^{λY} ≤ e^{ν²λ²/2}` for
+//!   |λ| < 1/b — false for every (ν, b) unless μ = 0; the search proposes (c, γ, ν, b).
+//! * `004.lem1.chi2` (Erratum): the proof's step "P(X² ≥ t) ≤ e^{−t²/K₁}" for some K₁.
+//! * `004.lem1.centered` (Theorem): `ψ(λ) = ln E e^{λ(Y−μ)} ≤ ν(b)²λ²/2` for |λ| < 1/b with the
+//!   computed ν(b) (×1.02), at λ off the grid that computed it. Control: ν² = Var(Y)/2.
+//! * `004.lem1.tails` (Theorem): `P(Y−μ ≥ s) ≤ exp(−s e^μ/(2γ))` and `P(Y−μ ≤ −s) ≤ e^{−s/2}`,
+//!   exactly with erfc/erf. Control: K₁ = 1 in the upper tail.
+
+use crate::claim::{property, Claim, Eval, Family};
+use crate::claims::strategies::grid;
+use crate::claims::PAPER_004;
+use crate::math::subexp::{LogChi2, SAFETY};
+use proptest::prelude::*;
+use serde::{Deserialize, Serialize};
+use statrs::function::erf::erfc;
+
+/// A (c, γ) pair with a proposed (ν², b).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Proposal {
+    /// c = λ_H.
+    pub c: f64,
+    /// γ.
+    pub gamma: f64,
+    /// Proposed ν².
+    pub nu2: f64,
+    /// Proposed b.
+    pub b: f64,
+}
+
+fn proposals() -> impl Strategy<Value = Proposal> {
+    (grid(0.0625, 2.0, 0.0625), grid(0.0625, 2.0, 0.0625), grid(0.0625, 16.0, 0.0625), grid(0.0625, 16.0, 0.0625))
+        .prop_map(|(c, gamma, nu2, b)| Proposal { c, gamma, nu2, b })
+}
+
+/// The printed (uncentred) bound at the catalogue's witness λ* = sign(μ)·min(1/(2b), |μ|/ν²)
+/// and on a grid of |λ| < 1/b: margin of `Λ(λ) ≤ ν²λ²/2`.
+fn uncentred_margin(p: &Proposal) -> Eval {
+    let y = LogChi2::new(p.c, p.gamma).expect("positive grid");
+    let mu = y.mean();
+    let witness = mu.signum() * (0.5 / p.b).min(mu.abs() / p.nu2);
+    let grid = (1..=20).flat_map(|i| {
+        let l = 0.999 * i as f64 / (20.0 * p.b);
+        [l, -l]
+    });
+    std::iter::once(witness)
+        .chain(grid)
+        .filter(|l| *l != 0.0)
+        .map(|l| Eval::le(y.log_mgf(l), p.nu2 * l * l / 2.0, 1e-9, 1e-15))
+        .fold(Eval::Margin(f64::INFINITY), Eval::min)
+}
+
+/// A (K₁, t) pair for the χ² step.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Chi2Step {
+    /// K₁.
+    pub k1: f64,
+    /// t.
+    pub t: f64,
+}
+
+/// `P(X² ≥ t) = erfc(√(t/2)) ≤ e^{−t²/K₁}`, compared in log space.
+fn chi2_margin(p: &Chi2Step) -> Eval {
+    let lhs = erfc((p.t / 2.0).sqrt()).ln();
+    Eval::le(lhs, -p.t * p.t / p.k1, 1e-12, 1e-12)
+}
+
+/// A (c, γ, b, λ) point for the centred bound.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct CentredPoint {
+    /// c.
+    pub c: f64,
+    /// γ.
+    pub gamma: f64,
+    /// b.
+    pub b: f64,
+    /// λ as a fraction of 1/b, in (−1, 1).
+    pub u: f64,
+}
+
+fn centred_points() -> impl Strategy<Value = CentredPoint> {
+    (grid(0.0625, 2.0, 0.0625), grid(0.0625, 2.0, 0.0625), grid(0.015625, 10.0, 0.015625), grid(-0.99, 0.99, 0.001))
+        .prop_map(|(c, gamma, b, u)| CentredPoint { c, gamma, b, u })
+}
+
+fn centred_margin(p: &CentredPoint, inadmissible: bool) -> Eval {
+    if p.u == 0.0 {
+        return Eval::Reject("λ = 0");
+    }
+    let y = LogChi2::new(p.c, p.gamma).expect("positive grid");
+    let (nu2, b) = if inadmissible { (0.5 * y.variance(), 1e-3) } else { (SAFETY * y.nu2(p.b), p.b) };
+    let lambda = p.u / b.max(p.b);
+    Eval::le(y.psi(lambda), nu2 * lambda * lambda / 2.0, 1e-9, 1e-14)
+}
+
+/// A (c, γ, s) point for the tails.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct TailPoint {
+    /// c.
+    pub c: f64,
+    /// γ.
+    pub gamma: f64,
+    /// s ≥ 0.
+    pub s: f64,
+}
+
+/// c up to 4 and γ down to 1/64 (so c/γ spans 1/128..256), and s biased toward the boundary
+/// region s ≲ 2 where the upper-tail bound is nearly tight when c/γ is large.
+fn tail_points() -> impl Strategy<Value = TailPoint> {
+    let s = prop_oneof![grid(0.0, 2.0, 1.0 / 64.0), grid(0.0, 30.0, 0.0625)];
+    (grid(0.0625, 4.0, 0.0625), grid(1.0 / 64.0, 2.0, 1.0 / 64.0), s).prop_map(|(c, gamma, s)| TailPoint { c, gamma, s })
+}
+
+/// Both one-sided tails against their bounds, in log space; `k1` is the constant of the upper
+/// tail (2 in the corrected proof).
+fn tails_margin(p: &TailPoint, k1: f64) -> Eval {
+    let y = LogChi2::new(p.c, p.gamma).expect("positive grid");
+    let mu = y.mean();
+    let up = Eval::le(y.upper_tail(p.s).ln(), -p.s * mu.exp() / (k1 * p.gamma), 1e-12, 1e-12);
+    let lower = y.lower_tail(p.s);
+    let down = if lower == 0.0 { Eval::Margin(1.0) } else { Eval::le(lower.ln(), -p.s / 2.0, 1e-12, 1e-12) };
+    up.min(down)
+}
+
+/// Registers the Lemma 1 claims.
+pub fn register(r: &mut crate::claim::Registry) {
+    const PRINTED: &str = "Given a standard Gaussian random variable X, log(c+γX²) is a sub-exponential random variable for some positive pairs of (ν,b): E(e^{λ log(c+γX²)}) ≤ e^{ν²λ²/2} for |λ| < 1/b.";
+    r.add(
+        Claim::erratum(
+            "004.lem1.printed",
+            Family::Stability,
+            "For the proposed (ν², b) (c, γ on a 1/16 grid in (0, 2], ν², b on a 1/16 grid in (0, 16]): \
+             E e^{λ ln(c+γX²)} ≤ e^{ν²λ²/2} for every |λ| < 1/b (checked at λ* = sign(μ)·min(1/(2b), |μ|/ν²) and on a grid; \
+             log-MGF by quadrature in log space).",
+            property([100, 500, 5000], proposals(), uncentred_margin),
+        )
+        .source(PAPER_004, "Lemma 1, Eq. (20) (appendix S3)", PRINTED)
+        .correction(
+            "The MGF must be centred (Wainwright's definition): at λ* above, ln E e^{λY} ≥ |λ||μ| > ν²λ²/2, so the \
+             printed bound fails for every (ν, b) unless μ = E ln(c+γX²) = 0. Corrected: 004.lem1.centered.",
+        ),
+    );
+    r.add(
+        Claim::erratum(
+            "004.lem1.chi2",
+            Family::Stability,
+            "The proof's step \"X² is sub-exponential, so P(X² ≥ t) ≤ e^{−t²/K₁}\", for K₁ on a 1/16 grid in (0, 64] and \
+             t on a 1/16 grid in (0, 64] (exact χ²₁ tail erfc(√(t/2)), compared in log space).",
+            property([300, 3000, 30000], (grid(0.0625, 64.0, 0.0625), grid(0.0625, 64.0, 0.0625)).prop_map(|(k1, t)| Chi2Step { k1, t }), chi2_margin),
+        )
+        .source(PAPER_004, "Lemma 1, proof, Eq. (22)", "X² is sub-exponential, so P(X² ≥ t) ≤ e^{−t²/K₁}.")
+        .correction("The χ²₁ tail is ~e^{−t/2}/√t: the bound must be linear in t, e^{−t/K₁} (K₁ = 2 works); the next line of the proof uses the linear form."),
+    );
+    r.add(
+        Claim::theorem(
+            "004.lem1.centered",
+            Family::Stability,
+            "ψ(λ) = ln E e^{λ(Y−μ)} ≤ ν(b)²λ²/2 for |λ| < 1/b, Y = ln(c+γX²), with ν(b)² = 1.02·sup_{0<|λ|<1/b} 2ψ(λ)/λ² \
+             computed on a 401-point grid; checked at λ = u/b with u on a 0.001 grid in (−1, 1) (off that grid), c, γ on a 1/16 \
+             grid in (0, 2], b on a 1/64 grid in (0, 10].",
+            property([100, 500, 5000], centred_points(), |p: &CentredPoint| centred_margin(p, false)),
+        )
+        .source(PAPER_004, "Lemma 1, corrected (claims/004 §2.7)", PRINTED)
+        .correction("Centred MGF; Y − μ is in fact sub-Gaussian (bounded below, doubly-exponential upper tail), so every b > 0 works with ν²(b) ≤ ν²_SG.")
+        .control(
+            "an inadmissible constant: ν² = Var(Y)/2 with b = 1e−3",
+            property([100, 500, 5000], centred_points(), |p: &CentredPoint| centred_margin(p, true)),
+        ),
+    );
+    r.add(
+        Claim::theorem(
+            "004.lem1.tails",
+            Family::Stability,
+            "For Y = ln(c+γX²), μ = E Y and s ≥ 0: P(Y − μ ≥ s) = erfc(√((e^{μ+s} − c)/(2γ))) ≤ exp(−s e^μ/(2γ)) and \
+             P(Y − μ ≤ −s) ≤ e^{−s/2} (exact tails, compared in log space; c on a 1/16 grid in (0, 4], γ on a 1/64 grid in (0, 2], s ≤ 30, half of \
+             the instances with s ≤ 2).",
+            property([300, 3000, 30000], tail_points(), |p: &TailPoint| tails_margin(p, 2.0)),
+        )
+        .source(PAPER_004, "Lemma 1, proof, Eq. (22)–(23), corrected", "P(Y − EY ≥ t) ≤ e^{−t e^μ/(γK₁)}; P(Y − EY ≤ −t) ≤ e^{−t/2}.")
+        .correction("With the χ² tail written linearly and K₁ = 2; the lower tail needs Y ≥ log c (printed as ≤).")
+        .control(
+            "K₁ = 1 in the upper tail: exp(−s e^μ/γ)",
+            property([300, 3000, 30000], tail_points(), |p: &TailPoint| tails_margin(p, 1.0)),
+        ),
+    );
+}

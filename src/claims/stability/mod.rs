@@ -1,0 +1,14 @@
+//! The stability family: the interaction-term SSM of 004 §4, its special case of §4.2, and every
+//! step of the paper's stability argument (Theorem 2, Lemma 1, Theorem 4, the §4.2 narrative,
+//! Figure 2), printed and corrected. Proofs and corrections: `proofs/stability.md`.
+
+use crate::claim::Registry;
+
+pub mod lemma1;
+pub mod thm2;
+
+/// Registers the stability claims.
+pub fn register(r: &mut Registry) {
+    thm2::register(r);
+    lemma1::register(r);
+}
