@@ -32,7 +32,9 @@ pub struct TailCellReport {
     pub refuted: bool,
 }
 
-/// Judges every cell at family-wise level `alpha` (Bonferroni over the cells).
+/// Judges every cell at family-wise level `alpha` (Bonferroni over the cells). The outcome's
+/// cases are the trials summed over cells; the margin is the smallest `(bound − lower)/bound`
+/// and a refutation reports the most violated cell.
 pub fn judge_tail_bounds(cells: Vec<TailCell>, alpha: f64) -> Outcome {
     let m = cells.len();
     let per_cell = bonferroni(alpha, m);
@@ -45,12 +47,13 @@ pub fn judge_tail_bounds(cells: Vec<TailCell>, alpha: f64) -> Outcome {
         })
         .collect();
     let trials: u64 = reports.iter().map(|r| r.cell.trials).sum();
-    let worst = reports.iter().max_by(|a, b| (a.interval.lo - a.cell.bound).total_cmp(&(b.interval.lo - b.cell.bound)));
-    let margin = worst.map(|r| r.cell.bound - r.interval.lo);
-    let verdict = match reports.iter().find(|r| r.refuted) {
+    // Scale-aware margin: (bound − lower end)/bound, ≤ 1, negative when refuted.
+    let rel = |r: &TailCellReport| (r.cell.bound - r.interval.lo) / r.cell.bound;
+    let margin = reports.iter().map(rel).min_by(f64::total_cmp);
+    let verdict = match reports.iter().filter(|r| r.refuted).min_by(|a, b| rel(a).total_cmp(&rel(b))) {
         Some(r) => Verdict::Refuted {
             counterexample: serde_json::to_value(r).unwrap_or_default(),
-            margin: r.cell.bound - r.interval.lo,
+            margin: rel(r),
             summary: format!(
                 "{}: P̂ = {:.4e}, one-sided lower {:.4e} > bound {:.4e} at level α/m = {:.2e}",
                 r.cell.label, r.interval.estimate, r.interval.lo, r.cell.bound, per_cell

@@ -5,10 +5,12 @@
 use crate::claim::Registry;
 
 pub mod lemma1;
+pub mod theorem4;
 pub mod thm2;
 
 /// Registers the stability claims.
 pub fn register(r: &mut Registry) {
     thm2::register(r);
     lemma1::register(r);
+    theorem4::register(r);
 }
