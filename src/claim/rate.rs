@@ -1,4 +1,5 @@
-//! The rate judge (first form): a measured rate with its confidence interval against the
+//! The rate judge (first form): a measured quantity (a rate, a mean, a tail index) with its
+//! confidence interval against the
 //! predicted rate, over a grid of cells. A cell agrees when the prediction lies inside the
 //! interval widened by a stated deterministic slack (e.g. a bias bound of order 1/k).
 
@@ -44,11 +45,11 @@ pub fn judge_rates(cells: Vec<RateCell>, correction: &str) -> Outcome {
             counterexample: serde_json::to_value(c).unwrap_or_default(),
             margin: c.margin(),
             summary: format!(
-                "{}: predicted rate {:.5} outside measured [{:.5}, {:.5}] ± {:.1e}",
+                "{}: predicted {:.5} outside measured [{:.5}, {:.5}] ± {:.1e}",
                 c.label, c.predicted, c.measured.lo, c.measured.hi, c.slack
             ),
         },
-        None => Verdict::Holds { evidence: format!("{} cells, every predicted rate inside its interval", cells.len()) },
+        None => Verdict::Holds { evidence: format!("{} cells, every predicted value inside its measured interval", cells.len()) },
     };
     Outcome::new(verdict, cells.len() as u64, margin).detail("correction", correction).detail("cells", &cells)
 }

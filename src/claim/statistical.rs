@@ -33,7 +33,8 @@ pub struct TailCellReport {
 }
 
 /// Judges every cell at family-wise level `alpha` (Bonferroni over the cells). The outcome's
-/// cases are the trials summed over cells; the margin is the smallest `(bound − lower)/bound`
+/// cases are the trials summed over cells; the margin is the smallest
+/// `(bound − lower)/max(bound, lower)` ∈ [−1, 1]
 /// and a refutation reports the most violated cell.
 pub fn judge_tail_bounds(cells: Vec<TailCell>, alpha: f64) -> Outcome {
     let m = cells.len();
@@ -47,8 +48,8 @@ pub fn judge_tail_bounds(cells: Vec<TailCell>, alpha: f64) -> Outcome {
         })
         .collect();
     let trials: u64 = reports.iter().map(|r| r.cell.trials).sum();
-    // Scale-aware margin: (bound − lower end)/bound, ≤ 1, negative when refuted.
-    let rel = |r: &TailCellReport| (r.cell.bound - r.interval.lo) / r.cell.bound;
+    // Scale-aware margin in [−1, 1]: (bound − lower end)/max(bound, lower end), negative when refuted.
+    let rel = |r: &TailCellReport| (r.cell.bound - r.interval.lo) / r.cell.bound.max(r.interval.lo);
     let margin = reports.iter().map(rel).min_by(f64::total_cmp);
     let verdict = match reports.iter().filter(|r| r.refuted).min_by(|a, b| rel(a).total_cmp(&rel(b))) {
         Some(r) => Verdict::Refuted {
@@ -59,7 +60,7 @@ pub fn judge_tail_bounds(cells: Vec<TailCell>, alpha: f64) -> Outcome {
                 r.cell.label, r.interval.estimate, r.interval.lo, r.cell.bound, per_cell
             ),
         },
-        None => Verdict::Holds { evidence: format!("{m} cells, {trials} trials, no bound exceeded at family-wise α = {alpha}") },
+        None => Verdict::Holds { evidence: format!("{m} cells ({trials} cell-trials), no bound exceeded at family-wise α = {alpha}") },
     };
     Outcome::new(verdict, trials, margin)
         .detail("alpha", alpha)

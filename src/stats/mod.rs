@@ -6,10 +6,12 @@
 
 pub mod binomial;
 pub mod interval;
+pub mod ks;
 pub mod regression;
 
 pub use binomial::{clopper_pearson, wilson};
 pub use interval::{mean_interval, Interval};
+pub use ks::ks_two_sample;
 pub use regression::{ols, LinearFit};
 
 /// Per-comparison significance level after a Bonferroni correction over `m` comparisons

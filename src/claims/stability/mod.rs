@@ -4,7 +4,9 @@
 
 use crate::claim::Registry;
 
+pub mod figure2;
 pub mod lemma1;
+pub mod stationarity;
 pub mod theorem4;
 pub mod thm2;
 
@@ -13,4 +15,6 @@ pub fn register(r: &mut Registry) {
     thm2::register(r);
     lemma1::register(r);
     theorem4::register(r);
+    stationarity::register(r);
+    figure2::register(r);
 }
