@@ -1,7 +1,7 @@
 //! The rate judge (first form): a measured quantity (a rate, a mean, a tail index) with its
-//! confidence interval against the
-//! predicted rate, over a grid of cells. A cell agrees when the prediction lies inside the
-//! interval widened by a stated deterministic slack (e.g. a bias bound of order 1/k).
+//! confidence interval against the predicted value, over a grid of cells. A cell agrees when
+//! the prediction lies inside the interval widened by a stated deterministic slack (e.g. a
+//! bias bound of order 1/k).
 
 use super::verdict::{Outcome, Verdict};
 use crate::stats::Interval;
