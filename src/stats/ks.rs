@@ -47,8 +47,8 @@ mod tests {
 
     #[test]
     fn same_law_accepts_shifted_law_rejects() {
-        let a: Vec<f64> = (0..2000).map(|i| ((i as f64 + 0.5) / 2000.0)).collect();
-        let b: Vec<f64> = (0..1500).map(|i| ((i as f64 + 0.25) / 1500.0)).collect();
+        let a: Vec<f64> = (0..2000).map(|i| (i as f64 + 0.5) / 2000.0).collect();
+        let b: Vec<f64> = (0..1500).map(|i| (i as f64 + 0.25) / 1500.0).collect();
         assert!(ks_two_sample(&a, &b).1 > 0.5);
         let c: Vec<f64> = b.iter().map(|x| x + 0.1).collect();
         let (d, p) = ks_two_sample(&a, &c);
