@@ -197,7 +197,10 @@ fn survival_figure(z: &[f64], c: f64, gamma: f64, kappa: f64, est: f64, k: usize
     let mut a: Vec<f64> = z.iter().map(|v| v.abs()).filter(|v| v.is_finite() && *v > 0.0).collect();
     a.sort_by(|x, y| y.total_cmp(x));
     let n = a.len() as f64;
-    let pts: Vec<[f64; 2]> = a.iter().enumerate().step_by((a.len() / 400).max(1)).map(|(i, v)| [v.log10(), ((i + 1) as f64 / n).log10()]).collect();
+    // Geometrically spaced ranks: dense in the tail, where the slope is read.
+    let mut ranks: Vec<usize> = (0..400).map(|k| (1.02f64.powi(k) as usize).min(a.len()) - 1).collect();
+    ranks.dedup();
+    let pts: Vec<[f64; 2]> = ranks.iter().map(|&i| [a[i].log10(), ((i + 1) as f64 / n).log10()]).collect();
     let anchor = [a[k].log10(), (k as f64 / n).log10()];
     let line = |slope: f64| vec![anchor, [a[0].log10(), anchor[1] - slope * (a[0].log10() - anchor[0])]];
     Figure::new(&format!("survival-{c}-{gamma}"), &format!("Tail of the stationary |z|, λ_H = {c}, γ = {gamma}"), "log10 |z|", "log10 P(|z| > u)")
