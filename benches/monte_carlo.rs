@@ -1,11 +1,12 @@
-//! Benchmarks of the decay family's hot paths: the Philox normal stream, the log-space
-//! diagonal LRD path (004.cor1.cumulative), the interaction-model products (004.sec41) and one
-//! property check end to end. Run with `cargo bench`; throughput is reported per element.
+//! Benchmarks of the Monte Carlo hot paths: the Philox normal stream, the log-space diagonal
+//! LRD path (004.cor1.cumulative), the interaction-model products (004.sec41), the tail sums of
+//! Theorem 4 (samples × steps) and the scalar AR(1) of the stability claims, and one property
+//! check end to end. Run with `cargo bench`; throughput is reported per element.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use indicatif::ProgressBar;
-use ssmcheck::mc::cpu::{diagonal_lrd_path, interaction_path};
-use ssmcheck::mc::jobs::{DiagonalLrdJob, InteractionJob, Start};
+use ssmcheck::mc::cpu::{diagonal_lrd_path, interaction_path, scalar_ar_path, tail_sum_sample};
+use ssmcheck::mc::jobs::{DiagonalLrdJob, InteractionJob, ScalarArJob, Start, TailSumJob};
 use ssmcheck::mc::{Stream, StreamKey};
 use ssmcheck::model::Discretization;
 use ssmcheck::prelude::*;
@@ -65,6 +66,17 @@ fn interaction(c: &mut Criterion) {
     g.finish();
 }
 
+fn stability(c: &mut Criterion) {
+    let steps = 100_000;
+    let tail = TailSumJob { c: 0.5, gamma: 0.499, times: vec![steps], samples: 1, key: StreamKey::new(1, "bench") };
+    let ar = ScalarArJob { c: 0.5, gamma: 0.499, q: 1.0, times: vec![steps], paths: 1, key: StreamKey::new(1, "bench") };
+    let mut g = c.benchmark_group("stability");
+    g.throughput(Throughput::Elements(steps));
+    g.bench_function("tail_sum_1e5 (sample-steps)", |b| b.iter(|| tail_sum_sample(black_box(&tail), 0)));
+    g.bench_function("scalar_ar_1e5 (path-steps)", |b| b.iter(|| scalar_ar_path(black_box(&ar), 0)));
+    g.finish();
+}
+
 fn property_check(c: &mut Criterion) {
     let registry = Registry::all();
     let claim = registry.get("004.cor1.lognorm").unwrap();
@@ -80,6 +92,6 @@ fn property_check(c: &mut Criterion) {
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(10);
-    targets = normals, diagonal, interaction, property_check
+    targets = normals, diagonal, interaction, stability, property_check
 }
 criterion_main!(benches);
