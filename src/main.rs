@@ -81,12 +81,12 @@ fn run(registry: &Registry, ids: &[String], family: Option<&str>, args: &RunArgs
 fn print_table(results: &RunResults) {
     println!("{:<24} {:<10} {:<11} {:<12} {:>9} {:>11}  agrees", "claim", "status", "kind", "verdict", "cases", "margin");
     for c in &results.claims {
-        let status = serde_json::to_value(c.status).unwrap();
-        let kind = serde_json::to_value(c.kind).unwrap();
+        let status = serde_json::to_value(c.meta.status).unwrap();
+        let kind = serde_json::to_value(c.meta.kind).unwrap();
         let margin = c.margin.map_or("-".into(), |m| format!("{m:.3e}"));
         println!(
             "{:<24} {:<10} {:<11} {:<12} {:>9} {:>11}  {}",
-            c.id,
+            c.meta.id,
             status.as_str().unwrap_or(""),
             kind.as_str().unwrap_or(""),
             c.verdict,

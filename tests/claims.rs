@@ -22,17 +22,17 @@ fn every_claim_agrees_with_its_status_at_the_quick_budget() {
     let bad: Vec<String> = results
         .disagreements()
         .iter()
-        .map(|c| format!("{}: {} ({})", c.id, c.disagreement.clone().unwrap_or_default(), c.summary))
+        .map(|c| format!("{}: {} ({})", c.meta.id, c.disagreement.clone().unwrap_or_default(), c.summary))
         .collect();
     assert!(bad.is_empty(), "claims contradicting their status:\n{}", bad.join("\n"));
     for c in &results.claims {
-        if c.status == Status::Theorem {
+        if c.meta.status == Status::Theorem {
             let control = c.control.as_ref().expect("theorem has a control");
-            assert!(control.detected, "{}: control not detected", c.id);
-            assert_eq!(control.cases, c.cases, "{}: the control must run at the claim's sample size", c.id);
+            assert!(control.detected, "{}: control not detected", c.meta.id);
+            assert_eq!(control.cases, c.cases, "{}: the control must run at the claim's sample size", c.meta.id);
         }
-        if c.status == Status::Erratum {
-            assert!(c.counterexample.is_some(), "{}: erratum without a counterexample", c.id);
+        if c.meta.status == Status::Erratum {
+            assert!(c.counterexample.is_some(), "{}: erratum without a counterexample", c.meta.id);
         }
     }
 }
@@ -73,7 +73,7 @@ fn errata_are_refuted_at_other_seeds_too() {
     for seed in [7, 1234] {
         let cfg = RunConfig { seed, budget: Budget::Quick, backend: &CpuBackend, progress: false, parallel: true };
         for c in run_claims(&errata, &cfg).claims {
-            assert_eq!(c.verdict, "refuted", "{} not refuted at seed {seed}", c.id);
+            assert_eq!(c.verdict, "refuted", "{} not refuted at seed {seed}", c.meta.id);
         }
     }
 }

@@ -274,8 +274,8 @@ fn every_erratum_counterexample_recomputes_to_a_violation() {
     let results = results();
     let mut checked = 0;
     for c in &results.claims {
-        let cx = c.counterexample.as_ref().unwrap_or_else(|| panic!("{}: no counterexample", c.id));
-        let violated = match c.id.as_str() {
+        let cx = c.counterexample.as_ref().unwrap_or_else(|| panic!("{}: no counterexample", c.meta.id));
+        let violated = match c.meta.id.as_str() {
             "004.cor1.printed" => cor1(cx),
             "004.eq10.selective" => eq10_selective(cx),
             "004.thm1.printed" => thm1(cx),
@@ -283,7 +283,7 @@ fn every_erratum_counterexample_recomputes_to_a_violation() {
             "000.lem2.printed" => lem2(cx),
             other => panic!("{other}: no independent recomputation written for this erratum"),
         };
-        assert!(violated, "{}: counterexample does not recompute to a violation: {cx}", c.id);
+        assert!(violated, "{}: counterexample does not recompute to a violation: {cx}", c.meta.id);
         checked += 1;
     }
     assert_eq!(checked, 5);
@@ -302,7 +302,7 @@ fn control_counterexamples_recompute_to_violations_of_their_mutants() {
     let cfg = RunConfig { seed: 1, budget: Budget::Quick, backend: &CpuBackend, progress: false, parallel: true };
     for c in run_claims(&claims, &cfg).claims {
         let cx = c.control.as_ref().and_then(|k| k.counterexample.clone()).expect("control refuted");
-        let violated = match c.id.as_str() {
+        let violated = match c.meta.id.as_str() {
             // Mutant: the product started at j = t.
             "004.eq10" => {
                 let (a, b, x) = (mat(&cx["a"]), vecf(&cx["b"]), vecf(&cx["x"]));
@@ -342,7 +342,7 @@ fn control_counterexamples_recompute_to_violations_of_their_mutants() {
             }
             _ => unreachable!(),
         };
-        assert!(violated, "{}: control counterexample does not violate its mutant: {cx}", c.id);
+        assert!(violated, "{}: control counterexample does not violate its mutant: {cx}", c.meta.id);
     }
 }
 

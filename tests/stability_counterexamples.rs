@@ -109,15 +109,15 @@ fn stability_errata_recompute_to_violations() {
     let claims: Vec<&Claim> = ids.iter().map(|id| registry.get(id).unwrap()).collect();
     let cfg = RunConfig { seed: 1, budget: Budget::Quick, backend: &CpuBackend, progress: false, parallel: true };
     for c in run_claims(&claims, &cfg).claims {
-        let cx = c.counterexample.as_ref().unwrap_or_else(|| panic!("{}: not refuted", c.id));
-        let violated = match c.id.as_str() {
+        let cx = c.counterexample.as_ref().unwrap_or_else(|| panic!("{}: not refuted", c.meta.id));
+        let violated = match c.meta.id.as_str() {
             "004.lem1.printed" => lem1_printed(cx),
             "004.lem1.chi2" => lem1_chi2(cx),
             "004.stability.printed" => stability_printed(cx),
             "004.thm4.appendix" => thm4_appendix(cx),
             _ => unreachable!(),
         };
-        assert!(violated, "{}: counterexample does not recompute to a violation: {cx}", c.id);
+        assert!(violated, "{}: counterexample does not recompute to a violation: {cx}", c.meta.id);
     }
 }
 

@@ -40,7 +40,12 @@ impl Eval {
     }
     /// The margin of `|got − want| ≤ rtol·scale + atol`: `1 − err/(rtol·scale + atol)`.
     pub fn close(err: f64, scale: f64, rtol: f64, atol: f64) -> Eval {
-        Eval::Margin(1.0 - err / (rtol * scale + atol))
+        let tol = rtol * scale + atol;
+        if tol == 0.0 {
+            // Exact equality demanded: any error violates it (finite, so JSON can carry it).
+            return Eval::Margin(if err == 0.0 { 1.0 } else { f64::MIN });
+        }
+        Eval::Margin(1.0 - err / tol)
     }
     /// The smaller of two margins (a reject wins).
     pub fn min(self, other: Eval) -> Eval {

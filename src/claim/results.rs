@@ -1,7 +1,7 @@
 //! Results as data: what `check --json` writes and what the report renders from.
 
 use super::evidence::Figure;
-use super::meta::{Family, Kind, Source, Status};
+use super::meta::ClaimMeta;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -27,20 +27,10 @@ pub struct ControlResult {
 /// One claim's result.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ClaimResult {
-    /// Claim id.
-    pub id: String,
-    /// Family.
-    pub family: Family,
-    /// Expected status.
-    pub status: Status,
-    /// Kind of check.
-    pub kind: Kind,
-    /// Source and printed statement.
-    pub source: Source,
-    /// What was checked.
-    pub statement: String,
-    /// Correction note.
-    pub correction: Option<String>,
+    /// The claim's metadata (id, family, status, kind, source, statement, correction), flattened
+    /// into the result's JSON object.
+    #[serde(flatten)]
+    pub meta: ClaimMeta,
     /// `holds`, `refuted`, `vacuous`, `inconclusive` or `skipped`.
     pub verdict: String,
     /// One-line evidence, violation summary or reason.

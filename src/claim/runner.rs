@@ -88,15 +88,8 @@ pub fn run_claim(claim: &Claim, cfg: &RunConfig) -> ClaimResult {
     });
     bar.finish_and_clear();
     let disagreement = agreement(claim.meta.status, &out.verdict, control.as_ref());
-    let m = &claim.meta;
     ClaimResult {
-        id: m.id.clone(),
-        family: m.family,
-        status: m.status,
-        kind: m.kind,
-        source: m.source.clone(),
-        statement: m.statement.clone(),
-        correction: m.correction.clone(),
+        meta: claim.meta.clone(),
         verdict: out.verdict.tag().into(),
         summary: summary_of(&out.verdict),
         cases: out.cases,

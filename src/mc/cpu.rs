@@ -25,14 +25,7 @@ impl Backend for CpuBackend {
     fn diagonal_lrd(&self, job: &DiagonalLrdJob, progress: &ProgressBar) -> Result<Vec<DiagonalLrdPath>> {
         job.validate()?;
         let marks = log_checkpoints(job.horizon, job.checkpoints);
-        Ok((0..job.paths)
-            .into_par_iter()
-            .map(|p| {
-                let out = diagonal_lrd_path(job, &marks, p);
-                progress.inc(1);
-                out
-            })
-            .collect())
+        Ok(per_path(job.paths, progress, |p| diagonal_lrd_path(job, &marks, p)))
     }
 
     fn tail_sums(&self, job: &TailSumJob, progress: &ProgressBar) -> Result<Vec<Vec<f64>>> {
@@ -48,18 +41,24 @@ impl Backend for CpuBackend {
     fn interaction(&self, job: &InteractionJob, progress: &ProgressBar) -> Result<Vec<InteractionPath>> {
         job.validate()?;
         let marks = log_checkpoints(job.horizon, job.checkpoints);
-        Ok((0..job.paths)
-            .into_par_iter()
-            .map(|p| {
-                let out = interaction_path(job, &marks, p);
-                progress.inc(1);
-                out
-            })
-            .collect())
+        Ok(per_path(job.paths, progress, |p| interaction_path(job, &marks, p)))
     }
 }
 
-/// Runs `f(0..n)` in parallel in chunks of 1024 (one progress tick each), in index order.
+/// Runs `f(0..n)` in parallel, one progress tick per path, in index order (long paths).
+fn per_path<T: Send>(n: u64, progress: &ProgressBar, f: impl Fn(u64) -> T + Sync) -> Vec<T> {
+    (0..n)
+        .into_par_iter()
+        .map(|p| {
+            let out = f(p);
+            progress.inc(1);
+            out
+        })
+        .collect()
+}
+
+/// Runs `f(0..n)` in parallel in chunks of 1024 (one progress tick each), in index order
+/// (many short samples).
 fn chunked<T: Send>(n: u64, progress: &ProgressBar, f: impl Fn(u64) -> T + Sync) -> Vec<T> {
     const CHUNK: u64 = 1024;
     let chunks: Vec<Vec<T>> = (0..n.div_ceil(CHUNK))

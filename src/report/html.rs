@@ -92,9 +92,9 @@ fn table(out: &mut String, results: &RunResults) {
             out,
             "<tr><td><a href=\"#{id}\">{id}</a></td><td>{locus}</td><td>{status}</td><td><span class=\"v {v}\">{v}</span></td>\
              <td class=\"num\">{cases}</td><td class=\"num\">{margin}</td><td class=\"ctl\">{control}</td><td>{agrees}</td></tr>",
-            id = escape(&c.id),
-            locus = escape(&c.source.locus),
-            status = status_name(c.status),
+            id = escape(&c.meta.id),
+            locus = escape(&c.meta.source.locus),
+            status = status_name(c.meta.status),
             v = escape(&c.verdict),
             cases = c.cases,
             margin = fmt_margin(c.margin),
@@ -105,20 +105,20 @@ fn table(out: &mut String, results: &RunResults) {
 }
 
 fn section(out: &mut String, c: &ClaimResult) {
-    let _ = writeln!(out, "<section id=\"{}\">", escape(&c.id));
+    let _ = writeln!(out, "<section id=\"{}\">", escape(&c.meta.id));
     let _ = writeln!(
         out,
         "<h2>{} <span class=\"v {v}\">{v}</span></h2><p class=\"meta\">{} · {} · {:?} check · {}</p>",
-        escape(&c.id),
-        status_name(c.status),
-        c.family,
-        c.kind,
-        escape(&format!("{} — {}", c.source.paper, c.source.locus)),
+        escape(&c.meta.id),
+        status_name(c.meta.status),
+        c.meta.family,
+        c.meta.kind,
+        escape(&format!("{} — {}", c.meta.source.paper, c.meta.source.locus)),
         v = escape(&c.verdict)
     );
-    let _ = writeln!(out, "<p><b>As printed:</b></p><blockquote>{}</blockquote>", escape(&c.source.printed));
-    let _ = writeln!(out, "<p><b>What is checked:</b> {}</p>", escape(&c.statement));
-    if let Some(corr) = &c.correction {
+    let _ = writeln!(out, "<p><b>As printed:</b></p><blockquote>{}</blockquote>", escape(&c.meta.source.printed));
+    let _ = writeln!(out, "<p><b>What is checked:</b> {}</p>", escape(&c.meta.statement));
+    if let Some(corr) = &c.meta.correction {
         let _ = writeln!(out, "<p><b>Correction:</b> {}</p>", escape(corr));
     }
     let _ = writeln!(out, "<p><b>Verdict:</b> {} ({} cases, margin {}).</p>", escape(&c.summary), c.cases, fmt_margin(c.margin));
@@ -145,7 +145,7 @@ fn section(out: &mut String, c: &ClaimResult) {
         let _ = writeln!(
             out,
             "<figure><img src=\"svg/{}\" alt=\"{}\"><figcaption>{}</figcaption></figure>",
-            escape(&figure_file(&c.id, &f.name)),
+            escape(&figure_file(&c.meta.id, &f.name)),
             escape(&f.title),
             escape(&f.caption)
         );
