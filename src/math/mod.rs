@@ -4,7 +4,9 @@
 //!
 //! Nothing here knows about claims; it is a library a reader can use on its own.
 
+pub mod dilog;
 pub mod dual;
+pub mod haar;
 pub mod linalg;
 pub mod quadrature;
 pub mod real;

@@ -1,0 +1,95 @@
+//! Haar wavelets and the continuous-time basis functions of 000 §4.1 on [0, 1]:
+//! `ψ_{j,k}(s) = 2^{j/2} ψ(2^j s − k)`, the Mamba basis `g(s) = B e^{−λ∫_s^1 Δ(r) dr}` with
+//! `Δ(r) = softplus(W(t̂ − r))` (a smoothed Heaviside at t̂), and L² norms on [0, 1] by quadrature
+//! split at the jumps and across the transition layers.
+
+use super::dilog::li2_neg_exp;
+use super::quadrature::adaptive_simpson;
+
+/// The Haar wavelet ψ_{j,k}: +2^{j/2} on [2^{−j}k, 2^{−j}k + 2^{−j−1}), −2^{j/2} on the
+/// second half of [2^{−j}k, 2^{−j}(k+1)), 0 elsewhere.
+pub fn haar(j: u32, k: u64, s: f64) -> f64 {
+    let (a, h) = (k as f64 / 2f64.powi(j as i32), 1.0 / 2f64.powi(j as i32 + 1));
+    let amp = 2f64.powf(j as f64 / 2.0);
+    if s >= a && s < a + h {
+        amp
+    } else if s >= a + h && s < a + 2.0 * h {
+        -amp
+    } else {
+        0.0
+    }
+}
+
+/// The three jump points (a, m, b) of ψ_{j,k}.
+pub fn haar_jumps(j: u32, k: u64) -> [f64; 3] {
+    let w = 1.0 / 2f64.powi(j as i32);
+    [k as f64 * w, (k as f64 + 0.5) * w, (k as f64 + 1.0) * w]
+}
+
+/// `∫_s^1 softplus(W(t̂ − r)) dr = [Li₂(−e^{W(t̂−1)}) − Li₂(−e^{W(t̂−s)})]/W` (exact).
+pub fn integrated_softplus(s: f64, threshold: f64, w: f64) -> f64 {
+    (li2_neg_exp(w * (threshold - 1.0)) - li2_neg_exp(w * (threshold - s))) / w
+}
+
+/// The Mamba basis function at t = 1 with time-PE input, λ = `lambda`, B = `b`:
+/// `g(s) = b·exp(−λ ∫_s^1 softplus(W(t̂ − r)) dr)`, which tends to `b·H(s − t̂)` as W → ∞.
+pub fn mamba_basis(s: f64, threshold: f64, w: f64, lambda: f64, b: f64) -> f64 {
+    b * (-lambda * integrated_softplus(s, threshold, w)).exp()
+}
+
+/// Theorem 1's combination `g_{M1} + g_{M3} − 2g_{M2}` for ψ_{j,k} (λ = 1, B = 2^{j/2},
+/// thresholds at the three jumps).
+pub fn haar_from_mamba(j: u32, k: u64, w: f64, s: f64) -> f64 {
+    let [a, m, b] = haar_jumps(j, k);
+    let amp = 2f64.powf(j as f64 / 2.0);
+    mamba_basis(s, a, w, 1.0, amp) + mamba_basis(s, b, w, 1.0, amp) - 2.0 * mamba_basis(s, m, w, 1.0, amp)
+}
+
+/// `∫_0^1 f²` with breakpoints at `jumps` and at distances {1, 3, 10, 30}·`scale` around each
+/// (so transition layers of width ~`scale` are resolved).
+pub fn l2_norm_squared(f: impl Fn(f64) -> f64, jumps: &[f64], scale: f64) -> f64 {
+    let mut pts = vec![0.0, 1.0];
+    for &x in jumps {
+        pts.push(x);
+        for m in [1.0, 3.0, 10.0, 30.0] {
+            pts.push(x - m * scale);
+            pts.push(x + m * scale);
+        }
+    }
+    pts.retain(|p| (0.0..=1.0).contains(p));
+    pts.sort_by(f64::total_cmp);
+    pts.dedup();
+    let g = |s: f64| f(s).powi(2);
+    pts.windows(2).map(|w| adaptive_simpson(&g, w[0], w[1], 1e-15)).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn haar_is_orthonormal_and_matches_the_heaviside_form() {
+        let jumps = [0.25, 0.375, 0.5, 0.625, 0.75];
+        let n = l2_norm_squared(|s| haar(2, 1, s), &jumps, 1e-3);
+        assert!((n - 1.0).abs() < 1e-12);
+        let ip = l2_norm_squared(|s| haar(2, 1, s) + haar(1, 0, s), &jumps, 1e-3);
+        assert!((ip - 2.0).abs() < 1e-12); // ⟨ψ_{2,1}, ψ_{1,0}⟩ = 0
+        // eq (18): ψ = 2^{j/2}(H(s−a) − 2H(s−m) + H(s−b)) off the jumps.
+        let [a, m, b] = haar_jumps(2, 1);
+        for &s in &[0.1, 0.3, 0.4, 0.6, 0.9] {
+            let hv = |x: f64| if x > 0.0 { 1.0 } else { 0.0 };
+            assert_eq!(haar(2, 1, s), 2.0 * (hv(s - a) - 2.0 * hv(s - m) + hv(s - b)));
+        }
+    }
+
+    #[test]
+    fn mamba_basis_matches_quadrature_and_tends_to_a_step() {
+        let (t, w) = (0.4, 50.0);
+        let quad = adaptive_simpson(&|r: f64| crate::math::softplus::softplus(w * (t - r)), 0.3, 1.0, 1e-14);
+        assert!((integrated_softplus(0.3, t, w) - quad).abs() < 1e-11);
+        // g(t̂) = B e^{−π²/(12W)} at the jump (claims/000 §2.1).
+        let at = mamba_basis(t, t, 1e6, 1.0, 1.0);
+        assert!((at - (-std::f64::consts::PI.powi(2) / 12e6).exp()).abs() < 1e-9);
+        assert!(mamba_basis(0.3, t, 1e6, 1.0, 1.0) < 1e-300 && (mamba_basis(0.5, t, 1e6, 1.0, 1.0) - 1.0).abs() < 1e-9);
+    }
+}
