@@ -4,6 +4,7 @@ use crate::claim::Registry;
 
 pub mod conjectures;
 pub mod decay;
+pub mod haar;
 pub mod stability;
 pub mod strategies;
 
@@ -16,5 +17,6 @@ pub const PAPER_000: &str = "000 Understanding Input Selectivity in Mamba (Huang
 pub fn register_all(r: &mut Registry) {
     decay::register(r);
     stability::register(r);
+    haar::register(r);
     conjectures::register(r);
 }
