@@ -87,6 +87,22 @@ impl DiagonalSsm {
             .collect()
     }
 
+    /// States h_1..h_T from h_0 = 0 with step sizes given from outside (e.g. read from a
+    /// time positional encoding, 000 Theorem 1 / Corollary 2): `deltas[t-1]` = Δ_t.
+    pub fn states_given_delta(&self, x: &[f64], deltas: &[f64]) -> Vec<Vec<f64>> {
+        let mut h = vec![0.0; self.size()];
+        x.iter()
+            .zip(deltas)
+            .map(|(&xt, &d)| {
+                for (n, hn) in h.iter_mut().enumerate() {
+                    let (abar, bbar) = disc(self.a[n], self.b_bias[n] + self.b_weight[n] * xt, d, self.disc);
+                    *hn = abar * *hn + bbar * xt;
+                }
+                h.clone()
+            })
+            .collect()
+    }
+
     /// Step sizes Δ_1..Δ_T.
     pub fn deltas(&self, x: &[f64]) -> Vec<f64> {
         x.iter().map(|&xt| self.delta.delta(xt)).collect()

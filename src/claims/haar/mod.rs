@@ -4,9 +4,11 @@
 
 use crate::claim::Registry;
 
+pub mod keep_nth;
 pub mod theorem1;
 
 /// Registers the haar claims.
 pub fn register(r: &mut Registry) {
     theorem1::register(r);
+    keep_nth::register(r);
 }
