@@ -18,6 +18,11 @@ pub struct RateCell {
     pub predicted: f64,
     /// Deterministic allowance added on both sides of the interval.
     pub slack: f64,
+    /// One-sided: the claim is only that the true value is at most `predicted` (e.g. an error
+    /// that decays *at least* as fast as predicted); refuted only when the interval's lower end
+    /// exceeds `predicted + slack`.
+    #[serde(default)]
+    pub at_most: bool,
 }
 
 impl RateCell {
@@ -26,6 +31,9 @@ impl RateCell {
     pub fn margin(&self) -> f64 {
         let w = self.measured.widened(self.slack);
         let half = 0.5 * (w.hi - w.lo);
+        if self.at_most {
+            return if half > 0.0 { (self.predicted - w.lo) / half } else { f64::MIN };
+        }
         let centre = 0.5 * (w.hi + w.lo);
         if half > 0.0 {
             1.0 - (self.predicted - centre).abs() / half
@@ -60,7 +68,7 @@ mod tests {
 
     fn cell(lo: f64, hi: f64, predicted: f64) -> RateCell {
         let measured = Interval { estimate: 0.5 * (lo + hi), lo, hi, confidence: 0.99 };
-        RateCell { label: "c".into(), measured, predicted, slack: 0.0 }
+        RateCell { label: "c".into(), measured, predicted, slack: 0.0, at_most: false }
     }
 
     #[test]
@@ -68,5 +76,13 @@ mod tests {
         assert_eq!(judge_rates(vec![cell(-0.2, -0.1, -0.15)], "none").verdict.tag(), "holds");
         assert_eq!(judge_rates(vec![cell(-0.2, -0.1, -0.3)], "none").verdict.tag(), "refuted");
         assert!(cell(-0.2, -0.1, -0.15).margin() > 0.99);
+    }
+
+    #[test]
+    fn one_sided_cells_refute_only_a_slower_decay() {
+        let faster = RateCell { at_most: true, ..cell(-0.5, -0.4, -0.3) };
+        let slower = RateCell { at_most: true, ..cell(-0.2, -0.1, -0.3) };
+        assert_eq!(judge_rates(vec![faster], "none").verdict.tag(), "holds");
+        assert_eq!(judge_rates(vec![slower], "none").verdict.tag(), "refuted");
     }
 }

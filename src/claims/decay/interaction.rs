@@ -206,7 +206,7 @@ fn sec41_check(use_ssm_rate: bool) -> impl Check {
                         p0.trace.iter().map(|&(k, _)| [k as f64, p0.log_v0 + cell.ssm_rate * k as f64]).collect(),
                     ));
             }
-            rate_cells.push(RateCell { label: cell.label.clone(), measured, predicted, slack: cell.predicted_slack + 1e-6 });
+            rate_cells.push(RateCell { label: cell.label.clone(), measured, predicted, slack: cell.predicted_slack + 1e-6, at_most: false });
         }
         let lo = scatter.iter().map(|p| p[0].min(p[1])).fold(f64::INFINITY, f64::min);
         let hi = scatter.iter().map(|p| p[0].max(p[1])).fold(f64::NEG_INFINITY, f64::max);

@@ -5,10 +5,12 @@
 use crate::claim::Registry;
 
 pub mod keep_nth;
+pub mod rates;
 pub mod theorem1;
 
 /// Registers the haar claims.
 pub fn register(r: &mut Registry) {
     theorem1::register(r);
     keep_nth::register(r);
+    rates::register(r);
 }

@@ -37,8 +37,8 @@ fn fig2_check(paper_mean: bool) -> impl Check {
             let half = zq * s / (2.0 * (ys.len() - 1) as f64).sqrt();
             let sd_ci = Interval { estimate: s, lo: s - half, hi: s + half, confidence: 1.0 - level };
             let predicted_mean = if paper_mean { T as f64 * (c + gamma).ln() } else { mean };
-            cells.push(RateCell { label: format!("mean of ln ∏, λ_H={c}, γ={gamma}"), measured: m, predicted: predicted_mean, slack: 0.0 });
-            cells.push(RateCell { label: format!("sd of ln ∏, λ_H={c}, γ={gamma}"), measured: sd_ci, predicted: sd, slack: 0.0 });
+            cells.push(RateCell { label: format!("mean of ln ∏, λ_H={c}, γ={gamma}"), measured: m, predicted: predicted_mean, slack: 0.0, at_most: false });
+            cells.push(RateCell { label: format!("sd of ln ∏, λ_H={c}, γ={gamma}"), measured: sd_ci, predicted: sd, slack: 0.0, at_most: false });
             reference.push(serde_json::json!({ "lambda_h": c, "gamma": gamma, "quadrature": { "mean": mean, "sd": sd },
                 "catalogue": { "mean": CATALOGUE[i].0, "sd": CATALOGUE[i].1 }, "monte_carlo": { "mean": m.estimate, "sd": s },
                 "paper_reference_t_ln_sum": T as f64 * (c + gamma).ln() }));

@@ -184,6 +184,7 @@ fn kesten_check(claimed: Option<f64>) -> impl Check {
                 measured,
                 predicted: claimed.unwrap_or(kappa),
                 slack: HILL_BIAS,
+                at_most: false,
             });
             figs.push(survival_figure(&z, c, gamma, kappa, est, k));
         }
