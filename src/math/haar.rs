@@ -45,6 +45,28 @@ pub fn haar_from_mamba(j: u32, k: u64, w: f64, s: f64) -> f64 {
     mamba_basis(s, a, w, 1.0, amp) + mamba_basis(s, b, w, 1.0, amp) - 2.0 * mamba_basis(s, m, w, 1.0, amp)
 }
 
+/// The S4D basis function of 000 eq (9) at t = 1 for a real mode λ: `g(s) = B e^{−λ(1 − s)}`.
+pub fn s4d_basis(s: f64, lambda: f64, b: f64) -> f64 {
+    b * (-lambda * (1.0 - s)).exp()
+}
+
+/// Best L² approximation of `target` on [0, 1] in the span of `bases`: the Gram system
+/// `⟨g_i, g_j⟩ c = ⟨g_i, ρ⟩` assembled by quadrature (same breakpoints as [`l2_norm_squared`]) and
+/// solved by SVD (robust to nearly dependent bases). Returns the coefficients and the squared
+/// error `‖ρ − Σ c_i g_i‖²`.
+pub fn best_l2_approximation(target: &dyn Fn(f64) -> f64, bases: &[&dyn Fn(f64) -> f64], jumps: &[f64], scale: f64) -> (Vec<f64>, f64) {
+    let n = bases.len();
+    let ip = |f: &dyn Fn(f64) -> f64, g: &dyn Fn(f64) -> f64| {
+        // ⟨f, g⟩ by polarisation, so every integral goes through the same split quadrature.
+        0.25 * (l2_norm_squared(|s| f(s) + g(s), jumps, scale) - l2_norm_squared(|s| f(s) - g(s), jumps, scale))
+    };
+    let gram = nalgebra::DMatrix::from_fn(n, n, |i, j| ip(bases[i], bases[j]));
+    let rhs = nalgebra::DVector::from_fn(n, |i, _| ip(bases[i], target));
+    let c = gram.clone().svd(true, true).solve(&rhs, 1e-13).unwrap_or_else(|_| nalgebra::DVector::zeros(n));
+    let err2 = l2_norm_squared(|s| target(s) - (0..n).map(|i| c[i] * bases[i](s)).sum::<f64>(), jumps, scale);
+    (c.iter().copied().collect(), err2)
+}
+
 /// `∫_0^1 f²` with breakpoints at `jumps` and at distances {1, 3, 10, 30}·`scale` around each
 /// (so transition layers of width ~`scale` are resolved).
 pub fn l2_norm_squared(f: impl Fn(f64) -> f64, jumps: &[f64], scale: f64) -> f64 {
@@ -80,6 +102,18 @@ mod tests {
             let hv = |x: f64| if x > 0.0 { 1.0 } else { 0.0 };
             assert_eq!(haar(2, 1, s), 2.0 * (hv(s - a) - 2.0 * hv(s - m) + hv(s - b)));
         }
+    }
+
+    #[test]
+    fn least_squares_recovers_a_span_member_and_projects_orthogonally() {
+        // ρ = 2·s4d(λ=1) − 0.5·s4d(λ=3) lies in the span: zero error, exact coefficients.
+        let (g1, g2) = (|s: f64| s4d_basis(s, 1.0, 1.0), |s: f64| s4d_basis(s, 3.0, 1.0));
+        let rho = |s: f64| 2.0 * g1(s) - 0.5 * g2(s);
+        let (c, e2) = best_l2_approximation(&rho, &[&g1, &g2], &[], 0.1);
+        assert!((c[0] - 2.0).abs() < 1e-8 && (c[1] + 0.5).abs() < 1e-8 && e2 < 1e-16);
+        // ψ_{0,0} onto the constant: coefficient 0, error ‖ψ‖² = 1.
+        let (c, e2) = best_l2_approximation(&|s| haar(0, 0, s), &[&|_| 1.0], &[0.5], 0.1);
+        assert!(c[0].abs() < 1e-12 && (e2 - 1.0).abs() < 1e-12);
     }
 
     #[test]

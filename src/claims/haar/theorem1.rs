@@ -15,7 +15,7 @@ use crate::claim::verdict::custom;
 use crate::claim::{property, Check, Claim, Eval, Family, Figure, Kind, Series, Style};
 use crate::claims::strategies::grid;
 use crate::claims::PAPER_000;
-use crate::math::haar::{haar, haar_from_mamba, haar_jumps, l2_norm_squared, mamba_basis};
+use crate::math::haar::{best_l2_approximation, haar, haar_from_mamba, haar_jumps, l2_norm_squared, mamba_basis};
 use crate::stats::{bonferroni, ols};
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -134,12 +134,8 @@ fn head_error(p: &HeadProposal, three_heads: bool) -> f64 {
     }
     let g = |s: f64| mamba_basis(s, p.threshold, w, p.lambda, 1.0);
     let pts: Vec<f64> = jumps.iter().copied().chain(std::iter::once(p.threshold)).collect();
-    let scale = w.powf(-0.5);
-    let gg = l2_norm_squared(g, &pts, scale);
-    let psi = |s: f64| haar(p.j, p.k, s);
-    // ⟨ψ, G⟩ from the polarisation identity on the same quadrature.
-    let ip = 0.25 * (l2_norm_squared(|s| psi(s) + g(s), &pts, scale) - l2_norm_squared(|s| psi(s) - g(s), &pts, scale));
-    (1.0 - ip * ip / gg.max(1e-300)).max(0.0).sqrt()
+    let (_, err2) = best_l2_approximation(&|s| haar(p.j, p.k, s), &[&g], &pts, w.powf(-0.5));
+    err2.max(0.0).sqrt()
 }
 
 fn heads() -> impl Strategy<Value = HeadProposal> {
