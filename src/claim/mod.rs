@@ -5,6 +5,11 @@
 //!
 //! The engine knows no family: families live in `crate::claims` and use this module.
 
+/// The family-wise significance level of every statistical and rate judgement in the suite
+/// (Bonferroni-corrected over each claim's cells). Strict, so that a refuted theorem is strong
+/// evidence at any seed; the negative controls show the checks keep their power at this level.
+pub const ALPHA: f64 = 1e-4;
+
 pub mod budget;
 pub mod evidence;
 pub mod meta;

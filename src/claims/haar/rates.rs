@@ -12,7 +12,7 @@
 
 use crate::claim::rate::{judge_rates, RateCell};
 use crate::claim::verdict::custom;
-use crate::claim::{Check, Claim, Family, Figure, Kind, Series, Style};
+use crate::claim::{Check, Claim, Family, Figure, Kind, Series, Style, ALPHA};
 use crate::claims::PAPER_000;
 use crate::mc::Stream;
 use crate::stats::{bonferroni, mean_interval, ols};
@@ -106,7 +106,7 @@ const MS: [usize; 4] = [1, 2, 3, 4];
 fn cor1_check(haar_rate: fn(usize) -> f64, fourier_rate: f64) -> impl Check {
     custom(Kind::Rate, move |ctx| {
         let targets = ctx.budget.pick(30, 100, 400);
-        let level = bonferroni(0.01, 2 * MS.len());
+        let level = bonferroni(ALPHA, 2 * MS.len());
         let mut stream = Stream::new(ctx.key("targets"), 0);
         let mut cells = vec![];
         let mut fig = Figure::new("rates", "Best squared L² error against the number of basis functions N", "log10 N", "log10 squared L² error");
@@ -137,7 +137,7 @@ fn cor1_check(haar_rate: fn(usize) -> f64, fourier_rate: f64) -> impl Check {
             cells.push(RateCell { label: format!("Fourier/S4D slope of ln err² on ln N, m = {m}"), measured: mean_interval(&fourier_slopes, 1.0 - level), predicted: fourier_rate, slack: 0.1, at_most: false });
         }
         let fig = fig.caption("One random target with m = 2 jumps: exponential decay for the Haar/Mamba bases, a power law of slope −1 for Fourier/S4D.");
-        let mut out = judge_rates(cells, &format!("Student-t intervals over {targets} targets per m at 1 − α/{}, α = 0.01; Haar cells one-sided (refuted only if the decay is slower than 2^{{−N/(3m)}}) with slack 0.05/(3m), Fourier two-sided with slack 0.1", 2 * MS.len()));
+        let mut out = judge_rates(cells, &format!("Student-t intervals over {targets} targets per m at 1 − α/{}, α = {ALPHA}; Haar cells one-sided (refuted only if the decay is slower than 2^{{−N/(3m)}}) with slack 0.05/(3m), Fourier two-sided with slack 0.1", 2 * MS.len()));
         out.cases = (targets * MS.len()) as u64;
         Ok(out.detail("targets_per_m", targets).figures([fig]))
     })
@@ -152,7 +152,7 @@ pub fn register(r: &mut crate::claim::Registry) {
             "For random piecewise-constant ρ with m ∈ {1..4} generic jumps, the best squared L² error with N Mamba bases (Haar \
              N-term with three bases per wavelet plus one constant; N_w ∈ [2m, 8m]) falls at least like 2^{−N/(3m)} — mean fitted slope of \
              log₂ err² per basis ≤ −1/(3m) + 0.05/(3m), one-sided (greedy selection does better for m ≥ 2) — and with N Fourier/S4D bases (N = 2M + 1 ≤ 1025) like N^{−1} — mean \
-             log–log slope −1 ± 0.1; 30 / 100 / 400 targets per m, Student-t intervals, Bonferroni over 8 cells at α = 0.01.",
+             log–log slope −1 ± 0.1; 30 / 100 / 400 targets per m, Student-t intervals, Bonferroni over 8 cells at α = 10⁻⁴.",
             cor1_check(|m| -1.0 / (3.0 * m as f64), -1.0),
         )
         .source(PAPER_000, "Corollary 1 (App. A.2, eq 25–31)", "For a piecewise-constant ρ(t) with m ≥ 1 discontinuities there are N Mamba basis functions with ‖ρ − Σ_{n≤N} g^M_n‖_{L²} = O(2^{−N/(3m)}); S4D basis functions only reach O(N^{−1}).")

@@ -12,7 +12,7 @@
 
 use crate::claim::rate::{judge_rates, RateCell};
 use crate::claim::verdict::custom;
-use crate::claim::{property, Check, Claim, Eval, Family, Figure, Kind, Series, Style};
+use crate::claim::{property, Check, Claim, Eval, Family, Figure, Kind, Series, Style, ALPHA};
 use crate::claims::strategies::grid;
 use crate::claims::PAPER_000;
 use crate::math::haar::{best_l2_approximation, haar, haar_from_mamba, haar_jumps, l2_norm_squared, mamba_basis};
@@ -62,7 +62,7 @@ fn sup_margin(p: &SupProposal) -> Eval {
 fn l2_rate_check(predicted_slope: f64) -> impl Check {
     custom(Kind::Rate, move |ctx| {
         let pairs: Vec<(u32, u64)> = ctx.budget.pick(vec![(0, 0), (2, 1)], vec![(0, 0), (1, 1), (2, 1), (3, 5)], vec![(0, 0), (1, 1), (2, 1), (3, 5), (4, 9), (5, 17)]);
-        let level = bonferroni(0.01, 2 * pairs.len());
+        let level = bonferroni(ALPHA, 2 * pairs.len());
         ctx.progress.set_length(pairs.len() as u64);
         let mut cells = vec![];
         let mut fig = Figure::new("l2-rate", "‖ψ_{j,k} − (g₁ + g₃ − 2g₂)‖₂ against W", "log10 W", "log10 L² error");
@@ -85,7 +85,7 @@ fn l2_rate_check(predicted_slope: f64) -> impl Check {
         }
         let fig = fig.caption("Straight lines of slope −1/4: convergence in L² is slow (the left transition has width W^{−1/2}), and there is none in sup norm.");
         let shapes = shape_figure();
-        Ok(judge_rates(cells, &format!("slopes: least-squares intervals at 1 − α/m, α = 0.01, Bonferroni over {} cells; deterministic slack 0.01", 2 * pairs.len()))
+        Ok(judge_rates(cells, &format!("slopes: least-squares intervals at 1 − α/m, α = {ALPHA}, Bonferroni over {} cells; deterministic slack 0.01", 2 * pairs.len()))
             .figures([shapes, fig]))
     })
 }
@@ -171,7 +171,7 @@ pub fn register(r: &mut crate::claim::Registry) {
             Family::Haar,
             "‖ψ_{j,k} − (g₁ + g₃ − 2g₂)‖₂ → 0 like √c·2^{j/2}(π/(4W))^{1/4}, c = 6 (c = 5 for k = 0, whose first jump is at the \
              boundary): over W = 4^j·10^{3..6} (7 points), the least-squares slope of ln error on ln W is −1/4 (interval at \
-             α = 0.01 Bonferroni, ± 0.01) and the error at the steepest W is within 1% of the prediction; (j, k) ∈ {(0,0), (2,1)} \
+             α = 10⁻⁴ Bonferroni, ± 0.01) and the error at the steepest W is within 1% of the prediction; (j, k) ∈ {(0,0), (2,1)} \
              quick, up to j = 5 deep. Exact basis functions via Li₂.",
             l2_rate_check(-0.25),
         )

@@ -9,7 +9,7 @@
 //!   E m^κ = 1 (Kesten–Goldie); Hill's estimator agrees. Control: κ = 2 (finite variance).
 
 use crate::claim::verdict::custom;
-use crate::claim::{property, Check, Claim, Eval, Family, Figure, Kind, Outcome, Series, Style, Verdict};
+use crate::claim::{property, Check, Claim, Eval, Family, Figure, Kind, Outcome, Series, Style, Verdict, ALPHA};
 use crate::claims::strategies::grid;
 use crate::claims::PAPER_004;
 use crate::math::subexp::LogChi2;
@@ -69,7 +69,6 @@ pub const AS_CELLS: [(f64, f64); 7] = [(0.9, 0.099), (0.5, 0.499), (0.5, 0.6), (
 /// The a.s. stability check; `criterion` says which cells are claimed stable.
 fn as_check(criterion: fn(f64, f64) -> bool) -> impl Check {
     custom(Kind::Statistical, move |ctx| {
-        const ALPHA: f64 = 0.01;
         let horizon = ctx.budget.pick(2000, 10_000, 100_000);
         let paths: u64 = ctx.budget.pick(2000, 8000, 20_000);
         let level = bonferroni(ALPHA, AS_CELLS.len());
@@ -167,7 +166,7 @@ fn kesten_check(claimed: Option<f64>) -> impl Check {
         let horizon = ctx.budget.pick(2000, 5000, 20_000);
         let paths: u64 = ctx.budget.pick(4000, 20_000, 100_000);
         let k = paths as usize / 50;
-        let level = bonferroni(0.01, KESTEN_CELLS.len());
+        let level = bonferroni(ALPHA, KESTEN_CELLS.len());
         let zq = Normal::new(0.0, 1.0).unwrap().inverse_cdf(1.0 - level / 2.0);
         let mut cells = vec![];
         let mut figs = vec![];
@@ -242,7 +241,7 @@ pub fn register(r: &mut crate::claim::Registry) {
             "The hidden state's H-coordinate z_t = (λ_H + γx_t²) z_{t−1} + x_t is a.s. stable iff μ = E ln(λ_H + γX²) < 0: for seven \
              (λ_H, γ) on both sides of the a.s. boundary and of λ_H + γ = 1, cells with μ < 0 have the same law at T and 2T \
              (two-sample KS on independent paths), cells with μ > 0 grow at rate μ ((ln|z_2T| − ln|z_T|)/T, Student-t interval ± 2/T). \
-             T = 2·10³ / 10⁴ / 10⁵, 2000 / 8000 / 20000 paths, α = 0.01 Bonferroni over the cells.",
+             T = 2·10³ / 10⁴ / 10⁵, 2000 / 8000 / 20000 paths, α = 10⁻⁴ Bonferroni over the cells.",
             as_check(|c, g| LogChi2::new(c, g).expect("positive").mean() < 0.0),
         )
         .source(PAPER_004, "§4.2 stability discussion (claims/004 §2.9)", "[S4/Mamba require λ_i ≤ 1 …] as long as the eigenvalues do not exceed 1 very often, it's highly likely that the hidden state recursion is stable.")
@@ -255,7 +254,7 @@ pub fn register(r: &mut crate::claim::Registry) {
             Family::Stability,
             "At the Figure 2 settings (λ_H, γ) = (0.9, 0.099) and (0.5, 0.499), the stationary z has a Pareto tail whose index is \
              κ with E(λ_H + γX²)^κ = 1 (quadrature + bisection: 1.1119 and 1.0054): Hill's estimate from the top 2% of 4000 / \
-             20000 / 100000 paths at T = 2·10³ / 5·10³ / 2·10⁴ contains κ within its normal interval (α = 0.01, Bonferroni) \
+             20000 / 100000 paths at T = 2·10³ / 5·10³ / 2·10⁴ contains κ within its normal interval (α = 10⁻⁴, Bonferroni) \
              plus a stated bias allowance of 0.15.",
             kesten_check(None),
         )

@@ -13,7 +13,7 @@
 
 use crate::claim::statistical::{judge_tail_bounds, TailCell};
 use crate::claim::verdict::custom;
-use crate::claim::{Check, Claim, Context, Family, Figure, Kind, Series, Style};
+use crate::claim::{Check, Claim, Context, Family, Figure, Kind, Series, Style, ALPHA};
 use crate::claims::PAPER_004;
 use crate::error::Result;
 use crate::math::subexp::{appendix_tail_bound, subexp_tail_bound, LogChi2, SAFETY};
@@ -29,8 +29,6 @@ pub const CELLS: [(f64, f64); 4] = [(0.9, 0.099), (0.5, 0.499), (0.5, 0.6), (0.0
 const BS: [f64; 3] = [0.1, 1.0, 10.0];
 const Z_ABS: [f64; 4] = [0.0, 1.0, 3.0, 10.0];
 const Z_SIGMA: [f64; 5] = [0.0, 1.0, 2.0, 2.5, 3.0];
-/// Family-wise level of every Theorem 4 judgement.
-pub const ALPHA: f64 = 0.01;
 
 type Samples = Arc<Vec<Vec<f64>>>;
 
@@ -170,7 +168,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     const GRID: &str = "(λ_H, γ) ∈ {(0.9, 0.099), (0.5, 0.499), (0.5, 0.6), (0.05, 1.5)}, t ∈ {1, 10, 10², 10³} (quick) / up to 10⁴ \
         (standard) / 10⁶ (deep), z ∈ {0, 1, 3, 10} ∪ {0, 1, 2, 2.5, 3}·σ√t, b ∈ {0.1, 1, 10} with ν(b)² computed by quadrature (×1.02); \
         4000 / 20000 / 100000 sequences per (λ_H, γ); a cell is refuted when its one-sided Clopper–Pearson lower end exceeds the bound \
-        at α = 0.01, Bonferroni over the cells whose bound is below 1.";
+        at α = 10⁻⁴, Bonferroni over the cells whose bound is below 1.";
     r.add(
         Claim::theorem("004.thm4", Family::Stability, &format!("The main-text bound (19) on {GRID}"), thm4_check(Form::Main, false))
             .source(PAPER_004, "Theorem 4, Eq. (19)", PRINTED)
