@@ -45,6 +45,14 @@ pub fn haar_from_mamba(j: u32, k: u64, w: f64, s: f64) -> f64 {
     mamba_basis(s, a, w, 1.0, amp) + mamba_basis(s, b, w, 1.0, amp) - 2.0 * mamba_basis(s, m, w, 1.0, amp)
 }
 
+/// `sup_{s∈[0,1]} |f(s)|`, evaluated on a uniform grid of `n + 1` points and at both one-sided
+/// limits (±1e−13) of every jump, where a piecewise-continuous f attains or approaches its sup.
+pub fn sup_norm(f: impl Fn(f64) -> f64, jumps: &[f64], n: usize) -> f64 {
+    let grid = (0..=n).map(|i| i as f64 / n as f64);
+    let limits = jumps.iter().flat_map(|&x| [x - 1e-13, x + 1e-13]).filter(|s| (0.0..=1.0).contains(s));
+    grid.chain(limits).map(|s| f(s).abs()).fold(0.0, f64::max)
+}
+
 /// The S4D basis function of 000 eq (9) at t = 1 for a real mode λ: `g(s) = B e^{−λ(1 − s)}`.
 pub fn s4d_basis(s: f64, lambda: f64, b: f64) -> f64 {
     b * (-lambda * (1.0 - s)).exp()
@@ -102,6 +110,15 @@ mod tests {
             let hv = |x: f64| if x > 0.0 { 1.0 } else { 0.0 };
             assert_eq!(haar(2, 1, s), 2.0 * (hv(s - a) - 2.0 * hv(s - m) + hv(s - b)));
         }
+    }
+
+    #[test]
+    fn sup_norm_sees_one_sided_limits() {
+        // |ψ_{1,0}| = √2 everywhere on [0, 1/2); the grid alone would miss nothing here, but a
+        // function that peaks only at a jump is caught by the one-sided limits.
+        assert!((sup_norm(|s| haar(1, 0, s), &haar_jumps(1, 0), 10) - 2f64.sqrt()).abs() < 1e-15);
+        let spike = |s: f64| if s > 0.3 && s < 0.3 + 1e-12 { 5.0 } else { 0.0 };
+        assert_eq!(sup_norm(spike, &[0.3], 100), 5.0);
     }
 
     #[test]
