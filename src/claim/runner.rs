@@ -80,10 +80,7 @@ pub fn run_claim(claim: &Claim, cfg: &RunConfig) -> ClaimResult {
             cases: o.cases,
             margin: o.margin,
             detected: o.verdict.is_refuted(),
-            counterexample: match o.verdict {
-                Verdict::Refuted { counterexample, .. } => Some(counterexample),
-                _ => None,
-            },
+            counterexample: o.verdict.into_counterexample(),
         }
     });
     bar.finish_and_clear();
@@ -96,10 +93,7 @@ pub fn run_claim(claim: &Claim, cfg: &RunConfig) -> ClaimResult {
         margin: out.margin,
         agrees: disagreement.is_none(),
         disagreement,
-        counterexample: match out.verdict {
-            Verdict::Refuted { counterexample, .. } => Some(counterexample),
-            _ => None,
-        },
+        counterexample: out.verdict.into_counterexample(),
         control,
         details: out.details,
         figures: out.figures,

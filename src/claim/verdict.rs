@@ -58,6 +58,13 @@ impl Verdict {
     pub fn is_refuted(&self) -> bool {
         matches!(self, Verdict::Refuted { .. })
     }
+    /// The counterexample of a refutation.
+    pub fn into_counterexample(self) -> Option<Value> {
+        match self {
+            Verdict::Refuted { counterexample, .. } => Some(counterexample),
+            _ => None,
+        }
+    }
 }
 
 /// Everything one check produced.

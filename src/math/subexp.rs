@@ -3,7 +3,6 @@
 //! space, sub-exponential constants (ν(b), b), exact one-sided tails, the Kesten index and the
 //! Cramér–Chernoff bound, all by 1-D quadrature (no Monte Carlo).
 
-use super::logsumexp;
 use super::quadrature::{adaptive_simpson, expected_log_c_plus_gamma_x2, normal_expectation};
 use statrs::function::erf::{erf, erfc};
 
@@ -176,11 +175,6 @@ pub fn appendix_tail_bound(t: f64, z: f64, nu2: f64, b: f64) -> f64 {
     } else {
         (-t / (2.0 * b)).exp()
     }
-}
-
-/// `ln Σ_i e^{v_i}` re-exported for callers working with log-probabilities.
-pub fn log_sum(v: &[f64]) -> f64 {
-    logsumexp(v)
 }
 
 #[cfg(test)]
