@@ -23,7 +23,7 @@ struct RunArgs {
     /// Seed of every random stream (same seed, same results).
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Monte Carlo backend: auto, cpu or cuda.
+    /// Monte Carlo backend: auto, cpu, cuda, or shim (the CUDA kernels run on the CPU).
     #[arg(long, default_value = "auto")]
     backend: String,
 }

@@ -23,14 +23,16 @@ pub trait Backend: Send + Sync {
     fn scalar_ar(&self, job: &ScalarArJob, progress: &ProgressBar) -> Result<Vec<ScalarArPath>>;
 }
 
-/// The backend for a CLI name: `cpu`, `auto` (a GPU when one answers, else the CPU) or `cuda`.
+/// The backend for a CLI name: `cpu`, `auto` (a GPU when one answers, else the CPU), `cuda`,
+/// or `shim` (the CUDA kernels run on the CPU, to verify them without a device).
 pub fn backend_by_name(name: &str) -> Result<Box<dyn Backend>> {
     match name {
         "cpu" | "auto" => Ok(Box::new(CpuBackend)),
+        "shim" => Ok(Box::new(super::shim::ShimBackend::new())),
         "cuda" => Err(Error::BackendUnavailable(
             "cuda".into(),
             "this build has no CUDA backend yet; use --backend cpu or auto".into(),
         )),
-        other => Err(Error::InvalidParameter(format!("unknown backend '{other}' (expected auto, cpu or cuda)"))),
+        other => Err(Error::InvalidParameter(format!("unknown backend '{other}' (expected auto, cpu, cuda or shim)"))),
     }
 }

@@ -10,8 +10,10 @@ pub mod backend;
 pub mod cpu;
 pub mod jobs;
 pub mod philox;
+pub mod shim;
 pub mod stream;
 
 pub use backend::{backend_by_name, Backend};
 pub use cpu::CpuBackend;
+pub use shim::ShimBackend;
 pub use stream::{Stream, StreamKey};

@@ -1,0 +1,17 @@
+//! Compiles the CUDA kernels of `kernels/` for the CPU through the shim header (`cc` crate),
+//! twice: as they are, and with a planted off-by-one (the agreement test's negative control).
+
+fn main() {
+    for f in ["kernels/cpu_shim.cpp", "kernels/cpu_shim.h", "kernels/philox.cuh", "kernels/diagonal_lrd.cu", "kernels/tail_sums.cu"] {
+        println!("cargo:rerun-if-changed={f}");
+    }
+    let base = || {
+        let mut b = cc::Build::new();
+        b.cpp(true).file("kernels/cpu_shim.cpp").include("kernels").flag_if_supported("-std=c++17").opt_level(2);
+        // Bit-for-bit IEEE arithmetic, as in the Rust reference (no contraction into FMAs).
+        b.flag_if_supported("-ffp-contract=off");
+        b
+    };
+    base().compile("ssm_kernels_cpu");
+    base().define("SSM_PREFIX", "ssm_planted_").define("SSM_STEP_OFFSET", "1").compile("ssm_kernels_planted");
+}

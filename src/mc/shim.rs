@@ -1,0 +1,120 @@
+//! The CUDA kernels of `kernels/` run on the CPU through a shim (a grid loop over
+//! blockIdx/threadIdx; compiled as C++ by `build.rs`), so they can be verified without a GPU: on
+//! the same streams their results must match the rayon backend.
+//!
+//! Kernels so far: the diagonal LRD trajectory and the tail sums. The interaction products and
+//! the scalar AR(1) have no kernel yet; this backend runs them on the rayon backend.
+
+use super::backend::Backend;
+use super::cpu::CpuBackend;
+use super::jobs::{log_checkpoints, DiagonalLrdJob, DiagonalLrdPath, InteractionJob, InteractionPath, ScalarArJob, ScalarArPath, TailSumJob};
+use crate::error::Result;
+use crate::model::Discretization;
+use indicatif::ProgressBar;
+
+type DiagonalFn = unsafe extern "C" fn(
+    *const f64, *const f64, i32, f64, f64, i32, u64, u64, f64, u32, u32, *const u64, i32, *mut f64, *mut f64,
+);
+type TailFn = unsafe extern "C" fn(f64, f64, *const u64, i32, u64, u32, u32, *mut f64);
+
+extern "C" {
+    fn ssm_cpu_diagonal_lrd(a: *const f64, b: *const f64, h: i32, w: f64, bias: f64, zoh: i32, horizon: u64, paths: u64, claimed_rate: f64, k0: u32, k1: u32, marks: *const u64, n_marks: i32, summary: *mut f64, trace: *mut f64);
+    fn ssm_cpu_tail_sums(c: f64, gamma: f64, times: *const u64, n_times: i32, samples: u64, k0: u32, k1: u32, out: *mut f64);
+    fn ssm_planted_diagonal_lrd(a: *const f64, b: *const f64, h: i32, w: f64, bias: f64, zoh: i32, horizon: u64, paths: u64, claimed_rate: f64, k0: u32, k1: u32, marks: *const u64, n_marks: i32, summary: *mut f64, trace: *mut f64);
+    fn ssm_planted_tail_sums(c: f64, gamma: f64, times: *const u64, n_times: i32, samples: u64, k0: u32, k1: u32, out: *mut f64);
+}
+
+/// The kernels on the CPU (single-threaded, like one GPU thread after another).
+#[derive(Clone, Copy, Debug)]
+pub struct ShimBackend {
+    diagonal: DiagonalFn,
+    tail: TailFn,
+}
+
+impl Default for ShimBackend {
+    fn default() -> Self {
+        ShimBackend { diagonal: ssm_cpu_diagonal_lrd, tail: ssm_cpu_tail_sums }
+    }
+}
+
+impl ShimBackend {
+    /// The kernels as built for production.
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// The kernels with a planted off-by-one in the step loop of the LRD kernel: the negative
+    /// control of the agreement test (never use it for results).
+    #[doc(hidden)]
+    pub fn with_planted_bug() -> Self {
+        ShimBackend { diagonal: ssm_planted_diagonal_lrd, tail: ssm_planted_tail_sums }
+    }
+}
+
+/// Largest state size the LRD kernel accepts (its per-thread arrays).
+pub const MAX_MODES: usize = 64;
+
+impl Backend for ShimBackend {
+    fn name(&self) -> &'static str {
+        "cuda-kernels-on-cpu"
+    }
+
+    fn diagonal_lrd(&self, job: &DiagonalLrdJob, progress: &ProgressBar) -> Result<Vec<DiagonalLrdPath>> {
+        job.validate()?;
+        if job.a.len() > MAX_MODES {
+            return Err(crate::error::Error::InvalidParameter(format!("the LRD kernel takes at most {MAX_MODES} modes")));
+        }
+        let marks = log_checkpoints(job.horizon, job.checkpoints);
+        let n = job.paths as usize;
+        let (mut summary, mut trace) = (vec![0.0; 5 * n], vec![0.0; 3 * n * marks.len()]);
+        // SAFETY: the kernel reads `h` = a.len() = b.len() modes, `n_marks` = marks.len() marks,
+        // and writes 5·paths summary and 3·paths·n_marks trace values; all buffers have exactly
+        // those lengths and outlive the call, which does not retain them.
+        unsafe {
+            (self.diagonal)(
+                job.a.as_ptr(),
+                job.b.as_ptr(),
+                job.a.len() as i32,
+                job.w,
+                job.bias,
+                i32::from(job.disc == Discretization::Zoh),
+                job.horizon,
+                job.paths,
+                job.claimed_rate,
+                job.key.0[0],
+                job.key.0[1],
+                marks.as_ptr(),
+                marks.len() as i32,
+                summary.as_mut_ptr(),
+                trace.as_mut_ptr(),
+            )
+        };
+        progress.inc(job.paths);
+        let m = marks.len();
+        Ok((0..n)
+            .map(|p| {
+                let s = &summary[5 * p..5 * p + 5];
+                let trace = (0..m).map(|i| { let r = &trace[3 * (p * m + i)..3 * (p * m + i) + 3]; (r[0] as u64, r[1], r[2]) }).collect();
+                DiagonalLrdPath { log_bbar: s[0], min_margin: s[1], argmin_k: s[2] as u64, s_final: s[3], log_lrd_final: s[4], trace }
+            })
+            .collect())
+    }
+
+    fn tail_sums(&self, job: &TailSumJob, progress: &ProgressBar) -> Result<Vec<Vec<f64>>> {
+        job.validate()?;
+        let (n, k) = (job.samples as usize, job.times.len());
+        let mut out = vec![0.0; n * k];
+        // SAFETY: the kernel reads `n_times` = times.len() times and writes samples·n_times
+        // values into `out`, which has exactly that length and outlives the call.
+        unsafe { (self.tail)(job.c, job.gamma, job.times.as_ptr(), k as i32, job.samples, job.key.0[0], job.key.0[1], out.as_mut_ptr()) };
+        progress.inc(job.samples.div_ceil(1024));
+        Ok(out.chunks(k).map(<[f64]>::to_vec).collect())
+    }
+
+    fn interaction(&self, job: &InteractionJob, progress: &ProgressBar) -> Result<Vec<InteractionPath>> {
+        CpuBackend.interaction(job, progress)
+    }
+
+    fn scalar_ar(&self, job: &ScalarArJob, progress: &ProgressBar) -> Result<Vec<ScalarArPath>> {
+        CpuBackend.scalar_ar(job, progress)
+    }
+}
