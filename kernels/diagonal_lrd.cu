@@ -19,7 +19,7 @@ SSM_GLOBAL void diagonal_lrd(const double* a, const double* b, int h, double w, 
     SsmStream s = ssm_stream(k0, k1, p);
     double dt = ssm_softplus(w * ssm_normal(&s) + bias);
     double log_b[SSM_MAX_MODES], terms[SSM_MAX_MODES];
-    double m = -INFINITY;
+    double m = -SSM_INF;
     for (int n = 0; n < h; ++n) {
         double bbar = (zoh && a[n] != 0.0) ? expm1(dt * a[n]) * (1.0 / a[n]) * b[n] : dt * b[n];
         log_b[n] = log(fabs(bbar));
@@ -29,7 +29,7 @@ SSM_GLOBAL void diagonal_lrd(const double* a, const double* b, int h, double w, 
     double acc = 0.0;
     for (int n = 0; n < h; ++n) acc += exp(terms[n] - m);
     double log_bbar = 0.5 * (m + log(acc));
-    double sum = 0.0, comp = 0.0, min_margin = INFINITY, s_final = 0.0, lrd_final = log_bbar;
+    double sum = 0.0, comp = 0.0, min_margin = SSM_INF, s_final = 0.0, lrd_final = log_bbar;
     ssm_u64 argmin = 0;
     int next = 0;
     for (ssm_u64 k = 1; k <= horizon - SSM_STEP_OFFSET; ++k) {
@@ -38,7 +38,7 @@ SSM_GLOBAL void diagonal_lrd(const double* a, const double* b, int h, double w, 
         comp += fabs(sum) >= fabs(d) ? (sum - t) + d : (d - t) + sum;
         sum = t;
         double sk = sum + comp;
-        double mx = -INFINITY;
+        double mx = -SSM_INF;
         for (int n = 0; n < h; ++n) { terms[n] = 2.0 * (a[n] * sk + log_b[n]); mx = fmax(mx, terms[n]); }
         double tot = 0.0;
         for (int n = 0; n < h; ++n) tot += exp(terms[n] - mx);

@@ -9,6 +9,7 @@
 pub mod backend;
 pub mod cpu;
 pub mod jobs;
+pub mod kernels;
 pub mod philox;
 pub mod shim;
 pub mod stream;
