@@ -74,6 +74,18 @@ fn list_explain_and_check_work() {
 }
 
 #[test]
+fn auto_backend_falls_back_to_the_cpu_and_says_so() {
+    // No GPU here (and none in CI): `auto` must run on the CPU and record it in the JSON.
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("auto.json");
+    let out = ssmcheck(&["check", "004.cor1.cumulative", "--budget", "quick", "--backend", "auto", "--json", json.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stderr.is_empty(), "auto must not print driver noise: {}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(v["backend"], "cpu");
+}
+
+#[test]
 fn report_writes_html_svg_and_json_from_the_results() {
     let dir = tempfile::tempdir().unwrap();
     let out_dir = dir.path().join("rep");

@@ -4,7 +4,7 @@
 //! test; elsewhere the test says it is skipping.
 
 use libloading::{Library, Symbol};
-use ssmcheck::mc::kernels::{nvrtc_program, KERNELS, PHILOX, PRELUDE};
+use ssmcheck::mc::kernels::{nvrtc_program, KERNELS};
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
 
 type Program = *mut c_void;
@@ -32,12 +32,8 @@ fn compile(lib: &Library, name: &str, source: &str) -> Result<String, String> {
 
         let src = CString::new(source).unwrap();
         let cname = CString::new(name).unwrap();
-        let headers = [CString::new(PRELUDE.1).unwrap(), CString::new(PHILOX.1).unwrap()];
-        let names = [CString::new(PRELUDE.0).unwrap(), CString::new(PHILOX.0).unwrap()];
-        let hp: Vec<*const c_char> = headers.iter().map(|h| h.as_ptr()).collect();
-        let np: Vec<*const c_char> = names.iter().map(|h| h.as_ptr()).collect();
         let mut prog: Program = std::ptr::null_mut();
-        let rc = create(&mut prog, src.as_ptr(), cname.as_ptr(), 2, hp.as_ptr(), np.as_ptr());
+        let rc = create(&mut prog, src.as_ptr(), cname.as_ptr(), 0, std::ptr::null(), std::ptr::null());
         if rc != 0 {
             return Err(format!("nvrtcCreateProgram failed ({rc})"));
         }

@@ -27,12 +27,21 @@ pub trait Backend: Send + Sync {
 /// or `shim` (the CUDA kernels run on the CPU, to verify them without a device).
 pub fn backend_by_name(name: &str) -> Result<Box<dyn Backend>> {
     match name {
-        "cpu" | "auto" => Ok(Box::new(CpuBackend)),
+        "cpu" => Ok(Box::new(CpuBackend)),
         "shim" => Ok(Box::new(super::shim::ShimBackend::new())),
-        "cuda" => Err(Error::BackendUnavailable(
-            "cuda".into(),
-            "this build has no CUDA backend yet; use --backend cpu or auto".into(),
-        )),
+        "cuda" => cuda(),
+        // A GPU when one answers, else the CPU; the backend's name is recorded in the results.
+        "auto" => Ok(cuda().unwrap_or_else(|_| Box::new(CpuBackend))),
         other => Err(Error::InvalidParameter(format!("unknown backend '{other}' (expected auto, cpu, cuda or shim)"))),
     }
+}
+
+#[cfg(feature = "cuda")]
+fn cuda() -> Result<Box<dyn Backend>> {
+    Ok(Box::new(super::cuda::CudaBackend::new()?))
+}
+
+#[cfg(not(feature = "cuda"))]
+fn cuda() -> Result<Box<dyn Backend>> {
+    Err(Error::BackendUnavailable("cuda".into(), "this build has no CUDA support (rebuild with --features cuda)".into()))
 }

@@ -23,8 +23,9 @@ pub const KERNELS: [Kernel; 2] = [
     Kernel { entry: "tail_sums", file: "tail_sums.cu", source: include_str!("../../kernels/tail_sums.cu") },
 ];
 
-/// The program NVRTC compiles for `kernel`: the prelude included first, then the kernel (whose
-/// `#include "philox.cuh"` is served from [`PHILOX`] as an in-memory header).
+/// The single source NVRTC compiles for `kernel`: the prelude, the Philox header and the
+/// kernel, with the kernel's `#include "philox.cuh"` resolved in place.
 pub fn nvrtc_program(kernel: &Kernel) -> String {
-    format!("#include \"{}\"\n{}", PRELUDE.0, kernel.source)
+    let body: String = kernel.source.lines().filter(|l| !l.trim_start().starts_with("#include")).map(|l| format!("{l}\n")).collect();
+    format!("{}\n{}\n{}", PRELUDE.1, PHILOX.1, body)
 }

@@ -8,6 +8,8 @@
 
 pub mod backend;
 pub mod cpu;
+#[cfg(feature = "cuda")]
+pub mod cuda;
 pub mod jobs;
 pub mod kernels;
 pub mod philox;
