@@ -77,6 +77,34 @@ fn stability(c: &mut Criterion) {
     g.finish();
 }
 
+/// The same job on every backend available in this build: throughput in path-steps per second.
+fn backends(c: &mut Criterion) {
+    let steps = 20_000;
+    let job = DiagonalLrdJob {
+        a: (0..8).map(|n| -((n + 1) as f64) * 0.5).collect(),
+        b: vec![1.0; 8],
+        w: 1.0,
+        bias: -1.0,
+        disc: Discretization::Zoh,
+        horizon: steps,
+        paths: 64,
+        claimed_rate: -0.5,
+        checkpoints: 10,
+        key: StreamKey::new(1, "bench/backends"),
+    };
+    let bar = ProgressBar::hidden();
+    let mut available: Vec<Box<dyn Backend>> = vec![Box::new(CpuBackend), Box::new(ssmcheck::mc::ShimBackend::new())];
+    if let Ok(gpu) = ssmcheck::mc::backend_by_name("cuda") {
+        available.push(gpu);
+    }
+    let mut g = c.benchmark_group("backends/diagonal_lrd");
+    g.throughput(Throughput::Elements(steps * job.paths));
+    for backend in &available {
+        g.bench_function(format!("{} (path-steps)", backend.name()), |b| b.iter(|| backend.diagonal_lrd(black_box(&job), &bar).unwrap()));
+    }
+    g.finish();
+}
+
 fn property_check(c: &mut Criterion) {
     let registry = Registry::all();
     let claim = registry.get("004.cor1.lognorm").unwrap();
@@ -92,6 +120,6 @@ fn property_check(c: &mut Criterion) {
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(10);
-    targets = normals, diagonal, interaction, stability, property_check
+    targets = normals, diagonal, interaction, stability, backends, property_check
 }
 criterion_main!(benches);

@@ -3,6 +3,7 @@
 #include "cpu_shim.h"
 #include "diagonal_lrd.cu"
 #include "tail_sums.cu"
+#include "interaction.cu"
 
 #ifndef SSM_PREFIX
 #define SSM_PREFIX ssm_cpu_
@@ -26,4 +27,15 @@ extern "C" void SSM_CAT(SSM_PREFIX, tail_sums)(double c, double gamma, const ssm
     const unsigned block = 256;
     unsigned grid = (unsigned)((samples + block - 1) / block);
     ssm_launch(grid, block, [&] { tail_sums(c, gamma, times, n_times, samples, k0, k1, out); });
+}
+
+extern "C" void SSM_CAT(SSM_PREFIX, interaction)(const double* abar, const double* bbar, const double* g, const double* w, int h,
+                                                 int start, ssm_u64 t, ssm_u64 horizon, ssm_u64 burn_in, ssm_u64 paths,
+                                                 ssm_u32 k0, ssm_u32 k1, const ssm_u64* marks, int n_marks, double* summary,
+                                                 double* trace) {
+    const unsigned block = 64;
+    unsigned grid = (unsigned)((paths + block - 1) / block);
+    ssm_launch(grid, block, [&] {
+        interaction(abar, bbar, g, w, h, start, t, horizon, burn_in, paths, k0, k1, marks, n_marks, summary, trace);
+    });
 }

@@ -2,7 +2,7 @@
 //! streams — and a kernel with a planted off-by-one in its step loop is caught by the same test.
 
 use indicatif::ProgressBar;
-use ssmcheck::mc::jobs::{DiagonalLrdJob, DiagonalLrdPath, TailSumJob};
+use ssmcheck::mc::jobs::{DiagonalLrdJob, DiagonalLrdPath, InteractionJob, Start, TailSumJob};
 use ssmcheck::mc::{Backend, CpuBackend, ShimBackend, StreamKey};
 use ssmcheck::model::Discretization;
 
@@ -65,6 +65,35 @@ fn tail_sum_kernel_matches_the_rayon_backend() {
 }
 
 #[test]
+fn interaction_kernel_matches_the_rayon_backend() {
+    let bar = ProgressBar::hidden();
+    let h = 5;
+    let abar: Vec<Vec<f64>> = (0..h).map(|i| (0..h).map(|j| if i == j { 0.6 - 0.05 * i as f64 } else { 0.02 * (i as f64 - j as f64) }).collect()).collect();
+    for start in [Start::Lrd { t: 7 }, Start::Random] {
+        let job = InteractionJob {
+            abar: abar.clone(),
+            bbar: vec![1.0, -0.5, 0.25, 0.0, 2.0],
+            g: vec![0.2, 0.1, -0.3, 0.05, 0.0],
+            w: vec![0.1, -0.2, 0.3, 0.0, 0.15],
+            start,
+            horizon: 3000,
+            burn_in: 300,
+            paths: 41,
+            checkpoints: 8,
+            key: StreamKey::new(3, "kernels/interaction"),
+        };
+        let cpu = CpuBackend.interaction(&job, &bar).unwrap();
+        let kernel = ShimBackend::new().interaction(&job, &bar).unwrap();
+        assert_eq!(cpu.len(), kernel.len());
+        for (a, b) in cpu.iter().zip(&kernel) {
+            assert!(close(a.log_v0, b.log_v0) && close(a.log_growth, b.log_growth) && close(a.log_growth_after_burn_in, b.log_growth_after_burn_in), "{start:?}");
+            assert_eq!(a.increases, b.increases);
+            assert!(a.trace.iter().zip(&b.trace).all(|(p, q)| p.0 == q.0 && close(p.1, q.1)));
+        }
+    }
+}
+
+#[test]
 fn a_planted_off_by_one_is_caught_by_the_same_agreement_test() {
     let bar = ProgressBar::hidden();
     let job = diagonal_job(Discretization::Zoh);
@@ -77,7 +106,7 @@ fn a_planted_off_by_one_is_caught_by_the_same_agreement_test() {
 fn claims_give_the_same_results_through_the_kernels() {
     use ssmcheck::prelude::*;
     let registry = Registry::all();
-    let ids = ["004.cor1.cumulative", "004.thm4", "004.fig2"];
+    let ids = ["004.cor1.cumulative", "004.thm4", "004.fig2", "004.sec41"];
     let claims: Vec<&Claim> = ids.iter().map(|id| registry.get(id).unwrap()).collect();
     let run = |backend: &dyn Backend| {
         let cfg = RunConfig { seed: 5, budget: Budget::Quick, backend, progress: false, parallel: false };

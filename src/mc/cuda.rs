@@ -1,6 +1,6 @@
 //! The CUDA device backend (feature `cuda`): the kernels of `kernels/` compiled by NVRTC when the
 //! backend starts, launched with cudarc (which loads the driver at run time, so this builds
-//! without a CUDA toolkit). Jobs without a kernel yet run on the rayon backend.
+//! without a CUDA toolkit). The scalar AR(1), which has no kernel yet, runs on the rayon backend.
 //!
 //! Results agree with the CPU backends to rounding (the device's libm differs from glibc by a
 //! few ulps); the kernels' logic is verified bit-exactly on the CPU through [`super::shim`].
@@ -21,6 +21,7 @@ pub struct CudaBackend {
     stream: Arc<CudaStream>,
     diagonal: CudaFunction,
     tail: CudaFunction,
+    interaction: CudaFunction,
 }
 
 /// Runs `f`, turning a panic (cudarc panics when a library cannot be loaded) into `None`
@@ -57,9 +58,10 @@ impl CudaBackend {
             let module = ctx.load_module(ptx).map_err(|e| unavailable(format!("{}: {e}", k.file)))?;
             functions.push(module.load_function(k.entry).map_err(|e| unavailable(format!("{}: {e}", k.entry)))?);
         }
-        let tail = functions.pop().expect("two kernels");
-        let diagonal = functions.pop().expect("two kernels");
-        Ok(CudaBackend { stream, diagonal, tail })
+        let interaction = functions.pop().expect("three kernels");
+        let tail = functions.pop().expect("three kernels");
+        let diagonal = functions.pop().expect("three kernels");
+        Ok(CudaBackend { stream, diagonal, tail, interaction })
     }
 }
 
@@ -137,7 +139,46 @@ impl Backend for CudaBackend {
     }
 
     fn interaction(&self, job: &InteractionJob, progress: &ProgressBar) -> Result<Vec<InteractionPath>> {
-        CpuBackend.interaction(job, progress)
+        job.validate()?;
+        let h = job.bbar.len();
+        if h > super::shim::MAX_STATE {
+            return Err(Error::InvalidParameter(format!("the interaction kernel takes at most {} states", super::shim::MAX_STATE)));
+        }
+        let marks = log_checkpoints(job.horizon, job.checkpoints);
+        let (n, m) = (job.paths as usize, marks.len());
+        let (start, t) = super::shim::interaction_start(job);
+        let s = &self.stream;
+        let abar = s.clone_htod(&job.abar.concat()).map_err(device)?;
+        let (bbar, g, w) = (s.clone_htod(&job.bbar).map_err(device)?, s.clone_htod(&job.g).map_err(device)?, s.clone_htod(&job.w).map_err(device)?);
+        let dmarks = s.clone_htod(&marks).map_err(device)?;
+        let mut summary = s.alloc_zeros::<f64>(4 * n).map_err(device)?;
+        let mut trace = s.alloc_zeros::<f64>(2 * n * m).map_err(device)?;
+        let (hi, nm) = (h as i32, m as i32);
+        let mut launch = s.launch_builder(&self.interaction);
+        launch
+            .arg(&abar)
+            .arg(&bbar)
+            .arg(&g)
+            .arg(&w)
+            .arg(&hi)
+            .arg(&start)
+            .arg(&t)
+            .arg(&job.horizon)
+            .arg(&job.burn_in)
+            .arg(&job.paths)
+            .arg(&job.key.0[0])
+            .arg(&job.key.0[1])
+            .arg(&dmarks)
+            .arg(&nm)
+            .arg(&mut summary)
+            .arg(&mut trace);
+        // SAFETY: the arguments match kernels/interaction.cu's signature type for type and in
+        // order; the buffers hold h×h, h, h, h, m, 4·paths and 2·paths·m values, and each thread
+        // writes only its own path's entries.
+        unsafe { launch.launch(config(job.paths, 64)) }.map_err(device)?;
+        let (summary, trace) = (s.clone_dtoh(&summary).map_err(device)?, s.clone_dtoh(&trace).map_err(device)?);
+        progress.inc(job.paths);
+        Ok(super::shim::interaction_paths(&summary, &trace, n, m))
     }
 
     fn scalar_ar(&self, job: &ScalarArJob, progress: &ProgressBar) -> Result<Vec<ScalarArPath>> {

@@ -18,9 +18,10 @@ pub struct Kernel {
 }
 
 /// Every kernel.
-pub const KERNELS: [Kernel; 2] = [
+pub const KERNELS: [Kernel; 3] = [
     Kernel { entry: "diagonal_lrd", file: "diagonal_lrd.cu", source: include_str!("../../kernels/diagonal_lrd.cu") },
     Kernel { entry: "tail_sums", file: "tail_sums.cu", source: include_str!("../../kernels/tail_sums.cu") },
+    Kernel { entry: "interaction", file: "interaction.cu", source: include_str!("../../kernels/interaction.cu") },
 ];
 
 /// The single source NVRTC compiles for `kernel`: the prelude, the Philox header and the

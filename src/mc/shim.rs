@@ -2,8 +2,9 @@
 //! blockIdx/threadIdx; compiled as C++ by `build.rs`), so they can be verified without a GPU: on
 //! the same streams their results must match the rayon backend.
 //!
-//! Kernels so far: the diagonal LRD trajectory and the tail sums. The interaction products and
-//! the scalar AR(1) have no kernel yet; this backend runs them on the rayon backend.
+//! Kernels: the diagonal LRD trajectory, the tail sums and the interaction products (top
+//! Lyapunov exponent). The scalar AR(1) has no kernel yet; this backend runs it on the rayon
+//! backend.
 
 use super::backend::Backend;
 use super::cpu::CpuBackend;
@@ -16,11 +17,16 @@ type DiagonalFn = unsafe extern "C" fn(
     *const f64, *const f64, i32, f64, f64, i32, u64, u64, f64, u32, u32, *const u64, i32, *mut f64, *mut f64,
 );
 type TailFn = unsafe extern "C" fn(f64, f64, *const u64, i32, u64, u32, u32, *mut f64);
+type InteractionFn = unsafe extern "C" fn(
+    *const f64, *const f64, *const f64, *const f64, i32, i32, u64, u64, u64, u64, u32, u32, *const u64, i32, *mut f64, *mut f64,
+);
 
 extern "C" {
     fn ssm_cpu_diagonal_lrd(a: *const f64, b: *const f64, h: i32, w: f64, bias: f64, zoh: i32, horizon: u64, paths: u64, claimed_rate: f64, k0: u32, k1: u32, marks: *const u64, n_marks: i32, summary: *mut f64, trace: *mut f64);
     fn ssm_cpu_tail_sums(c: f64, gamma: f64, times: *const u64, n_times: i32, samples: u64, k0: u32, k1: u32, out: *mut f64);
     fn ssm_planted_diagonal_lrd(a: *const f64, b: *const f64, h: i32, w: f64, bias: f64, zoh: i32, horizon: u64, paths: u64, claimed_rate: f64, k0: u32, k1: u32, marks: *const u64, n_marks: i32, summary: *mut f64, trace: *mut f64);
+    fn ssm_cpu_interaction(abar: *const f64, bbar: *const f64, g: *const f64, w: *const f64, h: i32, start: i32, t: u64, horizon: u64, burn_in: u64, paths: u64, k0: u32, k1: u32, marks: *const u64, n_marks: i32, summary: *mut f64, trace: *mut f64);
+    fn ssm_planted_interaction(abar: *const f64, bbar: *const f64, g: *const f64, w: *const f64, h: i32, start: i32, t: u64, horizon: u64, burn_in: u64, paths: u64, k0: u32, k1: u32, marks: *const u64, n_marks: i32, summary: *mut f64, trace: *mut f64);
     fn ssm_planted_tail_sums(c: f64, gamma: f64, times: *const u64, n_times: i32, samples: u64, k0: u32, k1: u32, out: *mut f64);
 }
 
@@ -29,11 +35,12 @@ extern "C" {
 pub struct ShimBackend {
     diagonal: DiagonalFn,
     tail: TailFn,
+    interaction: InteractionFn,
 }
 
 impl Default for ShimBackend {
     fn default() -> Self {
-        ShimBackend { diagonal: ssm_cpu_diagonal_lrd, tail: ssm_cpu_tail_sums }
+        ShimBackend { diagonal: ssm_cpu_diagonal_lrd, tail: ssm_cpu_tail_sums, interaction: ssm_cpu_interaction }
     }
 }
 
@@ -46,12 +53,33 @@ impl ShimBackend {
     /// control of the agreement test (never use it for results).
     #[doc(hidden)]
     pub fn with_planted_bug() -> Self {
-        ShimBackend { diagonal: ssm_planted_diagonal_lrd, tail: ssm_planted_tail_sums }
+        ShimBackend { diagonal: ssm_planted_diagonal_lrd, tail: ssm_planted_tail_sums, interaction: ssm_planted_interaction }
     }
 }
 
 /// Largest state size the LRD kernel accepts (its per-thread arrays).
 pub const MAX_MODES: usize = 64;
+/// Largest state size the interaction kernel accepts.
+pub const MAX_STATE: usize = 32;
+
+/// The interaction kernel's `(start, t)` arguments for a job.
+pub fn interaction_start(job: &InteractionJob) -> (i32, u64) {
+    match job.start {
+        super::jobs::Start::Lrd { t } => (0, t),
+        super::jobs::Start::Random => (1, 0),
+    }
+}
+
+/// Paths from the interaction kernel's outputs (4 summary values and 2·m trace values per path).
+pub fn interaction_paths(summary: &[f64], trace: &[f64], n: usize, m: usize) -> Vec<InteractionPath> {
+    (0..n)
+        .map(|p| {
+            let v = &summary[4 * p..4 * p + 4];
+            let tr = (0..m).map(|i| (trace[2 * (p * m + i)] as u64, trace[2 * (p * m + i) + 1])).collect();
+            InteractionPath { log_v0: v[0], log_growth: v[1], log_growth_after_burn_in: v[2], increases: v[3] as u64, trace: tr }
+        })
+        .collect()
+}
 
 impl Backend for ShimBackend {
     fn name(&self) -> &'static str {
@@ -111,7 +139,27 @@ impl Backend for ShimBackend {
     }
 
     fn interaction(&self, job: &InteractionJob, progress: &ProgressBar) -> Result<Vec<InteractionPath>> {
-        CpuBackend.interaction(job, progress)
+        job.validate()?;
+        let h = job.bbar.len();
+        if h > MAX_STATE {
+            return Err(crate::error::Error::InvalidParameter(format!("the interaction kernel takes at most {MAX_STATE} states")));
+        }
+        let marks = log_checkpoints(job.horizon, job.checkpoints);
+        let (n, m) = (job.paths as usize, marks.len());
+        let abar: Vec<f64> = job.abar.concat();
+        let (start, t) = interaction_start(job);
+        let (mut summary, mut trace) = (vec![0.0; 4 * n], vec![0.0; 2 * n * m]);
+        // SAFETY: the kernel reads an h×h Ā (row-major), h-vectors B̄, G, W and m marks, and writes
+        // 4·paths summary and 2·paths·m trace values; every buffer has exactly that length and
+        // outlives the call.
+        unsafe {
+            (self.interaction)(
+                abar.as_ptr(), job.bbar.as_ptr(), job.g.as_ptr(), job.w.as_ptr(), h as i32, start, t, job.horizon, job.burn_in,
+                job.paths, job.key.0[0], job.key.0[1], marks.as_ptr(), m as i32, summary.as_mut_ptr(), trace.as_mut_ptr(),
+            )
+        };
+        progress.inc(job.paths);
+        Ok(interaction_paths(&summary, &trace, n, m))
     }
 
     fn scalar_ar(&self, job: &ScalarArJob, progress: &ProgressBar) -> Result<Vec<ScalarArPath>> {
