@@ -23,20 +23,25 @@ fn normals(c: &mut Criterion) {
     g.finish();
 }
 
-fn diagonal(c: &mut Criterion) {
-    let steps = 100_000;
-    let job = DiagonalLrdJob {
+/// The LRD job of 004.cor1.cumulative (8 modes) with `steps` steps and `paths` paths.
+fn lrd_job(steps: u64, paths: u64) -> DiagonalLrdJob {
+    DiagonalLrdJob {
         a: (0..8).map(|n| -((n + 1) as f64) * 0.5).collect(),
         b: vec![1.0; 8],
         w: 1.0,
         bias: -1.0,
         disc: Discretization::Zoh,
         horizon: steps,
-        paths: 1,
+        paths,
         claimed_rate: -0.5,
         checkpoints: 10,
         key: StreamKey::new(1, "bench"),
-    };
+    }
+}
+
+fn diagonal(c: &mut Criterion) {
+    let steps = 100_000;
+    let job = lrd_job(steps, 1);
     let marks = ssmcheck::mc::jobs::log_checkpoints(steps, 10);
     let mut g = c.benchmark_group("diagonal_lrd");
     g.throughput(Throughput::Elements(steps * 8));
@@ -80,18 +85,7 @@ fn stability(c: &mut Criterion) {
 /// The same job on every backend available in this build: throughput in path-steps per second.
 fn backends(c: &mut Criterion) {
     let steps = 20_000;
-    let job = DiagonalLrdJob {
-        a: (0..8).map(|n| -((n + 1) as f64) * 0.5).collect(),
-        b: vec![1.0; 8],
-        w: 1.0,
-        bias: -1.0,
-        disc: Discretization::Zoh,
-        horizon: steps,
-        paths: 64,
-        claimed_rate: -0.5,
-        checkpoints: 10,
-        key: StreamKey::new(1, "bench/backends"),
-    };
+    let job = lrd_job(steps, 64);
     let bar = ProgressBar::hidden();
     let mut available: Vec<Box<dyn Backend>> = vec![Box::new(CpuBackend), Box::new(ssmcheck::mc::ShimBackend::new())];
     if let Ok(gpu) = ssmcheck::mc::backend_by_name("cuda") {
