@@ -1,5 +1,5 @@
 //! The claim engine: what a claim is ([`Claim`], [`ClaimMeta`], [`Status`], [`Kind`]), how it
-//! is judged (the [`property`], [`statistical`] and [`rate`] judges), what a judgement says
+//! is judged (the [`property`](mod@property), [`statistical`] and [`rate`] judges), what a judgement says
 //! ([`Verdict`], [`Outcome`], evidence [`Figure`]s), and how claims are listed and run
 //! ([`Registry`], [`run_claims`]).
 //!

@@ -3,7 +3,7 @@
 //! Construction (App. A.2): λ = 1, B = 2^{j/2}, Δ(s) = softplus(W(t̂ − s)) reading the time PE,
 //! thresholds t̂ at the three jumps a, m, b of ψ_{j,k}; combo = g₁ + g₃ − 2g₂ → ψ_{j,k} as W → ∞.
 //!
-//! * `000.thm1.sup` (Erratum): "for all s ∈ [0,1], |ψ − combo| < ε".
+//! * `000.thm1.sup` (Erratum): "for all s ∈ \[0,1\], |ψ − combo| < ε".
 //! * `000.thm1.l2` (Theorem, rate): ‖ψ − combo‖₂ ~ √c·2^{j/2}(π/(4W))^{1/4} (c = 6; 5 when k = 0):
 //!   the fitted log–log slope is −1/4 and the constant matches. Control: slope −1/2.
 //! * `000.rem1.printed` (Erratum): Theorem 1 "holds analogously" for one Mamba-2 head.
