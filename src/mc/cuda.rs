@@ -8,7 +8,7 @@
 use super::backend::Backend;
 use super::cpu::CpuBackend;
 use super::jobs::{log_checkpoints, DiagonalLrdJob, DiagonalLrdPath, InteractionJob, InteractionPath, ScalarArJob, ScalarArPath, TailSumJob};
-use super::kernels::{nvrtc_program, KERNELS};
+use super::kernels::{diagonal_paths, interaction_paths, interaction_start, nvrtc_program, tail_rows, ensure_fits, KERNELS, MAX_MODES, MAX_STATE};
 use crate::error::{Error, Result};
 use crate::model::Discretization;
 use cudarc::driver::{CudaContext, CudaFunction, CudaStream, LaunchConfig, PushKernelArg};
@@ -76,9 +76,7 @@ impl Backend for CudaBackend {
 
     fn diagonal_lrd(&self, job: &DiagonalLrdJob, progress: &ProgressBar) -> Result<Vec<DiagonalLrdPath>> {
         job.validate()?;
-        if job.a.len() > super::shim::MAX_MODES {
-            return Err(Error::InvalidParameter(format!("the LRD kernel takes at most {} modes", super::shim::MAX_MODES)));
-        }
+        ensure_fits(job.a.len(), MAX_MODES, "LRD")?;
         let marks = log_checkpoints(job.horizon, job.checkpoints);
         let (n, m) = (job.paths as usize, marks.len());
         let s = &self.stream;
@@ -112,13 +110,7 @@ impl Backend for CudaBackend {
         let summary = s.clone_dtoh(&summary).map_err(device)?;
         let trace = s.clone_dtoh(&trace).map_err(device)?;
         progress.inc(job.paths);
-        Ok((0..n)
-            .map(|p| {
-                let v = &summary[5 * p..5 * p + 5];
-                let tr = (0..m).map(|i| { let r = &trace[3 * (p * m + i)..3 * (p * m + i) + 3]; (r[0] as u64, r[1], r[2]) }).collect();
-                DiagonalLrdPath { log_bbar: v[0], min_margin: v[1], argmin_k: v[2] as u64, s_final: v[3], log_lrd_final: v[4], trace: tr }
-            })
-            .collect())
+        Ok(diagonal_paths(&summary, &trace, n, m))
     }
 
     fn tail_sums(&self, job: &TailSumJob, progress: &ProgressBar) -> Result<Vec<Vec<f64>>> {
@@ -135,18 +127,16 @@ impl Backend for CudaBackend {
         unsafe { launch.launch(config(job.samples, 256)) }.map_err(device)?;
         let out = s.clone_dtoh(&out).map_err(device)?;
         progress.inc(job.samples.div_ceil(1024));
-        Ok(out.chunks(k).map(<[f64]>::to_vec).collect())
+        Ok(tail_rows(&out, k))
     }
 
     fn interaction(&self, job: &InteractionJob, progress: &ProgressBar) -> Result<Vec<InteractionPath>> {
         job.validate()?;
         let h = job.bbar.len();
-        if h > super::shim::MAX_STATE {
-            return Err(Error::InvalidParameter(format!("the interaction kernel takes at most {} states", super::shim::MAX_STATE)));
-        }
+        ensure_fits(h, MAX_STATE, "interaction")?;
         let marks = log_checkpoints(job.horizon, job.checkpoints);
         let (n, m) = (job.paths as usize, marks.len());
-        let (start, t) = super::shim::interaction_start(job);
+        let (start, t) = interaction_start(job);
         let s = &self.stream;
         let abar = s.clone_htod(&job.abar.concat()).map_err(device)?;
         let (bbar, g, w) = (s.clone_htod(&job.bbar).map_err(device)?, s.clone_htod(&job.g).map_err(device)?, s.clone_htod(&job.w).map_err(device)?);
@@ -178,7 +168,7 @@ impl Backend for CudaBackend {
         unsafe { launch.launch(config(job.paths, 64)) }.map_err(device)?;
         let (summary, trace) = (s.clone_dtoh(&summary).map_err(device)?, s.clone_dtoh(&trace).map_err(device)?);
         progress.inc(job.paths);
-        Ok(super::shim::interaction_paths(&summary, &trace, n, m))
+        Ok(interaction_paths(&summary, &trace, n, m))
     }
 
     fn scalar_ar(&self, job: &ScalarArJob, progress: &ProgressBar) -> Result<Vec<ScalarArPath>> {

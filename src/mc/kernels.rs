@@ -1,5 +1,10 @@
 //! The CUDA sources of `kernels/`, embedded as strings (compiled by NVRTC at run time on a GPU
-//! machine; compiled as C++ through a shim for the CPU, see [`super::shim`]).
+//! machine; compiled as C++ through a shim for the CPU, see [`super::shim`]), and their calling
+//! convention: size limits and the layout of their output buffers, shared by every backend that
+//! launches them.
+
+use super::jobs::{DiagonalLrdPath, InteractionJob, InteractionPath, Start};
+use crate::error::{Error, Result};
 
 /// The CUDA prelude: qualifiers and constants (the CPU side is `kernels/cpu_shim.h`).
 pub const PRELUDE: (&str, &str) = ("cuda_prelude.cuh", include_str!("../../kernels/cuda_prelude.cuh"));
@@ -29,4 +34,52 @@ pub const KERNELS: [Kernel; 3] = [
 pub fn nvrtc_program(kernel: &Kernel) -> String {
     let body: String = kernel.source.lines().filter(|l| !l.trim_start().starts_with("#include")).map(|l| format!("{l}\n")).collect();
     format!("{}\n{}\n{}", PRELUDE.1, PHILOX.1, body)
+}
+
+/// Largest state size the LRD kernel accepts (its per-thread arrays).
+pub const MAX_MODES: usize = 64;
+/// Largest state size the interaction kernel accepts.
+pub const MAX_STATE: usize = 32;
+
+/// Rejects a state size above a kernel's limit (its per-thread arrays).
+pub fn ensure_fits(size: usize, limit: usize, kernel: &str) -> Result<()> {
+    if size > limit {
+        return Err(Error::InvalidParameter(format!("the {kernel} kernel takes a state of at most {limit}, not {size}")));
+    }
+    Ok(())
+}
+
+/// Paths from the LRD kernel's outputs: 5 summary values and 3·m trace values per path.
+pub fn diagonal_paths(summary: &[f64], trace: &[f64], n: usize, m: usize) -> Vec<DiagonalLrdPath> {
+    (0..n)
+        .map(|p| {
+            let v = &summary[5 * p..5 * p + 5];
+            let tr = (0..m).map(|i| { let r = &trace[3 * (p * m + i)..3 * (p * m + i) + 3]; (r[0] as u64, r[1], r[2]) }).collect();
+            DiagonalLrdPath { log_bbar: v[0], min_margin: v[1], argmin_k: v[2] as u64, s_final: v[3], log_lrd_final: v[4], trace: tr }
+        })
+        .collect()
+}
+
+/// The interaction kernel's `(start, t)` arguments for a job.
+pub fn interaction_start(job: &InteractionJob) -> (i32, u64) {
+    match job.start {
+        Start::Lrd { t } => (0, t),
+        Start::Random => (1, 0),
+    }
+}
+
+/// Paths from the interaction kernel's outputs: 4 summary values and 2·m trace values per path.
+pub fn interaction_paths(summary: &[f64], trace: &[f64], n: usize, m: usize) -> Vec<InteractionPath> {
+    (0..n)
+        .map(|p| {
+            let v = &summary[4 * p..4 * p + 4];
+            let tr = (0..m).map(|i| (trace[2 * (p * m + i)] as u64, trace[2 * (p * m + i) + 1])).collect();
+            InteractionPath { log_v0: v[0], log_growth: v[1], log_growth_after_burn_in: v[2], increases: v[3] as u64, trace: tr }
+        })
+        .collect()
+}
+
+/// Rows of the tail-sum kernel's output (`n_times` values per sample).
+pub fn tail_rows(out: &[f64], n_times: usize) -> Vec<Vec<f64>> {
+    out.chunks(n_times).map(<[f64]>::to_vec).collect()
 }

@@ -9,6 +9,7 @@
 use super::backend::Backend;
 use super::cpu::CpuBackend;
 use super::jobs::{log_checkpoints, DiagonalLrdJob, DiagonalLrdPath, InteractionJob, InteractionPath, ScalarArJob, ScalarArPath, TailSumJob};
+use super::kernels::{diagonal_paths, interaction_paths, interaction_start, tail_rows, ensure_fits, MAX_MODES, MAX_STATE};
 use crate::error::Result;
 use crate::model::Discretization;
 use indicatif::ProgressBar;
@@ -57,30 +58,6 @@ impl ShimBackend {
     }
 }
 
-/// Largest state size the LRD kernel accepts (its per-thread arrays).
-pub const MAX_MODES: usize = 64;
-/// Largest state size the interaction kernel accepts.
-pub const MAX_STATE: usize = 32;
-
-/// The interaction kernel's `(start, t)` arguments for a job.
-pub fn interaction_start(job: &InteractionJob) -> (i32, u64) {
-    match job.start {
-        super::jobs::Start::Lrd { t } => (0, t),
-        super::jobs::Start::Random => (1, 0),
-    }
-}
-
-/// Paths from the interaction kernel's outputs (4 summary values and 2·m trace values per path).
-pub fn interaction_paths(summary: &[f64], trace: &[f64], n: usize, m: usize) -> Vec<InteractionPath> {
-    (0..n)
-        .map(|p| {
-            let v = &summary[4 * p..4 * p + 4];
-            let tr = (0..m).map(|i| (trace[2 * (p * m + i)] as u64, trace[2 * (p * m + i) + 1])).collect();
-            InteractionPath { log_v0: v[0], log_growth: v[1], log_growth_after_burn_in: v[2], increases: v[3] as u64, trace: tr }
-        })
-        .collect()
-}
-
 impl Backend for ShimBackend {
     fn name(&self) -> &'static str {
         "cuda-kernels-on-cpu"
@@ -88,9 +65,7 @@ impl Backend for ShimBackend {
 
     fn diagonal_lrd(&self, job: &DiagonalLrdJob, progress: &ProgressBar) -> Result<Vec<DiagonalLrdPath>> {
         job.validate()?;
-        if job.a.len() > MAX_MODES {
-            return Err(crate::error::Error::InvalidParameter(format!("the LRD kernel takes at most {MAX_MODES} modes")));
-        }
+        ensure_fits(job.a.len(), MAX_MODES, "LRD")?;
         let marks = log_checkpoints(job.horizon, job.checkpoints);
         let n = job.paths as usize;
         let (mut summary, mut trace) = (vec![0.0; 5 * n], vec![0.0; 3 * n * marks.len()]);
@@ -117,14 +92,7 @@ impl Backend for ShimBackend {
             )
         };
         progress.inc(job.paths);
-        let m = marks.len();
-        Ok((0..n)
-            .map(|p| {
-                let s = &summary[5 * p..5 * p + 5];
-                let trace = (0..m).map(|i| { let r = &trace[3 * (p * m + i)..3 * (p * m + i) + 3]; (r[0] as u64, r[1], r[2]) }).collect();
-                DiagonalLrdPath { log_bbar: s[0], min_margin: s[1], argmin_k: s[2] as u64, s_final: s[3], log_lrd_final: s[4], trace }
-            })
-            .collect())
+        Ok(diagonal_paths(&summary, &trace, n, marks.len()))
     }
 
     fn tail_sums(&self, job: &TailSumJob, progress: &ProgressBar) -> Result<Vec<Vec<f64>>> {
@@ -135,15 +103,13 @@ impl Backend for ShimBackend {
         // values into `out`, which has exactly that length and outlives the call.
         unsafe { (self.tail)(job.c, job.gamma, job.times.as_ptr(), k as i32, job.samples, job.key.0[0], job.key.0[1], out.as_mut_ptr()) };
         progress.inc(job.samples.div_ceil(1024));
-        Ok(out.chunks(k).map(<[f64]>::to_vec).collect())
+        Ok(tail_rows(&out, k))
     }
 
     fn interaction(&self, job: &InteractionJob, progress: &ProgressBar) -> Result<Vec<InteractionPath>> {
         job.validate()?;
         let h = job.bbar.len();
-        if h > MAX_STATE {
-            return Err(crate::error::Error::InvalidParameter(format!("the interaction kernel takes at most {MAX_STATE} states")));
-        }
+        ensure_fits(h, MAX_STATE, "interaction")?;
         let marks = log_checkpoints(job.horizon, job.checkpoints);
         let (n, m) = (job.paths as usize, marks.len());
         let abar: Vec<f64> = job.abar.concat();
