@@ -7,9 +7,9 @@ use super::jobs::{
 };
 use super::stream::Stream;
 use crate::error::Result;
-use crate::math::logsumexp;
 use crate::math::softplus::softplus;
 use crate::model::discretize::diagonal;
+use crate::model::log_lrd_norm;
 use indicatif::ProgressBar;
 use rayon::prelude::*;
 
@@ -124,8 +124,8 @@ pub fn diagonal_lrd_path(job: &DiagonalLrdJob, marks: &[u64], path: u64) -> Diag
         .zip(&job.b)
         .map(|(&a, &b)| diagonal(a, b, dt, job.disc).1.abs().ln())
         .collect();
-    let log_bbar = 0.5 * logsumexp(&log_b.iter().map(|l| 2.0 * l).collect::<Vec<_>>());
     let mut terms = vec![0.0; job.a.len()];
+    let log_bbar = log_lrd_norm(&job.a, &log_b, 0.0, &mut terms);
     // Neumaier-compensated running sum S_k.
     let (mut sum, mut comp) = (0.0f64, 0.0f64);
     let (mut min_margin, mut argmin_k) = (f64::INFINITY, 0);
@@ -137,10 +137,7 @@ pub fn diagonal_lrd_path(job: &DiagonalLrdJob, marks: &[u64], path: u64) -> Diag
         comp += if sum.abs() >= d.abs() { (sum - t) + d } else { (d - t) + sum };
         sum = t;
         let sk = sum + comp;
-        for (term, (&a, &lb)) in terms.iter_mut().zip(job.a.iter().zip(&log_b)) {
-            *term = 2.0 * (a * sk + lb);
-        }
-        let log_lrd = 0.5 * logsumexp(&terms);
+        let log_lrd = log_lrd_norm(&job.a, &log_b, sk, &mut terms);
         let bound = job.claimed_rate * sk + log_bbar;
         let margin = (bound - log_lrd) / (1.0 + (job.claimed_rate * sk).abs());
         if margin < min_margin {

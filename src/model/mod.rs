@@ -19,6 +19,6 @@ pub mod interaction;
 
 pub use attention::Attention;
 pub use dense::DenseSsm;
-pub use diagonal::{DeltaRule, DiagonalSsm};
+pub use diagonal::{log_lrd_norm, DeltaRule, DiagonalSsm};
 pub use discretize::Discretization;
 pub use interaction::{InteractionSequence, InteractionSsm, StepRule};

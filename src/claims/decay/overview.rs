@@ -4,16 +4,15 @@
 
 use crate::claim::{Figure, Series, Style};
 use crate::math::linalg::{mat_from_rows, smallest_singular_value, spectral_norm, Mat, Vector};
-use crate::math::logsumexp;
 use crate::math::softplus::softplus;
 use crate::mc::jobs::log_checkpoints;
 use crate::mc::{Stream, StreamKey};
-use crate::model::{discretize, Attention, Discretization, InteractionSsm};
+use crate::model::{discretize, log_lrd_norm, Attention, Discretization, InteractionSsm};
 
 const HORIZON: u64 = 2000;
 
 fn log_norm_diag(a: &[f64], logb: &[f64], s: f64) -> f64 {
-    0.5 * logsumexp(&a.iter().zip(logb).map(|(an, lb)| 2.0 * (an * s + lb)).collect::<Vec<_>>())
+    log_lrd_norm(a, logb, s, &mut vec![0.0; a.len()])
 }
 
 /// The comparison figure.
@@ -26,7 +25,7 @@ pub fn decay_comparison() -> Figure {
     let logb = |d: f64| -> Vec<f64> { a.iter().map(|&an| discretize::diagonal(an, 1.0, d, Discretization::Zoh).1.ln()).collect() };
     let s4d: Vec<[f64; 2]> = marks.iter().map(|&k| [k as f64, log_norm_diag(&a, &logb(0.1), 0.1 * k as f64)]).collect();
     // Corollary 1's cumulative bound λ₁S + ln‖B̄_t‖ for each.
-    let bnorm = |lb: &[f64]| 0.5 * logsumexp(&lb.iter().map(|l| 2.0 * l).collect::<Vec<_>>());
+    let bnorm = |lb: &[f64]| log_norm_diag(&a, lb, 0.0);
     let s4d_bound: Vec<[f64; 2]> = marks.iter().map(|&k| [k as f64, a[0] * 0.1 * k as f64 + bnorm(&logb(0.1))]).collect();
     let d0 = softplus(xs[0] - 1.0);
     let mut cum = vec![0.0; HORIZON as usize + 1];
