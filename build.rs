@@ -2,7 +2,7 @@
 //! twice: as they are, and with a planted off-by-one (the agreement test's negative control).
 
 fn main() {
-    for f in ["kernels/cpu_shim.cpp", "kernels/cpu_shim.h", "kernels/philox.cuh", "kernels/diagonal_lrd.cu", "kernels/tail_sums.cu", "kernels/interaction.cu"] {
+    for f in ["kernels/cpu_shim.cpp", "kernels/cpu_shim.h", "kernels/philox.cuh", "kernels/vecmath.cuh", "kernels/diagonal_lrd.cu", "kernels/tail_sums.cu", "kernels/interaction.cu"] {
         println!("cargo:rerun-if-changed={f}");
     }
     let base = || {
@@ -10,6 +10,8 @@ fn main() {
         b.cpp(true).file("kernels/cpu_shim.cpp").include("kernels").flag_if_supported("-std=c++17").opt_level(2);
         // Bit-for-bit IEEE arithmetic, as in the Rust reference (no contraction into FMAs).
         b.flag_if_supported("-ffp-contract=off");
+        // fma() as one instruction where the machine has it (it is correctly rounded either way).
+        b.flag_if_supported("-march=native");
         b
     };
     base().compile("ssm_kernels_cpu");

@@ -5,7 +5,9 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use indicatif::ProgressBar;
-use ssmcheck::mc::cpu::{diagonal_lrd_path, interaction_path, scalar_ar_path, tail_sum_sample};
+use ssmcheck::mc::normals::Normals;
+use ssmcheck::mc::paths::{diagonal_lrd_path, interaction_path, scalar_ar_path, tail_sum_sample};
+use ssmcheck::mc::portable::PortableNormals;
 use ssmcheck::mc::jobs::{DiagonalLrdJob, InteractionJob, ScalarArJob, Start, TailSumJob};
 use ssmcheck::mc::{Stream, StreamKey};
 use ssmcheck::model::Discretization;
@@ -14,12 +16,9 @@ use ssmcheck::prelude::*;
 fn normals(c: &mut Criterion) {
     let mut g = c.benchmark_group("stream");
     g.throughput(Throughput::Elements(1_000_000));
-    g.bench_function("philox_box_muller_1e6", |b| {
-        b.iter(|| {
-            let mut s = Stream::new(StreamKey::new(1, "bench"), 0);
-            (0..1_000_000).map(|_| s.normal()).sum::<f64>()
-        })
-    });
+    let mut buf = vec![0.0; 1_000_000];
+    g.bench_function("philox_box_muller_1e6", |b| b.iter(|| Stream::new(StreamKey::new(1, "bench"), 0).fill(black_box(&mut buf))));
+    g.bench_function("portable_box_muller_1e6", |b| b.iter(|| PortableNormals::new(1, 0).fill(black_box(&mut buf))));
     g.finish();
 }
 
@@ -45,7 +44,7 @@ fn diagonal(c: &mut Criterion) {
     let marks = ssmcheck::mc::jobs::log_checkpoints(steps, 10);
     let mut g = c.benchmark_group("diagonal_lrd");
     g.throughput(Throughput::Elements(steps * 8));
-    g.bench_function("H8_1e5_steps (state-updates)", |b| b.iter(|| diagonal_lrd_path(black_box(&job), &marks, 0)));
+    g.bench_function("H8_1e5_steps (state-updates)", |b| b.iter(|| diagonal_lrd_path(black_box(&job), &marks, Stream::new(job.key, 0))));
     g.finish();
 }
 
@@ -67,7 +66,7 @@ fn interaction(c: &mut Criterion) {
     let marks = ssmcheck::mc::jobs::log_checkpoints(steps, 10);
     let mut g = c.benchmark_group("interaction");
     g.throughput(Throughput::Elements(steps * (h * h) as u64));
-    g.bench_function("H16_2e4_products (H²-steps)", |b| b.iter(|| interaction_path(black_box(&job), &marks, 0)));
+    g.bench_function("H16_2e4_products (H²-steps)", |b| b.iter(|| interaction_path(black_box(&job), &marks, Stream::new(job.key, 0))));
     g.finish();
 }
 
@@ -77,8 +76,8 @@ fn stability(c: &mut Criterion) {
     let ar = ScalarArJob { c: 0.5, gamma: 0.499, q: 1.0, times: vec![steps], paths: 1, key: StreamKey::new(1, "bench") };
     let mut g = c.benchmark_group("stability");
     g.throughput(Throughput::Elements(steps));
-    g.bench_function("tail_sum_1e5 (sample-steps)", |b| b.iter(|| tail_sum_sample(black_box(&tail), 0)));
-    g.bench_function("scalar_ar_1e5 (path-steps)", |b| b.iter(|| scalar_ar_path(black_box(&ar), 0)));
+    g.bench_function("tail_sum_1e5 (sample-steps)", |b| b.iter(|| tail_sum_sample(black_box(&tail), Stream::new(tail.key, 0))));
+    g.bench_function("scalar_ar_1e5 (path-steps)", |b| b.iter(|| scalar_ar_path(black_box(&ar), Stream::new(ar.key, 0))));
     g.finish();
 }
 

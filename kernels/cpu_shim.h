@@ -5,6 +5,7 @@
 #pragma once
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 
 struct ssm_dim3 { unsigned x, y, z; };
 static thread_local ssm_dim3 blockIdx, threadIdx, blockDim, gridDim;
@@ -13,7 +14,10 @@ static thread_local ssm_dim3 blockIdx, threadIdx, blockDim, gridDim;
 #define SSM_GLOBAL static
 #define SSM_INF INFINITY
 using std::sqrt; using std::log; using std::sin; using std::cos; using std::exp; using std::expm1;
-using std::log1p; using std::fabs; using std::fmax;
+using std::log1p; using std::fabs; using std::fmax; using std::fma;
+typedef unsigned long long ssm_bits;
+static inline ssm_bits ssm_to_bits(double x) { ssm_bits b; std::memcpy(&b, &x, 8); return b; }
+static inline double ssm_from_bits(ssm_bits b) { double x; std::memcpy(&x, &b, 8); return x; }
 
 // Calls `body()` once per (block, thread) of a 1-D launch, like a <<<grid, block>>> launch.
 template <typename F>

@@ -2,8 +2,9 @@
 // Mirrors src/mc/philox.rs and src/mc/stream.rs draw for draw: counter = [block_lo, block_hi,
 // instance_lo, instance_hi]; block b gives u1 = U(w0, w1), u2 = U(w2, w3) with
 // U(a, b) = ((a >> 6)·2^26 + (b >> 6) + 0.5)/2^52; normals 2b and 2b+1 are
-// r·cos(2πu2), r·sin(2πu2) with r = √(−2 ln u1).
+// r·cos(2πu2), r·sin(2πu2) with r = √(−2 ln u1) (vecmath.cuh's ln, sin, cos).
 #pragma once
+#include "vecmath.cuh"
 
 typedef unsigned int ssm_u32;
 typedef unsigned long long ssm_u64;
@@ -49,12 +50,8 @@ SSM_DEVICE double ssm_normal(SsmStream* s) {
     ssm_u32 w[4];
     ssm_block(s, w);
     double u1 = ssm_uniform_from_words(w[0], w[1]), u2 = ssm_uniform_from_words(w[2], w[3]);
-    double r = sqrt(-2.0 * log(u1));
-    double th = 2.0 * 3.141592653589793 * u2;
-    s->spare = r * sin(th); s->has_spare = 1;
-    return r * cos(th);
-}
-
-SSM_DEVICE double ssm_softplus(double z) {
-    return z > 0.0 ? z + log1p(exp(-z)) : log1p(exp(z));
+    double z0, z1;
+    ssm_box_muller(u1, u2, &z0, &z1);
+    s->spare = z1; s->has_spare = 1;
+    return z0;
 }

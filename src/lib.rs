@@ -25,6 +25,7 @@
 
 #![warn(missing_docs)]
 
+pub mod bench;
 pub mod claim;
 pub mod claims;
 pub mod error;

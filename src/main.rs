@@ -65,6 +65,23 @@ enum Command {
         /// Claim id.
         id: String,
     },
+    /// Time the reference Monte Carlo workloads (../shared/perf W1–W4) through the engine's
+    /// loops on the portable generator; one JSON line per workload on stdout (the format of
+    /// `run_all.sh --extra`), a table on a terminal.
+    Bench {
+        /// w1 (decay), w2 (tail), w3 (lyapunov), w4 (scan) or all.
+        #[arg(default_value = "all")]
+        workload: String,
+        /// Worker threads (default: every core).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Backend: only cpu runs the portable generator of the reference workloads.
+        #[arg(long, default_value = "cpu")]
+        backend: String,
+        /// Small sizes (a smoke run; summaries are then not comparable with the references).
+        #[arg(long)]
+        quick: bool,
+    },
 }
 
 fn run(registry: &Registry, ids: &[String], family: Option<&str>, args: &RunArgs) -> Result<RunResults> {
@@ -110,6 +127,31 @@ fn print_table(results: &RunResults) {
     );
 }
 
+fn bench(workload: &str, threads: Option<usize>, backend: &str, quick: bool) -> Result<()> {
+    use ssmcheck::bench::{run, si, BenchSizes, Workload};
+    if backend != "cpu" {
+        backend_by_name(backend)?; // an unknown name gets the usual message
+        return Err(Error::InvalidParameter(format!(
+            "the benchmark workloads use the portable generator of ../shared/perf, which only the cpu backend implements (not '{backend}')"
+        )));
+    }
+    let workloads = Workload::parse(workload)?;
+    let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
+    let sizes = if quick { BenchSizes::quick() } else { BenchSizes::reference() };
+    let table = std::io::stderr().is_terminal();
+    if table {
+        eprintln!("{:<10} {:>7} {:>10} {:>16}  summary", "workload", "threads", "wall s", "throughput");
+    }
+    for w in workloads {
+        let line = run(w, &sizes, threads)?;
+        println!("{}", serde_json::to_string(&line)?);
+        if table {
+            eprintln!("{:<10} {:>7} {:>10.4} {:>16}  {}", line.workload, threads, line.wall_s, format!("{}{}", si(line.throughput), line.throughput_unit), line.summary);
+        }
+    }
+    Ok(())
+}
+
 fn write_json(path: &std::path::Path, results: &RunResults) -> Result<()> {
     let text = serde_json::to_string_pretty(results)?;
     ssmcheck::report::write_atomically(path, text.as_bytes())
@@ -146,6 +188,10 @@ fn main_inner(cli: Cli) -> Result<bool> {
             print_table(&results);
             println!("report: {}", index.display());
             Ok(results.disagreements().is_empty())
+        }
+        Command::Bench { workload, threads, backend, quick } => {
+            bench(&workload, threads, &backend, quick)?;
+            Ok(true)
         }
         Command::Explain { id } => {
             let c = registry.get(&id)?;

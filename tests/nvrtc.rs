@@ -4,7 +4,7 @@
 //! test; elsewhere the test says it is skipping.
 
 use libloading::{Library, Symbol};
-use ssmcheck::mc::kernels::{nvrtc_program, KERNELS};
+use ssmcheck::mc::kernels::{nvrtc_program, KERNELS, NVRTC_OPTIONS};
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
 
 type Program = *mut c_void;
@@ -37,7 +37,7 @@ fn compile(lib: &Library, name: &str, source: &str) -> Result<String, String> {
         if rc != 0 {
             return Err(format!("nvrtcCreateProgram failed ({rc})"));
         }
-        let opts = [CString::new("--gpu-architecture=compute_70").unwrap(), CString::new("--std=c++14").unwrap()];
+        let opts: Vec<CString> = NVRTC_OPTIONS.iter().map(|o| CString::new(*o).unwrap()).collect();
         let op: Vec<*const c_char> = opts.iter().map(|o| o.as_ptr()).collect();
         let rc = compile(prog, op.len() as c_int, op.as_ptr());
         let result = if rc == 0 {

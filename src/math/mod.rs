@@ -12,6 +12,7 @@ pub mod quadrature;
 pub mod real;
 pub mod softplus;
 pub mod subexp;
+pub mod vecmath;
 
 pub use dual::{central_difference, derivative, Dual};
 pub use real::Real;

@@ -51,7 +51,8 @@ impl CudaBackend {
         let stream = ctx.default_stream();
         let mut functions = vec![];
         for k in &KERNELS {
-            let opts = CompileOptions { arch: Some("compute_70"), name: Some(k.file.into()), ..Default::default() };
+            // The same options as NVRTC_OPTIONS (the arch is a separate field in cudarc).
+            let opts = CompileOptions { arch: Some("compute_70"), name: Some(k.file.into()), fmad: Some(false), options: vec!["--std=c++14".into()], ..Default::default() };
             let ptx = quietly(|| compile_ptx_with_opts(nvrtc_program(k), opts))
                 .ok_or_else(|| unavailable("NVRTC could not be loaded"))?
                 .map_err(|e| unavailable(format!("{} does not compile: {e:?}", k.file)))?;
@@ -83,7 +84,7 @@ impl Backend for CudaBackend {
         let a = s.clone_htod(&job.a).map_err(device)?;
         let b = s.clone_htod(&job.b).map_err(device)?;
         let dmarks = s.clone_htod(&marks).map_err(device)?;
-        let mut summary = s.alloc_zeros::<f64>(5 * n).map_err(device)?;
+        let mut summary = s.alloc_zeros::<f64>(6 * n).map_err(device)?;
         let mut trace = s.alloc_zeros::<f64>(3 * n * m).map_err(device)?;
         let (h, zoh, nm) = (job.a.len() as i32, i32::from(job.disc == Discretization::Zoh), m as i32);
         let mut launch = s.launch_builder(&self.diagonal);

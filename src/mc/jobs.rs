@@ -65,6 +65,8 @@ pub struct DiagonalLrdPath {
     pub s_final: f64,
     /// `log‖LRD(t+K,t)‖₂` at the horizon.
     pub log_lrd_final: f64,
+    /// `Σ_{k=1}^{K} log‖LRD(t+k,t)‖₂` (the checksum of the W1 benchmark workload).
+    pub sum_log_lrd: f64,
     /// `(k, S_k, log‖LRD(t+k,t)‖)` at the checkpoints.
     pub trace: Vec<(u64, f64, f64)>,
 }
@@ -72,7 +74,8 @@ pub struct DiagonalLrdPath {
 /// Products of the interaction model's transitions `M_j = Ā + x_j² G Wᵀ` applied to a vector,
 /// renormalised each step, with x iid N(0,1). With `start = Lrd` the vector is the LRD at k=0,
 /// `v_0 = B̄ + 2x_t (Wᵀh_{t−1}) G`, so the path is `LRD(t+k,t)`; with `start = Random` it is a
-/// Gaussian vector and the growth rate estimates the top Lyapunov exponent.
+/// Gaussian vector (or with `Ones` a fixed direction) and the growth rate estimates the top
+/// Lyapunov exponent.
 ///
 /// Stream layout: `Lrd`: normals 0..t are x_1..x_t, then x_{t+1}, ...; `Random`: normals 0..H
 /// are v_0, then x_1, x_2, ...
@@ -111,6 +114,8 @@ pub enum Start {
     },
     /// A standard Gaussian vector.
     Random,
+    /// The direction (1, …, 1)/√H (the W3 benchmark workload's start).
+    Ones,
 }
 
 /// One path of an [`InteractionJob`].
@@ -241,13 +246,14 @@ impl InteractionJob {
             && self.abar.iter().all(|r| r.len() == h)
             && self.g.len() == h
             && self.w.len() == h
+            && h <= super::paths::MAX_INTERACTION_STATE
             && self.paths > 0
             && self.burn_in < self.horizon
             && !matches!(self.start, Start::Lrd { t: 0 });
         if ok {
             Ok(())
         } else {
-            Err(Error::InvalidParameter("interaction job needs consistent sizes H ≥ 1, paths ≥ 1, t ≥ 1, burn_in < horizon".into()))
+            Err(Error::InvalidParameter("interaction job needs consistent sizes 1 ≤ H ≤ 64, paths ≥ 1, t ≥ 1, burn_in < horizon".into()))
         }
     }
 }

@@ -8,8 +8,14 @@ use crate::error::{Error, Result};
 
 /// The CUDA prelude: qualifiers and constants (the CPU side is `kernels/cpu_shim.h`).
 pub const PRELUDE: (&str, &str) = ("cuda_prelude.cuh", include_str!("../../kernels/cuda_prelude.cuh"));
+/// The branch-free exp/ln/softplus/Box–Muller of [`crate::math::vecmath`], for the kernels.
+pub const VECMATH: (&str, &str) = ("vecmath.cuh", include_str!("../../kernels/vecmath.cuh"));
 /// Philox4x32-10, keyed streams and Box–Muller, shared by every kernel.
 pub const PHILOX: (&str, &str) = ("philox.cuh", include_str!("../../kernels/philox.cuh"));
+
+/// NVRTC options of every kernel. `--fmad=false`: no contraction of `a*b + c` into a fused
+/// multiply-add beyond the explicit `fma()` calls, so the GPU computes what the CPU computes.
+pub const NVRTC_OPTIONS: [&str; 3] = ["--gpu-architecture=compute_70", "--std=c++14", "--fmad=false"];
 
 /// A kernel: its entry point and its source file.
 #[derive(Clone, Copy, Debug)]
@@ -29,11 +35,11 @@ pub const KERNELS: [Kernel; 3] = [
     Kernel { entry: "interaction", file: "interaction.cu", source: include_str!("../../kernels/interaction.cu") },
 ];
 
-/// The single source NVRTC compiles for `kernel`: the prelude, the Philox header and the
-/// kernel, with the kernel's `#include "philox.cuh"` resolved in place.
+/// The single source NVRTC compiles for `kernel`: the prelude, the vecmath and Philox headers
+/// and the kernel, with their `#include`s resolved in place.
 pub fn nvrtc_program(kernel: &Kernel) -> String {
-    let body: String = kernel.source.lines().filter(|l| !l.trim_start().starts_with("#include")).map(|l| format!("{l}\n")).collect();
-    format!("{}\n{}\n{}", PRELUDE.1, PHILOX.1, body)
+    let strip = |src: &str| -> String { src.lines().filter(|l| !l.trim_start().starts_with("#include")).map(|l| format!("{l}\n")).collect() };
+    format!("{}\n{}\n{}\n{}", PRELUDE.1, strip(VECMATH.1), strip(PHILOX.1), strip(kernel.source))
 }
 
 /// Largest state size the LRD kernel accepts (its per-thread arrays).
@@ -49,13 +55,13 @@ pub fn ensure_fits(size: usize, limit: usize, kernel: &str) -> Result<()> {
     Ok(())
 }
 
-/// Paths from the LRD kernel's outputs: 5 summary values and 3·m trace values per path.
+/// Paths from the LRD kernel's outputs: 6 summary values and 3·m trace values per path.
 pub fn diagonal_paths(summary: &[f64], trace: &[f64], n: usize, m: usize) -> Vec<DiagonalLrdPath> {
     (0..n)
         .map(|p| {
-            let v = &summary[5 * p..5 * p + 5];
+            let v = &summary[6 * p..6 * p + 6];
             let tr = (0..m).map(|i| { let r = &trace[3 * (p * m + i)..3 * (p * m + i) + 3]; (r[0] as u64, r[1], r[2]) }).collect();
-            DiagonalLrdPath { log_bbar: v[0], min_margin: v[1], argmin_k: v[2] as u64, s_final: v[3], log_lrd_final: v[4], trace: tr }
+            DiagonalLrdPath { log_bbar: v[0], min_margin: v[1], argmin_k: v[2] as u64, s_final: v[3], log_lrd_final: v[4], sum_log_lrd: v[5], trace: tr }
         })
         .collect()
 }
@@ -65,6 +71,7 @@ pub fn interaction_start(job: &InteractionJob) -> (i32, u64) {
     match job.start {
         Start::Lrd { t } => (0, t),
         Start::Random => (1, 0),
+        Start::Ones => (2, 0),
     }
 }
 

@@ -12,7 +12,10 @@ pub mod cpu;
 pub mod cuda;
 pub mod jobs;
 pub mod kernels;
+pub mod normals;
+pub mod paths;
 pub mod philox;
+pub mod portable;
 pub mod shim;
 pub mod stream;
 

@@ -15,7 +15,7 @@ fn mulhilo(a: u32, b: u32) -> (u32, u32) {
 
 /// One Philox4x32 block with 10 rounds: four 32-bit outputs for a 128-bit counter and a
 /// 64-bit key.
-#[inline]
+#[inline(always)]
 pub fn philox4x32_10(counter: [u32; 4], key: [u32; 2]) -> [u32; 4] {
     let mut c = counter;
     let mut k = key;

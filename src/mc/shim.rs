@@ -68,7 +68,7 @@ impl Backend for ShimBackend {
         ensure_fits(job.a.len(), MAX_MODES, "LRD")?;
         let marks = log_checkpoints(job.horizon, job.checkpoints);
         let n = job.paths as usize;
-        let (mut summary, mut trace) = (vec![0.0; 5 * n], vec![0.0; 3 * n * marks.len()]);
+        let (mut summary, mut trace) = (vec![0.0; 6 * n], vec![0.0; 3 * n * marks.len()]);
         // SAFETY: the kernel reads `h` = a.len() = b.len() modes, `n_marks` = marks.len() marks,
         // and writes 5·paths summary and 3·paths·n_marks trace values; all buffers have exactly
         // those lengths and outlive the call, which does not retain them.

@@ -6,7 +6,9 @@
 //! `U(a, b) = ((a >> 6)·2^26 + (b >> 6) + 0.5) / 2^52`, and Box–Muller turns them into the normals
 //! `2b` and `2b+1`: `r = √(−2 ln u1)`, `(r cos 2πu2, r sin 2πu2)`.
 
+use super::normals::Normals;
 use super::philox::philox4x32_10;
+use crate::math::vecmath::box_muller;
 
 /// The key of a family of streams: derived from the run's seed and a label (the claim id),
 /// so two claims never share draws and adding a claim never changes another's numbers.
@@ -54,13 +56,6 @@ pub fn uniform_from_words(a: u32, b: u32) -> f64 {
     ((hi << 26 | lo) as f64 + 0.5) * (1.0 / 4_503_599_627_370_496.0)
 }
 
-/// Box–Muller: two uniforms in (0,1) to two independent standard normals.
-#[inline]
-pub fn box_muller(u1: f64, u2: f64) -> (f64, f64) {
-    let r = (-2.0 * u1.ln()).sqrt();
-    let (s, c) = (2.0 * std::f64::consts::PI * u2).sin_cos();
-    (r * c, r * s)
-}
 
 impl Stream {
     /// The stream of `instance` under `key`, positioned at its first draw.
@@ -71,8 +66,26 @@ impl Stream {
     fn block(&mut self) -> [u32; 4] {
         let b = self.next_block;
         self.next_block += 1;
+        self.block_at(b)
+    }
+
+    #[inline(always)]
+    fn block_at(&self, b: u64) -> [u32; 4] {
         let ctr = [b as u32, (b >> 32) as u32, self.instance as u32, (self.instance >> 32) as u32];
         philox4x32_10(ctr, self.key.0)
+    }
+
+    /// The normal pairs of the next `out.len()/2` blocks (even length): Philox, uniforms and
+    /// Box–Muller as one straight-line loop, which the compiler vectorises across blocks.
+    fn fill_pairs(&mut self, out: &mut [f64]) {
+        let b0 = self.next_block;
+        for (j, pair) in out.chunks_exact_mut(2).enumerate() {
+            let w = self.block_at(b0 + j as u64);
+            let (z0, z1) = box_muller(uniform_from_words(w[0], w[1]), uniform_from_words(w[2], w[3]));
+            pair[0] = z0;
+            pair[1] = z1;
+        }
+        self.next_block += (out.len() / 2) as u64;
     }
 
     /// Next standard normal. Normals `2b` and `2b+1` come from block `b`.
@@ -95,9 +108,39 @@ impl Stream {
     }
 }
 
+impl Normals for Stream {
+    /// The same values as `out.len()` calls of [`Stream::normal`].
+    fn fill(&mut self, out: &mut [f64]) {
+        let mut rest = &mut out[..];
+        if !rest.is_empty() {
+            if let Some(z) = self.spare.take() {
+                rest[0] = z;
+                rest = &mut rest[1..];
+            }
+        }
+        let even = rest.len() & !1;
+        self.fill_pairs(&mut rest[..even]);
+        if even < rest.len() {
+            rest[even] = self.normal();
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn block_fills_equal_single_draws_for_any_split() {
+        let k = StreamKey::new(3, "fill");
+        let single: Vec<f64> = { let mut s = Stream::new(k, 5); (0..37).map(|_| s.normal()).collect() };
+        let mut s = Stream::new(k, 5);
+        let mut filled = vec![0.0; 37];
+        for r in [0..1, 1..2, 2..9, 9..9, 9..30, 30..37] {
+            s.fill(&mut filled[r]);
+        }
+        assert_eq!(single, filled);
+    }
 
     #[test]
     fn streams_are_reproducible_and_distinct() {

@@ -152,11 +152,20 @@ impl DiagonalSsm {
 /// `ln ‖LRD(t+k, t)‖₂ = ½ logsumexp_n 2(a_n S + ln|B̄_{t,n}|)` for diagonal A (004 eq 10 with
 /// S = Σ_{j=t+1}^{t+k} Δ_j), in log space so that it survives |a|S ≫ 745; S = 0 gives ln‖B̄_t‖₂.
 /// `scratch` (the length of `a`) keeps the hot loops free of allocation.
+///
+/// Evaluated as the Monte Carlo engine and its kernels do (largest term m first, then
+/// `½(m + ln Σ e^{term − m})` with [`crate::math::vecmath`]), so that it agrees with them bit for bit.
 pub fn log_lrd_norm(a: &[f64], log_abs_bbar: &[f64], s: f64, scratch: &mut [f64]) -> f64 {
+    use crate::math::vecmath::{exp, ln};
+    let mut m = f64::NEG_INFINITY;
     for (term, (&an, &lb)) in scratch.iter_mut().zip(a.iter().zip(log_abs_bbar)) {
         *term = 2.0 * (an * s + lb);
+        m = if *term > m { *term } else { m };
     }
-    0.5 * crate::math::logsumexp(scratch)
+    if m == f64::NEG_INFINITY {
+        return m;
+    }
+    0.5 * (m + ln(scratch.iter().fold(0.0, |acc, t| acc + exp(t - m))))
 }
 
 #[cfg(test)]

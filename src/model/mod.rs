@@ -10,15 +10,18 @@
 //! | dense-A SSM | [`DenseSsm`] | 004 eq 2, Corollary 1 |
 //! | softmax attention, causal and full, 004's Q/K convention | [`Attention`] | 004 eq 5–6, 000 App. B |
 //! | interaction-term SSM | [`InteractionSsm`] | 004 eq 13–16 |
+//! | Mamba S6 selective scan over d channels (forward) | [`selective_scan`] | 000 eq 6–7 |
 
 pub mod attention;
 pub mod dense;
 pub mod diagonal;
 pub mod discretize;
 pub mod interaction;
+pub mod selective_scan;
 
 pub use attention::Attention;
 pub use dense::DenseSsm;
 pub use diagonal::{log_lrd_norm, DeltaRule, DiagonalSsm};
 pub use discretize::Discretization;
 pub use interaction::{InteractionSequence, InteractionSsm, StepRule};
+pub use selective_scan::{selective_scan, ScanInputs};

@@ -1,0 +1,313 @@
+//! One path (or sample) of each Monte Carlo job: the engine's inner loops, shared by the rayon
+//! backend (on Philox streams), the benchmark workloads (on the portable generator) and, line
+//! for line, the CUDA kernels of `kernels/`.
+//!
+//! The loops work a block of steps at a time: normals are drawn [`STEP_BLOCK`] at a time, the
+//! per-step functions (softplus, exp, ln) run as vectorised passes over the block, and only the
+//! truly sequential parts (running sums, the matrix–vector chain) stay scalar. Each element goes
+//! through the same operations in the same order as in the one-step-at-a-time kernels, so the
+//! blocking changes no bit of the results. Nothing is allocated per step, and nothing grows with
+//! the horizon except the checkpoint traces.
+
+use super::jobs::{DiagonalLrdJob, DiagonalLrdPath, InteractionJob, InteractionPath, ScalarArJob, ScalarArPath, Start, TailSumJob};
+use super::normals::{Buffered, Normals};
+use crate::math::vecmath::{exp, ln, softplus};
+use crate::model::discretize::diagonal;
+use crate::model::log_lrd_norm;
+
+/// Steps per block (8 KiB per f64 buffer: the working set stays in L1/L2).
+pub const STEP_BLOCK: usize = 1024;
+
+/// Lanes of the partial sums in [`tail_sum_sample`] and the dot products of
+/// [`interaction_path`]: independent accumulators break the add latency chain (and map onto
+/// vector registers); lane `l` sums the terms with index ≡ l (mod LANES), in index order.
+pub const LANES: usize = 4;
+
+/// `((l₀ + l₁) + (l₂ + l₃))`: the fixed combination of the lane sums.
+#[inline(always)]
+fn combine(l: &[f64; LANES]) -> f64 {
+    (l[0] + l[1]) + (l[2] + l[3])
+}
+
+/// Σ aᵢbᵢ in [`LANES`] interleaved partial sums of fused multiply-adds, combined by [`combine`].
+#[inline(always)]
+pub fn dot_lanes(a: &[f64], b: &[f64]) -> f64 {
+    let mut l = [0.0; LANES];
+    let (ra, rb) = (a.chunks_exact(LANES), b.chunks_exact(LANES));
+    let (tail_a, tail_b) = (ra.remainder(), rb.remainder());
+    for (ca, cb) in ra.zip(rb) {
+        for k in 0..LANES {
+            l[k] = ca[k].mul_add(cb[k], l[k]);
+        }
+    }
+    for k in 0..tail_a.len().min(tail_b.len()) {
+        l[k] = tail_a[k].mul_add(tail_b[k], l[k]);
+    }
+    combine(&l)
+}
+
+/// One path of the diagonal LRD job.
+///
+/// Per step k: `Δ_k = softplus(w x_k + b)`, `S_k` by Neumaier-compensated summation,
+/// `log‖LRD‖ = ½(m + ln Σ_n e^{2(a_n S_k + ln|B̄_n|) − m})` with `m` the largest term, and the
+/// margin `(r S_k + ln‖B̄‖ − log‖LRD‖)/(1 + |r S_k|)`.
+pub fn diagonal_lrd_path(job: &DiagonalLrdJob, marks: &[u64], mut normals: impl Normals) -> DiagonalLrdPath {
+    let h = job.a.len();
+    let dt = softplus(job.w * normals.next_normal() + job.bias);
+    let log_b: Vec<f64> = job.a.iter().zip(&job.b).map(|(&a, &b)| ln(diagonal(a, b, dt, job.disc).1.abs())).collect();
+    let log_bbar = log_lrd_norm(&job.a, &log_b, 0.0, &mut vec![0.0; h]);
+    let mut x = vec![0.0; STEP_BLOCK];
+    let mut s = vec![0.0; STEP_BLOCK];
+    let mut mx = vec![0.0; STEP_BLOCK];
+    let mut tot = vec![0.0; STEP_BLOCK];
+    let (mut sum, mut comp) = (0.0f64, 0.0f64);
+    let (mut min_margin, mut argmin_k) = (f64::INFINITY, 0);
+    let mut sum_log_lrd = 0.0;
+    let mut trace = Vec::with_capacity(marks.len());
+    let mut next_mark = 0;
+    let mut k0 = 1u64;
+    while k0 <= job.horizon {
+        let nb = STEP_BLOCK.min((job.horizon - k0 + 1) as usize);
+        let (x, s, mx, tot) = (&mut x[..nb], &mut s[..nb], &mut mx[..nb], &mut tot[..nb]);
+        normals.fill(x);
+        for xi in x.iter_mut() {
+            *xi = softplus(job.w * *xi + job.bias);
+        }
+        for (si, &d) in s.iter_mut().zip(x.iter()) {
+            let t = sum + d;
+            comp += if sum.abs() >= d.abs() { (sum - t) + d } else { (d - t) + sum };
+            sum = t;
+            *si = sum + comp;
+        }
+        mx.fill(f64::NEG_INFINITY);
+        tot.fill(0.0);
+        for (&a, &lb) in job.a.iter().zip(&log_b) {
+            for (m, &sk) in mx.iter_mut().zip(s.iter()) {
+                let term = 2.0 * (a * sk + lb);
+                *m = if term > *m { term } else { *m };
+            }
+        }
+        for (&a, &lb) in job.a.iter().zip(&log_b) {
+            for ((t, &m), &sk) in tot.iter_mut().zip(mx.iter()).zip(s.iter()) {
+                *t += exp(2.0 * (a * sk + lb) - m);
+            }
+        }
+        // x now holds log‖LRD‖ and mx the margins.
+        for (((l, marg), &t), &sk) in x.iter_mut().zip(mx.iter_mut()).zip(tot.iter()).zip(s.iter()) {
+            let log_lrd = if *marg == f64::NEG_INFINITY { *marg } else { 0.5 * (*marg + ln(t)) };
+            *marg = (job.claimed_rate * sk + log_bbar - log_lrd) / (1.0 + (job.claimed_rate * sk).abs());
+            *l = log_lrd;
+        }
+        for i in 0..nb {
+            let k = k0 + i as u64;
+            if mx[i] < min_margin {
+                min_margin = mx[i];
+                argmin_k = k;
+            }
+            sum_log_lrd += x[i];
+            if next_mark < marks.len() && marks[next_mark] == k {
+                trace.push((k, s[i], x[i]));
+                next_mark += 1;
+            }
+        }
+        k0 += nb as u64;
+    }
+    let (s_final, log_lrd_final) = trace.last().map_or((0.0, log_bbar), |&(_, s, l)| (s, l));
+    DiagonalLrdPath { log_bbar, min_margin, argmin_k, s_final, log_lrd_final, sum_log_lrd, trace }
+}
+
+/// One sample of the tail-sum job: `Y_t = Σ_{i≤t} ln(c + γ x_i²)` in [`LANES`] interleaved
+/// partial sums (term i goes to lane (i−1) mod LANES), combined at each record time.
+pub fn tail_sum_sample(job: &TailSumJob, mut normals: impl Normals) -> Vec<f64> {
+    let mut x = vec![0.0; STEP_BLOCK];
+    let mut lanes = [0.0; LANES];
+    let mut done = 0u64;
+    job.times
+        .iter()
+        .map(|&until| {
+            while done < until {
+                let nb = STEP_BLOCK.min((until - done) as usize);
+                let x = &mut x[..nb];
+                normals.fill(x);
+                for xi in x.iter_mut() {
+                    *xi = ln(job.c + job.gamma * *xi * *xi);
+                }
+                // Term `done + i` goes to lane (done + i) mod LANES: a scalar head up to the next
+                // lane boundary, then whole rows of LANES.
+                let head = ((LANES as u64 - done % LANES as u64) % LANES as u64) as usize;
+                let head = head.min(nb);
+                for (i, &v) in x[..head].iter().enumerate() {
+                    lanes[(done as usize + i) % LANES] += v;
+                }
+                let mut rows = x[head..].chunks_exact(LANES);
+                for row in &mut rows {
+                    for (l, &v) in lanes.iter_mut().zip(row) {
+                        *l += v;
+                    }
+                }
+                for (l, &v) in lanes.iter_mut().zip(rows.remainder()) {
+                    *l += v;
+                }
+                done += nb as u64;
+            }
+            combine(&lanes)
+        })
+        .collect()
+}
+
+/// One path of the scalar AR(1) job, tracked as `z·e^{scale}` with rescaling.
+pub fn scalar_ar_path(job: &ScalarArJob, normals: impl Normals) -> ScalarArPath {
+    const LIMIT: f64 = 1e150;
+    let mut normals = Buffered::new(normals);
+    // z_t = z·e^{scale}; the input term is damped by e^{−scale} once the path is rescaled.
+    let (mut z, mut scale, mut damp, mut t) = (0.0f64, 0.0f64, 1.0f64, 0u64);
+    let mut out = ScalarArPath { log_abs: Vec::with_capacity(job.times.len()), value: Vec::with_capacity(job.times.len()) };
+    for &until in &job.times {
+        while t < until {
+            let x = normals.next();
+            z = (job.c + job.gamma * x * x) * z + job.q * x * damp;
+            if z.abs() > LIMIT {
+                z /= LIMIT;
+                scale += LIMIT.ln();
+                damp = (-scale).exp();
+            }
+            t += 1;
+        }
+        out.log_abs.push(z.abs().ln() + scale);
+        out.value.push(if scale == 0.0 { z } else { z.signum() * f64::INFINITY });
+    }
+    out
+}
+
+/// Largest state size of the interaction loop (its fixed-size arrays).
+pub const MAX_INTERACTION_STATE: usize = 64;
+
+/// The transition `M = Ā + x² G Wᵀ` in fixed-size arrays of `P ≥ H` entries, padded with
+/// zeros: a padded column or row only ever adds an exact `fma(0, 0, l) = l`, so the padding
+/// changes no bit of the result, and the fixed sizes let the compiler unroll and vectorise.
+struct Transition<const P: usize> {
+    /// `columns[j][i] = Ā[i][j]`.
+    columns: [[f64; P]; P],
+    g: [f64; P],
+    w: [f64; P],
+}
+
+fn padded<const P: usize>(v: &[f64]) -> [f64; P] {
+    std::array::from_fn(|i| v.get(i).copied().unwrap_or(0.0))
+}
+
+/// Σ aᵢbᵢ over fixed-size arrays, lane i mod [`LANES`] as in [`dot_lanes`] (same bits).
+#[inline(always)]
+fn dot_fixed<const P: usize>(a: &[f64; P], b: &[f64; P]) -> f64 {
+    let mut l = [0.0; LANES];
+    for i in 0..P {
+        l[i % LANES] = a[i].mul_add(b[i], l[i % LANES]);
+    }
+    combine(&l)
+}
+
+impl<const P: usize> Transition<P> {
+    fn new(job: &InteractionJob) -> Self {
+        let h = job.bbar.len();
+        let columns = std::array::from_fn(|j| std::array::from_fn(|i| if i < h && j < h { job.abar[i][j] } else { 0.0 }));
+        Transition { columns, g: padded(&job.g), w: padded(&job.w) }
+    }
+
+    /// `Ā v + x² (W·v) G`: column j is accumulated into lane j mod [`LANES`] (fused multiply-adds
+    /// in column order), the lanes are combined, and the rank-one term is added last,
+    /// `out_i = fma(x²(W·v), G_i, lanes_i)`, so that W·v runs beside the product.
+    #[inline(always)]
+    fn apply(&self, x: f64, v: &[f64; P]) -> [f64; P] {
+        let mut l = [[0.0; P]; LANES];
+        for (j, col) in self.columns.iter().enumerate() {
+            let lane = &mut l[j % LANES];
+            for i in 0..P {
+                lane[i] = v[j].mul_add(col[i], lane[i]);
+            }
+        }
+        let c = x * x * dot_fixed(&self.w, v);
+        std::array::from_fn(|i| c.mul_add(self.g[i], (l[0][i] + l[1][i]) + (l[2][i] + l[3][i])))
+    }
+}
+
+/// Squared norms outside [2^−400, 2^400] trigger an exact rescaling by a power of two.
+const RESCALE_BELOW: f64 = 3.872_591_914_849_318e-121; // 2^-400
+const RESCALE_ABOVE: f64 = 2.582_249_878_086_908_6e120; // 2^400
+
+/// One path of the interaction job (H ≤ [`MAX_INTERACTION_STATE`]): `v_k = M_k v_{k−1}`, kept
+/// unnormalised and rescaled by exact powers of two (`v = ṽ·2^E`) only when its squared norm
+/// `q_k = ‖ṽ_k‖²` leaves [2^−400, 2^400]. Then `log‖Φ(k) v₀‖ = ½ ln q_k + E ln 2`, the per-step
+/// growth `‖v_k‖/‖v_{k−1}‖` exceeds 1 iff `q_k > q_{k−1}`, and no norm, square root, division or
+/// logarithm sits on the step-to-step dependency chain (which is only the matrix–vector product).
+pub fn interaction_path(job: &InteractionJob, marks: &[u64], normals: impl Normals) -> InteractionPath {
+    match job.bbar.len() {
+        0..=4 => interaction_path_padded::<4>(job, marks, normals),
+        5..=8 => interaction_path_padded::<8>(job, marks, normals),
+        9..=16 => interaction_path_padded::<16>(job, marks, normals),
+        17..=32 => interaction_path_padded::<32>(job, marks, normals),
+        _ => interaction_path_padded::<MAX_INTERACTION_STATE>(job, marks, normals),
+    }
+}
+
+fn interaction_path_padded<const P: usize>(job: &InteractionJob, marks: &[u64], mut normals: impl Normals) -> InteractionPath {
+    let h = job.bbar.len();
+    let m = Transition::<P>::new(job);
+    let bbar: [f64; P] = padded(&job.bbar);
+    let mut v = [0.0; P];
+    match job.start {
+        Start::Lrd { t } => {
+            // h_{t−1} by eq (14) from h_0 = 0, then v_0 = B̄ + 2 x_t (W·h_{t−1}) G.
+            for _ in 1..t {
+                let x = normals.next_normal();
+                let mv = m.apply(x, &v);
+                v = std::array::from_fn(|i| mv[i] + bbar[i] * x);
+            }
+            let c = 2.0 * normals.next_normal() * dot_fixed(&m.w, &v);
+            v = std::array::from_fn(|i| bbar[i] + c * m.g[i]);
+        }
+        Start::Random => normals.fill(&mut v[..h]),
+        Start::Ones => v[..h].fill(1.0),
+    }
+    let n0 = dot_fixed(&v, &v).sqrt();
+    let log_v0 = ln(n0);
+    v.iter_mut().for_each(|vi| *vi /= n0);
+    // log‖Φ(k)v₀‖ − log‖v₀‖ = ½(ln q_k − ln q₀) + E ln 2.
+    let q0 = dot_fixed(&v, &v);
+    let log_growth = |q: f64, e: i64| 0.5 * (ln(q) - ln(q0)) + e as f64 * std::f64::consts::LN_2;
+    let (mut q_prev, mut e, mut increases) = (q0, 0i64, 0u64);
+    let mut log_at_burn_in = 0.0;
+    let mut x = vec![0.0; STEP_BLOCK];
+    let mut trace = Vec::with_capacity(marks.len());
+    let mut next_mark = 0;
+    let mut k0 = 1u64;
+    while k0 <= job.horizon {
+        let nb = STEP_BLOCK.min((job.horizon - k0 + 1) as usize);
+        normals.fill(&mut x[..nb]);
+        for (i, &xk) in x[..nb].iter().enumerate() {
+            let k = k0 + i as u64;
+            v = m.apply(xk, &v);
+            let mut q = dot_fixed(&v, &v);
+            if !(q > RESCALE_BELOW && q < RESCALE_ABOVE) && q > 0.0 && q.is_finite() {
+                // ṽ ← ṽ·2^−s with s = ⌊log₂ q⌋/2: exact, as is q ← q·4^−s.
+                let s = (((q.to_bits() >> 52) & 0x7ff) as i64 - 1023) / 2;
+                let (down, down2) = (f64::from_bits(((1023 - s) as u64) << 52), f64::from_bits(((1023 - 2 * s) as u64) << 52));
+                v.iter_mut().for_each(|vi| *vi *= down);
+                q *= down2;
+                q_prev *= down2;
+                e += s;
+            }
+            increases += u64::from(q > q_prev);
+            q_prev = q;
+            if k == job.burn_in {
+                log_at_burn_in = log_growth(q, e);
+            }
+            if next_mark < marks.len() && marks[next_mark] == k {
+                trace.push((k, log_v0 + log_growth(q, e)));
+                next_mark += 1;
+            }
+        }
+        k0 += nb as u64;
+    }
+    let total = log_growth(q_prev, e);
+    InteractionPath { log_v0, log_growth: total, log_growth_after_burn_in: total - log_at_burn_in, increases, trace }
+}
