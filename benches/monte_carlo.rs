@@ -1,7 +1,10 @@
-//! Benchmarks of the Monte Carlo hot paths: the Philox normal stream, the log-space diagonal
-//! LRD path (004.cor1.cumulative), the interaction-model products (004.sec41), the tail sums of
-//! Theorem 4 (samples × steps) and the scalar AR(1) of the stability claims, and one property
-//! check end to end. Run with `cargo bench`; throughput is reported per element.
+//! Benchmarks of the Monte Carlo inner loops, so that regressions show: the vectorised
+//! elementary functions, the Philox and portable normal streams, the log-space diagonal LRD path
+//! (004.cor1.cumulative; W1's loop), the interaction-model products (004.sec41; W3's loop), the
+//! tail sums of Theorem 4 (W2's loop), the scalar AR(1) of the stability claims, the S6
+//! selective scan (W4's loop), every backend on one job, and one property check end to end.
+//! Run with `cargo bench`; throughput is reported per element. The whole workloads against the
+//! numpy and C references: `scripts/perf_compare.sh` (README, "Performance").
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use indicatif::ProgressBar;
@@ -13,6 +16,33 @@ use ssmcheck::mc::{Stream, StreamKey};
 use ssmcheck::model::Discretization;
 use ssmcheck::prelude::*;
 
+fn elementary(c: &mut Criterion) {
+    use ssmcheck::math::vecmath::{exp, ln, softplus};
+    let xs: Vec<f64> = (0..4096).map(|i| -20.0 + i as f64 * 0.01).collect();
+    let mut ys = vec![0.0; xs.len()];
+    let mut g = c.benchmark_group("vecmath");
+    g.throughput(Throughput::Elements(xs.len() as u64));
+    g.bench_function("exp_4096", |b| b.iter(|| ys.iter_mut().zip(&xs).for_each(|(y, &x)| *y = exp(black_box(x)))));
+    g.bench_function("ln_4096", |b| b.iter(|| ys.iter_mut().zip(&xs).for_each(|(y, &x)| *y = ln(black_box(x + 21.0)))));
+    g.bench_function("softplus_4096", |b| b.iter(|| ys.iter_mut().zip(&xs).for_each(|(y, &x)| *y = softplus(black_box(x)))));
+    g.bench_function("libm_exp_4096", |b| b.iter(|| ys.iter_mut().zip(&xs).for_each(|(y, &x)| *y = black_box(x).exp())));
+    g.finish();
+}
+
+fn scan(c: &mut Criterion) {
+    use ssmcheck::model::{selective_scan, ScanInputs};
+    let (d, n, len) = (64, 16, 1024);
+    let normals = |k: u64, m: usize| { let mut v = vec![0.0; m]; PortableNormals::new(k, 0).fill(&mut v); v };
+    let (r, bm, cm, u) = (normals(1, len * d), normals(2, len * n), normals(3, len * n), normals(4, len * d));
+    let a: Vec<f64> = (0..n * d).map(|i| -((i / d + 1) as f64)).collect();
+    let inputs = ScanInputs { d, n, len, r: &r, a: &a, b: &bm, c: &cm, u: &u };
+    let mut y = vec![0.0; len * d];
+    let mut g = c.benchmark_group("selective_scan");
+    g.throughput(Throughput::Elements((d * n * len) as u64));
+    g.bench_function("d64_N16_L1024 (state-updates)", |b| b.iter(|| selective_scan(black_box(&inputs), &mut y).unwrap()));
+    g.finish();
+}
+
 fn normals(c: &mut Criterion) {
     let mut g = c.benchmark_group("stream");
     g.throughput(Throughput::Elements(1_000_000));
@@ -22,11 +52,11 @@ fn normals(c: &mut Criterion) {
     g.finish();
 }
 
-/// The LRD job of 004.cor1.cumulative (8 modes) with `steps` steps and `paths` paths.
-fn lrd_job(steps: u64, paths: u64) -> DiagonalLrdJob {
+/// The LRD job of 004.cor1.cumulative (`h` modes) with `steps` steps and `paths` paths.
+fn lrd_job(steps: u64, paths: u64, h: usize) -> DiagonalLrdJob {
     DiagonalLrdJob {
-        a: (0..8).map(|n| -((n + 1) as f64) * 0.5).collect(),
-        b: vec![1.0; 8],
+        a: (0..h).map(|n| -((n + 1) as f64) * 0.5).collect(),
+        b: vec![1.0; h],
         w: 1.0,
         bias: -1.0,
         disc: Discretization::Zoh,
@@ -40,11 +70,11 @@ fn lrd_job(steps: u64, paths: u64) -> DiagonalLrdJob {
 
 fn diagonal(c: &mut Criterion) {
     let steps = 100_000;
-    let job = lrd_job(steps, 1);
+    let job = lrd_job(steps, 1, 16);
     let marks = ssmcheck::mc::jobs::log_checkpoints(steps, 10);
     let mut g = c.benchmark_group("diagonal_lrd");
-    g.throughput(Throughput::Elements(steps * 8));
-    g.bench_function("H8_1e5_steps (state-updates)", |b| b.iter(|| diagonal_lrd_path(black_box(&job), &marks, Stream::new(job.key, 0))));
+    g.throughput(Throughput::Elements(steps * 16));
+    g.bench_function("H16_1e5_steps (state-updates)", |b| b.iter(|| diagonal_lrd_path(black_box(&job), &marks, Stream::new(job.key, 0))));
     g.finish();
 }
 
@@ -84,7 +114,7 @@ fn stability(c: &mut Criterion) {
 /// The same job on every backend available in this build: throughput in path-steps per second.
 fn backends(c: &mut Criterion) {
     let steps = 20_000;
-    let job = lrd_job(steps, 64);
+    let job = lrd_job(steps, 64, 8);
     let bar = ProgressBar::hidden();
     let mut available: Vec<Box<dyn Backend>> = vec![Box::new(CpuBackend), Box::new(ssmcheck::mc::ShimBackend::new())];
     if let Ok(gpu) = ssmcheck::mc::backend_by_name("cuda") {
@@ -113,6 +143,6 @@ fn property_check(c: &mut Criterion) {
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(10);
-    targets = normals, diagonal, interaction, stability, backends, property_check
+    targets = elementary, normals, diagonal, scan, interaction, stability, backends, property_check
 }
 criterion_main!(benches);

@@ -107,3 +107,25 @@ fn report_writes_html_svg_and_json_from_the_results() {
     assert!(html == std::fs::read_to_string(again.join("index.html")).unwrap(), "re-rendered page differs");
     assert!(Path::new(&again.join("svg")).is_dir());
 }
+
+#[test]
+fn bench_prints_one_reference_format_json_line_per_workload() {
+    let out = ssmcheck(&["bench", "all", "--quick", "--threads", "2"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<serde_json::Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let names: Vec<&str> = lines.iter().map(|l| l["workload"].as_str().unwrap()).collect();
+    assert_eq!(names, ["decay", "tail", "lyapunov", "scan"]);
+    for l in &lines {
+        // The fields run_all.sh --extra and summarize.py read.
+        assert_eq!(l["impl"], "rust");
+        assert_eq!(l["params"]["threads"], 2);
+        assert_eq!(l["params"]["rng"], "portable");
+        assert!(l["wall_s"].as_f64().unwrap() > 0.0 && l["throughput"].as_f64().unwrap() > 0.0);
+        assert!(l["throughput_unit"].is_string() && l["summary"].is_object() && l["checksum"].is_object());
+    }
+    assert_one_line_error(&ssmcheck(&["bench", "w9"]), "unknown workload 'w9'");
+    assert_one_line_error(&ssmcheck(&["bench", "w1", "--threads", "0"]), "--threads");
+    assert_one_line_error(&ssmcheck(&["bench", "w1", "--backend", "shim"]), "only the cpu backend");
+    assert_one_line_error(&ssmcheck(&["bench", "w1", "--backend", "tpu"]), "unknown backend");
+}

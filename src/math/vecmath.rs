@@ -31,7 +31,10 @@ fn pow2(n: i64) -> f64 {
     f64::from_bits(((n + 1023) as u64) << 52)
 }
 
-/// `e^x`, within 1 ulp; 0 below −745.2, +∞ above 709.79, NaN for NaN.
+/// Below this, [`exp`] returns exactly 0.0 (e^x is under half the smallest subnormal).
+pub const EXP_ZERO_BELOW: f64 = -745.2;
+
+/// `e^x`, within 1 ulp; exactly 0 below [`EXP_ZERO_BELOW`], +∞ above 709.79, NaN for NaN.
 #[inline(always)]
 pub fn exp(x: f64) -> f64 {
     // Clamp so that the exponent arithmetic stays in range; the ends are fixed by selects.
@@ -57,7 +60,7 @@ pub fn exp(x: f64) -> f64 {
     // needs no branch.
     let half = n >> 1;
     let y = p * pow2(half) * pow2(n - half);
-    if x < -745.2 {
+    if x < EXP_ZERO_BELOW {
         0.0
     } else if x > 709.79 {
         f64::INFINITY
