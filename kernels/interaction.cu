@@ -4,15 +4,15 @@
 // (the growth rate then estimates the top Lyapunov exponent); start = 2: the direction (1,…,1).
 // Outputs per path: [log‖v_0‖, log growth, log growth after burn-in, increases] and, at each
 // of the n_marks record steps, (k, log‖Φ(k) v_0‖).
-// Sums run in 4 interleaved partial sums (index mod 4) of fused multiply-adds, combined as
-// (l0 + l1) + (l2 + l3), exactly as the CPU loop does.
+// Dot products run in 8 interleaved partial sums (index mod 8) of fused multiply-adds and the
+// matrix-vector product in 4 column lanes (column mod 4), combined exactly as the CPU loop does.
 #include "philox.cuh"
 #define SSM_MAX_STATE 32
 
 SSM_DEVICE double ssm_dot(const double* a, const double* b, int h) {
-    double l[4] = {0.0, 0.0, 0.0, 0.0};
-    for (int i = 0; i < h; ++i) l[i % 4] = fma(a[i], b[i], l[i % 4]);
-    return (l[0] + l[1]) + (l[2] + l[3]);
+    double l[8] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+    for (int i = 0; i < h; ++i) l[i % 8] = fma(a[i], b[i], l[i % 8]);
+    return ((l[0] + l[1]) + (l[2] + l[3])) + ((l[4] + l[5]) + (l[6] + l[7]));
 }
 
 // out = Ā v + x² (W·v) G, Ā row-major: column j goes to partial sum j mod 4 (column order),

@@ -9,7 +9,7 @@ use super::Measured;
 use crate::error::Result;
 use crate::mc::jobs::{InteractionJob, Start};
 use crate::mc::normals::Normals;
-use crate::mc::paths::interaction_path;
+use crate::mc::paths::{interaction_paths, LOCKSTEP};
 use crate::mc::portable::{derive, uniform, PortableNormals};
 use crate::mc::StreamKey;
 use nalgebra::DMatrix;
@@ -72,15 +72,20 @@ fn instance(p: &LyapunovParams, m: u64) -> InteractionJob {
 }
 
 pub(super) fn run(p: &LyapunovParams) -> Result<Measured> {
-    let exponents: Vec<f64> = (0..p.instances)
+    let jobs: Vec<InteractionJob> = (0..p.instances).into_par_iter().map(|m| instance(p, m)).collect();
+    for job in &jobs {
+        job.validate()?;
+    }
+    // Groups of LOCKSTEP instances advance together (independent chains overlap in the core).
+    let groups: Vec<(usize, &[InteractionJob])> = jobs.chunks(LOCKSTEP).enumerate().collect();
+    let exponents: Vec<f64> = groups
         .into_par_iter()
-        .map(|m| {
-            let job = instance(p, m);
-            job.validate()?;
-            let path = interaction_path(&job, &[], PortableNormals::new(derive(derive(p.seed, m), 4), 0));
-            Ok(path.log_growth / p.steps as f64)
+        .flat_map_iter(|(g, group)| {
+            let refs: Vec<&InteractionJob> = group.iter().collect();
+            let sources = (0..group.len()).map(|q| PortableNormals::new(derive(derive(p.seed, (g * LOCKSTEP + q) as u64), 4), 0)).collect();
+            interaction_paths(&refs, &[], sources).into_iter().map(|path| path.log_growth / p.steps as f64)
         })
-        .collect::<Result<_>>()?;
+        .collect();
     Ok(Measured {
         params: json!({"instances": p.instances, "k": p.steps, "H": p.states, "seed": p.seed}),
         unit: "H^2-steps/s",

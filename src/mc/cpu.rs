@@ -2,7 +2,7 @@
 
 use super::backend::Backend;
 use super::jobs::{log_checkpoints, DiagonalLrdJob, DiagonalLrdPath, InteractionJob, InteractionPath, ScalarArJob, ScalarArPath, TailSumJob};
-use super::paths::{diagonal_lrd_path, interaction_path, scalar_ar_path, tail_sum_sample};
+use super::paths::{diagonal_lrd_path, interaction_paths, scalar_ar_path, tail_sum_sample, LOCKSTEP};
 use super::stream::Stream;
 use crate::error::Result;
 use indicatif::ProgressBar;
@@ -36,7 +36,14 @@ impl Backend for CpuBackend {
     fn interaction(&self, job: &InteractionJob, progress: &ProgressBar) -> Result<Vec<InteractionPath>> {
         job.validate()?;
         let marks = log_checkpoints(job.horizon, job.checkpoints);
-        Ok(per_path(job.paths, progress, |p| interaction_path(job, &marks, Stream::new(job.key, p))))
+        // Groups of LOCKSTEP paths advance together; each path's numbers are those of a lone path.
+        let groups = per_path(job.paths.div_ceil(LOCKSTEP as u64), &ProgressBar::hidden(), |g| {
+            let paths: Vec<u64> = (g * LOCKSTEP as u64..((g + 1) * LOCKSTEP as u64).min(job.paths)).collect();
+            let out = interaction_paths(&vec![job; paths.len()], &marks, paths.iter().map(|&p| Stream::new(job.key, p)).collect());
+            progress.inc(paths.len() as u64);
+            out
+        });
+        Ok(groups.into_iter().flatten().collect())
     }
 }
 

@@ -18,8 +18,8 @@ use crate::model::log_lrd_norm;
 /// Steps per block (8 KiB per f64 buffer: the working set stays in L1/L2).
 pub const STEP_BLOCK: usize = 1024;
 
-/// Lanes of the partial sums in [`tail_sum_sample`] and the dot products of
-/// [`interaction_path`]: independent accumulators break the add latency chain (and map onto
+/// Lanes of the partial sums in [`tail_sum_sample`] and of the column accumulators of the
+/// interaction product: independent accumulators break the add latency chain (and map onto
 /// vector registers); lane `l` sums the terms with index ≡ l (mod LANES), in index order.
 pub const LANES: usize = 4;
 
@@ -29,22 +29,9 @@ fn combine(l: &[f64; LANES]) -> f64 {
     (l[0] + l[1]) + (l[2] + l[3])
 }
 
-/// Σ aᵢbᵢ in [`LANES`] interleaved partial sums of fused multiply-adds, combined by [`combine`].
-#[inline(always)]
-pub fn dot_lanes(a: &[f64], b: &[f64]) -> f64 {
-    let mut l = [0.0; LANES];
-    let (ra, rb) = (a.chunks_exact(LANES), b.chunks_exact(LANES));
-    let (tail_a, tail_b) = (ra.remainder(), rb.remainder());
-    for (ca, cb) in ra.zip(rb) {
-        for k in 0..LANES {
-            l[k] = ca[k].mul_add(cb[k], l[k]);
-        }
-    }
-    for k in 0..tail_a.len().min(tail_b.len()) {
-        l[k] = tail_a[k].mul_add(tail_b[k], l[k]);
-    }
-    combine(&l)
-}
+/// Lanes of the interaction loop's dot products: one AVX-512 register, so a dot product of
+/// length 16 is two vector FMAs and one horizontal reduction.
+pub const DOT_LANES: usize = 8;
 
 /// One path of the diagonal LRD job.
 ///
@@ -203,14 +190,17 @@ fn padded<const P: usize>(v: &[f64]) -> [f64; P] {
     std::array::from_fn(|i| v.get(i).copied().unwrap_or(0.0))
 }
 
-/// Σ aᵢbᵢ over fixed-size arrays, lane i mod [`LANES`] as in [`dot_lanes`] (same bits).
+/// Σ aᵢbᵢ over fixed-size arrays in [`DOT_LANES`] partial sums (lane i mod 8, fused
+/// multiply-adds in index order), combined as `((l₀+l₁)+(l₂+l₃)) + ((l₄+l₅)+(l₆+l₇))`.
 #[inline(always)]
 fn dot_fixed<const P: usize>(a: &[f64; P], b: &[f64; P]) -> f64 {
-    let mut l = [0.0; LANES];
-    for i in 0..P {
-        l[i % LANES] = a[i].mul_add(b[i], l[i % LANES]);
+    let mut l = [0.0; DOT_LANES];
+    for (ca, cb) in a.chunks(DOT_LANES).zip(b.chunks(DOT_LANES)) {
+        for k in 0..ca.len() {
+            l[k] = ca[k].mul_add(cb[k], l[k]);
+        }
     }
-    combine(&l)
+    ((l[0] + l[1]) + (l[2] + l[3])) + ((l[4] + l[5]) + (l[6] + l[7]))
 }
 
 impl<const P: usize> Transition<P> {
@@ -241,80 +231,186 @@ impl<const P: usize> Transition<P> {
 const RESCALE_BELOW: f64 = 3.872_591_914_849_318e-121; // 2^-400
 const RESCALE_ABOVE: f64 = 2.582_249_878_086_908_6e120; // 2^400
 
+/// Paths advanced in lockstep by [`interaction_paths`]: independent dependency chains the core
+/// overlaps, as the C reference interleaves its instances.
+pub const LOCKSTEP: usize = 4;
+
 /// One path of the interaction job (H ≤ [`MAX_INTERACTION_STATE`]): `v_k = M_k v_{k−1}`, kept
 /// unnormalised and rescaled by exact powers of two (`v = ṽ·2^E`) only when its squared norm
 /// `q_k = ‖ṽ_k‖²` leaves [2^−400, 2^400]. Then `log‖Φ(k) v₀‖ = ½ ln q_k + E ln 2`, the per-step
 /// growth `‖v_k‖/‖v_{k−1}‖` exceeds 1 iff `q_k > q_{k−1}`, and no norm, square root, division or
 /// logarithm sits on the step-to-step dependency chain (which is only the matrix–vector product).
-pub fn interaction_path(job: &InteractionJob, marks: &[u64], normals: impl Normals) -> InteractionPath {
-    match job.bbar.len() {
-        0..=4 => interaction_path_padded::<4>(job, marks, normals),
-        5..=8 => interaction_path_padded::<8>(job, marks, normals),
-        9..=16 => interaction_path_padded::<16>(job, marks, normals),
-        17..=32 => interaction_path_padded::<32>(job, marks, normals),
-        _ => interaction_path_padded::<MAX_INTERACTION_STATE>(job, marks, normals),
+pub fn interaction_path<N: Normals>(job: &InteractionJob, marks: &[u64], normals: N) -> InteractionPath {
+    interaction_paths(&[job], marks, vec![normals]).pop().expect("one path")
+}
+
+/// Several interaction paths (of jobs with the same state size and horizon), advanced
+/// [`LOCKSTEP`] at a time; each path's numbers are exactly those of [`interaction_path`].
+pub fn interaction_paths<N: Normals>(jobs: &[&InteractionJob], marks: &[u64], normals: Vec<N>) -> Vec<InteractionPath> {
+    assert_eq!(jobs.len(), normals.len(), "one normal source per path");
+    assert!(jobs.windows(2).all(|w| w[0].bbar.len() == w[1].bbar.len() && w[0].horizon == w[1].horizon), "lockstep paths share H and the horizon");
+    let h = jobs.first().map_or(0, |j| j.bbar.len());
+    match h {
+        0..=4 => lockstep_groups::<4, N>(jobs, marks, normals),
+        5..=8 => lockstep_groups::<8, N>(jobs, marks, normals),
+        9..=16 => lockstep_groups::<16, N>(jobs, marks, normals),
+        17..=32 => lockstep_groups::<32, N>(jobs, marks, normals),
+        _ => lockstep_groups::<MAX_INTERACTION_STATE, N>(jobs, marks, normals),
     }
 }
 
-fn interaction_path_padded<const P: usize>(job: &InteractionJob, marks: &[u64], mut normals: impl Normals) -> InteractionPath {
-    let h = job.bbar.len();
-    let m = Transition::<P>::new(job);
-    let bbar: [f64; P] = padded(&job.bbar);
-    let mut v = [0.0; P];
-    match job.start {
-        Start::Lrd { t } => {
-            // h_{t−1} by eq (14) from h_0 = 0, then v_0 = B̄ + 2 x_t (W·h_{t−1}) G.
-            for _ in 1..t {
-                let x = normals.next_normal();
-                let mv = m.apply(x, &v);
-                v = std::array::from_fn(|i| mv[i] + bbar[i] * x);
-            }
-            let c = 2.0 * normals.next_normal() * dot_fixed(&m.w, &v);
-            v = std::array::from_fn(|i| bbar[i] + c * m.g[i]);
+fn lockstep_groups<const P: usize, N: Normals>(jobs: &[&InteractionJob], marks: &[u64], normals: Vec<N>) -> Vec<InteractionPath> {
+    let mut out = Vec::with_capacity(jobs.len());
+    let mut sources = normals.into_iter();
+    for group in jobs.chunks(LOCKSTEP) {
+        let walkers: Vec<Walker<'_, P, N>> = group.iter().map(|&job| Walker::start(job, sources.next().expect("one source per path"))).collect();
+        match <[Walker<'_, P, N>; LOCKSTEP]>::try_from(walkers) {
+            Ok(full) => out.extend(lockstep(full, marks)),
+            Err(partial) => out.extend(partial.into_iter().flat_map(|w| lockstep([w], marks))),
         }
-        Start::Random => normals.fill(&mut v[..h]),
-        Start::Ones => v[..h].fill(1.0),
     }
-    let n0 = dot_fixed(&v, &v).sqrt();
-    let log_v0 = ln(n0);
-    v.iter_mut().for_each(|vi| *vi /= n0);
-    // log‖Φ(k)v₀‖ − log‖v₀‖ = ½(ln q_k − ln q₀) + E ln 2.
-    let q0 = dot_fixed(&v, &v);
-    let log_growth = |q: f64, e: i64| 0.5 * (ln(q) - ln(q0)) + e as f64 * std::f64::consts::LN_2;
-    let (mut q_prev, mut e, mut increases) = (q0, 0i64, 0u64);
-    let mut log_at_burn_in = 0.0;
-    let mut x = vec![0.0; STEP_BLOCK];
-    let mut trace = Vec::with_capacity(marks.len());
-    let mut next_mark = 0;
+    out
+}
+
+/// Advances G walkers over the horizon, step by step in turn.
+fn lockstep<const P: usize, const G: usize, N: Normals>(mut walkers: [Walker<'_, P, N>; G], marks: &[u64]) -> [InteractionPath; G] {
+    let horizon = walkers[0].job.horizon;
+    let mut x = vec![[0.0; STEP_BLOCK]; G];
     let mut k0 = 1u64;
-    while k0 <= job.horizon {
-        let nb = STEP_BLOCK.min((job.horizon - k0 + 1) as usize);
-        normals.fill(&mut x[..nb]);
-        for (i, &xk) in x[..nb].iter().enumerate() {
-            let k = k0 + i as u64;
-            v = m.apply(xk, &v);
-            let mut q = dot_fixed(&v, &v);
-            if !(q > RESCALE_BELOW && q < RESCALE_ABOVE) && q > 0.0 && q.is_finite() {
-                // ṽ ← ṽ·2^−s with s = ⌊log₂ q⌋/2: exact, as is q ← q·4^−s.
-                let s = (((q.to_bits() >> 52) & 0x7ff) as i64 - 1023) / 2;
-                let (down, down2) = (f64::from_bits(((1023 - s) as u64) << 52), f64::from_bits(((1023 - 2 * s) as u64) << 52));
-                v.iter_mut().for_each(|vi| *vi *= down);
-                q *= down2;
-                q_prev *= down2;
-                e += s;
-            }
-            increases += u64::from(q > q_prev);
-            q_prev = q;
-            if k == job.burn_in {
-                log_at_burn_in = log_growth(q, e);
-            }
-            if next_mark < marks.len() && marks[next_mark] == k {
-                trace.push((k, log_v0 + log_growth(q, e)));
-                next_mark += 1;
+    while k0 <= horizon {
+        let nb = STEP_BLOCK.min((horizon - k0 + 1) as usize);
+        for (w, xg) in walkers.iter_mut().zip(x.iter_mut()) {
+            w.normals.fill(&mut xg[..nb]);
+        }
+        for i in 0..nb {
+            for (w, xg) in walkers.iter_mut().zip(x.iter()) {
+                w.step(xg[i], k0 + i as u64, marks);
             }
         }
         k0 += nb as u64;
     }
-    let total = log_growth(q_prev, e);
-    InteractionPath { log_v0, log_growth: total, log_growth_after_burn_in: total - log_at_burn_in, increases, trace }
+    walkers.map(Walker::finish)
+}
+
+/// The state of one interaction path.
+struct Walker<'a, const P: usize, N: Normals> {
+    job: &'a InteractionJob,
+    m: Transition<P>,
+    normals: N,
+    v: [f64; P],
+    log_v0: f64,
+    q0: f64,
+    q_prev: f64,
+    e: i64,
+    increases: u64,
+    log_at_burn_in: f64,
+    trace: Vec<(u64, f64)>,
+    next_mark: usize,
+}
+
+impl<'a, const P: usize, N: Normals> Walker<'a, P, N> {
+    /// The start vector (after the LRD prefix for `Start::Lrd`), normalised.
+    fn start(job: &'a InteractionJob, mut normals: N) -> Self {
+        let h = job.bbar.len();
+        let m = Transition::<P>::new(job);
+        let bbar: [f64; P] = padded(&job.bbar);
+        let mut v = [0.0; P];
+        match job.start {
+            Start::Lrd { t } => {
+                // h_{t−1} by eq (14) from h_0 = 0, then v_0 = B̄ + 2 x_t (W·h_{t−1}) G.
+                for _ in 1..t {
+                    let x = normals.next_normal();
+                    let mv = m.apply(x, &v);
+                    v = std::array::from_fn(|i| mv[i] + bbar[i] * x);
+                }
+                let c = 2.0 * normals.next_normal() * dot_fixed(&m.w, &v);
+                v = std::array::from_fn(|i| bbar[i] + c * m.g[i]);
+            }
+            Start::Random => normals.fill(&mut v[..h]),
+            Start::Ones => v[..h].fill(1.0),
+        }
+        let n0 = dot_fixed(&v, &v).sqrt();
+        v.iter_mut().for_each(|vi| *vi /= n0);
+        let q0 = dot_fixed(&v, &v);
+        Walker { job, m, normals, v, log_v0: ln(n0), q0, q_prev: q0, e: 0, increases: 0, log_at_burn_in: 0.0, trace: vec![], next_mark: 0 }
+    }
+
+    /// `log‖Φ(k)v₀‖ − log‖v₀‖ = ½(ln q_k − ln q₀) + E ln 2`.
+    fn log_growth(&self, q: f64) -> f64 {
+        0.5 * (ln(q) - ln(self.q0)) + self.e as f64 * std::f64::consts::LN_2
+    }
+
+    /// Step k with input x.
+    #[inline(always)]
+    fn step(&mut self, x: f64, k: u64, marks: &[u64]) {
+        self.v = self.m.apply(x, &self.v);
+        let mut q = dot_fixed(&self.v, &self.v);
+        if !(q > RESCALE_BELOW && q < RESCALE_ABOVE) && q > 0.0 && q.is_finite() {
+            // ṽ ← ṽ·2^−s with s = ⌊log₂ q⌋/2: exact, as is q ← q·4^−s.
+            let s = (((q.to_bits() >> 52) & 0x7ff) as i64 - 1023) / 2;
+            let (down, down2) = (f64::from_bits(((1023 - s) as u64) << 52), f64::from_bits(((1023 - 2 * s) as u64) << 52));
+            self.v.iter_mut().for_each(|vi| *vi *= down);
+            q *= down2;
+            self.q_prev *= down2;
+            self.e += s;
+        }
+        self.increases += u64::from(q > self.q_prev);
+        self.q_prev = q;
+        if k == self.job.burn_in {
+            self.log_at_burn_in = self.log_growth(q);
+        }
+        if self.next_mark < marks.len() && marks[self.next_mark] == k {
+            self.trace.push((k, self.log_v0 + self.log_growth(q)));
+            self.next_mark += 1;
+        }
+    }
+
+    fn finish(self) -> InteractionPath {
+        let total = self.log_growth(self.q_prev);
+        InteractionPath {
+            log_v0: self.log_v0,
+            log_growth: total,
+            log_growth_after_burn_in: total - self.log_at_burn_in,
+            increases: self.increases,
+            trace: self.trace,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mc::{Stream, StreamKey};
+
+    #[test]
+    fn lockstep_paths_equal_lone_paths_bit_for_bit() {
+        let h = 5;
+        let job = InteractionJob {
+            abar: (0..h).map(|i| (0..h).map(|j| if i == j { 0.6 } else { 0.05 * (i as f64 - j as f64) }).collect()).collect(),
+            bbar: vec![0.3; h],
+            g: vec![0.2; h],
+            w: vec![-0.1; h],
+            start: Start::Lrd { t: 3 },
+            horizon: 3000,
+            burn_in: 10,
+            paths: 6,
+            checkpoints: 5,
+            key: StreamKey::new(4, "lockstep"),
+        };
+        let marks = crate::mc::jobs::log_checkpoints(job.horizon, job.checkpoints);
+        let lone: Vec<InteractionPath> = (0..6).map(|p| interaction_path(&job, &marks, Stream::new(job.key, p))).collect();
+        let grouped = interaction_paths(&vec![&job; 6], &marks, (0..6).map(|p| Stream::new(job.key, p)).collect());
+        assert_eq!(lone, grouped);
+    }
+
+    #[test]
+    fn tail_sums_split_at_record_times_equal_one_pass() {
+        let job = TailSumJob { c: 0.5, gamma: 0.4, times: vec![3, 1030, 5000], samples: 1, key: StreamKey::new(4, "tail") };
+        let split = tail_sum_sample(&job, Stream::new(job.key, 0));
+        let one = tail_sum_sample(&TailSumJob { times: vec![5000], ..job.clone() }, Stream::new(job.key, 0));
+        assert_eq!(split[2], one[0]);
+        let mut s = Stream::new(job.key, 0);
+        let direct: f64 = (0..3).map(|_| (0.5 + 0.4 * s.normal().powi(2)).ln()).sum();
+        assert!((split[0] - direct).abs() < 1e-14);
+    }
 }
