@@ -33,6 +33,7 @@ pub mod math;
 pub mod mc;
 pub mod model;
 pub mod report;
+pub mod tasks;
 pub mod stats;
 
 /// The names most users need.

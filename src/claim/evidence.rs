@@ -58,6 +58,26 @@ pub struct Figure {
     pub series: Vec<Series>,
     /// What the reader should see in it.
     pub caption: String,
+    /// A heat map drawn under the series (phase diagrams), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub heat: Option<HeatMap>,
+}
+
+/// A grid of values in [0, 1] (e.g. accuracies) drawn as shaded cells centred at (x_i, y_j),
+/// each labelled with its value.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HeatMap {
+    /// Cell centres along x (increasing).
+    pub x: Vec<f64>,
+    /// Cell centres along y (increasing).
+    pub y: Vec<f64>,
+    /// `values[j][i]` at (x_i, y_j); NaN leaves a cell blank.
+    pub values: Vec<Vec<f64>>,
+    /// What the shade means (e.g. "accuracy").
+    pub label: String,
+    /// The values mapped to the lightest and darkest shade (default [0, 1]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub range: Option<[f64; 2]>,
 }
 
 impl Figure {
@@ -71,7 +91,13 @@ impl Figure {
             x_log: false,
             series: vec![],
             caption: String::new(),
+            heat: None,
         }
+    }
+    /// Draws a heat map under the series.
+    pub fn heat(mut self, heat: HeatMap) -> Self {
+        self.heat = Some(heat);
+        self
     }
     /// Adds a series.
     pub fn with(mut self, s: Series) -> Self {

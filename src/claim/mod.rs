@@ -22,7 +22,7 @@ pub mod statistical;
 pub mod verdict;
 
 pub use budget::{Budget, Context};
-pub use evidence::{Figure, Series, Style};
+pub use evidence::{Figure, HeatMap, Series, Style};
 pub use meta::{Claim, ClaimMeta, Control, Family, Kind, Source, Status};
 pub use property::{property, Eval, Property};
 pub use registry::Registry;

@@ -5,6 +5,7 @@ use crate::claim::Registry;
 pub mod conjectures;
 pub mod decay;
 pub mod haar;
+pub mod recall;
 pub mod stability;
 pub mod strategies;
 
@@ -13,10 +14,14 @@ pub const PAPER_004: &str = "004 Rethinking the long-range dependency in Mamba/S
 /// The source line of seed 000.
 pub const PAPER_000: &str = "000 Understanding Input Selectivity in Mamba (Huang et al., ICML 2025)";
 
+/// The source line of seed 002.
+pub const PAPER_002: &str = "002 How does Mamba Perform Associative Recall? A Mechanistic Study (Le Corre, Huang, Bietti)";
+
 /// Registers every claim of every family.
 pub fn register_all(r: &mut Registry) {
     decay::register(r);
     stability::register(r);
     haar::register(r);
+    recall::register(r);
     conjectures::register(r);
 }

@@ -2,6 +2,7 @@
 
 use crate::claim::{Figure, Style};
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 const PALETTE: [RGBColor; 6] = [
     RGBColor(31, 119, 180),
@@ -46,6 +47,28 @@ fn draw_legend<DB: DrawingBackend>(area: &DrawingArea<DB, plotters::coord::Shift
     Ok(())
 }
 
+/// Cell edges around increasing centres: half-way to each neighbour.
+fn edges(c: &[f64]) -> Vec<f64> {
+    let n = c.len();
+    if n == 0 {
+        return vec![];
+    }
+    if n == 1 {
+        return vec![c[0] - 0.5, c[0] + 0.5];
+    }
+    let mut e = vec![c[0] - 0.5 * (c[1] - c[0])];
+    e.extend(c.windows(2).map(|w| 0.5 * (w[0] + w[1])));
+    e.push(c[n - 1] + 0.5 * (c[n - 1] - c[n - 2]));
+    e
+}
+
+/// The shade of a value in [0, 1]: from near-white to the palette's blue.
+fn shade(v: f64) -> RGBColor {
+    let t = v.clamp(0.0, 1.0);
+    let lerp = |a: u8, b: u8| (a as f64 + t * (b as f64 - a as f64)).round() as u8;
+    RGBColor(lerp(250, 31), lerp(245, 119), lerp(235, 180))
+}
+
 /// Renders a figure as an SVG document.
 pub fn render(fig: &Figure) -> Result<String, String> {
     let mut out = String::new();
@@ -56,8 +79,9 @@ pub fn render(fig: &Figure) -> Result<String, String> {
         let (plot_area, legend_area) = root.split_vertically(440);
         draw_legend(&legend_area, fig).map_err(|e| e.to_string())?;
         let pts = || fig.series.iter().flat_map(|s| s.points.iter());
-        let (x0, x1) = range(pts().map(|p| p[0]), fig.x_log);
-        let (y0, y1) = range(pts().map(|p| p[1]), false);
+        let (xe, ye) = fig.heat.as_ref().map_or((vec![], vec![]), |h| (edges(&h.x), edges(&h.y)));
+        let (x0, x1) = range(pts().map(|p| p[0]).chain(xe.iter().copied()), fig.x_log);
+        let (y0, y1) = range(pts().map(|p| p[1]).chain(ye.iter().copied()), false);
         let mut builder = ChartBuilder::on(&plot_area);
         builder.caption(&fig.title, ("sans-serif", 18)).margin(12).x_label_area_size(40).y_label_area_size(70);
         macro_rules! draw {
@@ -70,6 +94,21 @@ pub fn render(fig: &Figure) -> Result<String, String> {
                     .light_line_style(RGBColor(235, 235, 235))
                     .draw()
                     .map_err(|e| e.to_string())?;
+                if let Some(h) = &fig.heat {
+                    for (j, row) in h.values.iter().enumerate() {
+                        for (i, &v) in row.iter().enumerate().filter(|(_, v)| v.is_finite()) {
+                            let (a, b) = ((xe[i], ye[j]), (xe[i + 1], ye[j + 1]));
+                            let [lo, hi] = h.range.unwrap_or([0.0, 1.0]);
+                            let t = (v - lo) / (hi - lo);
+                            chart.draw_series(std::iter::once(Rectangle::new([a, b], shade(t).filled()))).map_err(|e| e.to_string())?;
+                            let text = if h.range.is_none() && v >= 0.995 { "1".to_string() } else { format!("{v:.2}") };
+                            let ink = if t > 0.6 { WHITE } else { BLACK };
+                            chart
+                                .draw_series(std::iter::once(Text::new(text, (h.x[i], h.y[j]), ("sans-serif", 11).into_font().color(&ink).pos(Pos::new(HPos::Center, VPos::Center)))))
+                                .map_err(|e| e.to_string())?;
+                        }
+                    }
+                }
                 for (i, s) in fig.series.iter().enumerate() {
                     let color = PALETTE[s.color.unwrap_or(i) % PALETTE.len()];
                     let data: Vec<(f64, f64)> = s

@@ -1,0 +1,13 @@
+//! The recall family: how large a one-layer Mamba, Mamba-2 or S4D block must be to solve
+//! multi-query associative recall and induction heads (000 Lemma 3–4, Theorems 2–4, Remark 7),
+//! and what one gradient step of 002's simplified Mamba learns (002 Lemma 1).
+//! Proofs and corrections: `proofs/recall.md`.
+
+use crate::claim::Registry;
+
+pub mod gradient;
+
+/// Registers the recall claims.
+pub fn register(r: &mut Registry) {
+    gradient::register(r);
+}

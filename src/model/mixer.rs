@@ -1,0 +1,272 @@
+//! The one-layer mixers of 000 Table 2 (eq 14a–g), written as in the paper so that its
+//! constructions can be run exactly: a short causal convolution (kernel 2), the selective SSM of
+//! Mamba (S6), single-head Mamba-2, S4D, and Mamba-Δᵀ (eq 15/117), an optional gate, and a linear
+//! readout with argmax. f64 throughout; h₀ = 0 and x₀ = 0 (left zero padding).
+//!
+//! | kind | Δ | recurrence `h_t[a,n]` |
+//! |---|---|---|
+//! | `Mamba` | Δ ∈ ℝ^d from x̂ | `e^{Λ[a,n]Δ[a]} h + Δ[a] x̂[a] B[n]` |
+//! | `Mamba2` | Δ ∈ ℝ from x | `e^{λΔ} h + Δ x̂[a] B[n]` (B, C from their own convs) |
+//! | `S4d` | Δ constant | `e^{Λ[a,n]Δ} h + Δ x̂[a] B[n]` (B, C constant) |
+//! | `DeltaT` | Δ ∈ ℝ^N from x̂ | `e^{Λ[a,n]Δ[n]} h + x̂[a] B[n]` |
+//!
+//! and `y_t = h_t C_t`, gated `ỹ_t = σ(W_g x_t) ⊙ y_t` when a gate is present. Differences from a
+//! real Mamba block (in/out projections, D skip, kernel 4, dt rank) are the paper's, not ours.
+
+use crate::error::{Error, Result};
+use crate::math::softplus::softplus;
+use nalgebra::{DMatrix, DVector};
+
+/// A pointwise nonlinearity.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Activation {
+    /// z.
+    Identity,
+    /// max(z, 0) (the proofs).
+    Relu,
+    /// z·sigmoid(z) (Mamba).
+    Silu,
+}
+
+impl Activation {
+    /// σ(z).
+    pub fn apply(self, z: f64) -> f64 {
+        match self {
+            Activation::Identity => z,
+            Activation::Relu => z.max(0.0),
+            Activation::Silu => z * crate::math::softplus::sigmoid(z),
+        }
+    }
+}
+
+/// Depthwise causal convolution of kernel size 2: `x̂_t = σ(c₀ ⊙ x_{t−1} + c₁ ⊙ x_t − b)`.
+#[derive(Clone, Debug)]
+pub struct ShortConv {
+    /// Weight on x_{t−1}.
+    pub c0: DVector<f64>,
+    /// Weight on x_t.
+    pub c1: DVector<f64>,
+    /// Bias b (subtracted).
+    pub bias: DVector<f64>,
+    /// σ.
+    pub act: Activation,
+}
+
+impl ShortConv {
+    /// The same scalars in every channel.
+    pub fn uniform(d: usize, c0: f64, c1: f64, bias: f64, act: Activation) -> Self {
+        ShortConv { c0: DVector::from_element(d, c0), c1: DVector::from_element(d, c1), bias: DVector::from_element(d, bias), act }
+    }
+
+    /// `x̂_t` from `x_{t−1}` (zero at t = 1) and `x_t`.
+    pub fn apply(&self, prev: &DVector<f64>, cur: &DVector<f64>) -> DVector<f64> {
+        DVector::from_fn(cur.len(), |a, _| self.act.apply(self.c0[a] * prev[a] + self.c1[a] * cur[a] - self.bias[a]))
+    }
+}
+
+/// The step size Δ.
+#[derive(Clone, Debug)]
+pub enum StepSize {
+    /// The same Δ at every step (S4D, and the MQAR proofs' Δ = 1).
+    Constant(f64),
+    /// `Δ = softplus(W z + b)`, z = x̂ (Mamba, Mamba-Δᵀ) or x (Mamba-2, one row).
+    Softplus {
+        /// W.
+        w: DMatrix<f64>,
+        /// b.
+        b: DVector<f64>,
+    },
+}
+
+/// How B_t (or C_t) is made.
+#[derive(Clone, Debug)]
+pub enum Projection {
+    /// A constant vector (S4D).
+    Constant(DVector<f64>),
+    /// `W x̂` (N × d).
+    Linear(DMatrix<f64>),
+}
+
+impl Projection {
+    fn of(&self, z: &DVector<f64>) -> DVector<f64> {
+        match self {
+            Projection::Constant(v) => v.clone(),
+            Projection::Linear(w) => w * z,
+        }
+    }
+}
+
+/// The mixer families of 000 Table 2.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum MixerKind {
+    /// Mamba (S6): Δ per channel.
+    Mamba,
+    /// Single-head Mamba-2: scalar Δ from x_t, B and C from their own convolutions.
+    Mamba2,
+    /// S4D: constant Δ, B, C.
+    S4d,
+    /// Mamba-Δᵀ: Δ per state slot, no Δ in the input term.
+    DeltaT,
+}
+
+/// The gate `σ(W_g x_t)`.
+#[derive(Clone, Debug)]
+pub struct Gate {
+    /// W_g (d × d).
+    pub w: DMatrix<f64>,
+    /// σ.
+    pub act: Activation,
+}
+
+/// One mixer layer.
+#[derive(Clone, Debug)]
+pub struct Mixer {
+    /// Which recurrence.
+    pub kind: MixerKind,
+    /// The convolution producing x̂ (Mamba-2: conv_u).
+    pub conv: ShortConv,
+    /// Mamba-2 only: conv_B and conv_C (None elsewhere).
+    pub conv_bc: Option<(ShortConv, ShortConv)>,
+    /// Λ (d × N); Mamba-2 uses Λ[0,0] as its scalar λ.
+    pub lambda: DMatrix<f64>,
+    /// Δ.
+    pub delta: StepSize,
+    /// B_t.
+    pub b: Projection,
+    /// C_t.
+    pub c: Projection,
+    /// The gate, if any ("without gating" = None).
+    pub gate: Option<Gate>,
+}
+
+/// The readout: logits `W_o ỹ + b_o`, prediction by argmax.
+#[derive(Clone, Debug)]
+pub struct Readout {
+    /// W_o (classes × d).
+    pub w: DMatrix<f64>,
+    /// b_o.
+    pub b: DVector<f64>,
+}
+
+impl Readout {
+    /// Logits of one output.
+    pub fn logits(&self, y: &DVector<f64>) -> DVector<f64> {
+        &self.w * y + &self.b
+    }
+}
+
+/// `(argmax, top − second)` of a logit vector (ties: the first index, margin 0).
+pub fn argmax_margin(z: &DVector<f64>) -> (usize, f64) {
+    let (mut best, mut second) = (0, f64::NEG_INFINITY);
+    for i in 1..z.len() {
+        if z[i] > z[best] {
+            second = z[best];
+            best = i;
+        } else if z[i] > second {
+            second = z[i];
+        }
+    }
+    (best, z[best] - second)
+}
+
+impl Mixer {
+    /// Rejects inconsistent shapes.
+    pub fn validate(&self) -> Result<()> {
+        let (d, n) = self.lambda.shape();
+        let bad = |what: &str| Err(Error::InvalidParameter(format!("mixer: {what} does not match d = {d}, N = {n}")));
+        if self.conv.c0.len() != d {
+            return bad("the convolution");
+        }
+        for p in [&self.b, &self.c] {
+            let ok = match p {
+                Projection::Constant(v) => v.len() == n,
+                Projection::Linear(w) => w.shape() == (n, d),
+            };
+            if !ok {
+                return bad("B or C");
+            }
+        }
+        if let StepSize::Softplus { w, b } = &self.delta {
+            let rows = match self.kind {
+                MixerKind::Mamba => d,
+                MixerKind::Mamba2 => 1,
+                MixerKind::DeltaT => n,
+                MixerKind::S4d => return bad("an input-dependent Δ (S4D has a constant one)"),
+            };
+            if w.shape() != (rows, d) || b.len() != rows {
+                return bad("W_Δ");
+            }
+        }
+        if (self.kind == MixerKind::Mamba2) != self.conv_bc.is_some() {
+            return bad("conv_B/conv_C (Mamba-2 only)");
+        }
+        Ok(())
+    }
+
+    /// The outputs ỹ_1..ỹ_T for inputs x_1..x_T.
+    pub fn forward(&self, xs: &[DVector<f64>]) -> Vec<DVector<f64>> {
+        let (d, n) = self.lambda.shape();
+        let mut h = DMatrix::<f64>::zeros(d, n);
+        let zero = DVector::zeros(d);
+        let mut out = Vec::with_capacity(xs.len());
+        for t in 0..xs.len() {
+            let prev = if t == 0 { &zero } else { &xs[t - 1] };
+            let x = &xs[t];
+            let xh = self.conv.apply(prev, x);
+            let (bz, cz) = match &self.conv_bc {
+                Some((cb, cc)) => (cb.apply(prev, x), cc.apply(prev, x)),
+                None => (xh.clone(), xh.clone()),
+            };
+            let (bt, ct) = (self.b.of(&bz), self.c.of(&cz));
+            let delta: DVector<f64> = match &self.delta {
+                StepSize::Constant(c) => DVector::from_element(if self.kind == MixerKind::DeltaT { n } else { d }, *c),
+                StepSize::Softplus { w, b } => {
+                    let z = if self.kind == MixerKind::Mamba2 { w * x + b } else { w * &xh + b };
+                    z.map(softplus)
+                }
+            };
+            for a in 0..d {
+                for s in 0..n {
+                    let (decay, input) = match self.kind {
+                        MixerKind::Mamba | MixerKind::S4d => (self.lambda[(a, s)] * delta[a], delta[a] * xh[a] * bt[s]),
+                        MixerKind::Mamba2 => (self.lambda[(0, 0)] * delta[0], delta[0] * xh[a] * bt[s]),
+                        MixerKind::DeltaT => (self.lambda[(a, s)] * delta[s], xh[a] * bt[s]),
+                    };
+                    h[(a, s)] = decay.exp() * h[(a, s)] + input;
+                }
+            }
+            let mut y = &h * &ct;
+            if let Some(g) = &self.gate {
+                let gv = (&g.w * x).map(|z| g.act.apply(z));
+                y.component_mul_assign(&gv);
+            }
+            out.push(y);
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn s4d_with_zero_lambda_is_a_running_sum_and_the_gate_multiplies() {
+        let d = 2;
+        let m = Mixer {
+            kind: MixerKind::S4d,
+            conv: ShortConv::uniform(d, 0.0, 1.0, 0.0, Activation::Identity),
+            conv_bc: None,
+            lambda: DMatrix::zeros(d, 1),
+            delta: StepSize::Constant(1.0),
+            b: Projection::Constant(DVector::from_element(1, 1.0)),
+            c: Projection::Constant(DVector::from_element(1, 1.0)),
+            gate: Some(Gate { w: DMatrix::identity(d, d), act: Activation::Identity }),
+        };
+        m.validate().unwrap();
+        let xs = vec![DVector::from_vec(vec![1.0, 2.0]), DVector::from_vec(vec![3.0, -1.0])];
+        let y = m.forward(&xs);
+        assert_eq!(y[1], DVector::from_vec(vec![3.0 * 4.0, -1.0 * 1.0]));
+        assert_eq!(argmax_margin(&DVector::from_vec(vec![1.0, 5.0, 2.0])), (1, 3.0));
+    }
+}
