@@ -5,9 +5,14 @@
 
 use crate::claim::Registry;
 
+pub mod codes;
 pub mod gradient;
+pub mod jl;
+pub mod mqar;
 
 /// Registers the recall claims.
 pub fn register(r: &mut Registry) {
+    jl::register(r);
+    mqar::register(r);
     gradient::register(r);
 }
