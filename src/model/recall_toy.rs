@@ -159,3 +159,163 @@ mod tests {
         assert_eq!(s.entry(3 + 2, 3 + 2), 2.0);
     }
 }
+
+/// 002's simplified Mamba as trained in Sec. 3 (|K| = 1): the same embedding, convolution and
+/// output `[−I I]`, N = 1, B = C = 1, with `Δ_t = softplus(W x̂_t + b)` and forgetting
+/// `Λ = −exp(A_log)` (Mamba's parametrisation), all three learned (002 §1.9).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SimplifiedMamba {
+    /// Vocabulary size n (d = 2n).
+    pub n: usize,
+    /// W_Δ, 2n × 2n row-major.
+    pub w: Vec<f64>,
+    /// b_Δ.
+    pub b: Vec<f64>,
+    /// A_log (Λ = −exp(A_log)).
+    pub a_log: Vec<f64>,
+}
+
+/// Gradients of [`SimplifiedMamba`]'s parameters.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Gradients {
+    /// ∂L/∂W_Δ.
+    pub w: Vec<f64>,
+    /// ∂L/∂b_Δ.
+    pub b: Vec<f64>,
+    /// ∂L/∂A_log.
+    pub a_log: Vec<f64>,
+}
+
+impl SimplifiedMamba {
+    /// W = 0, b = 0, A_log = 0 (Λ = −1).
+    pub fn zeros(n: usize) -> Self {
+        SimplifiedMamba { n, w: vec![0.0; 4 * n * n], b: vec![0.0; 2 * n], a_log: vec![0.0; 2 * n] }
+    }
+
+    /// `a_t = W x̂_t + b` (x̂_t = [e_{x_{t−1}}; e_{x_t}]).
+    fn preactivation(&self, x: &[usize], t: usize) -> Vec<f64> {
+        let (n, d) = (self.n, 2 * self.n);
+        (0..d).map(|i| self.b[i] + self.w[i * d + n + x[t]] + if t >= 1 { self.w[i * d + x[t - 1]] } else { 0.0 }).collect()
+    }
+
+    /// The pre-activations a_t, Δ_t and states h_1..h_T (with h_0 = 0 first).
+    fn run(&self, x: &[usize]) -> (Vec<Vec<f64>>, Vec<Vec<f64>>, Vec<Vec<f64>>) {
+        let (n, d) = (self.n, 2 * self.n);
+        let mut hs = vec![vec![0.0; d]];
+        let (mut pre, mut deltas) = (vec![], vec![]);
+        for t in 0..x.len() {
+            let a = self.preactivation(x, t);
+            let delta: Vec<f64> = a.iter().map(|&z| crate::math::softplus::softplus(z)).collect();
+            let mut h: Vec<f64> = (0..d).map(|i| (-self.a_log[i].exp() * delta[i]).exp() * hs[t][i]).collect();
+            if t >= 1 {
+                h[x[t - 1]] += delta[x[t - 1]];
+            }
+            h[n + x[t]] += delta[n + x[t]];
+            hs.push(h);
+            pre.push(a);
+            deltas.push(delta);
+        }
+        (pre, deltas, hs)
+    }
+
+    /// Δ_t for every t, and the logits z_t = h_t[n:] − h_t[:n].
+    pub fn forward(&self, x: &[usize]) -> (Vec<Vec<f64>>, Vec<Vec<f64>>) {
+        let n = self.n;
+        let (_, deltas, hs) = self.run(x);
+        (deltas, hs[1..].iter().map(|h| (0..n).map(|k| h[n + k] - h[k]).collect()).collect())
+    }
+
+    /// Mean cross-entropy over the positions with a target, and its exact gradient (BPTT,
+    /// 002 §1.10(b) with N = 1, B = C = 1).
+    pub fn loss_and_gradients(&self, x: &[usize], targets: &[Option<usize>]) -> (f64, Gradients) {
+        let (n, d, len) = (self.n, 2 * self.n, x.len());
+        let scored = targets.iter().filter(|t| t.is_some()).count().max(1) as f64;
+        let (pre, deltas, hs) = self.run(x);
+        let lambda: Vec<f64> = self.a_log.iter().map(|a| -a.exp()).collect();
+        let mut loss = 0.0;
+        let mut g = Gradients { w: vec![0.0; d * d], b: vec![0.0; d], a_log: vec![0.0; d] };
+        let mut gh = vec![0.0; d];
+        let mut g_lambda = vec![0.0; d];
+        for t in (0..len).rev() {
+            let h = &hs[t + 1];
+            if let Some(y) = targets[t] {
+                let z: Vec<f64> = (0..n).map(|k| h[n + k] - h[k]).collect();
+                let lse = crate::math::logsumexp(&z);
+                loss += (lse - z[y]) / scored;
+                for k in 0..n {
+                    let gz = ((z[k] - lse).exp() - f64::from(k == y)) / scored;
+                    gh[k] -= gz;
+                    gh[n + k] += gz;
+                }
+            }
+            let (delta, a) = (&deltas[t], &pre[t]);
+            let mut ga = vec![0.0; d];
+            for i in 0..d {
+                let abar = (lambda[i] * delta[i]).exp();
+                let g_abar = gh[i] * hs[t][i];
+                let x_hat = f64::from(i == n + x[t] || (t >= 1 && i == x[t - 1]));
+                let g_delta = g_abar * abar * lambda[i] + gh[i] * x_hat;
+                g_lambda[i] += g_abar * abar * delta[i];
+                ga[i] = g_delta * crate::math::softplus::sigmoid(a[i]);
+                gh[i] *= abar;
+            }
+            for i in 0..d {
+                g.b[i] += ga[i];
+                g.w[i * d + n + x[t]] += ga[i];
+                if t >= 1 {
+                    g.w[i * d + x[t - 1]] += ga[i];
+                }
+            }
+        }
+        for i in 0..d {
+            g.a_log[i] = g_lambda[i] * lambda[i];
+        }
+        (loss, g)
+    }
+}
+
+#[cfg(test)]
+mod training_tests {
+    use super::*;
+
+    /// BPTT against central finite differences (catalogue 002 C5).
+    #[test]
+    fn gradients_match_finite_differences() {
+        let n = 3;
+        let mut m = SimplifiedMamba::zeros(n);
+        for (i, w) in m.w.iter_mut().enumerate() {
+            *w = ((i * 37 % 11) as f64 - 5.0) * 0.13;
+        }
+        for (i, b) in m.b.iter_mut().enumerate() {
+            *b = (i as f64 - 2.5) * 0.2;
+        }
+        for (i, a) in m.a_log.iter_mut().enumerate() {
+            *a = (i as f64 - 3.0) * 0.3;
+        }
+        let x = [0, 2, 1, 0, 2, 2, 1, 0];
+        let targets = [None, None, None, Some(2), None, Some(1), None, Some(2)];
+        let (_, g) = m.loss_and_gradients(&x, &targets);
+        let loss = |m: &SimplifiedMamba| m.loss_and_gradients(&x, &targets).0;
+        let eps = 1e-6;
+        let check = |analytic: f64, plus: SimplifiedMamba, minus: SimplifiedMamba| {
+            let fd = (loss(&plus) - loss(&minus)) / (2.0 * eps);
+            assert!((fd - analytic).abs() <= 1e-6 * (1.0 + fd.abs()), "fd {fd} vs {analytic}");
+        };
+        for i in 0..m.w.len() {
+            let (mut p, mut q) = (m.clone(), m.clone());
+            p.w[i] += eps;
+            q.w[i] -= eps;
+            check(g.w[i], p, q);
+        }
+        for i in 0..2 * n {
+            let (mut p, mut q) = (m.clone(), m.clone());
+            p.b[i] += eps;
+            q.b[i] -= eps;
+            check(g.b[i], p, q);
+            let (mut p, mut q) = (m.clone(), m.clone());
+            p.a_log[i] += eps;
+            q.a_log[i] -= eps;
+            check(g.a_log[i], p, q);
+        }
+    }
+}

@@ -7,12 +7,16 @@ use crate::claim::Registry;
 
 pub mod codes;
 pub mod gradient;
+pub mod induction;
 pub mod jl;
 pub mod mqar;
+pub mod training;
 
 /// Registers the recall claims.
 pub fn register(r: &mut Registry) {
     jl::register(r);
     mqar::register(r);
+    induction::register(r);
     gradient::register(r);
+    training::register(r);
 }
