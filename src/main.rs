@@ -65,6 +65,31 @@ enum Command {
         /// Claim id.
         id: String,
     },
+    /// Write MQAR instances as JSON lines in the Zoology layout ({"inputs": [...], "labels": [...]},
+    /// labels −100 off the queries), to feed the same data to other models.
+    Export {
+        /// Keys κ.
+        #[arg(long, default_value_t = 8)]
+        keys: usize,
+        /// Values |V|.
+        #[arg(long, default_value_t = 128)]
+        values: usize,
+        /// Sequence length T (≥ 4κ).
+        #[arg(long, default_value_t = 100)]
+        len: usize,
+        /// Number of sequences.
+        #[arg(long, default_value_t = 1000)]
+        count: u64,
+        /// Zoology vocabulary size (keys take ids 1..vocab/2, values vocab/2..vocab).
+        #[arg(long, default_value_t = 8192)]
+        vocab: usize,
+        /// Seed (instance i is stream i of this seed).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Output file.
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// Time the reference Monte Carlo workloads (../shared/perf W1–W4) through the engine's
     /// loops on the portable generator; one JSON line per workload on stdout (the format of
     /// `run_all.sh --extra`), a table on a terminal.
@@ -188,6 +213,20 @@ fn main_inner(cli: Cli) -> Result<bool> {
             print_table(&results);
             println!("report: {}", index.display());
             Ok(results.disagreements().is_empty())
+        }
+        Command::Export { keys, values, len, count, vocab, seed, out } => {
+            ssmcheck::report::ensure_writable(&out)?;
+            let spec = ssmcheck::tasks::mqar::MqarSpec { keys, values, len, placement: ssmcheck::tasks::mqar::QueryPlacement::Separated };
+            let key = ssmcheck::mc::StreamKey::new(seed, "export/mqar");
+            let mut text = String::new();
+            for i in 0..count {
+                let inst = spec.sample(&mut ssmcheck::mc::Stream::new(key, i))?;
+                text.push_str(&serde_json::to_string(&inst.to_zoology(vocab)?)?);
+                text.push('\n');
+            }
+            ssmcheck::report::write_atomically(&out, text.as_bytes())?;
+            println!("wrote {count} MQAR sequences (κ = {keys}, |V| = {values}, T = {len}, Zoology vocabulary {vocab}) to {}", out.display());
+            Ok(true)
         }
         Command::Bench { workload, threads, backend, quick } => {
             bench(&workload, threads, &backend, quick)?;

@@ -62,11 +62,19 @@ fn edges(c: &[f64]) -> Vec<f64> {
     e
 }
 
-/// The shade of a value in [0, 1]: from near-white to the palette's blue.
-fn shade(v: f64) -> RGBColor {
-    let t = v.clamp(0.0, 1.0);
-    let lerp = |a: u8, b: u8| (a as f64 + t * (b as f64 - a as f64)).round() as u8;
-    RGBColor(lerp(250, 31), lerp(245, 119), lerp(235, 180))
+/// The shade of `v` on [lo, hi]: near-white to the palette's blue; when the range straddles 0,
+/// a diverging scale (red below 0, white at 0, blue above). Returns the colour and its darkness.
+fn shade(v: f64, lo: f64, hi: f64) -> (RGBColor, f64) {
+    let towards = |t: f64, to: (u8, u8, u8)| {
+        let t = t.clamp(0.0, 1.0);
+        let lerp = |a: u8, b: u8| (a as f64 + t * (b as f64 - a as f64)).round() as u8;
+        (RGBColor(lerp(250, to.0), lerp(247, to.1), lerp(242, to.2)), t)
+    };
+    if lo < 0.0 && hi > 0.0 {
+        if v >= 0.0 { towards(v / hi, (31, 119, 180)) } else { towards(v / lo, (214, 39, 40)) }
+    } else {
+        towards((v - lo) / (hi - lo), (31, 119, 180))
+    }
 }
 
 /// Renders a figure as an SVG document.
@@ -99,8 +107,8 @@ pub fn render(fig: &Figure) -> Result<String, String> {
                         for (i, &v) in row.iter().enumerate().filter(|(_, v)| v.is_finite()) {
                             let (a, b) = ((xe[i], ye[j]), (xe[i + 1], ye[j + 1]));
                             let [lo, hi] = h.range.unwrap_or([0.0, 1.0]);
-                            let t = (v - lo) / (hi - lo);
-                            chart.draw_series(std::iter::once(Rectangle::new([a, b], shade(t).filled()))).map_err(|e| e.to_string())?;
+                            let (color, t) = shade(v, lo, hi);
+                            chart.draw_series(std::iter::once(Rectangle::new([a, b], color.filled()))).map_err(|e| e.to_string())?;
                             let text = if h.range.is_none() && v >= 0.995 { "1".to_string() } else { format!("{v:.2}") };
                             let ink = if t > 0.6 { WHITE } else { BLACK };
                             chart

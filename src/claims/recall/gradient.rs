@@ -106,7 +106,7 @@ fn gradient_figures() -> Vec<Figure> {
     let map = |f: &dyn Fn(usize, usize) -> f64| (0..2 * n).map(|a| (0..2 * n).map(|b| n as f64 * f(a, b)).collect()).collect();
     let heat = |values, label: &str| HeatMap { x: idx.clone(), y: idx.clone(), values, label: label.into(), range: Some([-2.0, 2.0]) };
     vec![
-        Figure::new("gradient_exact", "|V|·E[∂ℓ/∂W_Δ[a,b]] at W_Δ = 0, exact (|V| = 6, T = 5)", "column b (input feature)", "row a (output coordinate)")
+        Figure::new("gradient_exact", "|V|·E[∂ℓ/∂W_Δ[a,b]] at W_Δ = 0, exact (|V| = 6, T = 5)", "column b (input feature)", "row a (output coordinate; 0 at the bottom)")
             .heat(heat(map(&|a, b| population_gradient(n, t, a, b, false)), "|V| × entry"))
             .caption("Rows are output coordinates, columns input features (b < |V|: previous token; b ≥ |V|: current token). \
                       Mass sits on both diagonals and the key column, with (k,k) > 0 and (|V|+k,|V|+k) < 0."),

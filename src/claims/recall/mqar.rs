@@ -348,6 +348,53 @@ fn width_figure(name: &str, title: &str, d_of: &'static str, build: impl Fn(usiz
                   the dimension needed grows like log|V| and does not depend on κ beyond the key dimensions.")
 }
 
+/// Accuracy of Theorem 2's one-hot construction over (κ, N): keys without a state slot are lost,
+/// so accuracy is min(N, κ)/κ — the paper's "Mamba fails for N < κ" (Fig. A.3) as a phase diagram.
+fn slots_figure() -> Figure {
+    let (keys, slots) = ([2usize, 4, 6, 8, 10], [1usize, 2, 4, 6, 8, 10]);
+    let grid: Vec<Vec<f64>> = slots
+        .iter()
+        .map(|&n| {
+            keys.iter()
+                .map(|&kappa| {
+                    let con = thm2_onehot(kappa, 16, n.min(kappa + 1));
+                    let (ok, total) = (0..4u64).fold((0, 0), |(ok, t), seed| {
+                        let (a, b) = con.accuracy(&Case { keys: kappa, values: 16, extra: 20, seed }.instance().0);
+                        (ok + a, t + b)
+                    });
+                    ok as f64 / total as f64
+                })
+                .collect()
+        })
+        .collect();
+    Figure::new("phase_kappa_n", "Theorem 2 (one-hot, |V| = 16): accuracy over κ and the state size N", "κ", "N")
+        .heat(HeatMap { x: keys.iter().map(|&k| k as f64).collect(), y: slots.iter().map(|&n| n as f64).collect(), values: grid, label: "query accuracy".into(), range: None })
+        .with(Series::new("the theorem's N = κ", Style::Dashed, vec![[1.0, 1.0], [11.0, 11.0]]).color(1))
+        .caption("Each key needs its own state column: above the diagonal N ≥ κ every query is answered, below it the keys without a column are lost.")
+}
+
+/// Printed and corrected reduced constructions side by side: accuracy against |V| (κ = 4).
+fn printed_vs_corrected(name: &str, title: &str, printed: impl Fn(&Case) -> Construction, corrected: impl Fn(&Case) -> Construction) -> Figure {
+    let sizes = [4usize, 8, 16, 32, 64];
+    let acc = |build: &dyn Fn(&Case) -> Construction| -> Vec<[f64; 2]> {
+        sizes
+            .iter()
+            .map(|&v| {
+                let (ok, n) = (0..8u64).fold((0, 0), |(ok, n), seed| {
+                    let case = Case { keys: 4, values: v, extra: 30, seed };
+                    let (a, b) = build(&case).accuracy(&case.instance().0);
+                    (ok + a, n + b)
+                });
+                [v as f64, ok as f64 / n as f64]
+            })
+            .collect()
+    };
+    Figure::new(name, title, "|V|", "query accuracy (κ = 4, 8 instances)")
+        .with(Series::new("as printed", Style::Line, acc(&printed)).color(1))
+        .with(Series::new("corrected (balanced codes, no bias)", Style::Line, acc(&corrected)).color(2))
+        .caption("The printed reduced-width construction fails at every |V|; the corrected one answers every query.")
+}
+
 /// Registers the MQAR constructions.
 pub fn register(r: &mut crate::claim::Registry) {
     let cases_small = || cases(8, 16);
@@ -358,7 +405,8 @@ pub fn register(r: &mut crate::claim::Registry) {
             "One-layer Mamba without gate, d = κ + |V|, N = κ: keys 2e_i, values e_{κ+j}, conv ReLU(x_{t−1} + 2x_t − 1), Λ = 0, Δ = 1, \
              B = C = [I_κ | 0], W_o rows e_{κ+l}: on random MQAR instances (2 ≤ κ ≤ 8, 2 ≤ |V| ≤ 16, queries separated by noise) every query's \
              logits are exactly 3e_{j(i)} (1e−12), so the argmax is the target.",
-            property([40, 200, 2000], cases_small(), |c: &Case| { let (inst, _) = c.instance(); closed_form(&thm2_onehot(c.keys, c.values, c.keys), &inst, 3.0) }),
+            property([40, 200, 2000], cases_small(), |c: &Case| { let (inst, _) = c.instance(); closed_form(&thm2_onehot(c.keys, c.values, c.keys), &inst, 3.0) })
+                .illustrate(|_| vec![slots_figure()]),
         )
         .source(PAPER_000, "Theorem 2, step 1 (App. C.1, eq 53–66)", "A one-layer Mamba without gating solves MQAR with d = O(κ + log|V|) and N = κ.")
         .control("one state slot too few, N = κ − 1", property([40, 200, 2000], cases_small(), |c: &Case| { let (inst, _) = c.instance(); thm2_onehot(c.keys, c.values, c.keys - 1).margin(&inst, 3.0) })),
@@ -373,6 +421,14 @@ pub fn register(r: &mut crate::claim::Registry) {
                 let (inst, mut s) = c.instance();
                 let p = super::jl::jl_dimension(c.values, 0.5, 0.5, 1.0);
                 thm2_reduced(c.keys, &rademacher(&mut s, c.values, p), Bias::Printed).margin(&inst, 1.0)
+            })
+            .illustrate(|_| {
+                vec![printed_vs_corrected(
+                    "printed_vs_corrected",
+                    "Theorem 2, reduced width: printed vs corrected",
+                    |c| thm2_reduced(c.keys, &rademacher(&mut c.instance().1, c.values, super::jl::jl_dimension(c.values, 0.5, 0.5, 1.0)), Bias::Printed),
+                    |c| thm2_reduced(c.keys, &balanced(c.values, balanced_width(c.values)), Bias::None),
+                )]
             }),
         )
         .source(PAPER_000, "Theorem 2, step 2 (eq 67–72)", "With d = κ + p, p = O(log|V|), JL value codes and b_o = −(c₀k − b)W_o s, the logits are (c₀k − b)c₁ M_vᵀM_v e_{j(i)}, maximal at j(i).")
@@ -475,6 +531,14 @@ pub fn register(r: &mut crate::claim::Registry) {
                 let (inst, mut s) = c.instance();
                 let p = super::jl::jl_dimension(c.values + 1, 0.5, 0.5, 1.0);
                 thm4(c.keys, &rademacher(&mut s, c.values, p), 1.0, true).margin(&inst, 1.0)
+            })
+            .illustrate(|_| {
+                vec![printed_vs_corrected(
+                    "printed_vs_corrected",
+                    "Theorem 4, reduced width: printed vs corrected",
+                    |c| thm4(c.keys, &rademacher(&mut c.instance().1, c.values, super::jl::jl_dimension(c.values + 1, 0.5, 0.5, 1.0)), 1.0, true),
+                    |c| thm4(c.keys, &balanced(c.values, balanced_width(c.values)), 1.0, true),
+                )]
             }),
         )
         .source(PAPER_000, "Theorem 4, step 2 (eq 102–109)", "With p = O(log(|V|+1)) JL codes (Me_i)ᵀ1 ≤ ε, the logits are ≈ [ε+εβ, …, 1+εβ, …], maximal at j(i).")
