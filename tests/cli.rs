@@ -129,3 +129,34 @@ fn bench_prints_one_reference_format_json_line_per_workload() {
     assert_one_line_error(&ssmcheck(&["bench", "w1", "--backend", "shim"]), "only the cpu backend");
     assert_one_line_error(&ssmcheck(&["bench", "w1", "--backend", "tpu"]), "unknown backend");
 }
+
+#[test]
+fn export_writes_zoology_lines_and_rejects_impossible_sizes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mqar.jsonl");
+    let p = path.to_str().unwrap();
+    let out = ssmcheck(&["export", "--keys", "4", "--values", "16", "--len", "24", "--count", "3", "--vocab", "64", "--out", p]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(text.lines().count(), 3);
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let (inputs, labels) = (v["inputs"].as_array().unwrap(), v["labels"].as_array().unwrap());
+        assert_eq!((inputs.len(), labels.len()), (24, 24));
+        // Four queries, each a key id (1..32) labelled with a value id (32..64).
+        let queries: Vec<usize> = (0..24).filter(|&t| labels[t] != -100).collect();
+        assert_eq!(queries.len(), 4);
+        for t in queries {
+            assert!((1..32).contains(&inputs[t].as_i64().unwrap()));
+            assert!((32..64).contains(&labels[t].as_i64().unwrap()));
+        }
+    }
+    // Same seed, same file.
+    let again = dir.path().join("again.jsonl");
+    ssmcheck(&["export", "--keys", "4", "--values", "16", "--len", "24", "--count", "3", "--vocab", "64", "--out", again.to_str().unwrap()]);
+    assert_eq!(text, std::fs::read_to_string(&again).unwrap());
+    let bad = dir.path().join("bad.jsonl");
+    assert_one_line_error(&ssmcheck(&["export", "--keys", "8", "--len", "10", "--out", bad.to_str().unwrap()]), "T ≥ 32");
+    assert_one_line_error(&ssmcheck(&["export", "--keys", "4", "--values", "16", "--len", "24", "--vocab", "8", "--out", bad.to_str().unwrap()]), "Zoology vocabulary");
+    assert!(!bad.exists(), "nothing half-written");
+}

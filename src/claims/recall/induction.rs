@@ -61,7 +61,9 @@ pub fn lemma3(vocab: usize, slots: usize, w: f64, shift: f64) -> (Mixer, Readout
     (mixer, readout)
 }
 
-/// Smallest `z_target − max_other` over the positions with a target (less 1e−12: ties are wrong).
+/// Smallest relative margin `(z_target − max_other)/|z_target|` over the positions with a target,
+/// less 1e−12 so that a tie (e.g. an answer that underflowed to 0) counts as wrong; a decayed but
+/// nonzero answer still wins the argmax, as in exact arithmetic.
 pub fn induction_margin(seq: &Sequence, slots: usize, shift: f64) -> Eval {
     let tokens = seq.tokens();
     let (mixer, readout) = lemma3(seq.vocab, slots.max(1), 60.0, shift);
@@ -71,7 +73,10 @@ pub fn induction_margin(seq: &Sequence, slots: usize, shift: f64) -> Eval {
         .into_iter()
         .zip(&ys)
         .filter_map(|(target, y)| target.map(|v| (v, readout.logits(y))))
-        .map(|(v, z)| z[v] - z.iter().enumerate().filter(|&(l, _)| l != v).map(|(_, &x)| x).fold(f64::NEG_INFINITY, f64::max))
+        .map(|(v, z)| {
+            let gap = z[v] - z.iter().enumerate().filter(|&(l, _)| l != v).map(|(_, &x)| x).fold(f64::NEG_INFINITY, f64::max);
+            if gap == 0.0 { 0.0 } else { gap / z[v].abs().max(gap.abs()) }
+        })
         .fold(f64::INFINITY, f64::min);
     if worst == f64::INFINITY {
         return Eval::Reject("no position with a target");
