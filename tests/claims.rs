@@ -77,3 +77,32 @@ fn errata_are_refuted_at_other_seeds_too() {
         }
     }
 }
+
+#[test]
+fn the_recall_family_has_the_issue_ids() {
+    let registry = Registry::all();
+    let expect = [
+        ("000.lem4", Status::Theorem),
+        ("000.thm2", Status::Theorem),
+        ("000.thm2.reduced.printed", Status::Erratum),
+        ("000.thm2.reduced", Status::Theorem),
+        ("000.thm3", Status::Theorem),
+        ("000.thm3.reduced.printed", Status::Erratum),
+        ("000.thm3.reduced", Status::Theorem),
+        ("000.rem7", Status::Theorem),
+        ("000.thm4", Status::Theorem),
+        ("000.thm4.reduced.printed", Status::Erratum),
+        ("000.thm4.reduced", Status::Theorem),
+        ("000.lem3.printed", Status::Erratum),
+        ("000.lem3", Status::Theorem),
+        ("002.lem1.exact", Status::Theorem),
+        ("002.lem1.printed", Status::Erratum),
+        ("002.onestep", Status::Theorem),
+        ("002.training", Status::Conjecture),
+    ];
+    for (id, status) in expect {
+        let c = registry.get(id).unwrap_or_else(|_| panic!("{id} missing"));
+        assert_eq!((c.meta.family, c.meta.status), (Family::Recall, status), "{id}");
+    }
+    assert_eq!(registry.iter().filter(|c| c.meta.family == Family::Recall).count(), expect.len());
+}
