@@ -87,7 +87,7 @@ impl Construction {
 }
 
 /// `z_v − max_{l≠v} z_l`.
-fn correct_margin(z: &DVector<f64>, v: usize) -> f64 {
+pub(super) fn correct_margin(z: &DVector<f64>, v: usize) -> f64 {
     let other = z.iter().enumerate().filter(|&(l, _)| l != v).map(|(_, &x)| x).fold(f64::NEG_INFINITY, f64::max);
     z[v] - other
 }
@@ -97,20 +97,27 @@ fn select_first(rows: usize, d: usize) -> DMatrix<f64> {
     DMatrix::from_fn(rows, d, |i, j| if i == j { 1.0 } else { 0.0 })
 }
 
-/// Theorem 2, step 1: one-hot, d = κ + |V|, N = `slots` (κ in the proof).
-pub fn thm2_onehot(keys: usize, values: usize, slots: usize) -> Construction {
-    let d = keys + values;
-    let (k, v) = (2.0, 1.0);
-    let mixer = Mixer {
-        kind: MixerKind::Mamba,
-        conv: ShortConv::uniform(d, 1.0, 2.0, 1.0, Activation::Relu),
-        conv_bc: None,
+/// The MQAR proofs' SSM: Λ = 0 (no forgetting), Δ = 1, B = C = the first `slots` coordinates of
+/// x̂, no gate; `conv_bc` only for Mamba-2.
+fn no_forgetting(kind: MixerKind, conv: ShortConv, conv_bc: Option<(ShortConv, ShortConv)>, slots: usize) -> Mixer {
+    let d = conv.c0.len();
+    Mixer {
+        kind,
+        conv,
+        conv_bc,
         lambda: DMatrix::zeros(d, slots),
         delta: StepSize::Constant(1.0),
         b: Projection::Linear(select_first(slots, d)),
         c: Projection::Linear(select_first(slots, d)),
         gate: None,
-    };
+    }
+}
+
+/// Theorem 2, step 1: one-hot, d = κ + |V|, N = `slots` (κ in the proof).
+pub fn thm2_onehot(keys: usize, values: usize, slots: usize) -> Construction {
+    let d = keys + values;
+    let (k, v) = (2.0, 1.0);
+    let mixer = no_forgetting(MixerKind::Mamba, ShortConv::uniform(d, 1.0, 2.0, 1.0, Activation::Relu), None, slots);
     let readout = Readout { w: DMatrix::from_fn(values, d, |l, a| if a == keys + l { v } else { 0.0 }), b: DVector::zeros(values) };
     let embed = move |t: Token| match t {
         Token::Key(i) => DVector::from_fn(d, |a, _| if a == i { k } else { 0.0 }),
@@ -133,16 +140,7 @@ pub fn thm2_reduced(keys: usize, codes: &[DVector<f64>], bias: Bias) -> Construc
     let p = codes[0].len();
     let d = keys + p;
     let (k, beta, c0, c1, b) = (10.0, 2.0, 1.0, 10.0, 3.0);
-    let mixer = Mixer {
-        kind: MixerKind::Mamba,
-        conv: ShortConv::uniform(d, c0, c1, b, Activation::Relu),
-        conv_bc: None,
-        lambda: DMatrix::zeros(d, keys),
-        delta: StepSize::Constant(1.0),
-        b: Projection::Linear(select_first(keys, d)),
-        c: Projection::Linear(select_first(keys, d)),
-        gate: None,
-    };
+    let mixer = no_forgetting(MixerKind::Mamba, ShortConv::uniform(d, c0, c1, b, Activation::Relu), None, keys);
     let w = DMatrix::from_fn(codes.len(), d, |l, a| if a >= keys { codes[l][a - keys] } else { 0.0 });
     // s = (c₁β − b)[0 | 1_p]; the paper's bias removes (c₀k − b) W_o s.
     let s = DVector::from_fn(d, |a, _| if a >= keys { c1 * beta - b } else { 0.0 });
@@ -161,13 +159,8 @@ pub fn thm2_reduced(keys: usize, codes: &[DVector<f64>], bias: Bias) -> Construc
 /// Theorem 3, step 1 (Mamba-2): one-hot, d = κ + |V|, N = `slots`; conv_B a shift, conv_u = conv_C
 /// the identity (ReLU), λ = 0, Δ = 1, B = C = [I | 0].
 pub fn thm3_onehot(keys: usize, values: usize, slots: usize) -> Construction {
-    let d = keys + values;
-    let codes_k: Vec<DVector<f64>> = (0..keys).map(|i| DVector::from_fn(keys, |a, _| if a == i { 1.0 } else { 0.0 })).collect();
-    let codes_v: Vec<DVector<f64>> = (0..values).map(|j| DVector::from_fn(values, |a, _| if a == j { 1.0 } else { 0.0 })).collect();
-    let mut c = thm3_codes(&codes_k, &codes_v, Activation::Relu);
-    c.mixer.lambda = DMatrix::zeros(d, slots);
-    c.mixer.b = Projection::Linear(select_first(slots, d));
-    c.mixer.c = Projection::Linear(select_first(slots, d));
+    let mut c = thm3_codes(&one_hot_codes(keys), &one_hot_codes(values), Activation::Relu);
+    c.mixer = no_forgetting(MixerKind::Mamba2, c.mixer.conv, c.mixer.conv_bc, slots);
     c
 }
 
@@ -175,16 +168,8 @@ pub fn thm3_onehot(keys: usize, values: usize, slots: usize) -> Construction {
 pub fn thm3_codes(codes_k: &[DVector<f64>], codes_v: &[DVector<f64>], act: Activation) -> Construction {
     let (pk, pv) = (codes_k[0].len(), codes_v[0].len());
     let d = pk + pv;
-    let mixer = Mixer {
-        kind: MixerKind::Mamba2,
-        conv: ShortConv::uniform(d, 0.0, 1.0, 0.0, act),
-        conv_bc: Some((ShortConv::uniform(d, 1.0, 0.0, 0.0, act), ShortConv::uniform(d, 0.0, 1.0, 0.0, act))),
-        lambda: DMatrix::zeros(d, pk),
-        delta: StepSize::Constant(1.0),
-        b: Projection::Linear(select_first(pk, d)),
-        c: Projection::Linear(select_first(pk, d)),
-        gate: None,
-    };
+    let convs = (ShortConv::uniform(d, 1.0, 0.0, 0.0, act), ShortConv::uniform(d, 0.0, 1.0, 0.0, act));
+    let mixer = no_forgetting(MixerKind::Mamba2, ShortConv::uniform(d, 0.0, 1.0, 0.0, act), Some(convs), pk);
     let w = DMatrix::from_fn(codes_v.len(), d, |l, a| if a >= pk { codes_v[l][a - pk] } else { 0.0 });
     let (ck, cv) = (codes_k.to_vec(), codes_v.to_vec());
     let embed = move |t: Token| match t {
