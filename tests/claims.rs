@@ -96,6 +96,7 @@ fn the_recall_family_has_the_issue_ids() {
         ("000.lem3.printed", Status::Erratum),
         ("000.lem3", Status::Theorem),
         ("002.lem1.exact", Status::Theorem),
+        ("002.lem1.montecarlo", Status::Theorem),
         ("002.lem1.printed", Status::Erratum),
         ("002.onestep", Status::Theorem),
         ("002.training", Status::Conjecture),
