@@ -1,6 +1,6 @@
 //! `ssmcheck bench`: the four reference Monte Carlo workloads of `../shared/perf` (W1 decay,
 //! W2 tail, W3 Lyapunov, W4 selective scan) run through the engine's own loops
-//! ([`crate::mc::paths`], [`crate::model::selective_scan`]) on the portable generator's inputs,
+//! ([`crate::mc::paths`], [`crate::model::selective_scan()`]) on the portable generator's inputs,
 //! so that throughput and summaries can be compared with the numpy and C references in the same
 //! `run_all.sh --extra` rounds.
 //!

@@ -127,7 +127,7 @@ pub struct Mixer {
     pub conv: ShortConv,
     /// Mamba-2 only: conv_B and conv_C (None elsewhere).
     pub conv_bc: Option<(ShortConv, ShortConv)>,
-    /// Λ (d × N); Mamba-2 uses Λ[0,0] as its scalar λ.
+    /// Λ (d × N); Mamba-2 uses Λ\[0,0\] as its scalar λ.
     pub lambda: DMatrix<f64>,
     /// Δ.
     pub delta: StepSize,

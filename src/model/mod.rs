@@ -10,7 +10,7 @@
 //! | dense-A SSM | [`DenseSsm`] | 004 eq 2, Corollary 1 |
 //! | softmax attention, causal and full, 004's Q/K convention | [`Attention`] | 004 eq 5–6, 000 App. B |
 //! | interaction-term SSM | [`InteractionSsm`] | 004 eq 13–16 |
-//! | Mamba S6 selective scan over d channels (forward) | [`selective_scan`] | 000 eq 6–7 |
+//! | Mamba S6 selective scan over d channels (forward) | [`selective_scan()`] | 000 eq 6–7 |
 //! | one-layer mixers of 000 Table 2: Mamba, Mamba-2, S4D, Mamba-Δᵀ, gate, readout | [`mixer`] | 000 eq 14–15 |
 //! | 002's simplified Mamba (theory model) and its exact gradients | [`recall_toy`] | 002 Sec. 4, App. D |
 

@@ -218,7 +218,7 @@ impl SimplifiedMamba {
         (pre, deltas, hs)
     }
 
-    /// Δ_t for every t, and the logits z_t = h_t[n:] − h_t[:n].
+    /// Δ_t for every t, and the logits z_t = h_t\[n:\] − h_t\[:n\].
     pub fn forward(&self, x: &[usize]) -> (Vec<Vec<f64>>, Vec<Vec<f64>>) {
         let n = self.n;
         let (_, deltas, hs) = self.run(x);
@@ -317,5 +317,38 @@ mod training_tests {
             q.a_log[i] -= eps;
             check(g.a_log[i], p, q);
         }
+    }
+}
+
+#[cfg(test)]
+mod share_tests {
+    use super::population_gradient;
+
+    /// The squared-Frobenius shares behind 002.lem1.printed's correction (catalogue 002 C8/C9):
+    /// rows {0, n} carry almost nothing, columns {0, n} about 1/3, the diagonal about 2/3.
+    #[test]
+    fn the_first_step_does_not_mostly_update_rows_0_and_n() {
+        let (n, t) = (1024, 32);
+        let d = 2 * n;
+        let (mut total, mut rows, mut cols, mut diag) = (0.0, 0.0, 0.0, 0.0);
+        for a in 0..d {
+            for b in 0..d {
+                let g = population_gradient(n, t, a, b, false);
+                let g2 = g * g;
+                total += g2;
+                if a == 0 || a == n {
+                    rows += g2;
+                }
+                if b == 0 || b == n {
+                    cols += g2;
+                }
+                if a == b && a != 0 && a != n {
+                    diag += g2;
+                }
+            }
+        }
+        assert!(rows / total < 0.01, "row share {}", rows / total);
+        assert!((cols / total - 1.0 / 3.0).abs() < 0.02, "column share {}", cols / total);
+        assert!((diag / total - 2.0 / 3.0).abs() < 0.02, "diagonal share {}", diag / total);
     }
 }

@@ -1,6 +1,6 @@
 //! Synthetic sequence tasks the recall constructions are run on: multi-query associative recall
 //! ([`mqar`]), induction heads ([`induction`]) and the associative-recall variants of 002
-//! ([`associative_recall`]). Every generator draws from a [`Stream`](crate::mc::Stream), so an
+//! ([`associative_recall`]). Every generator draws from a [`Stream`], so an
 //! instance is reproducible from (seed, claim, instance index).
 
 pub mod associative_recall;
