@@ -157,9 +157,9 @@ pub fn thm2_reduced(keys: usize, codes: &[DVector<f64>], bias: Bias) -> Construc
 }
 
 /// Theorem 3, step 1 (Mamba-2): one-hot, d = κ + |V|, N = `slots`; conv_B a shift, conv_u = conv_C
-/// the identity (ReLU), λ = 0, Δ = 1, B = C = [I | 0].
-pub fn thm3_onehot(keys: usize, values: usize, slots: usize) -> Construction {
-    let mut c = thm3_codes(&one_hot_codes(keys), &one_hot_codes(values), Activation::Relu);
+/// the identity (through σ), λ = 0, Δ = 1, B = C = [I | 0].
+pub fn thm3_onehot(keys: usize, values: usize, slots: usize, act: Activation) -> Construction {
+    let mut c = thm3_codes(&one_hot_codes(keys), &one_hot_codes(values), act);
     c.mixer = no_forgetting(MixerKind::Mamba2, c.mixer.conv, c.mixer.conv_bc, slots);
     c
 }
@@ -445,12 +445,18 @@ pub fn register(r: &mut crate::claim::Registry) {
         Claim::theorem(
             "000.thm3",
             Family::Recall,
-            "One-layer Mamba-2 without gate, d = κ + |V|, N = κ: keys e_i, values e_{κ+j}, conv_B a shift, conv_u = conv_C the identity (ReLU), \
-             λ = 0, Δ = 1, B = C = [I_κ | 0], W_o rows e_{κ+l}: every query's logits are exactly e_{j(i)} (1e−12).",
-            property([40, 200, 2000], cases_small(), |c: &Case| { let (inst, _) = c.instance(); closed_form(&thm3_onehot(c.keys, c.values, c.keys), &inst, 1.0) }),
+            "One-layer Mamba-2 without gate, d = κ + |V|, N = κ: keys e_i, values e_{κ+j}, conv_B a shift, conv_u = conv_C the identity through σ, \
+             λ = 0, Δ = 1, B = C = [I_κ | 0], W_o rows e_{κ+l}: every query's logits are exactly e_{j(i)} with σ = ReLU (the proof) and exactly \
+             SiLU(1)³·e_{j(i)} with σ = SiLU (Mamba-2's own activation) (1e−12).",
+            property([40, 200, 2000], cases_small(), |c: &Case| {
+                let (inst, _) = c.instance();
+                let silu1 = Activation::Silu.apply(1.0);
+                closed_form(&thm3_onehot(c.keys, c.values, c.keys, Activation::Relu), &inst, 1.0)
+                    .min(closed_form(&thm3_onehot(c.keys, c.values, c.keys, Activation::Silu), &inst, silu1.powi(3)))
+            }),
         )
         .source(PAPER_000, "Theorem 3, step 1 (eq 73–77)", "A one-layer Mamba-2 without gating solves MQAR with d = O(log κ + log|V|) and N = O(log κ).")
-        .control("one state slot too few, N = κ − 1", property([40, 200, 2000], cases_small(), |c: &Case| { let (inst, _) = c.instance(); thm3_onehot(c.keys, c.values, c.keys - 1).margin(&inst, 1.0) })),
+        .control("one state slot too few, N = κ − 1", property([40, 200, 2000], cases_small(), |c: &Case| { let (inst, _) = c.instance(); thm3_onehot(c.keys, c.values, c.keys - 1, Activation::Relu).margin(&inst, 1.0) })),
     );
     r.add(
         Claim::erratum(
