@@ -2,7 +2,7 @@
 //! γ = 0.499 (004 Theorem 4's product of eigenvalues), with the exceedance frequencies
 //! `P(D ≥ s √t σ)` for s = 0…3. Sample j reads `normal(derive(seed, 0), j·t + i)`. μ and σ² are
 //! the exact moments of ln(c + γX²) ([`LogChi2`], adaptive quadrature; the references use the
-//! trapezoid rule, which agrees to ~1e-15).
+//! trapezoid rule, which agrees to ~1e−14).
 
 use super::Measured;
 use crate::error::{Error, Result};
