@@ -89,6 +89,7 @@ fn the_recall_family_has_the_issue_ids() {
         ("000.thm3", Status::Theorem),
         ("000.thm3.reduced.printed", Status::Erratum),
         ("000.thm3.reduced", Status::Theorem),
+        ("000.thm3.condition", Status::Theorem),
         ("000.rem7", Status::Theorem),
         ("000.thm4", Status::Theorem),
         ("000.thm4.reduced.printed", Status::Erratum),

@@ -12,6 +12,8 @@
 //! * `000.thm3.reduced.printed` (Erratum): Mamba-2 with JL codes through the proof's ReLU convs.
 //! * `000.thm3.reduced` (Theorem, statistical): with linear convs and N = p_k = ⌈16 ln κ⌉ the
 //!   per-query error is ≤ 1%; the (κ, N/ln κ) phase diagram is attached. Control: N = ⌈ln κ⌉.
+//! * `000.thm3.condition` (Theorem): with non-orthogonal codes, `1 − ε_v > 2mε_k` implies a correct
+//!   answer (a deterministic sufficient condition). Control: the condition without the key term.
 //! * `000.rem7` (Theorem): the adversarial input [k₁ v₁ k₂ v … k_κ v] with ⟨k_i, k₁⟩ = ε defeats the
 //!   Mamba-2 retrieval iff ε(κ−1) > 1. Control: the boundary εκ > 1.
 
@@ -264,6 +266,61 @@ fn thm3_statistical(c_const: f64) -> impl crate::claim::Check {
     })
 }
 
+/// A Theorem 3 instance with near-orthogonal keys `k_i ∝ e_i + η g_i` (g_i standard normal / √κ)
+/// and Rademacher value codes of width `pv`, for the deterministic retrieval condition.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct PerturbedCase {
+    /// The MQAR instance.
+    pub case: Case,
+    /// Key perturbation η.
+    pub eta: f64,
+    /// Value code width p_v.
+    pub pv: usize,
+}
+
+fn coherence(codes: &[DVector<f64>]) -> f64 {
+    (0..codes.len()).flat_map(|i| (0..i).map(move |j| (i, j))).map(|(i, j)| codes[i].dot(&codes[j]).abs()).fold(0.0, f64::max)
+}
+
+/// Catalogue 000 §2.11 (ii): with ε_k, ε_v the key and value coherences and m the number of
+/// positions s ≤ t whose predecessor is another key, `1 − ε_v > factor·m·ε_k` implies a correct
+/// answer at t (factor = 2 is the bound; smaller factors are the negative control).
+fn condition_margin(pc: &PerturbedCase, factor: f64) -> Eval {
+    let (inst, mut s) = pc.case.instance();
+    let kappa = pc.case.keys;
+    let keys: Vec<DVector<f64>> = (0..kappa)
+        .map(|i| {
+            let v = DVector::from_fn(kappa, |a, _| f64::from(a == i) + pc.eta * s.normal() / (kappa as f64).sqrt());
+            let n = v.norm();
+            v / n
+        })
+        .collect();
+    let values = rademacher(&mut s, pc.case.values, pc.pv);
+    let (eps_k, eps_v) = (coherence(&keys), coherence(&values));
+    let con = thm3_codes(&keys, &values, Activation::Identity);
+    let queries: Vec<usize> = inst.queries().map(|(t, _)| t).collect();
+    let worst = con
+        .query_logits(&inst)
+        .iter()
+        .zip(&queries)
+        .filter(|(_, &t)| {
+            let Token::Key(i) = inst.tokens[t] else { return false };
+            let m = (1..=t).filter(|&s| matches!(inst.tokens[s - 1], Token::Key(j) if j != i)).count();
+            // 1e−9: coherences are computed in floating point (identical codes give ε_v = 1 ± 2e−16).
+            1.0 - eps_v > factor * m as f64 * eps_k + 1e-9
+        })
+        .map(|((z, v), _)| correct_margin(z, *v))
+        .fold(f64::INFINITY, f64::min);
+    if worst == f64::INFINITY {
+        return Eval::Reject("no query meets the condition");
+    }
+    Eval::Margin(worst - 1e-12)
+}
+
+fn perturbed_cases() -> impl Strategy<Value = PerturbedCase> {
+    (cases(6, 16), 0usize..=100, 4usize..=48).prop_map(|(case, eta, pv)| PerturbedCase { case, eta: eta as f64 / 100.0, pv })
+}
+
 /// Remark 7's adversarial instance: keys with ⟨k_i, k₁⟩ = ε (unit norms), values orthonormal,
 /// `[k₁ v₁ k₂ v … k_κ v, noise, k₁]`; returns the margin of the correct answer v₁.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -486,6 +543,19 @@ pub fn register(r: &mut crate::claim::Registry) {
         .source(PAPER_000, "Theorem 3, step 2, with the constant the evidence gives (catalogue 000 §2.11)", "d = O(log κ + log|V|), N = O(log κ).")
         .correction("\"N = log κ\" hides the ε dependence: with JL keys the constant is ≈ 16 (C = N/ln κ); C ≤ 4 fails, matching the paper's Fig. A.3.")
         .control("N = ⌈ln κ⌉ (C = 1)", thm3_statistical(1.0)),
+    );
+    r.add(
+        Claim::theorem(
+            "000.thm3.condition",
+            Family::Recall,
+            "Theorem 3 with non-orthogonal codes and linear convolutions: at every query where 1 − ε_v > 2mε_k (ε_k, ε_v the largest |⟨k_i, k_i'⟩|, \
+             |⟨v_l, v_l'⟩|, m the positions s ≤ t preceded by another key), the answer is correct. Keys ∝ e_i + ηg_i (η ≤ 1), Rademacher value codes \
+             (4 ≤ p_v ≤ 48), 2 ≤ κ ≤ 6, 2 ≤ |V| ≤ 16.",
+            property([300, 1000, 10000], perturbed_cases(), |pc: &PerturbedCase| condition_margin(pc, 2.0)),
+        )
+        .source(PAPER_000, "Theorem 3, step 2: the retrieval argument (catalogue 000 §2.11, check (ii))", "Retrieval: y_t ∝ v_{j(i)} + ε Σ_{l≠j(i)} v_l, so the argmax is correct.")
+        .correction("The interference is Σ_s ⟨k(x_{s−1}), k_i⟩⟨v_l, x_s⟩ over the m positions after other keys (up to 2κ − 2), so ε_k must be below ~1/(4κ), not just small.")
+        .control("the condition without the key interference, 1 − ε_v > 0", property([300, 1000, 10000], perturbed_cases(), |pc: &PerturbedCase| condition_margin(pc, 0.0))),
     );
     let adversaries = || (2usize..=24, 1usize..=99).prop_map(|(keys, e)| Adversary { keys, eps: e as f64 / 100.0 });
     r.add(
