@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 use ssmcheck::claims::recall::jl::jl_dimension;
-use ssmcheck::claims::recall::mqar::Case;
+use ssmcheck::claims::recall::constructions::Case;
 use ssmcheck::mc::{Stream, StreamKey};
 use ssmcheck::prelude::*;
 use ssmcheck::tasks::mqar::Token;

@@ -74,7 +74,7 @@ pub fn induction_margin(seq: &Sequence, slots: usize, shift: f64) -> Eval {
         .zip(&ys)
         .filter_map(|(target, y)| target.map(|v| (v, readout.logits(y))))
         .map(|(v, z)| {
-            let gap = super::mqar::correct_margin(&z, v);
+            let gap = super::constructions::correct_margin(&z, v);
             if gap == 0.0 { 0.0 } else { gap / z[v].abs().max(gap.abs()) }
         })
         .fold(f64::INFINITY, f64::min);

@@ -6,6 +6,7 @@
 use crate::claim::Registry;
 
 pub mod codes;
+pub mod constructions;
 pub mod gradient;
 pub mod induction;
 pub mod jl;
