@@ -49,7 +49,7 @@ fn scan(c: &mut Criterion) {
     let normals = |k: u64, m: usize| { let mut v = vec![0.0; m]; PortableNormals::new(k, 0).fill(&mut v); v };
     let (r, bm, cm, u) = (normals(1, len * d), normals(2, len * n), normals(3, len * n), normals(4, len * d));
     let a: Vec<f64> = (0..n * d).map(|i| -((i / d + 1) as f64)).collect();
-    let inputs = ScanInputs { d, n, len, r: &r, a: &a, b: &bm, c: &cm, u: &u };
+    let inputs = ScanInputs { d, n, len, delta: &r, delta_softplus: true, a: &a, b: &bm, c: &cm, u: &u };
     let mut y = vec![0.0; len * d];
     let mut g = c.benchmark_group("selective_scan");
     g.throughput(Throughput::Elements((d * n * len) as u64));

@@ -41,7 +41,7 @@ pub(super) fn run(p: &ScanParams) -> Result<Measured> {
     };
     let (r, b, c, u) = (normals(0, p.len * p.d), normals(1, p.len * p.n), normals(2, p.len * p.n), normals(3, p.len * p.d));
     let a: Vec<f64> = (0..p.n * p.d).map(|i| -((i / p.d + 1) as f64)).collect();
-    let inputs = ScanInputs { d: p.d, n: p.n, len: p.len, r: &r, a: &a, b: &b, c: &c, u: &u };
+    let inputs = ScanInputs { d: p.d, n: p.n, len: p.len, delta: &r, delta_softplus: true, a: &a, b: &b, c: &c, u: &u };
     let mut y = vec![0.0; p.len * p.d];
     selective_scan(&inputs, &mut y)?; // warm-up
     let start = Instant::now();

@@ -15,6 +15,7 @@
 
 use crate::error::{Error, Result};
 use crate::math::softplus::softplus;
+use super::selective_scan::{selective_scan, ScanInputs};
 use nalgebra::{DMatrix, DVector};
 
 /// A pointwise nonlinearity.
@@ -203,46 +204,72 @@ impl Mixer {
         Ok(())
     }
 
-    /// The outputs ỹ_1..ỹ_T for inputs x_1..x_T.
+    /// The outputs ỹ_1..ỹ_T for inputs x_1..x_T. Mamba, Mamba-2 and S4D share the recurrence
+    /// `h[a,n] ← e^{Λ[a,n]Δ[a]} h + Δ[a] x̂[a] B[n]` and run through the engine's
+    /// [`selective_scan`](super::selective_scan::selective_scan) (the W4 benchmark's loop); Mamba-Δᵀ
+    /// (Δ per state slot, no Δ in the input term) has its own loop.
     pub fn forward(&self, xs: &[DVector<f64>]) -> Vec<DVector<f64>> {
         let (d, n) = self.lambda.shape();
-        let mut h = DMatrix::<f64>::zeros(d, n);
         let zero = DVector::zeros(d);
-        let mut out = Vec::with_capacity(xs.len());
-        for t in 0..xs.len() {
-            let prev = if t == 0 { &zero } else { &xs[t - 1] };
-            let x = &xs[t];
-            let xh = self.conv.apply(prev, x);
-            let (bz, cz) = match &self.conv_bc {
-                Some((cb, cc)) => (cb.apply(prev, x), cc.apply(prev, x)),
-                None => (xh.clone(), xh.clone()),
-            };
-            let (bt, ct) = (self.b.of(&bz), self.c.of(&cz));
-            let delta: DVector<f64> = match &self.delta {
-                StepSize::Constant(c) => DVector::from_element(if self.kind == MixerKind::DeltaT { n } else { d }, *c),
-                StepSize::Softplus { w, b } => {
-                    let z = if self.kind == MixerKind::Mamba2 { w * x + b } else { w * &xh + b };
-                    z.map(softplus)
-                }
-            };
-            for a in 0..d {
-                for s in 0..n {
-                    let (decay, input) = match self.kind {
-                        MixerKind::Mamba | MixerKind::S4d => (self.lambda[(a, s)] * delta[a], delta[a] * xh[a] * bt[s]),
-                        MixerKind::Mamba2 => (self.lambda[(0, 0)] * delta[0], delta[0] * xh[a] * bt[s]),
-                        MixerKind::DeltaT => (self.lambda[(a, s)] * delta[s], xh[a] * bt[s]),
-                    };
-                    h[(a, s)] = decay.exp() * h[(a, s)] + input;
-                }
+        let prev = |t: usize| if t == 0 { &zero } else { &xs[t - 1] };
+        // Per step: x̂, Δ (d or N entries), B_t, C_t.
+        let steps: Vec<(DVector<f64>, DVector<f64>, DVector<f64>, DVector<f64>)> = (0..xs.len())
+            .map(|t| {
+                let (p, x) = (prev(t), &xs[t]);
+                let xh = self.conv.apply(p, x);
+                let (bz, cz) = match &self.conv_bc {
+                    Some((cb, cc)) => (cb.apply(p, x), cc.apply(p, x)),
+                    None => (xh.clone(), xh.clone()),
+                };
+                let width = if self.kind == MixerKind::DeltaT { n } else { d };
+                let delta = match &self.delta {
+                    StepSize::Constant(c) => DVector::from_element(width, *c),
+                    StepSize::Softplus { w, b } if self.kind == MixerKind::Mamba2 => DVector::from_element(width, softplus((w * x + b)[0])),
+                    StepSize::Softplus { w, b } => (w * &xh + b).map(softplus),
+                };
+                (xh, delta, self.b.of(&bz), self.c.of(&cz))
+            })
+            .collect();
+        let mut ys = match self.kind {
+            MixerKind::DeltaT => self.delta_t_scan(&steps),
+            _ => self.channel_scan(&steps),
+        };
+        if let Some(g) = &self.gate {
+            for (y, x) in ys.iter_mut().zip(xs) {
+                y.component_mul_assign(&(&g.w * x).map(|z| g.act.apply(z)));
             }
-            let mut y = &h * &ct;
-            if let Some(g) = &self.gate {
-                let gv = (&g.w * x).map(|z| g.act.apply(z));
-                y.component_mul_assign(&gv);
-            }
-            out.push(y);
         }
-        out
+        ys
+    }
+
+    /// Mamba / Mamba-2 / S4D through `selective_scan` (Δ given directly).
+    fn channel_scan(&self, steps: &[(DVector<f64>, DVector<f64>, DVector<f64>, DVector<f64>)]) -> Vec<DVector<f64>> {
+        let (d, n) = self.lambda.shape();
+        let len = steps.len();
+        let rows = |f: &dyn Fn(&(DVector<f64>, DVector<f64>, DVector<f64>, DVector<f64>)) -> &DVector<f64>| -> Vec<f64> { steps.iter().flat_map(|s| f(s).iter().copied()).collect() };
+        let (u, delta, b, c) = (rows(&|s| &s.0), rows(&|s| &s.1), rows(&|s| &s.2), rows(&|s| &s.3));
+        let a: Vec<f64> = (0..n * d).map(|i| if self.kind == MixerKind::Mamba2 { self.lambda[(0, 0)] } else { self.lambda[(i % d, i / d)] }).collect();
+        let inputs = ScanInputs { d, n, len, delta: &delta, delta_softplus: false, a: &a, b: &b, c: &c, u: &u };
+        let mut y = vec![0.0; len * d];
+        selective_scan(&inputs, &mut y).expect("shapes fixed by validate()");
+        y.chunks_exact(d).map(|row| DVector::from_row_slice(row)).collect()
+    }
+
+    /// Mamba-Δᵀ: `h[a,n] ← e^{Λ[a,n]Δ[n]} h + x̂[a] B[n]`, `y = h C`.
+    fn delta_t_scan(&self, steps: &[(DVector<f64>, DVector<f64>, DVector<f64>, DVector<f64>)]) -> Vec<DVector<f64>> {
+        let (d, n) = self.lambda.shape();
+        let mut h = DMatrix::<f64>::zeros(d, n);
+        steps
+            .iter()
+            .map(|(xh, delta, bt, ct)| {
+                for a in 0..d {
+                    for s in 0..n {
+                        h[(a, s)] = (self.lambda[(a, s)] * delta[s]).exp() * h[(a, s)] + xh[a] * bt[s];
+                    }
+                }
+                &h * ct
+            })
+            .collect()
     }
 }
 

@@ -2,7 +2,7 @@
 //! channels sharing input-dependent `B_t, C_t` of state size `N`:
 //!
 //! ```text
-//! Δ_{t,c} = softplus(r_{t,c})
+//! Δ_{t,c} = softplus(δ_{t,c})   (or δ_{t,c} itself when `delta_softplus` is false)
 //! h_{t,n,c} = exp(Δ_{t,c} A_{c,n}) h_{t−1,n,c} + Δ_{t,c} B_{t,n} u_{t,c}      (ZOH for Ā, Euler for B̄, as in Mamba)
 //! y_{t,c} = Σ_n C_{t,n} h_{t,n,c}
 //! ```
@@ -28,8 +28,10 @@ pub struct ScanInputs<'a> {
     pub n: usize,
     /// Sequence length L.
     pub len: usize,
-    /// Δ pre-activations r (L × d): Δ = softplus(r).
-    pub r: &'a [f64],
+    /// δ (L × d): the step sizes, or their pre-activations when `delta_softplus` is set.
+    pub delta: &'a [f64],
+    /// Δ = softplus(δ) (Mamba's `delta_softplus=True`) instead of Δ = δ.
+    pub delta_softplus: bool,
     /// A (N × d): `a[n·d + c] = A_{c,n}`, negative for a stable scan.
     pub a: &'a [f64],
     /// B_t (L × N).
@@ -44,7 +46,7 @@ impl ScanInputs<'_> {
     /// Rejects mismatched lengths, empty dimensions and non-finite values.
     pub fn validate(&self) -> Result<()> {
         let (d, n, l) = (self.d, self.n, self.len);
-        let sizes = [(self.r.len(), l * d, "r"), (self.a.len(), n * d, "A"), (self.b.len(), l * n, "B"), (self.c.len(), l * n, "C"), (self.u.len(), l * d, "u")];
+        let sizes = [(self.delta.len(), l * d, "delta"), (self.a.len(), n * d, "A"), (self.b.len(), l * n, "B"), (self.c.len(), l * n, "C"), (self.u.len(), l * d, "u")];
         if d == 0 || n == 0 {
             return Err(Error::InvalidParameter("selective scan needs d ≥ 1 channels and N ≥ 1 states".into()));
         }
@@ -53,7 +55,7 @@ impl ScanInputs<'_> {
                 return Err(Error::InvalidParameter(format!("selective scan: {name} has {got} values, expected {want}")));
             }
         }
-        if [self.r, self.a, self.b, self.c, self.u].iter().any(|v| v.iter().any(|x| !x.is_finite())) {
+        if [self.delta, self.a, self.b, self.c, self.u].iter().any(|v| v.iter().any(|x| !x.is_finite())) {
             return Err(Error::InvalidParameter("selective scan inputs must be finite".into()));
         }
         Ok(())
@@ -88,9 +90,9 @@ fn scan_group(inp: &ScanInputs<'_>, c0: usize, w: usize) -> Vec<f64> {
     let mut y = vec![0.0; inp.len * w];
     let (mut dl, mut dbu) = (vec![0.0; w], vec![0.0; w]);
     for t in 0..inp.len {
-        let (rt, ut) = (&inp.r[t * d + c0..t * d + c0 + w], &inp.u[t * d + c0..t * d + c0 + w]);
+        let (rt, ut) = (&inp.delta[t * d + c0..t * d + c0 + w], &inp.u[t * d + c0..t * d + c0 + w]);
         for ((dl, dbu), (&r, &u)) in dl.iter_mut().zip(dbu.iter_mut()).zip(rt.iter().zip(ut)) {
-            *dl = softplus(r);
+            *dl = if inp.delta_softplus { softplus(r) } else { r };
             *dbu = *dl * u;
         }
         let acc = &mut y[t * w..(t + 1) * w];
@@ -117,7 +119,7 @@ mod tests {
         for c in 0..d {
             let mut h = vec![0.0; n];
             for t in 0..inp.len {
-                let delta = crate::math::softplus::softplus(inp.r[t * d + c]);
+                let delta = crate::math::softplus::softplus(inp.delta[t * d + c]);
                 for k in 0..n {
                     h[k] = (delta * inp.a[k * d + c]).exp() * h[k] + delta * inp.b[t * n + k] * inp.u[t * d + c];
                     y[t * d + c] += inp.c[t * n + k] * h[k];
@@ -136,7 +138,7 @@ mod tests {
         let b: Vec<f64> = (0..len * n).map(|i| f(i, 0.3)).collect();
         let c: Vec<f64> = (0..len * n).map(|i| f(i, 0.5)).collect();
         let u: Vec<f64> = (0..len * d).map(|i| f(i, 0.9)).collect();
-        let inp = ScanInputs { d, n, len, r: &r, a: &a, b: &b, c: &c, u: &u };
+        let inp = ScanInputs { d, n, len, delta: &r, delta_softplus: true, a: &a, b: &b, c: &c, u: &u };
         let mut y = vec![0.0; len * d];
         selective_scan(&inp, &mut y).unwrap();
         for (got, want) in y.iter().zip(naive(&inp)) {
@@ -147,10 +149,10 @@ mod tests {
     #[test]
     fn rejects_bad_shapes_and_values() {
         let v = vec![0.0; 4];
-        let ok = ScanInputs { d: 2, n: 1, len: 2, r: &v, a: &v[..2], b: &v[..2], c: &v[..2], u: &v };
+        let ok = ScanInputs { d: 2, n: 1, len: 2, delta: &v, delta_softplus: true, a: &v[..2], b: &v[..2], c: &v[..2], u: &v };
         assert!(selective_scan(&ok, &mut [0.0; 3]).is_err());
         let nan = [f64::NAN, 0.0, 0.0, 0.0];
-        assert!(selective_scan(&ScanInputs { r: &nan, ..ok }, &mut [0.0; 4]).is_err());
+        assert!(selective_scan(&ScanInputs { delta: &nan, ..ok }, &mut [0.0; 4]).is_err());
         assert!(selective_scan(&ScanInputs { n: 2, ..ok }, &mut [0.0; 4]).is_err());
         assert!(selective_scan(&ok, &mut [0.0; 4]).is_ok());
     }
