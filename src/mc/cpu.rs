@@ -1,4 +1,5 @@
-//! The CPU backend: one rayon task per path, results collected in path order.
+//! The CPU backend: one rayon task per path (interaction paths: per lockstep group of four),
+//! results collected in path order. The loops themselves are in [`super::paths`].
 
 use super::backend::Backend;
 use super::jobs::{log_checkpoints, DiagonalLrdJob, DiagonalLrdPath, InteractionJob, InteractionPath, ScalarArJob, ScalarArPath, TailSumJob};
@@ -47,7 +48,7 @@ impl Backend for CpuBackend {
     }
 }
 
-/// Runs `f(0..n)` in parallel, one progress tick per path, in index order (long paths).
+/// Runs `f(0..n)` in parallel, one progress tick per item, in index order (long paths).
 pub fn per_path<T: Send>(n: u64, progress: &ProgressBar, f: impl Fn(u64) -> T + Sync) -> Vec<T> {
     (0..n)
         .into_par_iter()
