@@ -206,7 +206,7 @@ impl Mixer {
 
     /// The outputs ỹ_1..ỹ_T for inputs x_1..x_T. Mamba, Mamba-2 and S4D share the recurrence
     /// `h[a,n] ← e^{Λ[a,n]Δ[a]} h + Δ[a] x̂[a] B[n]` and run through the engine's
-    /// [`selective_scan`](super::selective_scan::selective_scan) (the W4 benchmark's loop); Mamba-Δᵀ
+    /// [`selective_scan`] (the W4 benchmark's loop); Mamba-Δᵀ
     /// (Δ per state slot, no Δ in the input term) has its own loop.
     pub fn forward(&self, xs: &[DVector<f64>]) -> Vec<DVector<f64>> {
         let (d, n) = self.lambda.shape();
