@@ -8,7 +8,7 @@
 use super::backend::Backend;
 use super::cpu::CpuBackend;
 use super::jobs::{log_checkpoints, DiagonalLrdJob, DiagonalLrdPath, InteractionJob, InteractionPath, ScalarArJob, ScalarArPath, TailSumJob};
-use super::kernels::{diagonal_paths, interaction_paths, interaction_start, nvrtc_program, tail_rows, ensure_fits, KERNELS, MAX_MODES, MAX_STATE};
+use super::kernels::{diagonal_paths, ensure_fits, interaction_paths, interaction_start, nvrtc_program, tail_rows, DIAGONAL_OUTPUT, INTERACTION_OUTPUT, KERNELS, MAX_MODES, MAX_STATE};
 use crate::error::{Error, Result};
 use crate::model::Discretization;
 use cudarc::driver::{CudaContext, CudaFunction, CudaStream, LaunchConfig, PushKernelArg};
@@ -84,8 +84,9 @@ impl Backend for CudaBackend {
         let a = s.clone_htod(&job.a).map_err(device)?;
         let b = s.clone_htod(&job.b).map_err(device)?;
         let dmarks = s.clone_htod(&marks).map_err(device)?;
-        let mut summary = s.alloc_zeros::<f64>(6 * n).map_err(device)?;
-        let mut trace = s.alloc_zeros::<f64>(3 * n * m).map_err(device)?;
+        let (ns, nt) = DIAGONAL_OUTPUT.lengths(n, m);
+        let mut summary = s.alloc_zeros::<f64>(ns).map_err(device)?;
+        let mut trace = s.alloc_zeros::<f64>(nt).map_err(device)?;
         let (h, zoh, nm) = (job.a.len() as i32, i32::from(job.disc == Discretization::Zoh), m as i32);
         let mut launch = s.launch_builder(&self.diagonal);
         launch
@@ -105,8 +106,8 @@ impl Backend for CudaBackend {
             .arg(&mut summary)
             .arg(&mut trace);
         // SAFETY: the arguments match the kernel's signature in kernels/diagonal_lrd.cu type for
-        // type and in order; the device buffers hold h modes, m marks, 5·paths summary and
-        // 3·paths·m trace values, and each thread writes only its own path's entries.
+        // type and in order; the device buffers hold h modes, m marks and the summary and
+        // trace lengths of DIAGONAL_OUTPUT, and each thread writes only its own path's entries.
         unsafe { launch.launch(config(job.paths, 64)) }.map_err(device)?;
         let summary = s.clone_dtoh(&summary).map_err(device)?;
         let trace = s.clone_dtoh(&trace).map_err(device)?;
@@ -142,8 +143,9 @@ impl Backend for CudaBackend {
         let abar = s.clone_htod(&job.abar.concat()).map_err(device)?;
         let (bbar, g, w) = (s.clone_htod(&job.bbar).map_err(device)?, s.clone_htod(&job.g).map_err(device)?, s.clone_htod(&job.w).map_err(device)?);
         let dmarks = s.clone_htod(&marks).map_err(device)?;
-        let mut summary = s.alloc_zeros::<f64>(4 * n).map_err(device)?;
-        let mut trace = s.alloc_zeros::<f64>(2 * n * m).map_err(device)?;
+        let (ns, nt) = INTERACTION_OUTPUT.lengths(n, m);
+        let mut summary = s.alloc_zeros::<f64>(ns).map_err(device)?;
+        let mut trace = s.alloc_zeros::<f64>(nt).map_err(device)?;
         let (hi, nm) = (h as i32, m as i32);
         let mut launch = s.launch_builder(&self.interaction);
         launch
@@ -164,7 +166,7 @@ impl Backend for CudaBackend {
             .arg(&mut summary)
             .arg(&mut trace);
         // SAFETY: the arguments match kernels/interaction.cu's signature type for type and in
-        // order; the buffers hold h×h, h, h, h, m, 4·paths and 2·paths·m values, and each thread
+        // order; the buffers hold h×h, h, h, h and m values and INTERACTION_OUTPUT's lengths, and each thread
         // writes only its own path's entries.
         unsafe { launch.launch(config(job.paths, 64)) }.map_err(device)?;
         let (summary, trace) = (s.clone_dtoh(&summary).map_err(device)?, s.clone_dtoh(&trace).map_err(device)?);

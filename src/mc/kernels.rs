@@ -55,12 +55,34 @@ pub fn ensure_fits(size: usize, limit: usize, kernel: &str) -> Result<()> {
     Ok(())
 }
 
-/// Paths from the LRD kernel's outputs: 6 summary values and 3·m trace values per path.
+/// Values per path in a kernel's two output buffers: the summary, and each of the m trace rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OutputLayout {
+    /// Summary values per path.
+    pub summary: usize,
+    /// Values per trace row (m rows per path).
+    pub trace_row: usize,
+}
+
+impl OutputLayout {
+    /// Buffer lengths `(summary, trace)` for `paths` paths and `marks` trace rows each.
+    pub fn lengths(self, paths: usize, marks: usize) -> (usize, usize) {
+        (self.summary * paths, self.trace_row * paths * marks)
+    }
+}
+
+/// `diagonal_lrd`: [log‖B̄‖, min margin, argmin k, S_K, log‖LRD_K‖, Σ_k log‖LRD_k‖] and (k, S_k, log‖LRD_k‖).
+pub const DIAGONAL_OUTPUT: OutputLayout = OutputLayout { summary: 6, trace_row: 3 };
+/// `interaction`: [log‖v₀‖, log growth, log growth after burn-in, increases] and (k, log‖Φ(k)v₀‖).
+pub const INTERACTION_OUTPUT: OutputLayout = OutputLayout { summary: 4, trace_row: 2 };
+
+/// Paths from the LRD kernel's outputs ([`DIAGONAL_OUTPUT`]).
 pub fn diagonal_paths(summary: &[f64], trace: &[f64], n: usize, m: usize) -> Vec<DiagonalLrdPath> {
     (0..n)
         .map(|p| {
-            let v = &summary[6 * p..6 * p + 6];
-            let tr = (0..m).map(|i| { let r = &trace[3 * (p * m + i)..3 * (p * m + i) + 3]; (r[0] as u64, r[1], r[2]) }).collect();
+            let (ns, nt) = (DIAGONAL_OUTPUT.summary, DIAGONAL_OUTPUT.trace_row);
+            let v = &summary[ns * p..ns * (p + 1)];
+            let tr = (0..m).map(|i| { let r = &trace[nt * (p * m + i)..nt * (p * m + i + 1)]; (r[0] as u64, r[1], r[2]) }).collect();
             DiagonalLrdPath { log_bbar: v[0], min_margin: v[1], argmin_k: v[2] as u64, s_final: v[3], log_lrd_final: v[4], sum_log_lrd: v[5], trace: tr }
         })
         .collect()
@@ -75,12 +97,13 @@ pub fn interaction_start(job: &InteractionJob) -> (i32, u64) {
     }
 }
 
-/// Paths from the interaction kernel's outputs: 4 summary values and 2·m trace values per path.
+/// Paths from the interaction kernel's outputs ([`INTERACTION_OUTPUT`]).
 pub fn interaction_paths(summary: &[f64], trace: &[f64], n: usize, m: usize) -> Vec<InteractionPath> {
     (0..n)
         .map(|p| {
-            let v = &summary[4 * p..4 * p + 4];
-            let tr = (0..m).map(|i| (trace[2 * (p * m + i)] as u64, trace[2 * (p * m + i) + 1])).collect();
+            let (ns, nt) = (INTERACTION_OUTPUT.summary, INTERACTION_OUTPUT.trace_row);
+            let v = &summary[ns * p..ns * (p + 1)];
+            let tr = (0..m).map(|i| (trace[nt * (p * m + i)] as u64, trace[nt * (p * m + i) + 1])).collect();
             InteractionPath { log_v0: v[0], log_growth: v[1], log_growth_after_burn_in: v[2], increases: v[3] as u64, trace: tr }
         })
         .collect()

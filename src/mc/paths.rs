@@ -246,6 +246,10 @@ pub fn interaction_path<N: Normals>(job: &InteractionJob, marks: &[u64], normals
 
 /// Several interaction paths (of jobs with the same state size and horizon), advanced
 /// [`LOCKSTEP`] at a time; each path's numbers are exactly those of [`interaction_path`].
+///
+/// # Panics
+/// If `jobs` and `normals` differ in length or the jobs differ in H or horizon (a caller's
+/// bug: the backends group paths of one validated job).
 pub fn interaction_paths<N: Normals>(jobs: &[&InteractionJob], marks: &[u64], normals: Vec<N>) -> Vec<InteractionPath> {
     assert_eq!(jobs.len(), normals.len(), "one normal source per path");
     assert!(jobs.windows(2).all(|w| w[0].bbar.len() == w[1].bbar.len() && w[0].horizon == w[1].horizon), "lockstep paths share H and the horizon");

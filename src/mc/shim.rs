@@ -9,7 +9,7 @@
 use super::backend::Backend;
 use super::cpu::CpuBackend;
 use super::jobs::{log_checkpoints, DiagonalLrdJob, DiagonalLrdPath, InteractionJob, InteractionPath, ScalarArJob, ScalarArPath, TailSumJob};
-use super::kernels::{diagonal_paths, interaction_paths, interaction_start, tail_rows, ensure_fits, MAX_MODES, MAX_STATE};
+use super::kernels::{diagonal_paths, ensure_fits, interaction_paths, interaction_start, tail_rows, DIAGONAL_OUTPUT, INTERACTION_OUTPUT, MAX_MODES, MAX_STATE};
 use crate::error::Result;
 use crate::model::Discretization;
 use indicatif::ProgressBar;
@@ -68,9 +68,10 @@ impl Backend for ShimBackend {
         ensure_fits(job.a.len(), MAX_MODES, "LRD")?;
         let marks = log_checkpoints(job.horizon, job.checkpoints);
         let n = job.paths as usize;
-        let (mut summary, mut trace) = (vec![0.0; 6 * n], vec![0.0; 3 * n * marks.len()]);
+        let (ns, nt) = DIAGONAL_OUTPUT.lengths(n, marks.len());
+        let (mut summary, mut trace) = (vec![0.0; ns], vec![0.0; nt]);
         // SAFETY: the kernel reads `h` = a.len() = b.len() modes, `n_marks` = marks.len() marks,
-        // and writes 5·paths summary and 3·paths·n_marks trace values; all buffers have exactly
+        // and writes DIAGONAL_OUTPUT's summary and trace lengths; all buffers have exactly
         // those lengths and outlive the call, which does not retain them.
         unsafe {
             (self.diagonal)(
@@ -114,9 +115,10 @@ impl Backend for ShimBackend {
         let (n, m) = (job.paths as usize, marks.len());
         let abar: Vec<f64> = job.abar.concat();
         let (start, t) = interaction_start(job);
-        let (mut summary, mut trace) = (vec![0.0; 4 * n], vec![0.0; 2 * n * m]);
+        let (ns, nt) = INTERACTION_OUTPUT.lengths(n, m);
+        let (mut summary, mut trace) = (vec![0.0; ns], vec![0.0; nt]);
         // SAFETY: the kernel reads an h×h Ā (row-major), h-vectors B̄, G, W and m marks, and writes
-        // 4·paths summary and 2·paths·m trace values; every buffer has exactly that length and
+        // INTERACTION_OUTPUT's summary and trace lengths; every buffer has exactly that length and
         // outlives the call.
         unsafe {
             (self.interaction)(

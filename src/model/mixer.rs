@@ -208,6 +208,9 @@ impl Mixer {
     /// `h[a,n] ← e^{Λ[a,n]Δ[a]} h + Δ[a] x̂[a] B[n]` and run through the engine's
     /// [`selective_scan`] (the W4 benchmark's loop); Mamba-Δᵀ
     /// (Δ per state slot, no Δ in the input term) has its own loop.
+    ///
+    /// # Panics
+    /// On a mixer that [`Mixer::validate`] rejects, or non-finite inputs or weights.
     pub fn forward(&self, xs: &[DVector<f64>]) -> Vec<DVector<f64>> {
         let (d, n) = self.lambda.shape();
         let zero = DVector::zeros(d);
