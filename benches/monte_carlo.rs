@@ -7,7 +7,7 @@
 //! numpy and C references: `scripts/perf_compare.sh` (README, "Performance").
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use indicatif::ProgressBar;
+use ssmcheck::progress::Silent;
 use ssmcheck::mc::normals::Normals;
 use ssmcheck::mc::paths::{diagonal_lrd_path, interaction_path, scalar_ar_path, tail_sum_sample};
 use ssmcheck::mc::portable::PortableNormals;
@@ -129,9 +129,9 @@ fn stability(c: &mut Criterion) {
 fn backends(c: &mut Criterion) {
     let steps = 20_000;
     let job = lrd_job(steps, 64, 8);
-    let bar = ProgressBar::hidden();
+    let bar = Silent;
     let mut available: Vec<Box<dyn Backend>> = vec![Box::new(CpuBackend), Box::new(ssmcheck::mc::ShimBackend::new())];
-    if let Ok(gpu) = ssmcheck::mc::backend_by_name("cuda") {
+    if let Ok(gpu) = "cuda".parse::<ssmcheck::mc::BackendChoice>().and_then(|c| c.open()) {
         available.push(gpu);
     }
     let mut g = c.benchmark_group("backends/diagonal_lrd");
@@ -143,9 +143,9 @@ fn backends(c: &mut Criterion) {
 }
 
 fn property_check(c: &mut Criterion) {
-    let registry = Registry::all();
+    let registry = ssmcheck::claims::registry();
     let claim = registry.get("004.cor1.lognorm").unwrap();
-    let bar = ProgressBar::hidden();
+    let bar = Silent;
     c.bench_function("property 004.cor1.lognorm quick", |b| {
         b.iter(|| {
             let ctx = Context { seed: 1, budget: Budget::Quick, backend: &CpuBackend, stream_label: "bench", progress: &bar };

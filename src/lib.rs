@@ -13,11 +13,11 @@
 //! ```no_run
 //! use ssmcheck::prelude::*;
 //!
-//! let registry = Registry::all();
+//! let registry = ssmcheck::claims::registry();
 //! let claims = registry.select(&["004.cor1.printed".into()], None).unwrap();
 //! let cfg = RunConfig { seed: 1, budget: Budget::Quick, backend: &CpuBackend, progress: false, parallel: false };
 //! let results = run_claims(&claims, &cfg);
-//! assert_eq!(results.claims[0].verdict, "refuted");
+//! assert_eq!(results.claims[0].result.verdict, VerdictKind::Refuted);
 //! ```
 //!
 //! Layers (each usable alone): [`math`], [`stats`], [`model`], [`mc`] know nothing of claims;
@@ -32,6 +32,7 @@ pub mod error;
 pub mod math;
 pub mod mc;
 pub mod model;
+pub mod progress;
 pub mod report;
 pub mod tasks;
 pub mod stats;
@@ -39,9 +40,10 @@ pub mod stats;
 /// The names most users need.
 pub mod prelude {
     pub use crate::claim::{
-        property, run_claims, Budget, Check, Claim, Context, Eval, Family, Figure, Kind, Outcome, Registry,
-        RunConfig, RunResults, Series, Status, Style, Verdict,
+        custom, property, run_claims, Budget, Check, Claim, Comparison, Context, Eval, Family, Figure, Kind, Outcome,
+        Registry, RunConfig, RunResults, Series, Status, Style, Verdict, VerdictKind,
     };
+    pub use crate::claims::registry;
     pub use crate::error::{Error, Result};
-    pub use crate::mc::{Backend, CpuBackend};
+    pub use crate::mc::{Backend, BackendChoice, CpuBackend};
 }

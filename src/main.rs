@@ -1,9 +1,9 @@
 //! The `ssmcheck` command line: list, check, explain and report.
 
 use clap::{Parser, Subcommand};
-use ssmcheck::claim::{run_claims, Budget, Registry, RunConfig, RunResults};
+use ssmcheck::claim::{run_claims, Budget, Family, Registry, RunConfig, RunResults};
 use ssmcheck::error::{Error, Result};
-use ssmcheck::mc::backend_by_name;
+use ssmcheck::mc::BackendChoice;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -25,24 +25,24 @@ struct RunArgs {
     seed: u64,
     /// Monte Carlo backend: auto, cpu, cuda, or shim (the CUDA kernels run on the CPU).
     #[arg(long, default_value = "auto")]
-    backend: String,
+    backend: BackendChoice,
 }
 
 #[derive(Subcommand)]
 enum Command {
     /// List the registered claims.
     List {
-        /// Only this family.
+        /// Only this family (decay, stability, haar, recall, copy, cot, realization).
         #[arg(long)]
-        family: Option<String>,
+        family: Option<Family>,
     },
     /// Check claims and print a verdict table; exits non-zero when a verdict contradicts its status.
     Check {
         /// Claim ids (all when none).
         ids: Vec<String>,
-        /// Only this family.
+        /// Only this family (decay, stability, haar, recall, copy, cot, realization).
         #[arg(long)]
-        family: Option<String>,
+        family: Option<Family>,
         #[command(flatten)]
         run: RunArgs,
         /// Write the results as JSON to this file.
@@ -59,6 +59,19 @@ enum Command {
         /// Render from an existing results JSON instead of running the checks.
         #[arg(long)]
         from: Option<PathBuf>,
+    },
+    /// Re-evaluate one instance through a claim's check and print both sides of its relation
+    /// and the margin: a counterexample from results JSON, or a candidate of your own.
+    Replay {
+        /// Claim id.
+        id: String,
+        /// A JSON file holding the instance, or a results JSON (the claim's counterexample is
+        /// taken from it; `--control` takes its negative control's).
+        #[arg(long)]
+        counterexample: PathBuf,
+        /// Replay through the claim's negative control (the mutant) instead of the claim.
+        #[arg(long)]
+        control: bool,
     },
     /// Show a claim's statement, source, correction and check.
     Explain {
@@ -90,9 +103,9 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
-    /// Time the reference Monte Carlo workloads (../shared/perf W1–W4) through the engine's
+    /// Time the reference Monte Carlo workloads W1–W4 (benches/reference) through the engine's
     /// loops on the portable generator; one JSON line per workload on stdout (the format of
-    /// `run_all.sh --extra`), a table on a terminal.
+    /// `benches/reference/run_all.sh --extra`), a table on a terminal.
     Bench {
         /// w1 (decay), w2 (tail), w3 (lyapunov), w4 (scan) or all.
         #[arg(default_value = "all")]
@@ -102,19 +115,19 @@ enum Command {
         threads: Option<usize>,
         /// Backend: only cpu runs the portable generator of the reference workloads.
         #[arg(long, default_value = "cpu")]
-        backend: String,
+        backend: BackendChoice,
         /// Small sizes (a smoke run; summaries are then not comparable with the references).
         #[arg(long)]
         quick: bool,
     },
 }
 
-fn run(registry: &Registry, ids: &[String], family: Option<&str>, args: &RunArgs) -> Result<RunResults> {
+fn run(registry: &Registry, ids: &[String], family: Option<Family>, args: &RunArgs) -> Result<RunResults> {
     let claims = registry.select(ids, family)?;
     if claims.is_empty() {
         return Err(Error::InvalidParameter("no claim matches the selection".into()));
     }
-    let backend = backend_by_name(&args.backend)?;
+    let backend = args.backend.open()?;
     let progress = std::io::stderr().is_terminal();
     let cfg = RunConfig { seed: args.seed, budget: args.budget, backend: backend.as_ref(), progress, parallel: false };
     Ok(run_claims(&claims, &cfg))
@@ -123,16 +136,14 @@ fn run(registry: &Registry, ids: &[String], family: Option<&str>, args: &RunArgs
 fn print_table(results: &RunResults) {
     println!("{:<24} {:<10} {:<11} {:<12} {:>9} {:>11}  agrees", "claim", "status", "kind", "verdict", "cases", "margin");
     for c in &results.claims {
-        let status = serde_json::to_value(c.meta.status).unwrap();
-        let kind = serde_json::to_value(c.meta.kind).unwrap();
-        let margin = c.margin.map_or("-".into(), |m| format!("{m:.3e}"));
+        let margin = c.result.margin.map_or("-".into(), |m| format!("{m:.3e}"));
         println!(
             "{:<24} {:<10} {:<11} {:<12} {:>9} {:>11}  {}",
             c.meta.id,
-            status.as_str().unwrap_or(""),
-            kind.as_str().unwrap_or(""),
-            c.verdict,
-            c.cases,
+            c.meta.status.name(),
+            c.meta.kind.name(),
+            c.result.verdict.name(),
+            c.result.cases,
             margin,
             if c.agrees { "yes" } else { "NO" }
         );
@@ -152,12 +163,11 @@ fn print_table(results: &RunResults) {
     );
 }
 
-fn bench(workload: &str, threads: Option<usize>, backend: &str, quick: bool) -> Result<()> {
+fn bench(workload: &str, threads: Option<usize>, backend: BackendChoice, quick: bool) -> Result<()> {
     use ssmcheck::bench::{run, si, BenchSizes, Workload};
-    if backend != "cpu" {
-        backend_by_name(backend)?; // an unknown name gets the usual message
+    if backend != BackendChoice::Cpu {
         return Err(Error::InvalidParameter(format!(
-            "the benchmark workloads use the portable generator of ../shared/perf, which only the cpu backend implements (not '{backend}')"
+            "the benchmark workloads use the portable generator of benches/reference, which only the cpu backend implements (not '{backend}')"
         )));
     }
     let workloads = Workload::parse(workload)?;
@@ -177,18 +187,51 @@ fn bench(workload: &str, threads: Option<usize>, backend: &str, quick: bool) -> 
     Ok(())
 }
 
+/// `ssmcheck replay`: the instance (from a results JSON or a file of its own) through the
+/// claim's check or its control; prints both sides and the margin; true when it satisfies it.
+fn replay(registry: &Registry, id: &str, path: &std::path::Path, control: bool) -> Result<bool> {
+    use ssmcheck::claim::{Relation, Replay};
+    let claim = registry.get(id)?;
+    let check = if control {
+        claim.control.as_ref().ok_or_else(|| Error::InvalidParameter(format!("claim '{id}' has no negative control")))?.check.as_ref()
+    } else {
+        claim.check.as_ref()
+    };
+    let text = std::fs::read_to_string(path).map_err(|source| Error::Io { action: "read", path: path.into(), source })?;
+    let json: serde_json::Value = serde_json::from_str(&text)?;
+    let instance = ssmcheck::claim::replay::instance_in(&json, id, control)?;
+    match check.replay(&instance)? {
+        Replay::Rejected(why) => {
+            println!("{id}: the instance does not meet the claim's assumptions ({why})");
+            Ok(false)
+        }
+        Replay::Evaluated(v) => {
+            let sign = match v.relation {
+                Relation::AtMost | Relation::Within => "≤",
+                Relation::AtLeast => "≥",
+            };
+            println!("{id}{}: {}", if control { " (negative control)" } else { "" }, v.relation);
+            println!("  lhs = {:.17e}  ({})", v.lhs, v.lhs_is);
+            println!("  rhs = {:.17e}  ({})", v.rhs, v.rhs_is);
+            println!("  margin = {:.6e}  [{}]", v.margin, v.margin_formula);
+            let holds = v.margin >= 0.0;
+            println!("  {} (lhs {sign} rhs {})", if holds { "satisfied" } else { "VIOLATED" }, if holds { "holds" } else { "fails" });
+            Ok(holds)
+        }
+    }
+}
+
 fn write_json(path: &std::path::Path, results: &RunResults) -> Result<()> {
     let text = serde_json::to_string_pretty(results)?;
     ssmcheck::report::write_atomically(path, text.as_bytes())
 }
 
 fn main_inner(cli: Cli) -> Result<bool> {
-    let registry = Registry::all();
+    let registry = ssmcheck::claims::registry();
     match cli.command {
         Command::List { family } => {
-            for c in registry.select(&[], family.as_deref())? {
-                let status = serde_json::to_value(c.meta.status)?;
-                println!("{:<24} {:<11} {:<10} {}", c.meta.id, c.meta.family.name(), status.as_str().unwrap_or(""), c.meta.source.locus);
+            for c in registry.select(&[], family)? {
+                println!("{:<24} {:<11} {:<10} {}", c.meta.id, c.meta.family, c.meta.status, c.meta.source.locus);
             }
             Ok(true)
         }
@@ -196,7 +239,7 @@ fn main_inner(cli: Cli) -> Result<bool> {
             if let Some(path) = &json {
                 ssmcheck::report::ensure_writable(path)?;
             }
-            let results = run(&registry, &ids, family.as_deref(), &args)?;
+            let results = run(&registry, &ids, family, &args)?;
             print_table(&results);
             if let Some(path) = json {
                 write_json(&path, &results)?;
@@ -229,13 +272,14 @@ fn main_inner(cli: Cli) -> Result<bool> {
             Ok(true)
         }
         Command::Bench { workload, threads, backend, quick } => {
-            bench(&workload, threads, &backend, quick)?;
+            bench(&workload, threads, backend, quick)?;
             Ok(true)
         }
+        Command::Replay { id, counterexample, control } => replay(&registry, &id, &counterexample, control),
         Command::Explain { id } => {
             let c = registry.get(&id)?;
             let m = &c.meta;
-            println!("{}  [{} · {:?} · {:?}]", m.id, m.family, m.status, m.kind);
+            println!("{}  [{} · {} · {}]", m.id, m.family, m.status, m.kind);
             println!("source:    {} — {}", m.source.paper, m.source.locus);
             println!("printed:   {}", m.source.printed);
             println!("checked:   {}", m.statement);

@@ -11,35 +11,35 @@ fn quick(registry: &Registry, seed: u64) -> RunResults {
 
 #[test]
 fn the_registry_is_sound() {
-    let registry = Registry::all();
+    let registry = ssmcheck::claims::registry();
     assert_eq!(registry.problems(), Vec::<String>::new());
 }
 
 #[test]
 fn every_claim_agrees_with_its_status_at_the_quick_budget() {
-    let registry = Registry::all();
+    let registry = ssmcheck::claims::registry();
     let results = quick(&registry, 1);
     let bad: Vec<String> = results
         .disagreements()
         .iter()
-        .map(|c| format!("{}: {} ({})", c.meta.id, c.disagreement.clone().unwrap_or_default(), c.summary))
+        .map(|c| format!("{}: {} ({})", c.meta.id, c.disagreement.clone().unwrap_or_default(), c.result.summary))
         .collect();
     assert!(bad.is_empty(), "claims contradicting their status:\n{}", bad.join("\n"));
     for c in &results.claims {
         if c.meta.status == Status::Theorem {
             let control = c.control.as_ref().expect("theorem has a control");
             assert!(control.detected, "{}: control not detected", c.meta.id);
-            assert_eq!(control.cases, c.cases, "{}: the control must run at the claim's sample size", c.meta.id);
+            assert_eq!(control.result.cases, c.result.cases, "{}: the control must run at the claim's sample size", c.meta.id);
         }
         if c.meta.status == Status::Erratum {
-            assert!(c.counterexample.is_some(), "{}: erratum without a counterexample", c.meta.id);
+            assert!(c.result.counterexample.is_some(), "{}: erratum without a counterexample", c.meta.id);
         }
     }
 }
 
 #[test]
 fn the_decay_family_has_the_issue_ids() {
-    let registry = Registry::all();
+    let registry = ssmcheck::claims::registry();
     for id in [
         "004.eq10",
         "004.eq10.selective",
@@ -68,19 +68,19 @@ fn the_decay_family_has_the_issue_ids() {
 #[test]
 fn errata_are_refuted_at_other_seeds_too() {
     // The search, not a fixed instance, refutes each erratum: it must succeed from other seeds.
-    let registry = Registry::all();
+    let registry = ssmcheck::claims::registry();
     let errata: Vec<&Claim> = registry.iter().filter(|c| c.meta.status == Status::Erratum).collect();
     for seed in [7, 1234] {
         let cfg = RunConfig { seed, budget: Budget::Quick, backend: &CpuBackend, progress: false, parallel: true };
         for c in run_claims(&errata, &cfg).claims {
-            assert_eq!(c.verdict, "refuted", "{} not refuted at seed {seed}", c.meta.id);
+            assert_eq!(c.result.verdict, ssmcheck::claim::VerdictKind::Refuted, "{} not refuted at seed {seed}", c.meta.id);
         }
     }
 }
 
 #[test]
 fn the_recall_family_has_the_issue_ids() {
-    let registry = Registry::all();
+    let registry = ssmcheck::claims::registry();
     let expect = [
         ("000.lem4", Status::Theorem),
         ("000.thm2", Status::Theorem),

@@ -87,7 +87,7 @@ fn softplus(z: f64) -> f64 {
 }
 
 fn results() -> RunResults {
-    let registry = Registry::all();
+    let registry = ssmcheck::claims::registry();
     // The decay family's errata (the stability family's are in tests/stability_counterexamples.rs).
     let errata: Vec<&Claim> =
         registry.iter().filter(|c| c.meta.status == Status::Erratum && c.meta.family == Family::Decay).collect();
@@ -274,7 +274,7 @@ fn every_erratum_counterexample_recomputes_to_a_violation() {
     let results = results();
     let mut checked = 0;
     for c in &results.claims {
-        let cx = c.counterexample.as_ref().unwrap_or_else(|| panic!("{}: no counterexample", c.meta.id));
+        let cx = c.result.counterexample.as_ref().unwrap_or_else(|| panic!("{}: no counterexample", c.meta.id));
         let violated = match c.meta.id.as_str() {
             "004.cor1.printed" => cor1(cx),
             "004.eq10.selective" => eq10_selective(cx),
@@ -296,12 +296,12 @@ fn log_norm(a: &M) -> f64 {
 
 #[test]
 fn control_counterexamples_recompute_to_violations_of_their_mutants() {
-    let registry = Registry::all();
+    let registry = ssmcheck::claims::registry();
     let ids = ["004.eq10", "004.cor1.normal", "004.cor1.lognorm", "004.cor1.kappa"];
     let claims: Vec<&Claim> = ids.iter().map(|id| registry.get(id).unwrap()).collect();
     let cfg = RunConfig { seed: 1, budget: Budget::Quick, backend: &CpuBackend, progress: false, parallel: true };
     for c in run_claims(&claims, &cfg).claims {
-        let cx = c.control.as_ref().and_then(|k| k.counterexample.clone()).expect("control refuted");
+        let cx = c.control.as_ref().and_then(|k| k.result.counterexample.clone()).expect("control refuted");
         let violated = match c.meta.id.as_str() {
             // Mutant: the product started at j = t.
             "004.eq10" => {

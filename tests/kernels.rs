@@ -1,7 +1,7 @@
 //! The CUDA kernels, run on the CPU through the shim, agree with the rayon backend on the same
 //! streams — and a kernel with a planted off-by-one in its step loop is caught by the same test.
 
-use indicatif::ProgressBar;
+use ssmcheck::progress::Silent;
 use ssmcheck::mc::jobs::{DiagonalLrdJob, DiagonalLrdPath, InteractionJob, Start, TailSumJob};
 use ssmcheck::mc::{Backend, CpuBackend, ShimBackend, StreamKey};
 use ssmcheck::model::Discretization;
@@ -45,7 +45,7 @@ fn agree(a: &[DiagonalLrdPath], b: &[DiagonalLrdPath]) -> bool {
 
 #[test]
 fn diagonal_lrd_kernel_matches_the_rayon_backend() {
-    let bar = ProgressBar::hidden();
+    let bar = Silent;
     for disc in [Discretization::Zoh, Discretization::Euler] {
         let job = diagonal_job(disc);
         let cpu = CpuBackend.diagonal_lrd(&job, &bar).unwrap();
@@ -56,7 +56,7 @@ fn diagonal_lrd_kernel_matches_the_rayon_backend() {
 
 #[test]
 fn tail_sum_kernel_matches_the_rayon_backend() {
-    let bar = ProgressBar::hidden();
+    let bar = Silent;
     let job = TailSumJob { c: 0.5, gamma: 0.499, times: vec![1, 10, 100, 1000], samples: 777, key: StreamKey::new(3, "kernels/tail") };
     let cpu = CpuBackend.tail_sums(&job, &bar).unwrap();
     let kernel = ShimBackend::new().tail_sums(&job, &bar).unwrap();
@@ -66,7 +66,7 @@ fn tail_sum_kernel_matches_the_rayon_backend() {
 
 #[test]
 fn interaction_kernel_matches_the_rayon_backend() {
-    let bar = ProgressBar::hidden();
+    let bar = Silent;
     let h = 5;
     let abar: Vec<Vec<f64>> = (0..h).map(|i| (0..h).map(|j| if i == j { 0.6 - 0.05 * i as f64 } else { 0.02 * (i as f64 - j as f64) }).collect()).collect();
     for start in [Start::Lrd { t: 7 }, Start::Random] {
@@ -95,7 +95,7 @@ fn interaction_kernel_matches_the_rayon_backend() {
 
 #[test]
 fn a_planted_off_by_one_is_caught_by_the_same_agreement_test() {
-    let bar = ProgressBar::hidden();
+    let bar = Silent;
     let job = diagonal_job(Discretization::Zoh);
     let cpu = CpuBackend.diagonal_lrd(&job, &bar).unwrap();
     let planted = ShimBackend::with_planted_bug().diagonal_lrd(&job, &bar).unwrap();
@@ -105,7 +105,7 @@ fn a_planted_off_by_one_is_caught_by_the_same_agreement_test() {
 #[test]
 fn claims_give_the_same_results_through_the_kernels() {
     use ssmcheck::prelude::*;
-    let registry = Registry::all();
+    let registry = ssmcheck::claims::registry();
     let ids = ["004.cor1.cumulative", "004.thm4", "004.fig2", "004.sec41"];
     let claims: Vec<&Claim> = ids.iter().map(|id| registry.get(id).unwrap()).collect();
     let run = |backend: &dyn Backend| {

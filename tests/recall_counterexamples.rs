@@ -140,12 +140,12 @@ fn lemma3_printed(cx: &Value) -> bool {
 
 #[test]
 fn recall_errata_recompute_to_violations() {
-    let registry = Registry::all();
+    let registry = ssmcheck::claims::registry();
     let ids = ["002.lem1.printed", "000.thm2.reduced.printed", "000.lem3.printed"];
     let claims: Vec<&Claim> = ids.iter().map(|id| registry.get(id).unwrap()).collect();
     let cfg = RunConfig { seed: 1, budget: Budget::Quick, backend: &CpuBackend, progress: false, parallel: true };
     for c in run_claims(&claims, &cfg).claims {
-        let cx = c.counterexample.as_ref().unwrap_or_else(|| panic!("{}: not refuted", c.meta.id));
+        let cx = c.result.counterexample.as_ref().unwrap_or_else(|| panic!("{}: not refuted", c.meta.id));
         let violated = match c.meta.id.as_str() {
             "002.lem1.printed" => lemma1_printed(cx),
             "000.thm2.reduced.printed" => thm2_reduced_printed(cx),

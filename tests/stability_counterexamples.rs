@@ -104,12 +104,12 @@ fn thm4_appendix(cx: &Value) -> bool {
 
 #[test]
 fn stability_errata_recompute_to_violations() {
-    let registry = Registry::all();
+    let registry = ssmcheck::claims::registry();
     let ids = ["004.lem1.printed", "004.lem1.chi2", "004.stability.printed", "004.thm4.appendix"];
     let claims: Vec<&Claim> = ids.iter().map(|id| registry.get(id).unwrap()).collect();
     let cfg = RunConfig { seed: 1, budget: Budget::Quick, backend: &CpuBackend, progress: false, parallel: true };
     for c in run_claims(&claims, &cfg).claims {
-        let cx = c.counterexample.as_ref().unwrap_or_else(|| panic!("{}: not refuted", c.meta.id));
+        let cx = c.result.counterexample.as_ref().unwrap_or_else(|| panic!("{}: not refuted", c.meta.id));
         let violated = match c.meta.id.as_str() {
             "004.lem1.printed" => lem1_printed(cx),
             "004.lem1.chi2" => lem1_chi2(cx),

@@ -2,7 +2,7 @@
 
 use crate::error::Error;
 use crate::mc::{Backend, StreamKey};
-use indicatif::ProgressBar;
+use crate::progress::Progress;
 use serde::{Deserialize, Serialize};
 use std::str::FromStr;
 
@@ -33,6 +33,12 @@ impl Budget {
     }
 }
 
+impl std::fmt::Display for Budget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 impl FromStr for Budget {
     type Err = Error;
     fn from_str(s: &str) -> Result<Self, Error> {
@@ -57,7 +63,7 @@ pub struct Context<'a> {
     /// sees the same instances).
     pub stream_label: &'a str,
     /// Progress of the running check (hidden when not on a terminal).
-    pub progress: &'a ProgressBar,
+    pub progress: &'a dyn Progress,
 }
 
 impl Context<'_> {

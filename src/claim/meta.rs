@@ -1,6 +1,6 @@
 //! Claim metadata and the claim itself (metadata + check + negative control).
 
-use super::verdict::Check;
+use super::check::{Check, Kind};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -14,20 +14,6 @@ pub enum Status {
     Erratum,
     /// Open: either verdict is reported, neither fails the build.
     Conjecture,
-}
-
-/// What kind of check judges the claim.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Kind {
-    /// A predicate with a signed margin over random instances, with shrinking.
-    Property,
-    /// A Monte Carlo estimate with an exact interval compared with a bound.
-    Statistical,
-    /// A sweep plus a fitted rate with an interval compared with the predicted rate.
-    Rate,
-    /// Explicit weights from a proof, built and run on random task instances.
-    Construction,
 }
 
 /// The families of claims (one module each under `crate::claims`).
@@ -76,6 +62,33 @@ impl Family {
     /// The family with this name.
     pub fn parse(s: &str) -> Option<Family> {
         Family::ALL.into_iter().find(|f| f.name() == s)
+    }
+}
+
+impl Status {
+    /// The lowercase name used in JSON and tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Theorem => "theorem",
+            Status::Erratum => "erratum",
+            Status::Conjecture => "conjecture",
+        }
+    }
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Family {
+    type Err = crate::error::Error;
+    fn from_str(s: &str) -> crate::error::Result<Family> {
+        Family::parse(s).ok_or_else(|| {
+            let all: Vec<&str> = Family::ALL.iter().map(|f| f.name()).collect();
+            crate::error::Error::UnknownFamily(s.into(), all.join(", "))
+        })
     }
 }
 

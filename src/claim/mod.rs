@@ -3,7 +3,8 @@
 //! ([`Verdict`], [`Outcome`], evidence [`Figure`]s), and how claims are listed and run
 //! ([`Registry`], [`run_claims`]).
 //!
-//! The engine knows no family: families live in `crate::claims` and use this module.
+//! The engine knows no family: families live in `crate::claims` and use this module, and the
+//! registry of every shipped claim is `crate::claims::registry()`.
 
 /// The family-wise significance level of every statistical and rate judgement in the suite
 /// (Bonferroni-corrected over each claim's cells). Strict, so that a refuted theorem is strong
@@ -11,21 +12,27 @@
 pub const ALPHA: f64 = 1e-4;
 
 pub mod budget;
+pub mod check;
+pub mod comparison;
 pub mod evidence;
 pub mod meta;
 pub mod property;
 pub mod rate;
 pub mod registry;
+pub mod replay;
 pub mod results;
 pub mod runner;
 pub mod statistical;
 pub mod verdict;
 
 pub use budget::{Budget, Context};
+pub use check::{custom, Check, Kind};
+pub use comparison::{Comparison, Relation, Violation};
 pub use evidence::{Figure, HeatMap, Series, Style};
-pub use meta::{Claim, ClaimMeta, Control, Family, Kind, Source, Status};
+pub use meta::{Claim, ClaimMeta, Control, Family, Source, Status};
 pub use property::{property, Eval, Property};
 pub use registry::Registry;
-pub use results::{ClaimResult, ControlResult, RunResults};
+pub use replay::Replay;
+pub use results::{CheckResult, ClaimResult, ControlResult, RunResults};
 pub use runner::{run_claims, RunConfig};
-pub use verdict::{Check, Outcome, Verdict};
+pub use verdict::{Outcome, Verdict, VerdictKind};

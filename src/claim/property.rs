@@ -8,20 +8,27 @@
 //! protocol, and keeps the instance closest to the boundary when nothing fails.
 
 use super::budget::Context;
+use super::check::{Check, Kind};
+use super::comparison::{Comparison, Relation, Violation};
 use super::evidence::Figure;
-use super::meta::Kind;
-use super::verdict::{Check, Outcome, Verdict};
+use super::replay::Replay;
+use super::verdict::{Outcome, Verdict};
 use crate::error::Result;
 use crate::stats::clopper_pearson;
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::fmt::Debug;
 
 /// The evaluation of one instance.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Eval {
-    /// Signed margin: ≥ 0 satisfies the claim, < 0 violates it.
+    /// A comparison of two sides with its signed margin (≥ 0 satisfies the claim, < 0
+    /// violates it): what [`Eval::le`] and [`Eval::close`] give, and what a refutation records.
+    Compared(Comparison),
+    /// A bare signed margin, for a claim whose sides cannot be named (prefer a comparison: a
+    /// refutation then records only the margin).
     Margin(f64),
     /// The instance does not meet the claim's assumptions.
     Reject(&'static str),
@@ -29,34 +36,49 @@ pub enum Eval {
 
 impl Eval {
     /// The margin of `lhs ≤ rhs` on a relative scale with absolute and relative tolerance:
-    /// `(rhs − lhs + atol + rtol·scale) / (|lhs| + |rhs| + atol)`.
+    /// `(rhs − lhs + atol + rtol·scale) / (|lhs| + |rhs| + atol)` ([`Comparison::at_most`]).
     pub fn le(lhs: f64, rhs: f64, rtol: f64, atol: f64) -> Eval {
-        let scale = lhs.abs().max(rhs.abs());
-        let denom = lhs.abs() + rhs.abs() + atol;
-        if denom == 0.0 {
-            return Eval::Margin(1.0); // 0 ≤ 0
-        }
-        Eval::Margin((rhs - lhs + atol + rtol * scale) / denom)
+        Eval::Compared(Comparison::at_most(lhs, rhs, rtol, atol))
     }
-    /// The margin of `|got − want| ≤ rtol·scale + atol`: `1 − err/(rtol·scale + atol)`.
+    /// The margin of `|got − want| ≤ rtol·scale + atol`: `1 − err/(rtol·scale + atol)`
+    /// ([`Comparison::within`]).
     pub fn close(err: f64, scale: f64, rtol: f64, atol: f64) -> Eval {
-        let tol = rtol * scale + atol;
-        if tol == 0.0 {
-            // Exact equality demanded: any error violates it (finite, so JSON can carry it).
-            return Eval::Margin(if err == 0.0 { 1.0 } else { f64::MIN });
-        }
-        Eval::Margin(1.0 - err / tol)
+        Eval::Compared(Comparison::within(err, scale, rtol, atol))
     }
-    /// The smaller of two margins (a reject wins).
+    /// The signed margin (`None` for a rejected instance).
+    pub fn margin(&self) -> Option<f64> {
+        match self {
+            Eval::Compared(c) => Some(c.margin),
+            Eval::Margin(m) => Some(*m),
+            Eval::Reject(_) => None,
+        }
+    }
+    /// The smaller of two evaluations by margin (a reject wins; a NaN margin loses to a number).
     pub fn min(self, other: Eval) -> Eval {
-        match (self, other) {
-            (Eval::Margin(a), Eval::Margin(b)) => Eval::Margin(a.min(b)),
-            (r @ Eval::Reject(_), _) | (_, r @ Eval::Reject(_)) => r,
+        match (self.margin(), other.margin()) {
+            (Some(a), Some(b)) => {
+                if a.min(b) == a || (a.is_nan() && b.is_nan()) {
+                    self
+                } else {
+                    other
+                }
+            }
+            (None, _) => self,
+            (_, None) => other,
+        }
+    }
+    /// The comparison behind this evaluation; a bare margin `m` becomes `m ≥ 0`.
+    fn comparison(&self) -> Option<Comparison> {
+        match *self {
+            Eval::Compared(c) => Some(c),
+            Eval::Margin(m) => Some(Comparison::custom(m, 0.0, Relation::AtLeast, m, "the claim's own signed margin (lhs), which must be ≥ 0")),
+            Eval::Reject(_) => None,
         }
     }
 }
 
 type Illustrate<V> = Box<dyn Fn(&V) -> Vec<Figure> + Send + Sync>;
+type Expand<V> = Box<dyn Fn(&V) -> serde_json::Value + Send + Sync>;
 
 /// A property check over instances drawn from a proptest strategy.
 pub struct Property<S: Strategy, F> {
@@ -65,6 +87,8 @@ pub struct Property<S: Strategy, F> {
     eval: F,
     max_shrink_iters: u32,
     illustrate: Option<Illustrate<S::Value>>,
+    expand: Option<Expand<S::Value>>,
+    sides: (String, String),
 }
 
 /// A property check: `cases` instances at the quick, standard and deep budgets, drawn from
@@ -72,10 +96,10 @@ pub struct Property<S: Strategy, F> {
 pub fn property<S, F>(cases: [u64; 3], strategy: S, eval: F) -> Property<S, F>
 where
     S: Strategy + Send + Sync,
-    S::Value: Serialize + Debug,
+    S::Value: Serialize + DeserializeOwned + Debug,
     F: Fn(&S::Value) -> Eval + Send + Sync,
 {
-    Property { cases, strategy, eval, max_shrink_iters: 2048, illustrate: None }
+    Property { cases, strategy, eval, max_shrink_iters: 2048, illustrate: None, expand: None, sides: ("left side".into(), "right side".into()) }
 }
 
 impl<S: Strategy, F> Property<S, F> {
@@ -85,13 +109,24 @@ impl<S: Strategy, F> Property<S, F> {
         self.illustrate = Some(Box::new(f));
         self
     }
+    /// Names the two sides of the compared relation (what `lhs` and `rhs` of [`Eval::le`] or
+    /// the error and tolerance of [`Eval::close`] are), for the refutation's record.
+    pub fn sides(mut self, lhs_is: &str, rhs_is: &str) -> Self {
+        self.sides = (lhs_is.into(), rhs_is.into());
+        self
+    }
+    /// The concrete instance behind a drawn value, for values that only parametrise it (a
+    /// generator seed, sizes): `f` returns a JSON object whose fields are added to the
+    /// counterexample (the instance's keys, codes, tokens...), so it can be recomputed without
+    /// the generator.
+    pub fn expand(mut self, f: impl Fn(&S::Value) -> serde_json::Value + Send + Sync + 'static) -> Self {
+        self.expand = Some(Box::new(f));
+        self
+    }
 }
 
-fn violated(e: Eval) -> Option<f64> {
-    match e {
-        Eval::Margin(m) if m < 0.0 => Some(m),
-        _ => None,
-    }
+fn violated(e: Eval) -> Option<Eval> {
+    e.margin().is_some_and(|m| m < 0.0).then_some(e)
 }
 
 impl<S, F> Property<S, F>
@@ -100,9 +135,9 @@ where
     S::Value: Serialize + Debug,
     F: Fn(&S::Value) -> Eval + Send + Sync,
 {
-    /// Shrinks a failing value tree; returns the simplest failing value, its margin and the
-    /// number of shrink steps taken.
-    fn shrink(&self, mut tree: S::Tree, mut best: S::Value, mut best_m: f64) -> (S::Value, f64, u32) {
+    /// Shrinks a failing value tree; returns the simplest failing value, its evaluation and
+    /// the number of shrink steps taken.
+    fn shrink(&self, mut tree: S::Tree, mut best: S::Value, mut best_m: Eval) -> (S::Value, Eval, u32) {
         let mut steps = 0;
         if !tree.simplify() {
             return (best, best_m, steps);
@@ -110,9 +145,9 @@ where
         while steps < self.max_shrink_iters {
             steps += 1;
             let candidate = tree.current();
-            if let Some(m) = violated((self.eval)(&candidate)) {
+            if let Some(e) = violated((self.eval)(&candidate)) {
                 best = candidate;
-                best_m = m;
+                best_m = e;
                 if !tree.simplify() {
                     break;
                 }
@@ -124,14 +159,48 @@ where
     }
 }
 
-impl<S, F> Check for Property<S, F>
+impl<S, F> Property<S, F>
 where
     S: Strategy + Send + Sync,
     S::Value: Serialize + Debug,
     F: Fn(&S::Value) -> Eval + Send + Sync,
 {
+    fn violation(&self, eval: &Eval) -> Violation {
+        eval.comparison().expect("a violating evaluation has a margin").named(&self.sides.0, &self.sides.1)
+    }
+
+    /// The drawn value as JSON, with the fields of its expansion added.
+    fn counterexample(&self, value: &S::Value) -> Result<serde_json::Value> {
+        let mut json = serde_json::to_value(value)?;
+        if let Some(expand) = &self.expand {
+            match (&mut json, expand(value)) {
+                (serde_json::Value::Object(into), serde_json::Value::Object(extra)) => into.extend(extra),
+                (_, extra) => json = serde_json::json!({ "drawn": json, "instance": extra }),
+            }
+        }
+        Ok(json)
+    }
+}
+
+impl<S, F> Check for Property<S, F>
+where
+    S: Strategy + Send + Sync,
+    S::Value: Serialize + DeserializeOwned + Debug,
+    F: Fn(&S::Value) -> Eval + Send + Sync,
+{
     fn kind(&self) -> Kind {
         Kind::Property
+    }
+
+    fn replay(&self, instance: &serde_json::Value) -> Result<Replay> {
+        // An expanded counterexample that is not an object wraps the drawn value.
+        let drawn = instance.get("drawn").filter(|_| self.expand.is_some()).unwrap_or(instance);
+        let value: S::Value = serde_json::from_value(drawn.clone())?;
+        let eval = (self.eval)(&value);
+        Ok(match eval {
+            Eval::Reject(why) => Replay::Rejected(why),
+            _ => Replay::Evaluated(self.violation(&eval)),
+        })
     }
 
     fn run(&self, ctx: &Context) -> Result<Outcome> {
@@ -139,29 +208,30 @@ where
         let config = Config { cases: n as u32, failure_persistence: None, ..Config::default() };
         let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &ctx.proptest_seed());
         let mut runner = TestRunner::new_with_rng(config, rng);
-        ctx.progress.set_length(n);
+        ctx.progress.expect(n);
         let max_rejects = 20 * n + 1000;
         let (mut cases, mut rejected, mut violations, mut nan) = (0u64, 0u64, 0u64, 0u64);
         let mut closest: Option<(S::Value, f64)> = None;
-        let mut first: Option<(S::Value, f64, u32, u64)> = None;
+        let mut first: Option<(S::Value, Eval, u32, u64)> = None;
         while cases < n && rejected <= max_rejects {
             let Ok(tree) = self.strategy.new_tree(&mut runner) else {
                 rejected += 1;
                 continue;
             };
             let value = tree.current();
-            match (self.eval)(&value) {
-                Eval::Reject(_) => rejected += 1,
-                Eval::Margin(m) => {
+            let eval = (self.eval)(&value);
+            match eval.margin() {
+                None => rejected += 1,
+                Some(m) => {
                     cases += 1;
-                    ctx.progress.inc(1);
+                    ctx.progress.advance(1);
                     if m.is_nan() {
                         nan += 1;
                     } else if m < 0.0 {
                         violations += 1;
                         if first.is_none() {
-                            let (v, sm, steps) = self.shrink(tree, value, m);
-                            first = Some((v, sm, steps, cases));
+                            let (v, e, steps) = self.shrink(tree, value, eval);
+                            first = Some((v, e, steps, cases));
                         }
                     } else if closest.as_ref().is_none_or(|(_, c)| m < *c) {
                         closest = Some((value, m));
@@ -177,12 +247,14 @@ where
                 .detail("violations", violations)
                 .detail("violation_rate_95", rate)
         };
-        if let Some((value, margin, steps, found_at)) = first {
+        if let Some((value, eval, steps, found_at)) = first {
             let figures = self.illustrate.as_ref().map(|f| f(&value)).unwrap_or_default();
+            let violation = self.violation(&eval);
+            let margin = violation.margin;
             let summary = format!(
                 "violated by {violations} of {cases} instances (first at #{found_at}); shrunk in {steps} steps to margin {margin:.3e}"
             );
-            let verdict = Verdict::Refuted { counterexample: serde_json::to_value(&value)?, margin, summary };
+            let verdict = Verdict::Refuted { counterexample: self.counterexample(&value)?, violation, margin, summary };
             return Ok(base(verdict, Some(margin)).detail("shrink_steps", steps).figures(figures));
         }
         if nan > 0 {
@@ -208,11 +280,11 @@ mod tests {
     use super::*;
     use crate::claim::Budget;
     use crate::mc::CpuBackend;
-    use indicatif::ProgressBar;
+    use crate::progress::{Progress, Silent};
     use proptest::strategy::Strategy;
 
     fn run<C: Check>(c: &C, seed: u64) -> Outcome {
-        let bar = ProgressBar::hidden();
+        let bar = Silent;
         let ctx = Context { seed, budget: Budget::Quick, backend: &CpuBackend, stream_label: "test", progress: &bar };
         c.run(&ctx).unwrap()
     }
@@ -235,14 +307,14 @@ mod tests {
     fn a_true_property_holds_with_its_closest_instance() {
         let p = property([100, 100, 100], -5.0..5.0f64, |&x| Eval::le(0.0, x * x, 0.0, 1e-12));
         let out = run(&p, 2);
-        assert_eq!(out.verdict.tag(), "holds");
+        assert_eq!(out.verdict.tag(), crate::claim::VerdictKind::Holds);
         assert_eq!(out.cases, 100);
     }
 
     #[test]
     fn rejections_are_not_failures_and_all_rejected_is_vacuous() {
         let p = property([50, 50, 50], 0.0..1.0f64, |_| Eval::Reject("never applies"));
-        assert_eq!(run(&p, 3).verdict.tag(), "vacuous");
+        assert_eq!(run(&p, 3).verdict.tag(), crate::claim::VerdictKind::Vacuous);
     }
 
     #[test]

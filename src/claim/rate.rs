@@ -3,6 +3,7 @@
 //! the prediction lies inside the interval widened by a stated deterministic slack (e.g. a
 //! bias bound of order 1/k).
 
+use super::comparison::{Comparison, Relation, Violation};
 use super::verdict::{Outcome, Verdict};
 use crate::stats::Interval;
 use serde::{Deserialize, Serialize};
@@ -26,6 +27,28 @@ pub struct RateCell {
 }
 
 impl RateCell {
+    /// The violated (or nearest) side: the prediction against the nearer end of the widened
+    /// interval (one-sided: the interval's lower end against the prediction).
+    pub fn comparison(&self) -> Comparison {
+        let w = self.measured.widened(self.slack);
+        let m = self.margin();
+        if self.at_most {
+            return Comparison::custom(w.lo, self.predicted, Relation::AtMost, m, RATE_MARGIN_FORMULA);
+        }
+        if self.predicted > 0.5 * (w.lo + w.hi) {
+            Comparison::custom(self.predicted, w.hi, Relation::AtMost, m, RATE_MARGIN_FORMULA)
+        } else {
+            Comparison::custom(self.predicted, w.lo, Relation::AtLeast, m, RATE_MARGIN_FORMULA)
+        }
+    }
+    /// The compared sides, named.
+    pub fn violation(&self) -> Violation {
+        if self.at_most {
+            self.comparison().named("lower end of the measured interval, less the slack", "the predicted value")
+        } else {
+            self.comparison().named("the predicted value", "nearer end of the measured interval, widened by the slack")
+        }
+    }
     /// Signed margin: how far inside (positive) or outside (negative) the widened interval the
     /// prediction lies, in units of the widened half-width.
     pub fn margin(&self) -> f64 {
@@ -43,6 +66,9 @@ impl RateCell {
     }
 }
 
+/// How [`RateCell::margin`] is computed.
+pub const RATE_MARGIN_FORMULA: &str = "two-sided: 1 − |predicted − centre|/half-width of [lo − slack, hi + slack]; one-sided (at most): (predicted − (lo − slack))/half-width";
+
 /// Judges every cell: refuted when some predicted rate lies outside its widened interval.
 /// `correction` states how the intervals' confidence was corrected for the number of cells.
 pub fn judge_rates(cells: Vec<RateCell>, correction: &str) -> Outcome {
@@ -51,6 +77,7 @@ pub fn judge_rates(cells: Vec<RateCell>, correction: &str) -> Outcome {
     let verdict = match worst.filter(|c| c.margin() < 0.0) {
         Some(c) => Verdict::Refuted {
             counterexample: serde_json::to_value(c).unwrap_or_default(),
+            violation: c.violation(),
             margin: c.margin(),
             summary: format!(
                 "{}: predicted {:.5} outside measured [{:.5}, {:.5}] ± {:.1e}",
@@ -73,8 +100,8 @@ mod tests {
 
     #[test]
     fn prediction_inside_holds_outside_refutes() {
-        assert_eq!(judge_rates(vec![cell(-0.2, -0.1, -0.15)], "none").verdict.tag(), "holds");
-        assert_eq!(judge_rates(vec![cell(-0.2, -0.1, -0.3)], "none").verdict.tag(), "refuted");
+        assert_eq!(judge_rates(vec![cell(-0.2, -0.1, -0.15)], "none").verdict.tag(), crate::claim::VerdictKind::Holds);
+        assert_eq!(judge_rates(vec![cell(-0.2, -0.1, -0.3)], "none").verdict.tag(), crate::claim::VerdictKind::Refuted);
         assert!(cell(-0.2, -0.1, -0.15).margin() > 0.99);
     }
 
@@ -82,7 +109,7 @@ mod tests {
     fn one_sided_cells_refute_only_a_slower_decay() {
         let faster = RateCell { at_most: true, ..cell(-0.5, -0.4, -0.3) };
         let slower = RateCell { at_most: true, ..cell(-0.2, -0.1, -0.3) };
-        assert_eq!(judge_rates(vec![faster], "none").verdict.tag(), "holds");
-        assert_eq!(judge_rates(vec![slower], "none").verdict.tag(), "refuted");
+        assert_eq!(judge_rates(vec![faster], "none").verdict.tag(), crate::claim::VerdictKind::Holds);
+        assert_eq!(judge_rates(vec![slower], "none").verdict.tag(), crate::claim::VerdictKind::Refuted);
     }
 }

@@ -1,4 +1,5 @@
-//! The registry: every claim of every family, listed and selected by id or family.
+//! The registry: claims listed and selected by id or family. It knows no family; the shipped
+//! claims are registered by `crate::claims::registry()`, a user's own by [`Registry::add`].
 
 use super::meta::{Claim, Family, Status};
 use crate::error::{Error, Result};
@@ -14,13 +15,6 @@ impl Registry {
     /// An empty registry.
     pub fn new() -> Self {
         Registry::default()
-    }
-
-    /// Every claim of every family (see `crate::claims::register_all`).
-    pub fn all() -> Self {
-        let mut r = Registry::new();
-        crate::claims::register_all(&mut r);
-        r
     }
 
     /// Adds a claim.
@@ -39,20 +33,13 @@ impl Registry {
     }
 
     /// The claims named by `ids` (all when empty), restricted to `family` when given.
-    pub fn select(&self, ids: &[String], family: Option<&str>) -> Result<Vec<&Claim>> {
-        let fam = match family {
-            Some(name) => Some(Family::parse(name).ok_or_else(|| {
-                let all: Vec<&str> = Family::ALL.iter().map(|f| f.name()).collect();
-                Error::UnknownFamily(name.into(), all.join(", "))
-            })?),
-            None => None,
-        };
+    pub fn select(&self, ids: &[String], family: Option<Family>) -> Result<Vec<&Claim>> {
         let chosen: Vec<&Claim> = if ids.is_empty() {
             self.claims.iter().collect()
         } else {
             ids.iter().map(|id| self.get(id)).collect::<Result<_>>()?
         };
-        Ok(chosen.into_iter().filter(|c| fam.is_none_or(|f| c.meta.family == f)).collect())
+        Ok(chosen.into_iter().filter(|c| family.is_none_or(|f| c.meta.family == f)).collect())
     }
 
     /// Structural problems: duplicate ids, theorems without a negative control, empty

@@ -3,6 +3,7 @@
 //! grid of cells tested. A bound is refuted only when the lower end of a cell's one-sided
 //! interval lies above it at the corrected level.
 
+use super::comparison::{Comparison, Relation, Violation};
 use super::verdict::{Outcome, Verdict};
 use crate::stats::{bonferroni, clopper_pearson, Interval};
 use serde::{Deserialize, Serialize};
@@ -32,6 +33,30 @@ pub struct TailCellReport {
     pub refuted: bool,
 }
 
+/// One cell judged with a two-sided Clopper–Pearson interval at `confidence` (its lower end is
+/// the one-sided `(1 − confidence)/2` bound).
+pub fn judge_cell(cell: TailCell, confidence: f64) -> TailCellReport {
+    let interval = clopper_pearson(cell.exceedances, cell.trials, confidence);
+    let refuted = interval.lo > cell.bound;
+    TailCellReport { cell, interval, refuted }
+}
+
+impl TailCellReport {
+    /// Scale-aware margin in [−1, 1]: (bound − lower end)/max(bound, lower end), negative when
+    /// refuted.
+    pub fn margin(&self) -> f64 {
+        (self.cell.bound - self.interval.lo) / self.cell.bound.max(self.interval.lo)
+    }
+    /// The compared sides: the interval's lower end against the bound.
+    pub fn violation(&self) -> Violation {
+        Comparison::custom(self.interval.lo, self.cell.bound, Relation::AtMost, self.margin(), TAIL_MARGIN_FORMULA)
+            .named("one-sided Clopper–Pearson lower limit of P at level α/m", "the claimed bound on P")
+    }
+}
+
+/// How [`judge_tail_bounds`] scales its margin.
+pub const TAIL_MARGIN_FORMULA: &str = "(bound − lower)/max(bound, lower), lower = the one-sided α/m Clopper–Pearson lower limit of the exceedance probability";
+
 /// Judges every cell at family-wise level `alpha` (Bonferroni over the cells). The outcome's
 /// cases are the trials summed over cells; the margin is the smallest
 /// `(bound − lower)/max(bound, lower)` ∈ [−1, 1]
@@ -39,21 +64,14 @@ pub struct TailCellReport {
 pub fn judge_tail_bounds(cells: Vec<TailCell>, alpha: f64) -> Outcome {
     let m = cells.len();
     let per_cell = bonferroni(alpha, m);
-    let reports: Vec<TailCellReport> = cells
-        .into_iter()
-        .map(|cell| {
-            let interval = clopper_pearson(cell.exceedances, cell.trials, 1.0 - 2.0 * per_cell);
-            let refuted = interval.lo > cell.bound;
-            TailCellReport { cell, interval, refuted }
-        })
-        .collect();
+    let reports: Vec<TailCellReport> = cells.into_iter().map(|cell| judge_cell(cell, 1.0 - 2.0 * per_cell)).collect();
     let trials: u64 = reports.iter().map(|r| r.cell.trials).sum();
-    // Scale-aware margin in [−1, 1]: (bound − lower end)/max(bound, lower end), negative when refuted.
-    let rel = |r: &TailCellReport| (r.cell.bound - r.interval.lo) / r.cell.bound.max(r.interval.lo);
+    let rel = TailCellReport::margin;
     let margin = reports.iter().map(rel).min_by(f64::total_cmp);
     let verdict = match reports.iter().filter(|r| r.refuted).min_by(|a, b| rel(a).total_cmp(&rel(b))) {
         Some(r) => Verdict::Refuted {
             counterexample: serde_json::to_value(r).unwrap_or_default(),
+            violation: r.violation(),
             margin: rel(r),
             summary: format!(
                 "{}: P̂ = {:.4e}, one-sided lower {:.4e} > bound {:.4e} at level α/m = {:.2e}",
@@ -79,9 +97,9 @@ mod tests {
     #[test]
     fn refutes_only_beyond_the_corrected_interval() {
         // 60/1000 against a bound of 0.05: the lower end (~0.044) is below → not refuted.
-        assert_eq!(judge_tail_bounds(vec![cell(60, 1000, 0.05)], 0.01).verdict.tag(), "holds");
+        assert_eq!(judge_tail_bounds(vec![cell(60, 1000, 0.05)], 0.01).verdict.tag(), crate::claim::VerdictKind::Holds);
         // 120/1000 against 0.05 is far beyond.
-        assert_eq!(judge_tail_bounds(vec![cell(120, 1000, 0.05)], 0.01).verdict.tag(), "refuted");
+        assert_eq!(judge_tail_bounds(vec![cell(120, 1000, 0.05)], 0.01).verdict.tag(), crate::claim::VerdictKind::Refuted);
     }
 
     #[test]
@@ -90,7 +108,7 @@ mod tests {
         let alone = judge_tail_bounds(vec![cell(75, 1000, 0.05)], 0.01);
         let mut many = vec![cell(75, 1000, 0.05)];
         many.extend((0..999).map(|_| cell(0, 1000, 0.05)));
-        assert_eq!(alone.verdict.tag(), "refuted");
-        assert_eq!(judge_tail_bounds(many, 0.01).verdict.tag(), "holds");
+        assert_eq!(alone.verdict.tag(), crate::claim::VerdictKind::Refuted);
+        assert_eq!(judge_tail_bounds(many, 0.01).verdict.tag(), crate::claim::VerdictKind::Holds);
     }
 }

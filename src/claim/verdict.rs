@@ -1,11 +1,45 @@
-//! Verdicts, the outcome of one check, and the [`Check`] trait.
+//! Verdicts and the outcome of one check.
 
-use super::budget::Context;
+use super::comparison::Violation;
 use super::evidence::Figure;
-use super::meta::Kind;
-use crate::error::Result;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::fmt;
+
+/// Which verdict a check reached, without its payload: the `verdict` field of the results.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum VerdictKind {
+    /// See [`Verdict::Holds`].
+    Holds,
+    /// See [`Verdict::Refuted`].
+    Refuted,
+    /// See [`Verdict::Vacuous`].
+    Vacuous,
+    /// See [`Verdict::Inconclusive`].
+    Inconclusive,
+    /// See [`Verdict::Skipped`].
+    Skipped,
+}
+
+impl VerdictKind {
+    /// The lowercase name used in JSON and tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            VerdictKind::Holds => "holds",
+            VerdictKind::Refuted => "refuted",
+            VerdictKind::Vacuous => "vacuous",
+            VerdictKind::Inconclusive => "inconclusive",
+            VerdictKind::Skipped => "skipped",
+        }
+    }
+}
+
+impl fmt::Display for VerdictKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
 /// The judgement of one check.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -19,8 +53,11 @@ pub enum Verdict {
     },
     /// A violation: the (shrunk) counterexample with every parameter needed to recompute it.
     Refuted {
-        /// The counterexample as JSON (matrices as nested rows, sequences as arrays).
+        /// The counterexample as JSON (named fields; matrices as nested rows, sequences as
+        /// arrays, every code and token).
         counterexample: Value,
+        /// The violated relation: both sides as numbers, the margin and its formula.
+        violation: Violation,
         /// Its signed margin (negative: how far it violates the claim, scale-aware).
         margin: f64,
         /// A one-line description of the violation.
@@ -44,24 +81,33 @@ pub enum Verdict {
 }
 
 impl Verdict {
-    /// The lowercase tag used in JSON and tables.
-    pub fn tag(&self) -> &'static str {
+    /// Which verdict this is.
+    pub fn tag(&self) -> VerdictKind {
         match self {
-            Verdict::Holds { .. } => "holds",
-            Verdict::Refuted { .. } => "refuted",
-            Verdict::Vacuous { .. } => "vacuous",
-            Verdict::Inconclusive { .. } => "inconclusive",
-            Verdict::Skipped { .. } => "skipped",
+            Verdict::Holds { .. } => VerdictKind::Holds,
+            Verdict::Refuted { .. } => VerdictKind::Refuted,
+            Verdict::Vacuous { .. } => VerdictKind::Vacuous,
+            Verdict::Inconclusive { .. } => VerdictKind::Inconclusive,
+            Verdict::Skipped { .. } => VerdictKind::Skipped,
+        }
+    }
+    /// The one-line summary: the evidence, the violation, or the reason.
+    pub fn summary(&self) -> String {
+        match self {
+            Verdict::Holds { evidence } => evidence.clone(),
+            Verdict::Refuted { summary, .. } => summary.clone(),
+            Verdict::Vacuous { rejected } => format!("assumptions never met ({rejected} rejected)"),
+            Verdict::Inconclusive { why } | Verdict::Skipped { why } => why.clone(),
         }
     }
     /// Whether this is a refutation.
     pub fn is_refuted(&self) -> bool {
         matches!(self, Verdict::Refuted { .. })
     }
-    /// The counterexample of a refutation.
-    pub fn into_counterexample(self) -> Option<Value> {
+    /// The counterexample and violated relation of a refutation.
+    pub fn into_counterexample(self) -> Option<(Value, Violation)> {
         match self {
-            Verdict::Refuted { counterexample, .. } => Some(counterexample),
+            Verdict::Refuted { counterexample, violation, .. } => Some((counterexample, violation)),
             _ => None,
         }
     }
@@ -99,36 +145,3 @@ impl Outcome {
     }
 }
 
-/// A check: runs in a [`Context`] and returns an [`Outcome`].
-pub trait Check: Send + Sync {
-    /// The kind of check (property, statistical, rate, construction).
-    fn kind(&self) -> Kind;
-    /// Runs the check.
-    fn run(&self, ctx: &Context) -> Result<Outcome>;
-}
-
-/// A check written as a closure, with its kind.
-pub struct FnCheck<F> {
-    kind: Kind,
-    f: F,
-}
-
-/// Wraps a closure as a [`Check`] of the given kind.
-pub fn custom<F>(kind: Kind, f: F) -> FnCheck<F>
-where
-    F: Fn(&Context) -> Result<Outcome> + Send + Sync,
-{
-    FnCheck { kind, f }
-}
-
-impl<F> Check for FnCheck<F>
-where
-    F: Fn(&Context) -> Result<Outcome> + Send + Sync,
-{
-    fn kind(&self) -> Kind {
-        self.kind
-    }
-    fn run(&self, ctx: &Context) -> Result<Outcome> {
-        (self.f)(ctx)
-    }
-}

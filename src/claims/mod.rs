@@ -17,6 +17,13 @@ pub const PAPER_000: &str = "000 Understanding Input Selectivity in Mamba (Huang
 /// The source line of seed 002.
 pub const PAPER_002: &str = "002 How does Mamba Perform Associative Recall? A Mechanistic Study (Le Corre, Huang, Bietti)";
 
+/// Every shipped claim of every family, in report order.
+pub fn registry() -> Registry {
+    let mut r = Registry::new();
+    register_all(&mut r);
+    r
+}
+
 /// Registers every claim of every family.
 pub fn register_all(r: &mut Registry) {
     decay::register(r);

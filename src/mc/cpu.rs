@@ -6,7 +6,7 @@ use super::jobs::{log_checkpoints, DiagonalLrdJob, DiagonalLrdPath, InteractionJ
 use super::paths::{diagonal_lrd_path, interaction_paths, scalar_ar_path, tail_sum_sample, LOCKSTEP};
 use super::stream::Stream;
 use crate::error::Result;
-use indicatif::ProgressBar;
+use crate::progress::{Progress, Silent};
 use rayon::prelude::*;
 
 /// The rayon backend. Deterministic: each path is computed sequentially from its own stream.
@@ -18,30 +18,30 @@ impl Backend for CpuBackend {
         "cpu"
     }
 
-    fn diagonal_lrd(&self, job: &DiagonalLrdJob, progress: &ProgressBar) -> Result<Vec<DiagonalLrdPath>> {
+    fn diagonal_lrd(&self, job: &DiagonalLrdJob, progress: &dyn Progress) -> Result<Vec<DiagonalLrdPath>> {
         job.validate()?;
         let marks = log_checkpoints(job.horizon, job.checkpoints);
         Ok(per_path(job.paths, progress, |p| diagonal_lrd_path(job, &marks, Stream::new(job.key, p))))
     }
 
-    fn tail_sums(&self, job: &TailSumJob, progress: &ProgressBar) -> Result<Vec<Vec<f64>>> {
+    fn tail_sums(&self, job: &TailSumJob, progress: &dyn Progress) -> Result<Vec<Vec<f64>>> {
         job.validate()?;
         Ok(chunked(job.samples, progress, |s| tail_sum_sample(job, Stream::new(job.key, s))))
     }
 
-    fn scalar_ar(&self, job: &ScalarArJob, progress: &ProgressBar) -> Result<Vec<ScalarArPath>> {
+    fn scalar_ar(&self, job: &ScalarArJob, progress: &dyn Progress) -> Result<Vec<ScalarArPath>> {
         job.validate()?;
         Ok(chunked(job.paths, progress, |p| scalar_ar_path(job, Stream::new(job.key, p))))
     }
 
-    fn interaction(&self, job: &InteractionJob, progress: &ProgressBar) -> Result<Vec<InteractionPath>> {
+    fn interaction(&self, job: &InteractionJob, progress: &dyn Progress) -> Result<Vec<InteractionPath>> {
         job.validate()?;
         let marks = log_checkpoints(job.horizon, job.checkpoints);
         // Groups of LOCKSTEP paths advance together; each path's numbers are those of a lone path.
-        let groups = per_path(job.paths.div_ceil(LOCKSTEP as u64), &ProgressBar::hidden(), |g| {
+        let groups = per_path(job.paths.div_ceil(LOCKSTEP as u64), &Silent, |g| {
             let paths: Vec<u64> = (g * LOCKSTEP as u64..((g + 1) * LOCKSTEP as u64).min(job.paths)).collect();
             let out = interaction_paths(&vec![job; paths.len()], &marks, paths.iter().map(|&p| Stream::new(job.key, p)).collect());
-            progress.inc(paths.len() as u64);
+            progress.advance(paths.len() as u64);
             out
         });
         Ok(groups.into_iter().flatten().collect())
@@ -49,12 +49,12 @@ impl Backend for CpuBackend {
 }
 
 /// Runs `f(0..n)` in parallel, one progress tick per item, in index order (long paths).
-pub fn per_path<T: Send>(n: u64, progress: &ProgressBar, f: impl Fn(u64) -> T + Sync) -> Vec<T> {
+pub fn per_path<T: Send>(n: u64, progress: &dyn Progress, f: impl Fn(u64) -> T + Sync) -> Vec<T> {
     (0..n)
         .into_par_iter()
         .map(|p| {
             let out = f(p);
-            progress.inc(1);
+            progress.advance(1);
             out
         })
         .collect()
@@ -62,13 +62,13 @@ pub fn per_path<T: Send>(n: u64, progress: &ProgressBar, f: impl Fn(u64) -> T + 
 
 /// Runs `f(0..n)` in parallel in chunks of 1024 (one progress tick each), in index order
 /// (many short samples).
-pub fn chunked<T: Send>(n: u64, progress: &ProgressBar, f: impl Fn(u64) -> T + Sync) -> Vec<T> {
+pub fn chunked<T: Send>(n: u64, progress: &dyn Progress, f: impl Fn(u64) -> T + Sync) -> Vec<T> {
     const CHUNK: u64 = 1024;
     let chunks: Vec<Vec<T>> = (0..n.div_ceil(CHUNK))
         .into_par_iter()
         .map(|c| {
             let out = (c * CHUNK..((c + 1) * CHUNK).min(n)).map(&f).collect();
-            progress.inc(1);
+            progress.advance(1);
             out
         })
         .collect();

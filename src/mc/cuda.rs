@@ -13,7 +13,7 @@ use crate::error::{Error, Result};
 use crate::model::Discretization;
 use cudarc::driver::{CudaContext, CudaFunction, CudaStream, LaunchConfig, PushKernelArg};
 use cudarc::nvrtc::{compile_ptx_with_opts, CompileOptions};
-use indicatif::ProgressBar;
+use crate::progress::{Progress, Silent};
 use std::sync::Arc;
 
 /// The CUDA backend on device 0.
@@ -75,7 +75,7 @@ impl Backend for CudaBackend {
         "cuda"
     }
 
-    fn diagonal_lrd(&self, job: &DiagonalLrdJob, progress: &ProgressBar) -> Result<Vec<DiagonalLrdPath>> {
+    fn diagonal_lrd(&self, job: &DiagonalLrdJob, progress: &dyn Progress) -> Result<Vec<DiagonalLrdPath>> {
         job.validate()?;
         ensure_fits(job.a.len(), MAX_MODES, "LRD")?;
         let marks = log_checkpoints(job.horizon, job.checkpoints);
@@ -111,11 +111,11 @@ impl Backend for CudaBackend {
         unsafe { launch.launch(config(job.paths, 64)) }.map_err(device)?;
         let summary = s.clone_dtoh(&summary).map_err(device)?;
         let trace = s.clone_dtoh(&trace).map_err(device)?;
-        progress.inc(job.paths);
+        progress.advance(job.paths);
         Ok(diagonal_paths(&summary, &trace, n, m))
     }
 
-    fn tail_sums(&self, job: &TailSumJob, progress: &ProgressBar) -> Result<Vec<Vec<f64>>> {
+    fn tail_sums(&self, job: &TailSumJob, progress: &dyn Progress) -> Result<Vec<Vec<f64>>> {
         job.validate()?;
         let k = job.times.len();
         let s = &self.stream;
@@ -128,11 +128,11 @@ impl Backend for CudaBackend {
         // order; `out` holds samples·n_times values and each thread writes only its own row.
         unsafe { launch.launch(config(job.samples, 256)) }.map_err(device)?;
         let out = s.clone_dtoh(&out).map_err(device)?;
-        progress.inc(job.samples.div_ceil(1024));
+        progress.advance(job.samples.div_ceil(1024));
         Ok(tail_rows(&out, k))
     }
 
-    fn interaction(&self, job: &InteractionJob, progress: &ProgressBar) -> Result<Vec<InteractionPath>> {
+    fn interaction(&self, job: &InteractionJob, progress: &dyn Progress) -> Result<Vec<InteractionPath>> {
         job.validate()?;
         let h = job.bbar.len();
         ensure_fits(h, MAX_STATE, "interaction")?;
@@ -170,11 +170,11 @@ impl Backend for CudaBackend {
         // writes only its own path's entries.
         unsafe { launch.launch(config(job.paths, 64)) }.map_err(device)?;
         let (summary, trace) = (s.clone_dtoh(&summary).map_err(device)?, s.clone_dtoh(&trace).map_err(device)?);
-        progress.inc(job.paths);
+        progress.advance(job.paths);
         Ok(interaction_paths(&summary, &trace, n, m))
     }
 
-    fn scalar_ar(&self, job: &ScalarArJob, progress: &ProgressBar) -> Result<Vec<ScalarArPath>> {
+    fn scalar_ar(&self, job: &ScalarArJob, progress: &dyn Progress) -> Result<Vec<ScalarArPath>> {
         CpuBackend.scalar_ar(job, progress)
     }
 }

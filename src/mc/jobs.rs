@@ -71,6 +71,9 @@ pub struct DiagonalLrdPath {
     pub trace: Vec<(u64, f64, f64)>,
 }
 
+/// Largest state size of the interaction loop on the CPU (the path loop's fixed-size arrays).
+pub const MAX_INTERACTION_STATE: usize = 64;
+
 /// Products of the interaction model's transitions `M_j = Ā + x_j² G Wᵀ` applied to a vector,
 /// renormalised each step, with x iid N(0,1). With `start = Lrd` the vector is the LRD at k=0,
 /// `v_0 = B̄ + 2x_t (Wᵀh_{t−1}) G`, so the path is `LRD(t+k,t)`; with `start = Random` it is a
@@ -246,7 +249,7 @@ impl InteractionJob {
             && self.abar.iter().all(|r| r.len() == h)
             && self.g.len() == h
             && self.w.len() == h
-            && h <= super::paths::MAX_INTERACTION_STATE
+            && h <= MAX_INTERACTION_STATE
             && self.paths > 0
             && self.burn_in < self.horizon
             && !matches!(self.start, Start::Lrd { t: 0 });

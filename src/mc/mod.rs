@@ -7,6 +7,7 @@
 //! path order, so the same seed gives bit-identical results whatever the thread count.
 
 pub mod backend;
+pub mod choice;
 pub mod cpu;
 #[cfg(feature = "cuda")]
 pub mod cuda;
@@ -19,7 +20,8 @@ pub mod portable;
 pub mod shim;
 pub mod stream;
 
-pub use backend::{backend_by_name, Backend};
+pub use backend::Backend;
+pub use choice::BackendChoice;
 pub use cpu::CpuBackend;
 pub use shim::ShimBackend;
 pub use stream::{Stream, StreamKey};

@@ -12,7 +12,7 @@ use super::jobs::{log_checkpoints, DiagonalLrdJob, DiagonalLrdPath, InteractionJ
 use super::kernels::{diagonal_paths, ensure_fits, interaction_paths, interaction_start, tail_rows, DIAGONAL_OUTPUT, INTERACTION_OUTPUT, MAX_MODES, MAX_STATE};
 use crate::error::Result;
 use crate::model::Discretization;
-use indicatif::ProgressBar;
+use crate::progress::Progress;
 
 type DiagonalFn = unsafe extern "C" fn(
     *const f64, *const f64, i32, f64, f64, i32, u64, u64, f64, u32, u32, *const u64, i32, *mut f64, *mut f64,
@@ -63,7 +63,7 @@ impl Backend for ShimBackend {
         "cuda-kernels-on-cpu"
     }
 
-    fn diagonal_lrd(&self, job: &DiagonalLrdJob, progress: &ProgressBar) -> Result<Vec<DiagonalLrdPath>> {
+    fn diagonal_lrd(&self, job: &DiagonalLrdJob, progress: &dyn Progress) -> Result<Vec<DiagonalLrdPath>> {
         job.validate()?;
         ensure_fits(job.a.len(), MAX_MODES, "LRD")?;
         let marks = log_checkpoints(job.horizon, job.checkpoints);
@@ -92,22 +92,22 @@ impl Backend for ShimBackend {
                 trace.as_mut_ptr(),
             )
         };
-        progress.inc(job.paths);
+        progress.advance(job.paths);
         Ok(diagonal_paths(&summary, &trace, n, marks.len()))
     }
 
-    fn tail_sums(&self, job: &TailSumJob, progress: &ProgressBar) -> Result<Vec<Vec<f64>>> {
+    fn tail_sums(&self, job: &TailSumJob, progress: &dyn Progress) -> Result<Vec<Vec<f64>>> {
         job.validate()?;
         let (n, k) = (job.samples as usize, job.times.len());
         let mut out = vec![0.0; n * k];
         // SAFETY: the kernel reads `n_times` = times.len() times and writes samples·n_times
         // values into `out`, which has exactly that length and outlives the call.
         unsafe { (self.tail)(job.c, job.gamma, job.times.as_ptr(), k as i32, job.samples, job.key.0[0], job.key.0[1], out.as_mut_ptr()) };
-        progress.inc(job.samples.div_ceil(1024));
+        progress.advance(job.samples.div_ceil(1024));
         Ok(tail_rows(&out, k))
     }
 
-    fn interaction(&self, job: &InteractionJob, progress: &ProgressBar) -> Result<Vec<InteractionPath>> {
+    fn interaction(&self, job: &InteractionJob, progress: &dyn Progress) -> Result<Vec<InteractionPath>> {
         job.validate()?;
         let h = job.bbar.len();
         ensure_fits(h, MAX_STATE, "interaction")?;
@@ -126,11 +126,11 @@ impl Backend for ShimBackend {
                 job.paths, job.key.0[0], job.key.0[1], marks.as_ptr(), m as i32, summary.as_mut_ptr(), trace.as_mut_ptr(),
             )
         };
-        progress.inc(job.paths);
+        progress.advance(job.paths);
         Ok(interaction_paths(&summary, &trace, n, m))
     }
 
-    fn scalar_ar(&self, job: &ScalarArJob, progress: &ProgressBar) -> Result<Vec<ScalarArPath>> {
+    fn scalar_ar(&self, job: &ScalarArJob, progress: &dyn Progress) -> Result<Vec<ScalarArPath>> {
         CpuBackend.scalar_ar(job, progress)
     }
 }

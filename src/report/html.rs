@@ -1,7 +1,7 @@
 //! The report's HTML: one self-contained page (inline CSS, no scripts, no network) with the
 //! verdict table and one section per claim. SVG figures are referenced by relative path.
 
-use crate::claim::{ClaimResult, RunResults, Status};
+use crate::claim::{ClaimResult, RunResults, Status, Violation};
 use std::fmt::Write;
 
 /// Escapes text for HTML.
@@ -87,7 +87,7 @@ fn pretty(v: &impl serde::Serialize) -> String {
 fn table(out: &mut String, results: &RunResults) {
     out.push_str("<table><tr><th>claim</th><th>source</th><th>status</th><th>verdict</th><th>cases</th><th>margin</th><th>control</th><th>agrees</th></tr>\n");
     for c in &results.claims {
-        let control = c.control.as_ref().map_or("–".to_string(), |k| if k.detected { "refuted ✓".into() } else { format!("{} ✗", k.verdict) });
+        let control = c.control.as_ref().map_or("–".to_string(), |k| if k.detected { "refuted ✓".into() } else { format!("{} ✗", k.result.verdict) });
         let _ = writeln!(
             out,
             "<tr><td><a href=\"#{id}\">{id}</a></td><td>{locus}</td><td>{status}</td><td><span class=\"v {v}\">{v}</span></td>\
@@ -95,49 +95,70 @@ fn table(out: &mut String, results: &RunResults) {
             id = escape(&c.meta.id),
             locus = escape(&c.meta.source.locus),
             status = status_name(c.meta.status),
-            v = escape(&c.verdict),
-            cases = c.cases,
-            margin = fmt_margin(c.margin),
+            v = c.result.verdict,
+            cases = c.result.cases,
+            margin = fmt_margin(c.result.margin),
             agrees = if c.agrees { "<span class=\"yes\">yes</span>" } else { "<span class=\"v no\">NO</span>" },
         );
     }
     out.push_str("</table>\n");
 }
 
+/// The violated relation: both sides, the margin and its formula.
+fn violation(out: &mut String, v: &Violation) {
+    let _ = writeln!(
+        out,
+        "<table class=\"sides\"><tr><th>relation</th><td colspan=\"2\">{}</td></tr>\
+         <tr><th>lhs</th><td class=\"num\">{:.10e}</td><td>{}</td></tr>\
+         <tr><th>rhs</th><td class=\"num\">{:.10e}</td><td>{}</td></tr>\
+         <tr><th>margin</th><td class=\"num\">{:.4e}</td><td>{}</td></tr></table>",
+        escape(&v.relation.to_string()),
+        v.lhs,
+        escape(&v.lhs_is),
+        v.rhs,
+        escape(&v.rhs_is),
+        v.margin,
+        escape(&v.margin_formula)
+    );
+}
+
 fn section(out: &mut String, c: &ClaimResult) {
     let _ = writeln!(out, "<section id=\"{}\">", escape(&c.meta.id));
     let _ = writeln!(
         out,
-        "<h2>{} <span class=\"v {v}\">{v}</span></h2><p class=\"meta\">{} · {} · {:?} check · {}</p>",
+        "<h2>{} <span class=\"v {v}\">{v}</span></h2><p class=\"meta\">{} · {} · {} check · {}</p>",
         escape(&c.meta.id),
         status_name(c.meta.status),
         c.meta.family,
         c.meta.kind,
         escape(&format!("{} — {}", c.meta.source.paper, c.meta.source.locus)),
-        v = escape(&c.verdict)
+        v = c.result.verdict
     );
     let _ = writeln!(out, "<p><b>As printed:</b></p><blockquote>{}</blockquote>", escape(&c.meta.source.printed));
     let _ = writeln!(out, "<p><b>What is checked:</b> {}</p>", escape(&c.meta.statement));
     if let Some(corr) = &c.meta.correction {
         let _ = writeln!(out, "<p><b>Correction:</b> {}</p>", escape(corr));
     }
-    let _ = writeln!(out, "<p><b>Verdict:</b> {} ({} cases, margin {}).</p>", escape(&c.summary), c.cases, fmt_margin(c.margin));
+    let _ = writeln!(out, "<p><b>Verdict:</b> {} ({} cases, margin {}).</p>", escape(&c.result.summary), c.result.cases, fmt_margin(c.result.margin));
     if let Some(why) = &c.disagreement {
         let _ = writeln!(out, "<p><span class=\"v no\">Disagrees with its status:</span> {}</p>", escape(why));
     }
-    if let Some(cx) = &c.counterexample {
+    if let Some(cx) = &c.result.counterexample {
         let _ = writeln!(out, "<p><b>Counterexample</b> (every parameter needed to recompute it):</p><pre>{}</pre>", pretty(cx));
+    }
+    if let Some(v) = &c.result.violation {
+        violation(out, v);
     }
     if let Some(k) = &c.control {
         let _ = writeln!(
             out,
             "<p><b>Negative control</b> — {}: <span class=\"v {v}\">{v}</span> {} ({} cases).</p>",
             escape(&k.mutation),
-            escape(&k.summary),
-            k.cases,
-            v = escape(&k.verdict)
+            escape(&k.result.summary),
+            k.result.cases,
+            v = k.result.verdict
         );
-        if let Some(cx) = &k.counterexample {
+        if let Some(cx) = &k.result.counterexample {
             let _ = writeln!(out, "<details><summary>control counterexample</summary><pre>{}</pre></details>", pretty(cx));
         }
     }
@@ -164,7 +185,7 @@ pub fn page(results: &RunResults) -> String {
          <h1>ssmcheck evidence report</h1>\n<p class=\"meta\">ssmcheck {} · seed {} · budget {} · backend {} · {} claims, {} agree with their status, {} disagree</p>\n",
         escape(&results.version),
         results.seed,
-        escape(&results.budget),
+        results.budget,
         escape(&results.backend),
         results.claims.len(),
         results.claims.len() - bad,

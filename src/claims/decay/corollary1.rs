@@ -10,8 +10,8 @@
 //!   space: the bound holds at every k and is asymptotically tight. Control: rate 1.02·λ₁.
 
 use super::PAPER_004;
-use crate::claim::{property, Claim, Eval, Family, Figure, Kind, Outcome, Series, Style, Verdict};
-use crate::claim::verdict::custom;
+use crate::claim::{property, Claim, Comparison, Eval, Relation, Family, Figure, Kind, Outcome, Series, Style, Verdict};
+use crate::claim::custom;
 use crate::claims::strategies::{grid, grid_matrix, grid_vec};
 use crate::math::linalg::{cond2, log_norm2, mat_from_rows, mat_to_rows, spectral_abscissa, Mat, Vector};
 use crate::mc::jobs::DiagonalLrdJob;
@@ -212,7 +212,7 @@ fn cumulative_check(rate_factor: f64) -> impl crate::claim::Check {
             checkpoints: 25,
             key: ctx.key("diagonal-lrd"),
         };
-        ctx.progress.set_length(job.paths);
+        ctx.progress.expect(job.paths);
         let paths = ctx.backend.diagonal_lrd(&job, ctx.progress)?;
         let worst = paths.iter().min_by(|x, y| x.min_margin.total_cmp(&y.min_margin)).expect("paths ≥ 1");
         // Tightness: (log‖LRD‖ − log‖B̄‖)/S ∈ [λ₁ + log(|B̄_1|/‖B̄‖)/S, λ₁] exactly for diagonal A.
@@ -229,6 +229,8 @@ fn cumulative_check(rate_factor: f64) -> impl crate::claim::Check {
                     "claimed_rate": job.claimed_rate, "stream_key": job.key.as_u64(),
                     "path": paths.iter().position(|p| std::ptr::eq(p, worst)), "k": worst.argmin_k,
                 }),
+                violation: Comparison::custom(worst.min_margin, -tol, Relation::AtLeast, margin, "the path's smallest relative margin of log‖LRD‖ ≤ rate·S + log‖B̄‖, plus 1e−9")
+                    .named("smallest relative margin on the path", "−1e−9 (rounding allowance)"),
                 margin,
                 summary: format!(
                     "log‖LRD(t+k,t)‖ exceeds {:.4}·S + log‖B̄_t‖ at k = {} (relative margin {:.3e})",
@@ -238,6 +240,10 @@ fn cumulative_check(rate_factor: f64) -> impl crate::claim::Check {
         } else if !tight {
             Verdict::Refuted {
                 counterexample: serde_json::json!({ "rates": rates, "lambda1": lambda1 }),
+                violation: {
+                    let r = rates.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                    Comparison::custom(r, lambda1, Relation::AtMost, -1.0, "−1 when some rate leaves [λ₁ − ln√H/S, λ₁] (±1e−9)").named("largest measured rate (log‖LRD‖ − log‖B̄‖)/S", "λ₁")
+                },
                 margin: -1.0,
                 summary: "the bound holds but is not asymptotically tight".into(),
             }

@@ -8,7 +8,7 @@
 //!   exactly μ = E ln(λ_H + γX²). Control: the SSM's rate ln ρ(Ā), ignoring the interaction.
 
 use super::PAPER_004;
-use crate::claim::verdict::custom;
+use crate::claim::custom;
 use crate::claim::rate::{judge_rates, RateCell};
 use crate::claim::{property, Check, Claim, Eval, Family, Figure, Kind, Series, Style, ALPHA};
 use crate::claims::strategies::{dist, grid, grid_matrix, grid_vec, norm};
@@ -178,7 +178,7 @@ fn sec41_check(use_ssm_rate: bool) -> impl Check {
                 });
             }
         }
-        ctx.progress.set_length(cells.len() as u64 * paths);
+        ctx.progress.expect(cells.len() as u64 * paths);
         let mut rate_cells = vec![];
         let mut fig = Figure::new("lrd-paths", "Interaction-model LRD: non-monotone, still exponential", "k", "ln ‖LRD(t+k,t)‖₂");
         let mut scatter = vec![];

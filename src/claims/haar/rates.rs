@@ -11,7 +11,7 @@
 //!   ln N is −1 for Fourier, per m. Control: −1/m and −2.
 
 use crate::claim::rate::{judge_rates, RateCell};
-use crate::claim::verdict::custom;
+use crate::claim::custom;
 use crate::claim::{Check, Claim, Family, Figure, Kind, Series, Style, ALPHA};
 use crate::claims::PAPER_000;
 use crate::mc::Stream;
@@ -110,7 +110,7 @@ fn cor1_check(haar_rate: fn(usize) -> f64, fourier_rate: f64) -> impl Check {
         let mut stream = Stream::new(ctx.key("targets"), 0);
         let mut cells = vec![];
         let mut fig = Figure::new("rates", "Best squared L² error against the number of basis functions N", "log10 N", "log10 squared L² error");
-        ctx.progress.set_length((targets * MS.len()) as u64);
+        ctx.progress.expect((targets * MS.len()) as u64);
         for (mi, &m) in MS.iter().enumerate() {
             let (mut haar_slopes, mut fourier_slopes) = (vec![], vec![]);
             for t in 0..targets {
@@ -130,7 +130,7 @@ fn cor1_check(haar_rate: fn(usize) -> f64, fourier_rate: f64) -> impl Check {
                         .with(Series::new("predicted 2^{−N/(3m)} (m = 2)", Style::Dashed, (1..=8 * m).map(|nw| { let n = (3 * nw + 1) as f64; [n.log10(), e[2 * m].log10() - (n - (6 * m + 1) as f64) / (3.0 * m as f64) * 2f64.log10()] }).collect()).color(0))
                         .with(Series::new("predicted N^{−1}", Style::Dashed, ms.iter().map(|&mm| { let n = (2 * mm + 1) as f64; [n.log10(), rho.fourier_error2(8).log10() - (n / 17.0).log10()] }).collect()).color(1));
                 }
-                ctx.progress.inc(1);
+                ctx.progress.advance(1);
             }
             let _ = mi;
             cells.push(RateCell { label: format!("Mamba/Haar slope of log₂ err² per basis, m = {m}"), measured: mean_interval(&haar_slopes, 1.0 - level), predicted: haar_rate(m), slack: 0.05 / (3.0 * m as f64), at_most: true });

@@ -11,7 +11,7 @@
 //!   predicted bound; control: a single head.
 
 use crate::claim::rate::{judge_rates, RateCell};
-use crate::claim::verdict::custom;
+use crate::claim::custom;
 use crate::claim::{property, Check, Claim, Eval, Family, Figure, Kind, Series, Style, ALPHA};
 use crate::claims::strategies::grid;
 use crate::claims::PAPER_000;
@@ -61,7 +61,7 @@ fn l2_rate_check(predicted_slope: f64) -> impl Check {
     custom(Kind::Rate, move |ctx| {
         let pairs: Vec<(u32, u64)> = ctx.budget.pick(vec![(0, 0), (2, 1)], vec![(0, 0), (1, 1), (2, 1), (3, 5)], vec![(0, 0), (1, 1), (2, 1), (3, 5), (4, 9), (5, 17)]);
         let level = bonferroni(ALPHA, 2 * pairs.len());
-        ctx.progress.set_length(pairs.len() as u64);
+        ctx.progress.expect(pairs.len() as u64);
         let mut cells = vec![];
         let mut fig = Figure::new("l2-rate", "‖ψ_{j,k} − (g₁ + g₃ − 2g₂)‖₂ against W", "log10 W", "log10 L² error");
         for (i, &(j, k)) in pairs.iter().enumerate() {
@@ -79,7 +79,7 @@ fn l2_rate_check(predicted_slope: f64) -> impl Check {
             fig = fig
                 .with(Series::new(format!("j={j}, k={k}"), Style::Points, ws.iter().zip(&errs).map(|(w, e)| [w.log10(), e.log10()]).collect()).color(i))
                 .with(Series::new(format!("√c·2^{{j/2}}(π/4W)^{{1/4}}, j={j}, k={k}"), Style::Dashed, ws.iter().map(|&w| [w.log10(), predicted_l2(j, k, w).log10()]).collect()).color(i));
-            ctx.progress.inc(1);
+            ctx.progress.advance(1);
         }
         let fig = fig.caption("Straight lines of slope −1/4: convergence in L² is slow (the left transition has width W^{−1/2}), and there is none in sup norm.");
         let shapes = shape_figure();

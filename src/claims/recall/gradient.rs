@@ -13,8 +13,8 @@
 //!   the printed Lemma gives.
 
 use crate::claim::statistical::{judge_tail_bounds, TailCell};
-use crate::claim::verdict::custom;
-use crate::claim::{property, Claim, Eval, Family, Figure, HeatMap, Kind, Outcome, Series, Style, Verdict, ALPHA};
+use crate::claim::custom;
+use crate::claim::{property, Claim, Comparison, Eval, Relation, Family, Figure, HeatMap, Kind, Outcome, Series, Style, Verdict, ALPHA};
 use crate::stats::mean_interval;
 use crate::claims::PAPER_002;
 use crate::mc::Stream;
@@ -111,6 +111,7 @@ fn monte_carlo_check(leading_order: bool) -> impl crate::claim::Check {
         let tests = MC_CELLS.len() * CLASSES.len();
         let confidence = 1.0 - ALPHA / tests as f64;
         let (mut worst, mut worst_cell, mut rows) = (f64::INFINITY, serde_json::Value::Null, vec![]);
+        let mut worst_side = Comparison::custom(f64::NAN, f64::NAN, Relation::AtMost, f64::INFINITY, "");
         for (c, &(n, t)) in MC_CELLS.iter().enumerate() {
             let dist = TheoryDistribution { n, t };
             let mut s = Stream::new(ctx.key("sequences"), c as u64);
@@ -132,12 +133,14 @@ fn monte_carlo_check(leading_order: bool) -> impl crate::claim::Check {
                 if margin < worst {
                     worst = margin;
                     worst_cell = row.clone();
+                    let (end, relation) = if closed > iv.estimate { (iv.hi, Relation::AtMost) } else { (iv.lo, Relation::AtLeast) };
+                    worst_side = Comparison::custom(closed, end, relation, margin, "1 − |closed form − mean|/(half-width + 1e−12), Student-t interval of the Monte Carlo mean");
                 }
                 rows.push(row);
             }
         }
         let verdict = if worst < 0.0 {
-            Verdict::Refuted { counterexample: worst_cell.clone(), margin: worst, summary: format!("closed form outside the {:.6} interval of the Monte Carlo mean: {worst_cell}", confidence) }
+            Verdict::Refuted { counterexample: worst_cell.clone(), violation: worst_side.named("the closed-form population gradient entry", "nearer end of the Monte Carlo mean's interval"), margin: worst, summary: format!("closed form outside the {:.6} interval of the Monte Carlo mean: {worst_cell}", confidence) }
         } else {
             Verdict::Holds { evidence: format!("{tests} class means (|V|, T) ∈ {MC_CELLS:?} contain the closed form at confidence {confidence:.6} each (Bonferroni, family-wise α = 1e−4)") }
         };

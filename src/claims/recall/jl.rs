@@ -6,7 +6,7 @@
 //! `‖Me_i‖² = p/p = 1` exactly, so the only randomness is the matrix.
 
 use crate::claim::statistical::{judge_tail_bounds, TailCell};
-use crate::claim::verdict::custom;
+use crate::claim::custom;
 use crate::claim::{Claim, Family, Kind, ALPHA};
 use crate::claims::PAPER_000;
 use crate::mc::Stream;

@@ -20,7 +20,7 @@
 use super::codes::{balanced, balanced_width, rademacher};
 use super::constructions::{cases, correct_margin, one_hot_codes, thm2_onehot, thm2_reduced, thm3_codes, thm3_onehot, thm4, Bias, Case, Construction};
 use crate::claim::statistical::{judge_tail_bounds, TailCell};
-use crate::claim::verdict::custom;
+use crate::claim::custom;
 use crate::claim::{property, Claim, Eval, Family, Figure, HeatMap, Kind, Series, Style, ALPHA};
 use crate::claims::PAPER_000;
 use crate::mc::StreamKey;

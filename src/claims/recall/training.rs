@@ -9,8 +9,8 @@
 //!   ((key, key) never occurs with one key). Control: the same training with
 //!   W_Δ frozen at 0 (no input selectivity: Δ depends on nothing).
 
-use crate::claim::verdict::custom;
-use crate::claim::{Claim, Family, Figure, HeatMap, Kind, Outcome, Verdict};
+use crate::claim::custom;
+use crate::claim::{Claim, Comparison, Family, Relation, Figure, HeatMap, Kind, Outcome, Verdict};
 use crate::claims::PAPER_002;
 use crate::math::softplus::softplus;
 use crate::mc::Stream;
@@ -111,7 +111,12 @@ fn training_check(selective: bool) -> impl crate::claim::Check {
             error.estimate, 100.0 * (1.0 - 2.0 * crate::claim::ALPHA), error.lo, error.hi, queries, write, other, gate_ratio
         );
         let verdict = if refuted_accuracy || !gate_like {
-            Verdict::Refuted { counterexample: serde_json::json!({"query_error": error.estimate, "error_lower": error.lo, "gate_ratio": gate_ratio}), margin: (0.01 - error.lo).min(gate_ratio - 1.5), summary }
+            let violation = if refuted_accuracy {
+                Comparison::at_most(error.lo, 0.01, 0.0, 0.0).named("CP lower limit of the query error", "1% error")
+            } else {
+                Comparison::custom(gate_ratio, 1.5, Relation::AtLeast, gate_ratio - 1.5, "gate ratio − 1.5").named("write-pair Δ / largest other-pair Δ", "1.5")
+            };
+            Verdict::Refuted { counterexample: serde_json::json!({"query_error": error.estimate, "error_lower": error.lo, "gate_ratio": gate_ratio}), violation, margin: (0.01 - error.lo).min(gate_ratio - 1.5), summary }
         } else if accurate {
             Verdict::Holds { evidence: summary }
         } else {

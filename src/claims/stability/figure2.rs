@@ -6,7 +6,7 @@
 //!   t ln(λ_H + γ) that the text's "(λ_H + γ)^t" suggests.
 
 use crate::claim::rate::{judge_rates, RateCell};
-use crate::claim::verdict::custom;
+use crate::claim::custom;
 use crate::claim::{Check, Claim, Family, Figure, Kind, Series, Style, ALPHA};
 use crate::claims::PAPER_004;
 use crate::math::subexp::LogChi2;
@@ -25,7 +25,7 @@ fn fig2_check(paper_mean: bool) -> impl Check {
         let level = bonferroni(ALPHA, 2 * SETTINGS.len());
         let zq = Normal::new(0.0, 1.0).unwrap().inverse_cdf(1.0 - level / 2.0);
         let (mut cells, mut figs, mut reference) = (vec![], vec![], vec![]);
-        ctx.progress.set_length(SETTINGS.len() as u64 * samples.div_ceil(1024));
+        ctx.progress.expect(SETTINGS.len() as u64 * samples.div_ceil(1024));
         for (i, &(c, gamma)) in SETTINGS.iter().enumerate() {
             let law = LogChi2::new(c, gamma).expect("positive");
             let (mean, sd) = (T as f64 * law.mean(), (T as f64 * law.variance()).sqrt());

@@ -8,8 +8,8 @@
 //! * `004.kesten` (Theorem): for μ < 0 the stationary law has a Pareto tail of index κ with
 //!   E m^κ = 1 (Kesten–Goldie); Hill's estimator agrees. Control: κ = 2 (finite variance).
 
-use crate::claim::verdict::custom;
-use crate::claim::{property, Check, Claim, Eval, Family, Figure, Kind, Outcome, Series, Style, Verdict, ALPHA};
+use crate::claim::custom;
+use crate::claim::{property, Check, Claim, Comparison, Eval, Relation, Violation, Family, Figure, Kind, Outcome, Series, Style, Verdict, ALPHA};
 use crate::claims::strategies::grid;
 use crate::claims::PAPER_004;
 use crate::math::subexp::LogChi2;
@@ -73,9 +73,9 @@ fn as_check(criterion: fn(f64, f64) -> bool) -> impl Check {
         let paths: u64 = ctx.budget.pick(2000, 8000, 20_000);
         let level = bonferroni(ALPHA, AS_CELLS.len());
         let mut cells = vec![];
-        let mut failure: Option<(serde_json::Value, f64, String)> = None;
+        let mut failure: Option<(serde_json::Value, Violation, String)> = None;
         let (mut stable_pts, mut unstable_pts) = (vec![], vec![]);
-        ctx.progress.set_length(AS_CELLS.len() as u64 * paths.div_ceil(1024));
+        ctx.progress.expect(AS_CELLS.len() as u64 * paths.div_ceil(1024));
         for (i, &(c, gamma)) in AS_CELLS.iter().enumerate() {
             let mu = LogChi2::new(c, gamma).expect("positive").mean();
             let job = ScalarArJob { c, gamma, q: 1.0, times: vec![horizon, 2 * horizon], paths, key: ctx.key(&format!("ar{i}")) };
@@ -84,17 +84,20 @@ fn as_check(criterion: fn(f64, f64) -> bool) -> impl Check {
             // Growth rate between T and 2T (the O(1) start-up term cancels).
             let rates: Vec<f64> = out.iter().map(|p| (p.log_abs[1] - p.log_abs[0]) / horizon as f64).collect();
             let rate = mean_interval(&rates, 1.0 - level);
-            let (pass, detail) = if claimed_stable {
+            let (pass, detail, side) = if claimed_stable {
                 // Stationarity: z_T (first half of the paths) and z_{2T} (second half) have one law.
                 let half = out.len() / 2;
                 let a: Vec<f64> = out[..half].iter().map(|p| p.value[0]).collect();
                 let b: Vec<f64> = out[half..].iter().map(|p| p.value[1]).collect();
                 let (d, p) = ks_two_sample(&a, &b);
-                (p >= level, serde_json::json!({ "test": "KS z_T vs z_2T", "D": d, "p_value": p, "level": level }))
+                let side = Comparison::custom(p, level, Relation::AtLeast, -1.0, "−1 on failure (a test decision)").named("KS p-value of z_T against z_2T", "the per-cell level α/m");
+                (p >= level, serde_json::json!({ "test": "KS z_T vs z_2T", "D": d, "p_value": p, "level": level }), side)
             } else {
                 // Divergence: the growth rate is positive and equals μ.
                 let ok = rate.lo > 0.0 && rate.widened(2.0 / horizon as f64).contains(mu);
-                (ok, serde_json::json!({ "test": "growth rate (ln|z_2T| − ln|z_T|)/T", "interval": rate, "mu": mu, "slack": 2.0 / horizon as f64 }))
+                let side = Comparison::custom(rate.lo, 0.0, Relation::AtLeast, -1.0, "−1 on failure (a test decision; μ must also lie in the interval widened by 2/T)")
+                    .named("lower limit of the growth rate's interval", "0");
+                (ok, serde_json::json!({ "test": "growth rate (ln|z_2T| − ln|z_T|)/T", "interval": rate, "mu": mu, "slack": 2.0 / horizon as f64 }), side)
             };
             if mu < 0.0 {
                 stable_pts.push([c, gamma]);
@@ -104,12 +107,12 @@ fn as_check(criterion: fn(f64, f64) -> bool) -> impl Check {
             let cell = serde_json::json!({ "lambda_h": c, "gamma": gamma, "mu": mu, "claimed_stable": claimed_stable, "pass": pass, "check": detail, "measured_rate": rate });
             if !pass && failure.is_none() {
                 let why = if claimed_stable { "claimed stable, but z_T and z_2T differ in law" } else { "claimed unstable, but the growth rate is not positive (μ)" };
-                failure = Some((cell.clone(), -1.0, format!("λ_H = {c}, γ = {gamma} (μ = {mu:.4}): {why}")));
+                failure = Some((cell.clone(), side, format!("λ_H = {c}, γ = {gamma} (μ = {mu:.4}): {why}")));
             }
             cells.push(cell);
         }
         let verdict = match failure {
-            Some((counterexample, margin, summary)) => Verdict::Refuted { counterexample, margin, summary },
+            Some((counterexample, violation, summary)) => Verdict::Refuted { counterexample, violation, margin: -1.0, summary },
             None => Verdict::Holds { evidence: format!("{} cells: stationary law where μ < 0, growth at rate μ where μ > 0 (α = {ALPHA}, Bonferroni)", AS_CELLS.len()) },
         };
         let margin = if verdict.is_refuted() { -1.0 } else { 1.0 };
@@ -170,7 +173,7 @@ fn kesten_check(claimed: Option<f64>) -> impl Check {
         let zq = Normal::new(0.0, 1.0).unwrap().inverse_cdf(1.0 - level / 2.0);
         let mut cells = vec![];
         let mut figs = vec![];
-        ctx.progress.set_length(KESTEN_CELLS.len() as u64 * paths.div_ceil(1024));
+        ctx.progress.expect(KESTEN_CELLS.len() as u64 * paths.div_ceil(1024));
         for (i, &(c, gamma)) in KESTEN_CELLS.iter().enumerate() {
             let kappa = LogChi2::new(c, gamma).and_then(|l| l.kesten_index()).expect("μ < 0 with a root");
             let job = ScalarArJob { c, gamma, q: 1.0, times: vec![horizon], paths, key: ctx.key(&format!("kesten{i}")) };

@@ -12,7 +12,7 @@
 //! Control of both theorems: an inadmissible ν² = Var(Y)/2 with b = 10⁻³.
 
 use crate::claim::statistical::{judge_tail_bounds, TailCell};
-use crate::claim::verdict::custom;
+use crate::claim::custom;
 use crate::claim::{Check, Claim, Context, Family, Figure, Kind, Series, Style, ALPHA};
 use crate::claims::PAPER_004;
 use crate::error::Result;
@@ -42,7 +42,7 @@ fn tail_sums(ctx: &Context, c: f64, gamma: f64, times: &[u64], samples: u64) -> 
         return Ok(hit.clone());
     }
     let job = TailSumJob { c, gamma, times: times.to_vec(), samples, key: StreamKey::new(ctx.seed, &format!("004.thm4/{c}/{gamma}")) };
-    ctx.progress.set_length(ctx.progress.length().unwrap_or(0) + samples.div_ceil(1024));
+    ctx.progress.expect(samples.div_ceil(1024));
     let out = Arc::new(ctx.backend.tail_sums(&job, ctx.progress)?);
     cache.lock().expect("cache lock").insert(id, out.clone());
     Ok(out)
