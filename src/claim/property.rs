@@ -88,7 +88,7 @@ pub struct Property<S: Strategy, F> {
     max_shrink_iters: u32,
     illustrate: Option<Illustrate<S::Value>>,
     expand: Option<Expand<S::Value>>,
-    sides: (String, String),
+    sides: Option<(String, String)>,
 }
 
 /// A property check: `cases` instances at the quick, standard and deep budgets, drawn from
@@ -99,7 +99,7 @@ where
     S::Value: Serialize + DeserializeOwned + Debug,
     F: Fn(&S::Value) -> Eval + Send + Sync,
 {
-    Property { cases, strategy, eval, max_shrink_iters: 2048, illustrate: None, expand: None, sides: ("left side".into(), "right side".into()) }
+    Property { cases, strategy, eval, max_shrink_iters: 2048, illustrate: None, expand: None, sides: None }
 }
 
 impl<S: Strategy, F> Property<S, F> {
@@ -112,7 +112,7 @@ impl<S: Strategy, F> Property<S, F> {
     /// Names the two sides of the compared relation (what `lhs` and `rhs` of [`Eval::le`] or
     /// the error and tolerance of [`Eval::close`] are), for the refutation's record.
     pub fn sides(mut self, lhs_is: &str, rhs_is: &str) -> Self {
-        self.sides = (lhs_is.into(), rhs_is.into());
+        self.sides = Some((lhs_is.into(), rhs_is.into()));
         self
     }
     /// The concrete instance behind a drawn value, for values that only parametrise it (a
@@ -165,8 +165,16 @@ where
     S::Value: Serialize + Debug,
     F: Fn(&S::Value) -> Eval + Send + Sync,
 {
+    /// The evaluation's comparison with its sides named: by [`Property::sides`], else by what
+    /// the relation makes them.
     fn violation(&self, eval: &Eval) -> Violation {
-        eval.comparison().expect("a violating evaluation has a margin").named(&self.sides.0, &self.sides.1)
+        let c = eval.comparison().expect("an evaluated instance has a comparison");
+        let (lhs, rhs) = match (&self.sides, c.relation) {
+            (Some((l, r)), _) => (l.as_str(), r.as_str()),
+            (None, Relation::Within) => ("the error |got − want|", "the tolerance rtol·scale + atol"),
+            (None, _) => ("left side of the inequality in the statement", "right side of the inequality in the statement"),
+        };
+        c.named(lhs, rhs)
     }
 
     /// The drawn value as JSON, with the fields of its expansion added.
@@ -196,6 +204,19 @@ where
         // An expanded counterexample that is not an object wraps the drawn value.
         let drawn = instance.get("drawn").filter(|_| self.expand.is_some()).unwrap_or(instance);
         let value: S::Value = serde_json::from_value(drawn.clone())?;
+        // The instance is rebuilt from the drawn parameters: a recorded expansion (tokens,
+        // codes) must be what they generate, or the replay would silently judge another one.
+        if let Some(expand) = &self.expand {
+            let generated = expand(&value);
+            let recorded = instance.get("instance").unwrap_or(instance);
+            if let (Some(g), Some(r)) = (generated.as_object(), recorded.as_object()) {
+                if let Some(field) = g.keys().find(|k| r.get(*k).is_some_and(|v| v != &g[*k])) {
+                    return Err(crate::error::Error::InvalidParameter(format!(
+                        "the counterexample's '{field}' differs from what its drawn parameters generate; this claim rebuilds its instance from them (edit those instead)"
+                    )));
+                }
+            }
+        }
         let eval = (self.eval)(&value);
         Ok(match eval {
             Eval::Reject(why) => Replay::Rejected(why),

@@ -69,9 +69,19 @@ impl AttentionInstance {
     }
 }
 
+/// An attention instance with the radius R its inputs were drawn within (‖x_i‖ ≤ R).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct BoundedAttention {
+    /// The instance.
+    #[serde(flatten)]
+    pub instance: AttentionInstance,
+    /// R: every input satisfies ‖x_i‖₂ ≤ R (the lower bound's e^{−2βR²‖W_QᵀW_K‖₂} uses it).
+    pub radius: f64,
+}
+
 /// Instances with `d, d_k, H ≤ dmax`, `2 ≤ T ≤ tmax`; inputs on a grid scaled by `radius/√d`
 /// so that ‖x_i‖ ≤ radius; `h_at_least_d` forces H ≥ d ≥ 2 (for the lower bound).
-fn instances(tmax: usize, h_at_least_d: bool) -> impl Strategy<Value = (AttentionInstance, f64)> {
+fn instances(tmax: usize, h_at_least_d: bool) -> impl Strategy<Value = BoundedAttention> {
     let dmin = if h_at_least_d { 2 } else { 1 };
     (dmin..=3usize, 1..=3usize, 0..=2usize, 2..=tmax, any::<bool>(), grid(0.25, 3.0, 0.25))
         .prop_flat_map(move |(d, dk, extra, len, causal, radius)| {
@@ -88,7 +98,7 @@ fn instances(tmax: usize, h_at_least_d: bool) -> impl Strategy<Value = (Attentio
         .prop_map(|(wq, wk, wv, x, (t, k), (dk, causal, radius))| {
             let s = radius / (x[0].len() as f64).sqrt();
             let x = x.into_iter().map(|r| r.into_iter().map(|v| v * s).collect()).collect();
-            (AttentionInstance { wq, wk, wv, beta: 1.0 / (dk as f64).sqrt(), causal, x, t, k }, radius)
+            BoundedAttention { instance: AttentionInstance { wq, wk, wv, beta: 1.0 / (dk as f64).sqrt(), causal, x, t, k }, radius }
         })
 }
 
@@ -198,7 +208,8 @@ pub fn register(r: &mut crate::claim::Registry) {
             Family::Decay,
             "Eq (12) with the sum to t+k−1 equals dh_{t+k}/dx_t (dual numbers, relative 1e−9), for causal and full \
              attention (d, d_k, H ≤ 3, T ≤ 10, weights on a 1/8 grid in [−2, 2], ‖x_i‖ ≤ R ≤ 3, 004's Q/K convention, β = 1/√d_k).",
-            property(CASES, instances(10, false), |(i, _): &(AttentionInstance, f64)| theorem1_margin(i, Formula::Printed)),
+            property(CASES, instances(10, false), |b: &BoundedAttention| theorem1_margin(&b.instance, Formula::Printed))
+                .sides("‖Eq (12) as printed − dh_τ/dx_t‖_F (dual numbers)", "tolerance 1e−9·scale"),
         )
         .source(PAPER_004, "Theorem 1, Eq. (12)", PRINTED)
         .correction(
@@ -213,17 +224,15 @@ pub fn register(r: &mut crate::claim::Registry) {
             "The sum of Eq (12) over all i ∈ I_τ, and the closed form w(t,τ)·W_V[I + (x_t − x̄_τ) g_τᵀ] with \
              g_τ = βW_QᵀW_K x_τ and x̄_τ = Σ_{i∈I_τ} w(i,τ) x_i, both equal dh_τ/dx_t for k ≥ 1 (dual numbers, relative 1e−9), \
              causal and full.",
-            property(CASES, instances(10, false), |(i, _): &(AttentionInstance, f64)| {
-                theorem1_margin(i, Formula::CorrectedSumAndClosedForm)
-            }),
+            property(CASES, instances(10, false), |b: &BoundedAttention| theorem1_margin(&b.instance, Formula::CorrectedSumAndClosedForm))
+                .sides("‖formula − dh_τ/dx_t‖_F (dual numbers)", "tolerance 1e−9·scale"),
         )
         .source(PAPER_004, "Theorem 1, corrected (claims/004 §2.3)", PRINTED)
         .correction("Summation over all of I_τ; closed form derived in claims/004 §2.3.")
         .control(
             "closed form with the sign of (x_t − x̄_τ) g_τᵀ flipped",
-            property(CASES, instances(10, false), |(i, _): &(AttentionInstance, f64)| {
-                theorem1_margin(i, Formula::ClosedFormSignFlipped)
-            }),
+            property(CASES, instances(10, false), |b: &BoundedAttention| theorem1_margin(&b.instance, Formula::ClosedFormSignFlipped))
+                .sides("‖formula − dh_τ/dx_t‖_F (dual numbers)", "tolerance 1e−9·scale"),
         ),
     );
     r.add(
@@ -233,14 +242,14 @@ pub fn register(r: &mut crate::claim::Registry) {
             "For inputs with ‖x_i‖₂ ≤ R, d ≥ 2, H ≥ d and W_V of full column rank: \
              ‖LRD(τ,t)‖₂ ≥ σ_d(W_V)·exp(−2βR²‖W_QᵀW_K‖₂)/|I_τ| (T ≤ 200, causal and full): attention LRD decays at most \
              polynomially in τ, not exponentially.",
-            property(CASES, instances(200, true), |(i, r): &(AttentionInstance, f64)| lower_bound_margin(i, *r, true))
+            property(CASES, instances(200, true), |b: &BoundedAttention| lower_bound_margin(&b.instance, b.radius, true))
                 .illustrate(|_| vec![overview::decay_comparison()]),
         )
         .source(PAPER_004, "§3.2 (\"transformer LRD is not constrained to exponential decay\"), bound from claims/004 §2.3", "The form of LRD of transformers is more complicated, but it does not necessarily decay exponentially.")
         .correction("The paper argues informally; this rigorous lower bound is derived in claims/004 §2.3 and proofs/decay.md.")
         .control(
             "the bound without the factor exp(−2βR²‖W_QᵀW_K‖₂)",
-            property(CASES, instances(200, true), |(i, r): &(AttentionInstance, f64)| lower_bound_margin(i, *r, false)),
+            property(CASES, instances(200, true), |b: &BoundedAttention| lower_bound_margin(&b.instance, b.radius, false)),
         ),
     );
     r.add(

@@ -123,6 +123,22 @@ fn selective_instances(input_dependent_b: bool) -> impl Strategy<Value = Selecti
         })
 }
 
+/// The reading of a selective instance: the initial state and what each field feeds.
+fn selective_content(inst: &SelectiveInstance) -> serde_json::Value {
+    serde_json::json!({
+        "h0": vec![0.0; inst.model.a.len()],
+        "legend": {
+            "h0": "the state before x_1 (zero)",
+            "model.a": "diagonal A (one entry per state component)",
+            "model.b_bias, model.b_weight": "B(x) = b_bias + b_weight·x per component",
+            "model.delta": "Δ_t = softplus(w·x_t + b) (rule selective)",
+            "model.disc": "ZOH: Ā = e^{ΔA}, B̄ = (e^{ΔA} − 1)/A·B; Euler: Ā = e^{ΔA}, B̄ = ΔB",
+            "x": "x_1..x_T; h_t = Ā_t h_{t−1} + B̄_t x_t",
+            "t, k": "the derivative of h_{t+k} with respect to x_t (1-based t; k ≥ 0)",
+        },
+    })
+}
+
 type DiagonalFormula = fn(&DiagonalSsm, &[f64], usize, usize) -> Vec<f64>;
 
 fn selective_margin(inst: &SelectiveInstance, formula: DiagonalFormula) -> Eval {
@@ -162,9 +178,9 @@ pub fn register(r: &mut crate::claim::Registry) {
             Family::Decay,
             "Eq (10) read as the full derivative of Mamba's state: with Δ_t = softplus(w x_t + b) (diagonal A, \
              ZOH or Euler B̄), (∏ Ā_j) B̄_t = dh_{t+k}/dx_t (dual numbers, relative 1e−10).",
-            property(CASES, selective_instances(false), |i: &SelectiveInstance| {
-                selective_margin(i, DiagonalSsm::lrd_eq10)
-            }),
+            property(CASES, selective_instances(false), |i: &SelectiveInstance| selective_margin(i, DiagonalSsm::lrd_eq10))
+                .sides("‖(∏ Ā_j) B̄_t − dh_{t+k}/dx_t‖ (dual numbers)", "tolerance 1e−10·scale")
+                .expand(selective_content),
         )
         .source(PAPER_004, "Eq. (10) with Mamba's Δ_t = s(x_t) (§2.1)", "LRD_SSM(t+k,t) = (∏_{j=t+1}^{t+k} Ā_j) B̄_t, with Ā_t = exp(Δ_t A), Δ_t = s(x_t).")
         .correction(

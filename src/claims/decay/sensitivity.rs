@@ -200,6 +200,32 @@ fn lemma2_margin(inst: &FreezingInstance, form: Lemma2) -> Eval {
     Eval::le(rhs, limit, 1e-9, 1e-300)
 }
 
+/// The concrete reading of a Lemma 2 instance: what each field is, the inputs it generates, and
+/// the computed sides (limit, c, the printed D and the corrected F).
+fn lemma2_content(inst: &FreezingInstance) -> serde_json::Value {
+    let (limit, c, d, f, _) = inst.evaluate();
+    let x = inst.inputs();
+    serde_json::json!({
+        "legend": {
+            "lambda": "λ > 0, A = −λ (one state component)",
+            "p": "the input weight (slope) of B(x) = p·x + q",
+            "q": "the bias of B(x) = p·x + q (B at x = 0)",
+            "w": "the weight of Δ(x) = softplus(w·x + b)",
+            "b": "the bias of Δ(x) = softplus(w·x + b)",
+            "prefix": "x_1..x_j (j = its length; the derivative is taken at x_j)",
+            "c0": "tail scale: x_r = (softplus⁻¹(c0/r²) − b)/w for r > j, so Δ(x_r) = c0/r²",
+            "discretization": "Euler: h_t = e^{−λΔ(x_t)} h_{t−1} + Δ(x_t)B(x_t)x_t, h_0 = 0",
+        },
+        "j": inst.prefix.len(),
+        "tail_inputs_first_8": &x[inst.prefix.len()..(inst.prefix.len() + 8).min(x.len())],
+        "c": c,
+        "limit": limit,
+        "printed_factor_d": d,
+        "corrected_factor_f": f,
+        "printed_bound": (-c).exp() * d.abs(),
+    })
+}
+
 fn lemma2_figure(inst: &FreezingInstance) -> Vec<Figure> {
     let (limit, c, d, f, path) = inst.evaluate();
     let pts: Vec<[f64; 2]> = path.iter().enumerate().skip(inst.prefix.len() - 1).map(|(t, v)| [(t + 1) as f64, v.abs()]).collect();
@@ -241,7 +267,10 @@ pub fn register(r: &mut crate::claim::Registry) {
             "With freezing inputs (x_r chosen so that Δ(x_r) = c0/r² after a random prefix x_1..x_j, j ≤ 4) and \
              c = λΣ_{r≥1}Δ(x_r): lim_t |∂h_t/∂x_j| ≥ e^{−c}|∂_x(B(x)Δ(x)x)|_{x_j}| (limit computed exactly from T = 300 \
              and the known tail; relative tolerance 1e−9).",
-            property(FREEZING_CASES, freezing_instances(), |i: &FreezingInstance| lemma2_margin(i, Lemma2::Printed)).illustrate(lemma2_figure),
+            property(FREEZING_CASES, freezing_instances(), |i: &FreezingInstance| lemma2_margin(i, Lemma2::Printed))
+                .sides("the printed bound e^{−c}|∂_x(B(x)Δ(x)x)|_{x_j}|", "lim_t |∂h_t/∂x_j| (dual numbers to T = 300, exact tail)")
+                .expand(lemma2_content)
+                .illustrate(lemma2_figure),
         )
         .source(PAPER_000, "Lemma 2, eq (12)–(13)", "If lim_t λ_n Σ_{r=1}^t Δ(x_r) ≤ c, then lim_t |∂h^M_t/∂x_j| ≥ e^{−c} |∂_{x_j}(B_n(x_s)Δ(x_s)x_s)|.")
         .correction(

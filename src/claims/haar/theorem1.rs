@@ -155,7 +155,8 @@ pub fn register(r: &mut crate::claim::Registry) {
             "With the construction's weights (λ = 1, B = 2^{j/2}, Δ = softplus(W(t̂ − s)), thresholds at the jumps) at any \
              steepness W ∈ [10, 10⁹], the combination is within ε of ψ_{j,k} for all s ∈ [0, 1], for ε < 2^{j/2} (j ≤ 6; the \
              sup is taken on a 2000-point grid and at the one-sided limits of every jump).",
-            property([200, 2000, 20000], sup_cases, sup_margin),
+            property([200, 2000, 20000], sup_cases, sup_margin)
+                .sides("sup_s |ψ_{j,k}(s) − Mamba's approximation at W = 10^log10_w| (2000-point grid and both sides of every jump)", "ε = eps_fraction·2^{j/2}"),
         )
         .source(PAPER_000, "Theorem 1 (App. A.2, eq 19–23)", PRINTED)
         .correction(
@@ -184,7 +185,8 @@ pub fn register(r: &mut crate::claim::Registry) {
             "One Mamba-2 head (scalar Δ and λ shared by its state components, so every basis function is c·G with \
              G(s) = e^{−λ∫_s^1 softplus(W(t̂−r))dr}) approximates ψ_{j,k} in L² as Theorem 1 does: best error ≤ ε = 0.1, for any \
              threshold t̂, W = 4^j·10^{3..6}, λ ∈ [1/4, 4], j ≤ 3 (least squares on exact basis functions).",
-            property([100, 1000, 10000], heads(), |p: &HeadProposal| Eval::le(head_error(p, false), 0.1, 0.0, 0.0)),
+            property([100, 1000, 10000], heads(), |p: &HeadProposal| Eval::le(head_error(p, false), 0.1, 0.0, 0.0))
+                .sides("best L² error of ψ_{j,k} by one Mamba-2 head (shared Δ) at the proposal's threshold", "0.1"),
         )
         .source(PAPER_000, "Remark 1", "Theorem 1, Lemma 1 and Lemma 2 hold analogously for Mamba-2 (Λ = λI).")
         .correction(

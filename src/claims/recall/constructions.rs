@@ -1,7 +1,7 @@
 //! The explicit weights of 000 Theorems 2–4 (App. C.1), built as in the proofs from the mixers
 //! of `model::mixer`, and the random MQAR instances they are run on.
 
-use crate::claim::Eval;
+use crate::claim::{Comparison, Eval, Relation};
 use crate::mc::{Stream, StreamKey};
 use crate::model::mixer::{Activation, Gate, Mixer, MixerKind, Projection, Readout, ShortConv, StepSize};
 use crate::tasks::mqar::{MqarInstance, MqarSpec, QueryPlacement, Token};
@@ -55,10 +55,14 @@ impl Construction {
     }
 
     /// Smallest `(z_target − max_other)/scale` over the queries, less 1e−12 so that a tie (an
-    /// ambiguous argmax) counts as a wrong answer.
+    /// ambiguous argmax) counts as a wrong answer; the sides are the target's logit and the
+    /// largest other logit at that query.
     pub fn margin(&self, inst: &MqarInstance, scale: f64) -> Eval {
-        let worst = self.query_logits(inst).iter().map(|(z, v)| correct_margin(z, *v)).fold(f64::INFINITY, f64::min);
-        Eval::Margin(worst / scale - 1e-12)
+        let worst = self.query_logits(inst).into_iter().map(|(z, v)| (correct_margin(&z, v), z, v)).min_by(|a, b| a.0.total_cmp(&b.0));
+        match worst {
+            Some((m, z, v)) => Eval::Compared(Comparison::custom(z[v], z[v] - m, Relation::AtLeast, m / scale - 1e-12, QUERY_MARGIN_FORMULA)),
+            None => Eval::Margin(f64::INFINITY),
+        }
     }
 
     /// Fraction of queries answered correctly.
@@ -66,6 +70,20 @@ impl Construction {
         let q = self.query_logits(inst);
         (q.iter().filter(|(z, v)| correct_margin(z, *v) > 0.0).count() as u64, q.len() as u64)
     }
+}
+
+/// How [`Construction::margin`] is computed.
+pub const QUERY_MARGIN_FORMULA: &str = "(lhs − rhs)/scale − 1e−12 at the worst query (a tie counts as a wrong answer); scale = the closed-form peak logit, or 1";
+
+/// The concrete content of an MQAR instance and its codes, for a counterexample: the tokens
+/// (`{"Key": i}` / `{"Value": j}`), the target at each position (null off the queries) and each
+/// code book as rows (code i = row i).
+pub fn instance_content(inst: &MqarInstance, codes: &[(&str, &[DVector<f64>])]) -> serde_json::Value {
+    let mut out = serde_json::json!({ "tokens": inst.tokens, "targets": inst.targets, "len": inst.tokens.len() });
+    for (name, book) in codes {
+        out[*name] = serde_json::json!(book.iter().map(|c| c.iter().copied().collect::<Vec<f64>>()).collect::<Vec<_>>());
+    }
+    out
 }
 
 /// `z_v − max_{l≠v} z_l`.

@@ -8,7 +8,7 @@
 //!   induction-head target is answered, on standard and hard sequences up to T = 2400. Control:
 //!   one state slot too few (N = |V| − 1).
 
-use crate::claim::{property, Claim, Eval, Family, Figure, Series, Style};
+use crate::claim::{property, Claim, Comparison, Eval, Relation, Family, Figure, Series, Style};
 use crate::claims::PAPER_000;
 use crate::mc::{Stream, StreamKey};
 use crate::model::mixer::{Activation, Mixer, MixerKind, Projection, Readout, ShortConv, StepSize};
@@ -111,13 +111,23 @@ pub fn induction_margin(seq: &Sequence, slots: usize, shift: f64) -> Eval {
         .filter_map(|(target, y)| target.map(|v| (v, readout.logits(y))))
         .map(|(v, z)| {
             let gap = super::constructions::correct_margin(&z, v);
-            if gap == 0.0 { 0.0 } else { gap / z[v].abs().max(gap.abs()) }
+            let rel = if gap == 0.0 { 0.0 } else { gap / z[v].abs().max(gap.abs()) };
+            (rel, z[v], z[v] - gap)
         })
-        .fold(f64::INFINITY, f64::min);
-    if worst == f64::INFINITY {
-        return Eval::Reject("no position with a target");
+        .min_by(|a, b| a.0.total_cmp(&b.0));
+    match worst {
+        None => Eval::Reject("no position with a target"),
+        Some((rel, target, other)) => Eval::Compared(Comparison::custom(target, other, Relation::AtLeast, rel - 1e-12, INDUCTION_MARGIN_FORMULA)),
     }
-    Eval::Margin(worst - 1e-12)
+}
+
+/// How [`induction_margin`] is computed.
+pub const INDUCTION_MARGIN_FORMULA: &str = "(lhs − rhs)/max(|lhs|, |lhs − rhs|) − 1e−12 at the worst position with a target (0 − 1e−12 for a tie)";
+
+/// The concrete sequence behind a drawn [`Sequence`]: its tokens and the target at each position.
+fn sequence_content(seq: &Sequence) -> serde_json::Value {
+    let tokens = seq.tokens();
+    serde_json::json!({ "tokens": tokens, "targets": induction::targets(&tokens) })
 }
 
 fn sequences(max_vocab: usize, lens: std::ops::RangeInclusive<usize>, hard_only: bool) -> impl Strategy<Value = Sequence> {
@@ -134,7 +144,10 @@ pub fn register(r: &mut crate::claim::Registry) {
             Family::Recall,
             "The printed construction (Δ = softplus(w[I|0]x̂), w = 60, no bias; embedding [e_v; e_v], conv [e_{x_{i−1}}; e_{x_i}], W_o = [0 | I]) answers \
              every position with an induction-head target, on hard sequences (a special token at r ≤ T/10 and T−1−r) of length 1000 ≤ T ≤ 2400, |V| ≤ 8.",
-            property([20, 60, 400], sequences(8, 1000..=2400, true), |s: &Sequence| induction_margin(s, s.vocab, 0.0)).illustrate(|_| retention_figure()),
+            property([20, 60, 400], sequences(8, 1000..=2400, true), |s: &Sequence| induction_margin(s, s.vocab, 0.0))
+                .sides("the target's logit at the worst position", "the largest other logit there")
+                .expand(sequence_content)
+                .illustrate(|_| retention_figure()),
         )
         .source(PAPER_000, "Lemma 3 (App. C.2, eq 110–120)", PRINTED)
         .correction("Eq 119 takes SoftPlus(0) = 0, but it is ln 2: untouched columns halve every step and underflow after ~1075 steps. \

@@ -18,7 +18,7 @@
 //!   Mamba-2 retrieval iff ε(κ−1) > 1. Control: the boundary εκ > 1.
 
 use super::codes::{balanced, balanced_width, rademacher};
-use super::constructions::{cases, correct_margin, one_hot_codes, thm2_onehot, thm2_reduced, thm3_codes, thm3_onehot, thm4, Bias, Case, Construction};
+use super::constructions::{cases, correct_margin, instance_content, one_hot_codes, thm2_onehot, thm2_reduced, thm3_codes, thm3_onehot, thm4, Bias, Case, Construction};
 use crate::claim::statistical::{judge_tail_bounds, TailCell};
 use crate::claim::custom;
 use crate::claim::{property, Claim, Eval, Family, Figure, HeatMap, Kind, Series, Style, ALPHA};
@@ -36,13 +36,40 @@ fn closed_form(c: &Construction, inst: &MqarInstance, peak: f64) -> Eval {
     Eval::close(err, peak, 1e-12, 0.0).min(c.margin(inst, peak))
 }
 
-/// Theorem 3 with JL codes: `(p_k, p_v)` and the activation of the convs.
-fn thm3_jl(case: &Case, pk: usize, pv: usize, act: Activation) -> (Construction, MqarInstance) {
+/// Theorem 3's JL key and value codes (`p_k`, `p_v` wide) for a case, with its instance.
+fn thm3_jl_codes(case: &Case, pk: usize, pv: usize) -> (MqarInstance, Vec<DVector<f64>>, Vec<DVector<f64>>) {
     let (inst, mut s) = case.instance();
     let ck = rademacher(&mut s, case.keys, pk);
     let cv = rademacher(&mut s, case.values, pv);
+    (inst, ck, cv)
+}
+
+/// Theorem 3 with JL codes: `(p_k, p_v)` and the activation of the convs.
+fn thm3_jl(case: &Case, pk: usize, pv: usize, act: Activation) -> (Construction, MqarInstance) {
+    let (inst, ck, cv) = thm3_jl_codes(case, pk, pv);
     (thm3_codes(&ck, &cv, act), inst)
 }
+
+/// The printed reduced constructions' code widths: Theorem 2's p, Theorem 3's (p_k, p_v),
+/// Theorem 4's p.
+fn thm2_printed_width(c: &Case) -> usize {
+    super::jl::jl_dimension(c.values, 0.5, 0.5, 1.0)
+}
+fn thm3_printed_widths(c: &Case) -> (usize, usize) {
+    ((16.0 * (c.keys as f64).ln()).ceil() as usize + 2, super::jl::jl_dimension(c.values, 0.5, 0.5, 1.0))
+}
+fn thm4_printed_width(c: &Case) -> usize {
+    super::jl::jl_dimension(c.values + 1, 0.5, 0.5, 1.0)
+}
+
+/// The concrete instance behind a case with Rademacher value codes of width `p` (Theorems 2
+/// and 4 as printed draw them right after the instance).
+fn value_code_content(c: &Case, p: usize) -> serde_json::Value {
+    let (inst, mut s) = c.instance();
+    instance_content(&inst, &[("value_codes", &rademacher(&mut s, c.values, p))])
+}
+
+const QUERY_SIDES: (&str, &str) = ("the target value's logit at the worst query", "the largest other logit at that query");
 
 /// The (κ, C = N/ln κ) grid of the Mamba-2 phase diagram, |V| = 128, p_v = ⌈8 ln 128⌉, T = 100.
 const PHASE_KEYS: [usize; 4] = [4, 8, 16, 24];
@@ -280,14 +307,15 @@ pub fn register(r: &mut crate::claim::Registry) {
              conv ReLU(x_{t−1} + 10x_t − 3), W_o = [0 | M_vᵀ], output bias b_o = −(c₀k − b) W_o s with s = (c₁β − b)[0|1]: every query answered.",
             property([40, 200, 2000], cases_small(), |c: &Case| {
                 let (inst, mut s) = c.instance();
-                let p = super::jl::jl_dimension(c.values, 0.5, 0.5, 1.0);
-                thm2_reduced(c.keys, &rademacher(&mut s, c.values, p), Bias::Printed).margin(&inst, 1.0)
+                thm2_reduced(c.keys, &rademacher(&mut s, c.values, thm2_printed_width(c)), Bias::Printed).margin(&inst, 1.0)
             })
+            .sides(QUERY_SIDES.0, QUERY_SIDES.1)
+            .expand(|c| value_code_content(c, thm2_printed_width(c)))
             .illustrate(|_| {
                 vec![printed_vs_corrected(
                     "printed_vs_corrected",
                     "Theorem 2, reduced width: printed vs corrected",
-                    |c| thm2_reduced(c.keys, &rademacher(&mut c.instance().1, c.values, super::jl::jl_dimension(c.values, 0.5, 0.5, 1.0)), Bias::Printed),
+                    |c| thm2_reduced(c.keys, &rademacher(&mut c.instance().1, c.values, thm2_printed_width(c)), Bias::Printed),
                     |c| thm2_reduced(c.keys, &balanced(c.values, balanced_width(c.values)), Bias::None),
                 )]
             }),
@@ -341,9 +369,15 @@ pub fn register(r: &mut crate::claim::Registry) {
             "Theorem 3, step 2 as printed: Rademacher key codes (p_k = ⌈16 ln κ⌉ + 2) and value codes (p_v = ⌈16 ln(2|V|)⌉) through the proof's \
              ReLU convolutions: every query answered.",
             property([40, 200, 2000], cases_small(), |c: &Case| {
-                let pk = (16.0 * (c.keys as f64).ln()).ceil() as usize + 2;
-                let (con, inst) = thm3_jl(c, pk, super::jl::jl_dimension(c.values, 0.5, 0.5, 1.0), Activation::Relu);
+                let (pk, pv) = thm3_printed_widths(c);
+                let (con, inst) = thm3_jl(c, pk, pv, Activation::Relu);
                 con.margin(&inst, 1.0)
+            })
+            .sides(QUERY_SIDES.0, QUERY_SIDES.1)
+            .expand(|c| {
+                let (pk, pv) = thm3_printed_widths(c);
+                let (inst, ck, cv) = thm3_jl_codes(c, pk, pv);
+                instance_content(&inst, &[("key_codes", &ck), ("value_codes", &cv)])
             }),
         )
         .source(PAPER_000, "Theorem 3, step 2 (App. C.1)", "k_i = M e_i, v_j = M e_{κ+j} with M = M_k ⊕ M_v JL; the convolutions, SSM and output are unchanged.")
@@ -409,14 +443,15 @@ pub fn register(r: &mut crate::claim::Registry) {
              every query answered.",
             property([40, 200, 2000], cases_s4d(), |c: &Case| {
                 let (inst, mut s) = c.instance();
-                let p = super::jl::jl_dimension(c.values + 1, 0.5, 0.5, 1.0);
-                thm4(c.keys, &rademacher(&mut s, c.values, p), 1.0, true).margin(&inst, 1.0)
+                thm4(c.keys, &rademacher(&mut s, c.values, thm4_printed_width(c)), 1.0, true).margin(&inst, 1.0)
             })
+            .sides(QUERY_SIDES.0, QUERY_SIDES.1)
+            .expand(|c| value_code_content(c, thm4_printed_width(c)))
             .illustrate(|_| {
                 vec![printed_vs_corrected(
                     "printed_vs_corrected",
                     "Theorem 4, reduced width: printed vs corrected",
-                    |c| thm4(c.keys, &rademacher(&mut c.instance().1, c.values, super::jl::jl_dimension(c.values + 1, 0.5, 0.5, 1.0)), 1.0, true),
+                    |c| thm4(c.keys, &rademacher(&mut c.instance().1, c.values, thm4_printed_width(c)), 1.0, true),
                     |c| thm4(c.keys, &balanced(c.values, balanced_width(c.values)), 1.0, true),
                 )]
             }),

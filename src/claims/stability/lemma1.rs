@@ -37,6 +37,11 @@ fn proposals() -> impl Strategy<Value = Proposal> {
 /// The printed (uncentred) bound at the catalogue's witness λ* = sign(μ)·min(1/(2b), |μ|/ν²)
 /// and on a grid of |λ| < 1/b: margin of `Λ(λ) ≤ ν²λ²/2`.
 fn uncentred_margin(p: &Proposal) -> Eval {
+    uncentred_worst(p).1
+}
+
+/// The λ (the witness, then a grid of |λ| < 1/b) with the smallest margin, and that margin.
+fn uncentred_worst(p: &Proposal) -> (f64, Eval) {
     let y = LogChi2::new(p.c, p.gamma).expect("positive grid");
     let mu = y.mean();
     let witness = mu.signum() * (0.5 / p.b).min(mu.abs() / p.nu2);
@@ -47,8 +52,27 @@ fn uncentred_margin(p: &Proposal) -> Eval {
     std::iter::once(witness)
         .chain(grid)
         .filter(|l| *l != 0.0)
-        .map(|l| Eval::le(y.log_mgf(l), p.nu2 * l * l / 2.0, 1e-9, 1e-15))
-        .fold(Eval::Margin(f64::INFINITY), Eval::min)
+        .map(|l| (l, Eval::le(y.log_mgf(l), p.nu2 * l * l / 2.0, 1e-9, 1e-15)))
+        .fold((f64::NAN, Eval::Margin(f64::INFINITY)), |(bl, be), (l, e)| if be.min(e) == be { (bl, be) } else { (l, e) })
+}
+
+/// The λ at which a proposal's margin was taken, with μ and both sides there.
+fn uncentred_content(p: &Proposal) -> serde_json::Value {
+    let y = LogChi2::new(p.c, p.gamma).expect("positive grid");
+    let (lambda, _) = uncentred_worst(p);
+    serde_json::json!({
+        "legend": {
+            "c": "λ_H in Y = ln(λ_H + γX²), X ~ N(0, 1)",
+            "gamma": "γ in Y = ln(λ_H + γX²)",
+            "nu2": "the proposed ν²",
+            "b": "the proposed b (the bound is claimed for |λ| < 1/b)",
+            "lambda": "the λ at which the margin is taken: the witness sign(μ)·min(1/(2b), |μ|/ν²), or the grid point ±0.999·i/(20b) with the smallest margin",
+        },
+        "lambda": lambda,
+        "mu": y.mean(),
+        "log_mgf_at_lambda": y.log_mgf(lambda),
+        "bound_at_lambda": p.nu2 * lambda * lambda / 2.0,
+    })
 }
 
 /// A (K₁, t) pair for the χ² step.
@@ -133,7 +157,9 @@ pub fn register(r: &mut crate::claim::Registry) {
             "For the proposed (ν², b) (c, γ on a 1/16 grid in (0, 2], ν², b on a 1/16 grid in (0, 16]): \
              E e^{λ ln(c+γX²)} ≤ e^{ν²λ²/2} for every |λ| < 1/b (checked at λ* = sign(μ)·min(1/(2b), |μ|/ν²) and on a grid; \
              log-MGF by quadrature in log space).",
-            property([100, 500, 5000], proposals(), uncentred_margin),
+            property([100, 500, 5000], proposals(), uncentred_margin)
+                .sides("ln E e^{λY} at the recorded λ (quadrature in log space)", "ν²λ²/2")
+                .expand(uncentred_content),
         )
         .source(PAPER_004, "Lemma 1, Eq. (20) (appendix S3)", PRINTED)
         .correction(
@@ -147,7 +173,8 @@ pub fn register(r: &mut crate::claim::Registry) {
             Family::Stability,
             "The proof's step \"X² is sub-exponential, so P(X² ≥ t) ≤ e^{−t²/K₁}\", for K₁ on a 1/16 grid in (0, 64] and \
              t on a 1/16 grid in (0, 64] (exact χ²₁ tail erfc(√(t/2)), compared in log space).",
-            property([300, 3000, 30000], (grid(0.0625, 64.0, 0.0625), grid(0.0625, 64.0, 0.0625)).prop_map(|(k1, t)| Chi2Step { k1, t }), chi2_margin),
+            property([300, 3000, 30000], (grid(0.0625, 64.0, 0.0625), grid(0.0625, 64.0, 0.0625)).prop_map(|(k1, t)| Chi2Step { k1, t }), chi2_margin)
+                .sides("ln P(X² ≥ t) = ln erfc(√(t/2))", "−t²/K₁"),
         )
         .source(PAPER_004, "Lemma 1, proof, Eq. (22)", "X² is sub-exponential, so P(X² ≥ t) ≤ e^{−t²/K₁}.")
         .correction("The χ²₁ tail is ~e^{−t/2}/√t: the bound must be linear in t, e^{−t/K₁} (K₁ = 2 works); the next line of the proof uses the linear form."),

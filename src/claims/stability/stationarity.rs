@@ -224,7 +224,9 @@ pub fn register(r: &mut crate::claim::Registry) {
             "For every (λ_H, γ) with λ_H + γ < 1 (λ_H on a 1/32 grid in (0, 1), γ on a 1/64 grid in (0, 1]), the H-coordinate \
              z_t = m_t z_{t−1} + b_H x_t has a finite stationary variance: sup_t E z_t² < ∞, i.e. E m² = λ_H² + 2λ_Hγ + 3γ² < 1 \
              (exact, from E z_t² = E m² E z_{t−1}² + b_H², since E[m_t x_t] = 0).",
-            property([300, 3000, 30000], pairs, printed_margin).illustrate(printed_figure),
+            property([300, 3000, 30000], pairs, printed_margin)
+                .sides("E m² = λ_H² + 2λ_Hγ + 3γ² (m = λ_H + γx², x ~ N(0, 1))", "1 (finite stationary variance needs E m² < 1)")
+                .illustrate(printed_figure),
         )
         .source(
             PAPER_004,
