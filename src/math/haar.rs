@@ -138,7 +138,7 @@ mod tests {
         let (t, w) = (0.4, 50.0);
         let quad = adaptive_simpson(&|r: f64| crate::math::softplus::softplus(w * (t - r)), 0.3, 1.0, 1e-14);
         assert!((integrated_softplus(0.3, t, w) - quad).abs() < 1e-11);
-        // g(t̂) = B e^{−π²/(12W)} at the jump (claims/000 §2.1).
+        // g(t̂) = B e^{−π²/(12W)} at the jump (proofs/haar.md).
         let at = mamba_basis(t, t, 1e6, 1.0, 1.0);
         assert!((at - (-std::f64::consts::PI.powi(2) / 12e6).exp()).abs() < 1e-9);
         assert!(mamba_basis(0.3, t, 1e6, 1.0, 1.0) < 1e-300 && (mamba_basis(0.5, t, 1e6, 1.0, 1.0) - 1.0).abs() < 1e-9);

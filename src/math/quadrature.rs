@@ -73,12 +73,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn expected_log_matches_the_catalogue_and_the_erfcx_form() {
-        // Reference values: claims/004 §2.7 tables (scratch numpy, 6 decimals).
+    fn expected_log_matches_the_reference_values_and_the_erfcx_form() {
+        // Reference values: proofs/stability.md tables (an independent numpy recomputation, 6 decimals).
         for &(c, g, mu) in &[(0.9, 0.099, -0.009105), (0.5, 0.499, -0.160383), (0.5, 0.6, -0.094314), (0.9, 0.2, 0.070597), (0.05, 1.5, -0.438216)] {
             let got = expected_log_c_plus_gamma_x2(c, g);
             assert!((got - mu).abs() < 1e-6, "({c}, {g}): {got} vs {mu}");
-            // Independent form (claims/004 §2.9): ln γ − γ_E − ln 2 + 2√π ∫_0^{√(c/2γ)} erfcx(v) dv.
+            // Independent form (proofs/stability.md): ln γ − γ_E − ln 2 + 2√π ∫_0^{√(c/2γ)} erfcx(v) dv.
             let erfcx = |v: f64| statrs::function::erf::erfc(v) * (v * v).exp();
             let upper = (c / (2.0 * g)).sqrt();
             let integral = adaptive_simpson(&erfcx, 0.0, upper, 1e-14);

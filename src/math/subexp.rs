@@ -92,7 +92,7 @@ impl LogChi2 {
         best
     }
 
-    /// Exact upper tail `P(Y − μ ≥ s) = erfc(√((e^{μ+s} − c)/(2γ)))` (claims/004 §2.7).
+    /// Exact upper tail `P(Y − μ ≥ s) = erfc(√((e^{μ+s} − c)/(2γ)))` (proofs/stability.md).
     pub fn upper_tail(&self, s: f64) -> f64 {
         let u = ((self.mean() + s).exp() - self.c) / self.gamma;
         if u <= 0.0 {
@@ -155,7 +155,7 @@ impl LogChi2 {
 }
 
 /// The safety factor applied to the computed ν²(b) before it is used as an admissible constant
-/// (claims/004 §2.7: the sup is taken on a grid).
+/// (proofs/stability.md: the sup is taken on a grid).
 pub const SAFETY: f64 = 1.02;
 
 /// Wainwright's sub-exponential tail bound for a sum of t iid sub-exp(ν, b) variables at
@@ -186,8 +186,8 @@ mod tests {
     }
 
     #[test]
-    fn moments_match_the_catalogue() {
-        // Reference: claims/004 §2.7 tables (scratch numpy/scipy).
+    fn moments_match_the_reference_values() {
+        // Reference: proofs/stability.md tables (an independent numpy/scipy recomputation).
         for &(c, g, mu, var) in &[(0.9, 0.099, -0.009105, 0.014838), (0.5, 0.499, -0.160383, 0.267805), (0.05, 1.5, -0.438216, 2.089295)] {
             let y = l(c, g);
             assert!((y.mean() - mu).abs() < 2e-6, "μ({c},{g}) = {}", y.mean());
@@ -208,9 +208,9 @@ mod tests {
     }
 
     #[test]
-    fn nu2_matches_the_catalogue_table() {
-        // Reference: claims/004 §2.7, "ν²(b) by b" (no safety factor), 4 significant digits.
-        // Where the sup is at the open end |λ| → 1/b the catalogue's grid stopped slightly short,
+    fn nu2_matches_the_reference_table() {
+        // Reference: proofs/stability.md, "ν²(b) by b" (no safety factor), 4 significant digits.
+        // Where the sup is at the open end |λ| → 1/b the reference's grid stopped slightly short,
         // so its values there are up to ~1e−3 low: relative tolerance 1e−3.
         let y = l(0.9, 0.099);
         for &(b, want) in &[(0.01, 0.06467), (0.1, 0.04356), (1.0, 0.01621), (10.0, 0.01497)] {
@@ -225,8 +225,8 @@ mod tests {
     }
 
     #[test]
-    fn kesten_index_matches_the_catalogue() {
-        // Reference: claims/004 §2.9 (κ ≈ 1.1119 and 1.0054; 0.536 for (0.5, 0.6)).
+    fn kesten_index_matches_the_reference_values() {
+        // Reference: proofs/stability.md (κ ≈ 1.1119 and 1.0054; 0.536 for (0.5, 0.6)).
         assert!((l(0.9, 0.099).kesten_index().unwrap() - 1.1119).abs() < 2e-4);
         assert!((l(0.5, 0.499).kesten_index().unwrap() - 1.0054).abs() < 2e-4);
         assert!((l(0.5, 0.6).kesten_index().unwrap() - 0.536).abs() < 2e-3);
@@ -252,7 +252,7 @@ mod tests {
         let y = l(0.9, 0.099);
         let (t, a) = (100.0, 100.0 * 0.999f64.ln());
         assert!(y.chernoff_log_bound(t, a) <= t * y.log_mgf(1.0) - a + 1e-12);
-        // Rate at z = 0 (claims/004 §2.8: I = 0.002116 per step for (0.9, 0.099)).
+        // Rate at z = 0 (proofs/stability.md: I = 0.002116 per step for (0.9, 0.099)).
         assert!((y.chernoff_log_bound(1.0, 0.999f64.ln()) + 0.002116).abs() < 2e-6);
     }
 }

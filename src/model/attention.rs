@@ -85,7 +85,7 @@ impl Attention {
         j
     }
 
-    /// The closed form `w(t,τ) W_V [I + (x_t − x̄_τ) g_τᵀ]` (claims/004 §2.3), τ = t + k, k ≥ 1.
+    /// The closed form `w(t,τ) W_V [I + (x_t − x̄_τ) g_τᵀ]` (proofs/decay.md), τ = t + k, k ≥ 1.
     pub fn lrd_closed_form(&self, xs: &[Vec<f64>], t: usize, k: usize) -> Mat {
         let tau = t + k;
         let d = xs[0].len();

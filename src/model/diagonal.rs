@@ -120,7 +120,7 @@ impl DiagonalSsm {
     }
 
     /// The full derivative `dh_{t+k}/dx_t = Φ(t+k,t)[B̄_t + ∂Ā_t/∂x_t h_{t−1} + ∂B̄_t/∂x_t x_t]`
-    /// (claims/004 §2.1), written out analytically for diagonal A.
+    /// (proofs/decay.md), written out analytically for diagonal A.
     pub fn lrd_full(&self, x: &[f64], t: usize, k: usize) -> Vec<f64> {
         let xt = x[t - 1];
         let h_prev = if t >= 2 { self.states(&x[..t - 1]).pop().unwrap() } else { vec![0.0; self.size()] };

@@ -53,7 +53,7 @@ mod tests {
 
     #[test]
     fn zoh_matches_the_jordan_reference() {
-        // Reference (claims/004 §2.2): A = [[-1,10],[0,-1]], B = (0,1), Δ = 1 gives B̄ = (2.6424, 0.6321).
+        // Reference (proofs/decay.md): A = [[-1,10],[0,-1]], B = (0,1), Δ = 1 gives B̄ = (2.6424, 0.6321).
         let a = mat_from_rows(&[vec![-1.0, 10.0], vec![0.0, -1.0]]);
         let (_, bbar) = dense(&a, &Vector::from_vec(vec![0.0, 1.0]), 1.0, Discretization::Zoh);
         assert!((bbar[0] - 2.6424).abs() < 1e-4 && (bbar[1] - 0.6321).abs() < 1e-4);

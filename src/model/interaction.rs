@@ -101,7 +101,7 @@ impl InteractionSsm {
         self.propagate(x, t, k, v)
     }
 
-    /// The compact corrected form `Φ(t+k,t)[B̄_t + 2x_t (Wᵀh_{t−1}) G]` (claims/004 §2.5).
+    /// The compact corrected form `Φ(t+k,t)[B̄_t + 2x_t (Wᵀh_{t−1}) G]` (proofs/decay.md).
     pub fn lrd_compact(&self, x: &[f64], t: usize, k: usize) -> Vector {
         self.propagate(x, t, k, self.lrd_initial(x, t))
     }

@@ -1,4 +1,4 @@
-//! The simplified Mamba of 002 in its theory setting (Sec. 4, App. D; catalogue 002 §1.8):
+//! The simplified Mamba of 002 in its theory setting (Sec. 4, App. D; proofs/recall.md):
 //! one-hot "doubling" embedding and pair-concatenating convolution, so `x̂_i = [e_{x_{i−1}}; e_{x_i}]`
 //! (x_{−1} = 0-vector); `Δ_i = W_Δ x̂_i` (no softplus), no forgetting (Λ = 0), N = 1, B = C = 1,
 //! so `h_T = Σ_{i=0}^{T} diag(x̂_i) W_Δ x̂_i`; logits `z = h_T[n:] − h_T[:n]` (output `[−I I]`), loss
@@ -81,7 +81,7 @@ impl Cooccurrence {
 }
 
 /// The exact population gradient `E[∂ℓ/∂W_Δ[a,b]]` at W_Δ = 0 under 002's theory distribution
-/// (n ≥ 3, T ≥ 2), in closed form (catalogue 002 §3.2; rows = output coordinates, columns = input
+/// (n ≥ 3, T ≥ 2), in closed form (proofs/recall.md; rows = output coordinates, columns = input
 /// features). With `leading_order`, the T-dependent corrections τ, ρ are dropped (the negative
 /// control of `002.lem1.exact`).
 pub fn population_gradient(n: usize, t: usize, a: usize, b: usize, leading_order: bool) -> f64 {
@@ -278,7 +278,7 @@ impl SimplifiedMamba {
 mod training_tests {
     use super::*;
 
-    /// BPTT against central finite differences (catalogue 002 C5).
+    /// BPTT against central finite differences (proofs/recall.md (C5)).
     #[test]
     fn gradients_match_finite_differences() {
         let n = 3;
@@ -324,7 +324,7 @@ mod training_tests {
 mod share_tests {
     use super::population_gradient;
 
-    /// The squared-Frobenius shares behind 002.lem1.printed's correction (catalogue 002 C8/C9):
+    /// The squared-Frobenius shares behind 002.lem1.printed's correction (proofs/recall.md (C8/C9)):
     /// rows {0, n} carry almost nothing, columns {0, n} about 1/3, the diagonal about 2/3.
     #[test]
     fn the_first_step_does_not_mostly_update_rows_0_and_n() {

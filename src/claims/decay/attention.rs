@@ -227,8 +227,8 @@ pub fn register(r: &mut crate::claim::Registry) {
             property(CASES, instances(10, false), |b: &BoundedAttention| theorem1_margin(&b.instance, Formula::CorrectedSumAndClosedForm))
                 .sides("‖formula − dh_τ/dx_t‖_F (dual numbers)", "tolerance 1e−9·scale"),
         )
-        .source(PAPER_004, "Theorem 1, corrected (claims/004 §2.3)", PRINTED)
-        .correction("Summation over all of I_τ; closed form derived in claims/004 §2.3.")
+        .source(PAPER_004, "Theorem 1, corrected (proofs/decay.md)", PRINTED)
+        .correction("Summation over all of I_τ; closed form derived in proofs/decay.md")
         .control(
             "closed form with the sign of (x_t − x̄_τ) g_τᵀ flipped",
             property(CASES, instances(10, false), |b: &BoundedAttention| theorem1_margin(&b.instance, Formula::ClosedFormSignFlipped))
@@ -245,8 +245,8 @@ pub fn register(r: &mut crate::claim::Registry) {
             property(CASES, instances(200, true), |b: &BoundedAttention| lower_bound_margin(&b.instance, b.radius, true))
                 .illustrate(|_| vec![overview::decay_comparison()]),
         )
-        .source(PAPER_004, "§3.2 (\"transformer LRD is not constrained to exponential decay\"), bound from claims/004 §2.3", "The form of LRD of transformers is more complicated, but it does not necessarily decay exponentially.")
-        .correction("The paper argues informally; this rigorous lower bound is derived in claims/004 §2.3 and proofs/decay.md.")
+        .source(PAPER_004, "§3.2 (\"transformer LRD is not constrained to exponential decay\"), bound from proofs/decay.md", "The form of LRD of transformers is more complicated, but it does not necessarily decay exponentially.")
+        .correction("The paper argues informally; this rigorous lower bound is derived in proofs/decay.md and proofs/decay.md.")
         .control(
             "the bound without the factor exp(−2βR²‖W_QᵀW_K‖₂)",
             property(CASES, instances(200, true), |b: &BoundedAttention| lower_bound_margin(&b.instance, b.radius, false)),
@@ -261,7 +261,7 @@ pub fn register(r: &mut crate::claim::Registry) {
             property(CASES, scalar_instances(), |i: &ScalarAttention| sensitivity_margin(i, 1)),
         )
         .source(PAPER_000, "App. B, eq (44)–(45)", "|∂y_t/∂x_j| ≤ C (1/t) (min_r e^{x_t W_QᵀW_K x_r})^{−1}: attention sensitivity decays polynomially (O(1/t)).")
-        .correction("The constant C is made explicit for bounded inputs (claims/000 §2.8).")
+        .correction("The constant C is made explicit for bounded inputs (proofs/decay.md).")
         .control(
             "t² in place of t (a claimed O(1/t²) decay)",
             property(CASES, scalar_instances(), |i: &ScalarAttention| sensitivity_margin(i, 2)),

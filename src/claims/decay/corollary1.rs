@@ -370,7 +370,7 @@ pub fn register(r: &mut crate::claim::Registry) {
              ‖LRD(t+k,t)‖₂ ≤ κ₂(V) exp(λ₁ S_{t,k}) ‖B̄_t‖₂ with S_{t,k} = Σ_{j=t+1}^{t+k} Δ_j, for every k ≤ 30 (relative tolerance 1e−9).",
             property(CASES, kappa_instances(), |i: &KappaInstance| kappa_margin(i, true)),
         )
-        .source(PAPER_004, "Corollary 1, cumulative form with κ₂(V) (claims/004 §2.2)", PRINTED)
+        .source(PAPER_004, "Corollary 1, cumulative form with κ₂(V) (proofs/decay.md)", PRINTED)
         .correction("The cumulative bound needs the factor κ₂(V) for non-normal A; it cannot be 1.")
         .control(
             "the constant 1 in place of κ₂(V) (the printed bound, cumulated)",

@@ -4,7 +4,7 @@
 //!   for dense A. Control: the product started one step early (`∏_{j=t}^{t+k}`).
 //! * `004.eq10.selective` (Erratum): with `Δ_t = softplus(w x_t + b)` it is not the full derivative.
 //! * `004.eq10.full` (Theorem): the full derivative is
-//!   `Φ(t+k,t)[B̄_t + ∂Ā_t/∂x_t h_{t−1} + ∂B̄_t/∂x_t x_t]` (claims/004 §2.1), also with an
+//!   `Φ(t+k,t)[B̄_t + ∂Ā_t/∂x_t h_{t−1} + ∂B̄_t/∂x_t x_t]` (proofs/decay.md), also with an
 //!   input-dependent B. Control: the correction term with its sign flipped.
 
 use super::PAPER_004;
@@ -198,7 +198,7 @@ pub fn register(r: &mut crate::claim::Registry) {
                 selective_margin(i, DiagonalSsm::lrd_full)
             }),
         )
-        .source(PAPER_004, "Eq. (10), corrected (claims/004 §2.1)", "LRD_SSM(t+k,t) = (∏_{j=t+1}^{t+k} Ā_j) B̄_t.")
+        .source(PAPER_004, "Eq. (10), corrected (proofs/decay.md)", "LRD_SSM(t+k,t) = (∏_{j=t+1}^{t+k} Ā_j) B̄_t.")
         .correction("Adds the terms from Δ_t = s(x_t) and B_t = s_B(x_t) that Eq (10) omits.")
         .control(
             "the correction term with its sign flipped",

@@ -251,7 +251,7 @@ pub fn register(r: &mut crate::claim::Registry) {
              dh_{t+k}/dx_t (same instances as 004.thm3.printed; dual numbers, relative 1e−9).",
             property(CASES, instances(), |i: &InteractionInstance| theorem3_margin(i, Formula::Corrected)),
         )
-        .source(PAPER_004, "Theorem 3, corrected (claims/004 §2.5)", PRINTED)
+        .source(PAPER_004, "Theorem 3, corrected (proofs/decay.md)", PRINTED)
         .correction("Second sum to t−1; compact form derived from h_t = M_t h_{t−1} + B̄_t x_t.")
         .control(
             "x_t in place of 2x_t in the interaction term",

@@ -286,7 +286,7 @@ pub fn register(r: &mut crate::claim::Registry) {
              F_j = ∂_x(B(x)Δ(x)x)|_{x_j} − λe^{−λΔ_j}Δ'(x_j)h_{j−1}.",
             property(FREEZING_CASES, freezing_instances(), |i: &FreezingInstance| lemma2_margin(i, Lemma2::Corrected)).illustrate(lemma2_figure),
         )
-        .source(PAPER_000, "Lemma 2, corrected (claims/000 §2.6)", "If lim_t λ_n Σ_{r=1}^t Δ(x_r) ≤ c, then lim_t |∂h^M_t/∂x_j| ≥ e^{−c} |∂_{x_j}(B_n(x_s)Δ(x_s)x_s)|.")
+        .source(PAPER_000, "Lemma 2, corrected (proofs/decay.md)", "If lim_t λ_n Σ_{r=1}^t Δ(x_r) ≤ c, then lim_t |∂h^M_t/∂x_j| ≥ e^{−c} |∂_{x_j}(B_n(x_s)Δ(x_s)x_s)|.")
         .correction("The second factor F_j in full, as in Lemma 1.")
         .control(
             "e^{−c/2} in place of e^{−c}",

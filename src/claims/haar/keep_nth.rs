@@ -178,8 +178,8 @@ pub fn register(r: &mut crate::claim::Registry) {
              (the retention after n is e^{−Σ_{r>n}Δ_r} with a geometric sum, Lemma 2's freezing time).",
             property([200, 1000, 10000], keep_instances(40.0), |p: &KeepNth| keep_margin(p, &corrected_output(p))).illustrate(keep_figure),
         )
-        .source(PAPER_000, "Corollary 2, corrected (claims/000 §2.4)", "There is an S6 layer that solves Keep n-th on input augmented with time PE.")
-        .correction("A half-integer threshold in a single ZOH channel (catalogue: max error 7e−9 at W = 40).")
+        .source(PAPER_000, "Corollary 2, corrected (proofs/haar.md)", "There is an S6 layer that solves Keep n-th on input augmented with time PE.")
+        .correction("A half-integer threshold in a single ZOH channel (max error 7e−9 at W = 40, proofs/haar.md).")
         .control("a soft threshold, W = 5", property([200, 1000, 10000], keep_instances(5.0), |p: &KeepNth| keep_margin(p, &corrected_output(p)))),
     );
 }

@@ -22,8 +22,8 @@ use serde::{Deserialize, Serialize};
 
 /// The predicted L² error of the three-basis combination, `√c·2^{j/2}(π/(4W))^{1/4}`: each jump's
 /// left transition layer contributes `(weight)²·2^j(π/4W)^{1/2}` with weights 1, 2, 1, so c = 6
-/// (claims/000 §2.1) — but for k = 0 the first threshold is s = 0 and its layer lies outside
-/// [0, 1], so c = 5 (found by this suite; the catalogue checked k = 1 only).
+/// (proofs/haar.md) — but for k = 0 the first threshold is s = 0 and its layer lies outside
+/// [0, 1], so c = 5 (found by this suite; an earlier recomputation checked k = 1 only).
 pub fn predicted_l2(j: u32, k: u64, w: f64) -> f64 {
     let c = if k == 0 { 5.0 } else { 6.0 };
     f64::sqrt(c) * 2f64.powf(j as f64 / 2.0) * (std::f64::consts::PI / (4.0 * w)).powf(0.25)
@@ -174,7 +174,7 @@ pub fn register(r: &mut crate::claim::Registry) {
              quick, up to j = 5 deep. Exact basis functions via Li₂.",
             l2_rate_check(-0.25),
         )
-        .source(PAPER_000, "Theorem 1, read in L² (claims/000 §2.1)", PRINTED)
+        .source(PAPER_000, "Theorem 1, read in L² (proofs/haar.md)", PRINTED)
         .correction("Convergence in L² (and pointwise off the jumps), slow: the left transition has width W^{−1/2}.")
         .control("a faster claimed rate: slope −1/2", l2_rate_check(-0.5)),
     );
@@ -204,7 +204,7 @@ pub fn register(r: &mut crate::claim::Registry) {
                 Eval::le(head_error(p, true), 1.01 * predicted_l2(p.j, p.k, p.w()), 0.0, 0.0)
             }),
         )
-        .source(PAPER_000, "Remark 1, corrected (claims/000 §2.7)", "Theorem 1, Lemma 1 and Lemma 2 hold analogously for Mamba-2 (Λ = λI).")
+        .source(PAPER_000, "Remark 1, corrected (proofs/haar.md)", "Theorem 1, Lemma 1 and Lemma 2 hold analogously for Mamba-2 (Λ = λI).")
         .correction("One head per basis function.")
         .control(
             "a single head (shared Δ) in place of three",

@@ -2,7 +2,7 @@
 //! recall (Lemma 1) and what that step computes.
 //!
 //! * `002.lem1.exact` (Theorem): the population gradient at W_Δ = 0 under the theory
-//!   distribution equals the closed form of catalogue 002 §3.2, by exact enumeration of all
+//!   distribution equals the closed form of proofs/recall.md, by exact enumeration of all
 //!   (n−1)^{T−1} sequences. Control: the closed form without its T-dependent terms τ, ρ.
 //! * `002.lem1.montecarlo` (Theorem, statistical): the same closed form at (|V|, T) far beyond
 //!   enumeration, class by class, against Monte Carlo means. Control: the leading-order table.
@@ -233,8 +233,8 @@ pub fn register(r: &mut crate::claim::Registry) {
              to 1e−12 absolute.",
             property([12, 40, 40], small_support(), |d: &TheoryDistribution| exact_margin(d, false)).illustrate(|_| gradient_figures()),
         )
-        .source(PAPER_002, "Lemma 1 (Sec. 4), corrected (catalogue 002 §3.2)", PRINTED)
-        .correction("Derived from the paper's own Eq. 21 by taking the conditional expectations exactly (catalogue 002 §3.2).")
+        .source(PAPER_002, "Lemma 1 (Sec. 4), corrected (proofs/recall.md)", PRINTED)
+        .correction("Derived from the paper's own Eq. 21 by taking the conditional expectations exactly (proofs/recall.md, Lemma 1).")
         .control(
             "the leading-order table without τ and ρ (the T-dependent corrections)",
             property([12, 40, 40], small_support(), |d: &TheoryDistribution| exact_margin(d, true)),
@@ -249,7 +249,7 @@ pub fn register(r: &mut crate::claim::Registry) {
              (n+k,k), (n+k,v≠k), averaged over the class) has a Student-t interval containing the closed form (Bonferroni over the 33 tests, family-wise α = 1e−4).",
             monte_carlo_check(false),
         )
-        .source(PAPER_002, "Lemma 1 (Sec. 4), corrected (catalogue 002 §3.2, check C6)", PRINTED)
+        .source(PAPER_002, "Lemma 1 (Sec. 4), corrected (proofs/recall.md, check C6)", PRINTED)
         .correction("As 002.lem1.exact.")
         .control("the leading-order table without τ and ρ", monte_carlo_check(true)),
     );

@@ -161,7 +161,7 @@ pub fn register(r: &mut crate::claim::Registry) {
              and hard sequences, 2 ≤ |V| ≤ 12, 4 ≤ T ≤ 2400 (blank positions are not scored).",
             property([40, 150, 1000], sequences(12, 4..=2400, false), |s: &Sequence| induction_margin(s, s.vocab, 0.5)),
         )
-        .source(PAPER_000, "Lemma 3, corrected (catalogue 000 §2.13)", PRINTED)
+        .source(PAPER_000, "Lemma 3, corrected (proofs/recall.md)", PRINTED)
         .correction("The ½ shift in Δ (see 000.lem3.printed); a first occurrence leaves the column empty (blank), which the paper does not spell out.")
         .control("one state slot too few, N = |V| − 1", property([40, 150, 1000], sequences(12, 4..=2400, false), |s: &Sequence| induction_margin(s, s.vocab - 1, 0.5))),
     );

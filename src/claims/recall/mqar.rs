@@ -128,7 +128,7 @@ fn coherence(codes: &[DVector<f64>]) -> f64 {
     (0..codes.len()).flat_map(|i| (0..i).map(move |j| (i, j))).map(|(i, j)| codes[i].dot(&codes[j]).abs()).fold(0.0, f64::max)
 }
 
-/// Catalogue 000 §2.11 (ii): with ε_k, ε_v the key and value coherences and m the number of
+/// proofs/recall.md, Theorem 3 retrieval condition: with ε_k, ε_v the key and value coherences and m the number of
 /// positions s ≤ t whose predecessor is another key, `1 − ε_v > factor·m·ε_k` implies a correct
 /// answer at t (factor = 2 is the bound; smaller factors are the negative control).
 fn condition_margin(pc: &PerturbedCase, factor: f64) -> Eval {
@@ -336,7 +336,7 @@ pub fn register(r: &mut crate::claim::Registry) {
             })
             .illustrate(|_| vec![width_figure("width_thm2", "Theorem 2 reduced (balanced codes): accuracy over κ and code width", "d = κ + p", |k, c| thm2_reduced(k, c, Bias::None))]),
         )
-        .source(PAPER_000, "Theorem 2, step 2, corrected (catalogue 000 §2.10)", "d = O(κ + log|V|), N = κ.")
+        .source(PAPER_000, "Theorem 2, step 2, corrected (proofs/recall.md)", "d = O(κ + log|V|), N = κ.")
         .control(
             "codes of the next smaller even width (codes repeat)",
             property([40, 200, 2000], cases_small(), |c: &Case| {
@@ -393,7 +393,7 @@ pub fn register(r: &mut crate::claim::Registry) {
              is attached.",
             thm3_statistical(16.0),
         )
-        .source(PAPER_000, "Theorem 3, step 2, with the constant the evidence gives (catalogue 000 §2.11)", "d = O(log κ + log|V|), N = O(log κ).")
+        .source(PAPER_000, "Theorem 3, step 2, with the constant the evidence gives (proofs/recall.md)", "d = O(log κ + log|V|), N = O(log κ).")
         .correction("\"N = log κ\" hides the ε dependence: with JL keys the constant is ≈ 16 (C = N/ln κ); C ≤ 4 fails, matching the paper's Fig. A.3.")
         .control("N = ⌈ln κ⌉ (C = 1)", thm3_statistical(1.0)),
     );
@@ -406,7 +406,7 @@ pub fn register(r: &mut crate::claim::Registry) {
              (4 ≤ p_v ≤ 48), 2 ≤ κ ≤ 6, 2 ≤ |V| ≤ 16.",
             property([300, 1000, 10000], perturbed_cases(), |pc: &PerturbedCase| condition_margin(pc, 2.0)),
         )
-        .source(PAPER_000, "Theorem 3, step 2: the retrieval argument (catalogue 000 §2.11, check (ii))", "Retrieval: y_t ∝ v_{j(i)} + ε Σ_{l≠j(i)} v_l, so the argmax is correct.")
+        .source(PAPER_000, "Theorem 3, step 2: the retrieval argument (proofs/recall.md)", "Retrieval: y_t ∝ v_{j(i)} + ε Σ_{l≠j(i)} v_l, so the argmax is correct.")
         .correction("The interference is Σ_s ⟨k(x_{s−1}), k_i⟩⟨v_l, x_s⟩ over the m positions after other keys (up to 2κ − 2), so ε_k must be below ~1/(4κ), not just small.")
         .control("the condition without the key interference, 1 − ε_v > 0", property([300, 1000, 10000], perturbed_cases(), |pc: &PerturbedCase| condition_margin(pc, 0.0))),
     );
@@ -468,7 +468,7 @@ pub fn register(r: &mut crate::claim::Registry) {
             property([40, 200, 2000], cases_s4d(), |c: &Case| { let (inst, _) = c.instance(); thm4(c.keys, &balanced(c.values, balanced_width(c.values)), 1.0, true).margin(&inst, 1.0) })
                 .illustrate(|_| vec![width_figure("width_thm4", "Theorem 4 reduced (balanced codes): accuracy over κ and code width", "d = κp", |k, c| thm4(k, c, 1.0, true))]),
         )
-        .source(PAPER_000, "Theorem 4, step 2, corrected (catalogue 000 §2.12)", "d = O(κ log|V|), N = 1.")
+        .source(PAPER_000, "Theorem 4, step 2, corrected (proofs/recall.md)", "d = O(κ log|V|), N = 1.")
         .control(
             "codes of the next smaller even width (codes repeat)",
             property([40, 200, 2000], cases_s4d(), |c: &Case| {

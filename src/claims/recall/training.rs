@@ -149,7 +149,7 @@ pub fn register(r: &mut crate::claim::Registry) {
             training_check(true),
         )
         .source(PAPER_002, "Sec. 3 and App. C (training the simplified model, |K| = 1)", "The simplified Mamba reaches perfect accuracy; Δ is large when a key–value pair is written and near zero almost everywhere else, acting as an input gate.")
-        .correction("No hyper-parameters are given in the paper; these are ours. \"Near zero almost everywhere else\" is not reproduced literally (catalogue 002 §C11); the ordinal gate test is.")
+        .correction("No hyper-parameters are given in the paper; these are ours. \"Near zero almost everywhere else\" is not reproduced literally (proofs/recall.md); the ordinal gate test is.")
         .control("W_Δ frozen at 0 (Δ cannot depend on the input)", training_check(false)),
     );
 }

@@ -2,7 +2,7 @@
 //! (λ_H, γ) = (0.9, 0.099) and (0.5, 0.499).
 //!
 //! * `004.fig2` (Theorem): the sample mean and standard deviation agree with tμ and √(t Var) from
-//!   quadrature (the catalogue predicts −91.05 ± 12.18 and −1603.8 ± 51.75). Control: the mean
+//!   quadrature (the quadrature reference in proofs/stability.md predicts −91.05 ± 12.18 and −1603.8 ± 51.75). Control: the mean
 //!   t ln(λ_H + γ) that the text's "(λ_H + γ)^t" suggests.
 
 use crate::claim::rate::{judge_rates, RateCell};
@@ -16,8 +16,8 @@ use statrs::distribution::{ContinuousCDF, Normal};
 
 const SETTINGS: [(f64, f64); 2] = [(0.9, 0.099), (0.5, 0.499)];
 const T: u64 = 10_000;
-/// The catalogue's predicted (mean, sd) of the two histograms (claims/004 §3).
-pub const CATALOGUE: [(f64, f64); 2] = [(-91.05, 12.18), (-1603.8, 51.75)];
+/// The predicted (mean, sd) of the two histograms (proofs/stability.md).
+pub const REFERENCE: [(f64, f64); 2] = [(-91.05, 12.18), (-1603.8, 51.75)];
 
 fn fig2_check(paper_mean: bool) -> impl Check {
     custom(Kind::Statistical, move |ctx| {
@@ -40,7 +40,7 @@ fn fig2_check(paper_mean: bool) -> impl Check {
             cells.push(RateCell { label: format!("mean of ln ∏, λ_H={c}, γ={gamma}"), measured: m, predicted: predicted_mean, slack: 0.0, at_most: false });
             cells.push(RateCell { label: format!("sd of ln ∏, λ_H={c}, γ={gamma}"), measured: sd_ci, predicted: sd, slack: 0.0, at_most: false });
             reference.push(serde_json::json!({ "lambda_h": c, "gamma": gamma, "quadrature": { "mean": mean, "sd": sd },
-                "catalogue": { "mean": CATALOGUE[i].0, "sd": CATALOGUE[i].1 }, "monte_carlo": { "mean": m.estimate, "sd": s },
+                "reference": { "mean": REFERENCE[i].0, "sd": REFERENCE[i].1 }, "monte_carlo": { "mean": m.estimate, "sd": s },
                 "paper_reference_t_ln_sum": T as f64 * (c + gamma).ln() }));
             figs.push(histogram(&ys, c, gamma, mean, sd));
         }
@@ -88,7 +88,7 @@ pub fn register(r: &mut crate::claim::Registry) {
             Family::Stability,
             "Figure 2's setting (t = 10⁴, λ_H + γ = 0.999): the mean and standard deviation of ln ∏_{i≤t}(λ_H + γx_i²) over \
              2000 / 10000 samples equal tμ and √(t·Var) from quadrature (Student-t interval for the mean, s(1 ± z/√(2(n−1))) for the \
-             sd, α = 10⁻⁴ Bonferroni over the four statistics). Reference values (catalogue): −91.05 ± 12.18 and −1603.8 ± 51.75.",
+             sd, α = 10⁻⁴ Bonferroni over the four statistics). Reference values (proofs/stability.md): −91.05 ± 12.18 and −1603.8 ± 51.75.",
             fig2_check(false),
         )
         .source(PAPER_004, "Figure 2", "Histogram of 10000 samples of log(∏_{i=1}^t(λ_H+γx_i²)). (Left) λ_H=0.9, γ=0.099, t=10000. (Right) λ_H=0.5, γ=0.499, t=10000. […] the sums of log-transformed values are very negative.")

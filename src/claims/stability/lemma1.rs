@@ -34,7 +34,7 @@ fn proposals() -> impl Strategy<Value = Proposal> {
         .prop_map(|(c, gamma, nu2, b)| Proposal { c, gamma, nu2, b })
 }
 
-/// The printed (uncentred) bound at the catalogue's witness λ* = sign(μ)·min(1/(2b), |μ|/ν²)
+/// The printed (uncentred) bound at the witness λ* = sign(μ)·min(1/(2b), |μ|/ν²)
 /// and on a grid of |λ| < 1/b: margin of `Λ(λ) ≤ ν²λ²/2`.
 fn uncentred_margin(p: &Proposal) -> Eval {
     uncentred_worst(p).1
@@ -188,7 +188,7 @@ pub fn register(r: &mut crate::claim::Registry) {
              grid in (0, 2], b on a 1/64 grid in (0, 10].",
             property([100, 500, 5000], centred_points(), |p: &CentredPoint| centred_margin(p, false)),
         )
-        .source(PAPER_004, "Lemma 1, corrected (claims/004 §2.7)", PRINTED)
+        .source(PAPER_004, "Lemma 1, corrected (proofs/stability.md)", PRINTED)
         .correction("Centred MGF; Y − μ is in fact sub-Gaussian (bounded below, doubly-exponential upper tail), so every b > 0 works with ν²(b) ≤ ν²_SG.")
         .control(
             "an inadmissible constant: ν² = Var(Y)/2 with b = 1e−3",

@@ -160,7 +160,7 @@ pub fn hill(values: &[f64], k: usize) -> f64 {
 }
 
 const KESTEN_CELLS: [(f64, f64); 2] = [(0.9, 0.099), (0.5, 0.499)];
-/// Hill's finite-k bias for these Kesten tails, allowed on top of the interval (the catalogue's
+/// Hill's finite-k bias for these Kesten tails, allowed on top of the interval (the reference runs'
 /// runs show estimates 0.03–0.13 above κ at k = 200 of 20000).
 const HILL_BIAS: f64 = 0.15;
 
@@ -249,7 +249,7 @@ pub fn register(r: &mut crate::claim::Registry) {
              T = 2·10³ / 10⁴ / 10⁵, 2000 / 8000 / 20000 paths, α = 10⁻⁴ Bonferroni over the cells.",
             as_check(|c, g| LogChi2::new(c, g).expect("positive").mean() < 0.0),
         )
-        .source(PAPER_004, "§4.2 stability discussion (claims/004 §2.9)", "[S4/Mamba require λ_i ≤ 1 …] as long as the eigenvalues do not exceed 1 very often, it's highly likely that the hidden state recursion is stable.")
+        .source(PAPER_004, "§4.2 stability discussion (proofs/stability.md)", "[S4/Mamba require λ_i ≤ 1 …] as long as the eigenvalues do not exceed 1 very often, it's highly likely that the hidden state recursion is stable.")
         .correction("The sharp condition (Brandt 1986, Vervaat 1979) for the random-coefficient AR(1) with iid (m_t, q_t).")
         .control("the paper's criterion: stable iff λ_H + γ < 1", as_check(|c, g| c + g < 1.0)),
     );
@@ -263,7 +263,7 @@ pub fn register(r: &mut crate::claim::Registry) {
              plus a stated bias allowance of 0.15.",
             kesten_check(None),
         )
-        .source(PAPER_004, "§4.2 and Figure 2 (claims/004 §2.9, Kesten–Goldie)", "Both settings satisfy λ_H + γ = 0.999 < 1, so the hidden state is stable.")
+        .source(PAPER_004, "§4.2 and Figure 2 (proofs/stability.md, Kesten–Goldie)", "Both settings satisfy λ_H + γ = 0.999 < 1, so the hidden state is stable.")
         .correction("Stable a.s., but heavy-tailed: E|z|^p < ∞ only for p < κ ≈ 1.1 and 1.005 — infinite variance, barely finite mean.")
         .control("a finite-variance tail, κ = 2", kesten_check(Some(2.0))),
     );
