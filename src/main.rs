@@ -105,7 +105,7 @@ enum Command {
     },
     /// Time the reference Monte Carlo workloads W1–W4 (benches/reference) through the engine's
     /// loops on the portable generator; one JSON line per workload on stdout (the format of
-    /// `benches/reference/run_all.sh --extra`), a table on a terminal.
+    /// `benches/reference/reference.py` and `reference.c`), a table on a terminal.
     Bench {
         /// w1 (decay), w2 (tail), w3 (lyapunov), w4 (scan) or all.
         #[arg(default_value = "all")]

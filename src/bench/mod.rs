@@ -1,8 +1,8 @@
-//! `ssmcheck bench`: the four reference Monte Carlo workloads of `../shared/perf` (W1 decay,
+//! `ssmcheck bench`: the four reference Monte Carlo workloads of `benches/reference` (W1 decay,
 //! W2 tail, W3 Lyapunov, W4 selective scan) run through the engine's own loops
 //! ([`crate::mc::paths`], [`crate::model::selective_scan()`]) on the portable generator's inputs,
 //! so that throughput and summaries can be compared with the numpy and C references in the same
-//! `run_all.sh --extra` rounds.
+//! rounds (`scripts/perf_compare.sh`).
 //!
 //! Each workload prints one JSON line in the references' format: `workload`, `impl`, `params`
 //! (incl. `threads`, `rng`), `wall_s`, `throughput`, `throughput_unit`, `work`, `summary`,
@@ -77,7 +77,7 @@ pub struct BenchSizes {
 }
 
 impl BenchSizes {
-    /// The sizes of `../shared/perf` (the baselines were measured at these).
+    /// The reference sizes (`benches/reference` runs the numpy and C versions at these).
     pub fn reference() -> Self {
         BenchSizes { decay: DecayParams::reference(), tail: TailParams::reference(), lyapunov: LyapunovParams::reference(), scan: ScanParams::reference() }
     }

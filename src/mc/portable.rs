@@ -1,5 +1,5 @@
-//! The portable counter-based generator of the reference workloads in `../shared/perf`
-//! (`common.py`, `c/common.h`), so that `ssmcheck bench` runs on exactly the inputs of the numpy
+//! The portable counter-based generator of the reference workloads in `benches/reference`
+//! (`reference.py`, `reference.c`), so that `ssmcheck bench` runs on exactly the inputs of the numpy
 //! and C references and its summaries can be compared with theirs value for value:
 //!
 //! ```text
@@ -89,8 +89,10 @@ impl Normals for PortableNormals {
 mod tests {
     use super::*;
 
-    /// `python3 ../shared/perf/common.py selftest` and `c/bin/rngcheck`, printed on this machine
-    /// (2026-11-22): derive(12345, 0), the first uniforms and normals of that stream.
+    /// Reference values computed independently of this module (an earlier standalone numpy and C
+    /// implementation of the generator, 2026-11-22; `benches/reference/reference.py`'s
+    /// `derive`/`uniforms`/`normals` reproduce them): derive(12345, 0), the first uniforms and
+    /// normals of that stream.
     #[test]
     fn matches_the_reference_implementations() {
         let s = derive(12345, 0);

@@ -1,0 +1,286 @@
+/* The four Monte Carlo reference workloads of `ssmcheck bench` (W1 decay, W2 tail, W3 Lyapunov,
+ * W4 selective scan) in C with OpenMP, on the portable counter-based generator shared with
+ * reference.py and `ssmcheck bench` (definitions: src/bench/*.rs).
+ *
+ * build: gcc -O3 -march=native -ffast-math -fopenmp reference.c -o reference -lm
+ * usage: OMP_NUM_THREADS=N ./reference w1|w2|w3|w4 [--quick]   (prints one JSON line)
+ *
+ * -ffast-math lets gcc call glibc's vectorised exp/log/sin/cos (libmvec); it changes results in
+ * the last bits only, well inside the 1e-9 relative agreement the comparison asks for.
+ */
+#include <math.h>
+#include <omp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static inline uint64_t mix64(uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+static uint64_t derive(uint64_t seed, uint64_t tag) { return mix64(seed + (tag + 1) * 0xD1B54A32D192ED03ULL); }
+static inline double uniform(uint64_t seed, uint64_t i) {
+    return ((double)(mix64(seed + (i + 1) * 0x9E3779B97F4A7C15ULL) >> 11) + 0.5) * (1.0 / 9007199254740992.0);
+}
+/* Normals [start, start + n) of stream `seed` (Box-Muller on uniform pairs (2p, 2p+1)). */
+static inline void pair(uint64_t seed, uint64_t p, double *z0, double *z1) {
+    double r = sqrt(-2.0 * log(uniform(seed, 2 * p))), ang = 2.0 * M_PI * uniform(seed, 2 * p + 1);
+    *z0 = r * cos(ang);
+    *z1 = r * sin(ang);
+}
+static void normals(uint64_t seed, uint64_t start, size_t n, double *out) {
+    size_t j = 0;
+    double z0, z1;
+    if (start % 2 == 1 && n > 0) { /* an odd start: the second half of a pair */
+        pair(seed, start / 2, &z0, &z1);
+        out[j++] = z1;
+    }
+    size_t even = (n - j) & ~(size_t)1;
+    uint64_t p0 = (start + j) / 2;
+    for (size_t q = 0; q < even / 2; q++) {
+        double r = sqrt(-2.0 * log(uniform(seed, 2 * (p0 + q)))), ang = 2.0 * M_PI * uniform(seed, 2 * (p0 + q) + 1);
+        out[j + 2 * q] = r * cos(ang);
+        out[j + 2 * q + 1] = r * sin(ang);
+    }
+    j += even;
+    if (j < n) {
+        pair(seed, (start + j) / 2, &z0, &z1);
+        out[j] = z0;
+    }
+}
+static inline double softplus(double x) { return fmax(x, 0.0) + log1p(exp(-fabs(x))); }
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+static void emit(const char *w, const char *params, double wall, double work, const char *unit, const char *summary, const char *checksum) {
+    printf("{\"workload\": \"%s\", \"impl\": \"c\", \"params\": {%s, \"threads\": %d, \"rng\": \"portable\"}, \"wall_s\": %.9g, "
+           "\"throughput\": %.9g, \"throughput_unit\": \"%s\", \"work\": %.9g, \"summary\": {%s}, \"checksum\": {%s}}\n",
+           w, params, omp_get_max_threads(), wall, work / wall, unit, work, summary, checksum);
+}
+
+#define BLOCK 4096
+
+static void w1(int quick) {
+    const long M = quick ? 4 : 64, T = quick ? 20000 : 1000000;
+    enum { H = 16 };
+    const uint64_t seed = 20240601;
+    double ratio = 0.0, sum_l = 0.0;
+    double t0 = now();
+#pragma omp parallel for schedule(dynamic) reduction(+ : ratio, sum_l)
+    for (long m = 0; m < M; m++) {
+        uint64_t s = derive(seed, m);
+        double x[BLOCK], a[H], tlb[H], total = 0.0, last = 0.0, mine = 0.0;
+        normals(s, 0, 1, x);
+        double d0 = softplus(0.5 * x[0] - 2.0);
+        for (int n = 0; n < H; n++) {
+            a[n] = -(n + 1.0);
+            tlb[n] = 2.0 * log(fabs(expm1(a[n] * d0) / a[n]));
+        }
+        for (long k0 = 1; k0 <= T; k0 += BLOCK) {
+            long nb = T + 1 - k0 < BLOCK ? T + 1 - k0 : BLOCK;
+            normals(s, k0, nb, x);
+            for (long i = 0; i < nb; i++) {
+                total += softplus(0.5 * x[i] - 2.0);
+                double mx = -INFINITY, acc = 0.0;
+                for (int n = 0; n < H; n++) mx = fmax(mx, 2.0 * a[n] * total + tlb[n]);
+                for (int n = 0; n < H; n++) acc += exp(fmax(2.0 * a[n] * total + tlb[n] - mx, -700.0));
+                last = 0.5 * (mx + log(acc));
+                mine += last;
+            }
+        }
+        ratio += last / total;
+        sum_l += mine;
+    }
+    double wall = now() - t0;
+    char p[128], su[128], ck[128];
+    snprintf(p, sizeof p, "\"M\": %ld, \"T\": %ld, \"H\": %d, \"seed\": %llu", M, T, H, (unsigned long long)seed);
+    snprintf(su, sizeof su, "\"mean_LT_over_ST\": %.17g", ratio / M);
+    snprintf(ck, sizeof ck, "\"sum_L\": %.17g", sum_l);
+    emit("decay", p, wall, (double)M * T * H, "state-updates/s", su, ck);
+}
+
+/* Mean and variance of ln(c + g X^2) by the trapezoid rule on [-16, 16], h = 1/64. */
+static void log_chi2_moments(double c, double g, double *mu, double *var) {
+    double m = 0.0, v = 0.0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = -16 * 64; i <= 16 * 64; i++) {
+            double x = i / 64.0, w = exp(-0.5 * x * x) / sqrt(2.0 * M_PI) / 64.0 * (abs(i) == 16 * 64 ? 0.5 : 1.0);
+            double f = log(c + g * x * x);
+            if (pass == 0) m += w * f; else v += w * (f - m) * (f - m);
+        }
+    *mu = m;
+    *var = v;
+}
+
+static void w2(int quick) {
+    const long N = quick ? 2000 : 100000, t = quick ? 1000 : 10000;
+    const double c = 0.5, g = 0.499;
+    const uint64_t seed = 20240602, s = derive(seed, 0);
+    double mu, var;
+    log_chi2_moments(c, g, &mu, &var);
+    const double scale = sqrt((double)t) * sqrt(var);
+    long counts[4] = {0, 0, 0, 0};
+    double sum_d = 0.0;
+    double t0 = now();
+#pragma omp parallel for schedule(static) reduction(+ : sum_d, counts[:4])
+    for (long j = 0; j < N; j++) {
+        double x[BLOCK], y = 0.0;
+        for (long i0 = 0; i0 < t; i0 += BLOCK) {
+            long nb = t - i0 < BLOCK ? t - i0 : BLOCK;
+            normals(s, (uint64_t)j * t + i0, nb, x);
+            for (long i = 0; i < nb; i++) y += log(c + g * x[i] * x[i]);
+        }
+        double d = y - t * mu;
+        sum_d += d;
+        for (int k = 0; k < 4; k++) counts[k] += d >= k * scale;
+    }
+    double wall = now() - t0;
+    char p[160], su[200], ck[160];
+    snprintf(p, sizeof p, "\"N\": %ld, \"t\": %ld, \"c\": %g, \"gamma\": %g, \"seed\": %llu", N, t, c, g, (unsigned long long)seed);
+    snprintf(su, sizeof su, "\"P_s0\": %.17g, \"P_s1\": %.17g, \"P_s2\": %.17g, \"P_s3\": %.17g", (double)counts[0] / N, (double)counts[1] / N,
+             (double)counts[2] / N, (double)counts[3] / N);
+    snprintf(ck, sizeof ck, "\"mu\": %.17g, \"sigma2\": %.17g, \"sum_D\": %.17g", mu, var, sum_d);
+    emit("tail", p, wall, (double)N * t, "samples/s", su, ck);
+}
+
+enum { H3 = 16 };
+/* Instance m: Abar = Q diag(e^{-u}) Q^T (Q from modified Gram-Schmidt on Z's columns, so
+ * R_jj > 0), G and W scaled normals, x_t its own stream. Returns the exponent over k steps. */
+static double w3_instance(uint64_t seed, long m, long k) {
+    uint64_t s = derive(seed, m);
+    double z[H3 * H3], q[H3][H3], abar[H3][H3], g[H3], w[H3], decay[H3];
+    normals(derive(s, 0), 0, H3 * H3, z);
+    for (int j = 0; j < H3; j++) {
+        double col[H3];
+        for (int i = 0; i < H3; i++) col[i] = z[i * H3 + j];
+        for (int p = 0; p < j; p++) {
+            double dot = 0.0;
+            for (int i = 0; i < H3; i++) dot += q[i][p] * col[i];
+            for (int i = 0; i < H3; i++) col[i] -= dot * q[i][p];
+        }
+        double nrm = 0.0;
+        for (int i = 0; i < H3; i++) nrm += col[i] * col[i];
+        nrm = sqrt(nrm);
+        for (int i = 0; i < H3; i++) q[i][j] = col[i] / nrm;
+    }
+    for (int n = 0; n < H3; n++) decay[n] = exp(-(0.5 + 1.5 * uniform(derive(s, 1), n)));
+    for (int i = 0; i < H3; i++)
+        for (int j = 0; j < H3; j++) {
+            double acc = 0.0;
+            for (int p = 0; p < H3; p++) acc += q[i][p] * decay[p] * q[j][p];
+            abar[i][j] = acc;
+        }
+    normals(derive(s, 2), 0, H3, g);
+    normals(derive(s, 3), 0, H3, w);
+    for (int i = 0; i < H3; i++) {
+        g[i] *= 0.1 / sqrt((double)H3);
+        w[i] *= 0.1 / sqrt((double)H3);
+    }
+    double v[H3], nv[H3], x[BLOCK], sum_log = 0.0;
+    for (int i = 0; i < H3; i++) v[i] = 1.0 / sqrt((double)H3);
+    uint64_t xs = derive(s, 4);
+    for (long t0 = 0; t0 < k; t0 += BLOCK) {
+        long nb = k - t0 < BLOCK ? k - t0 : BLOCK;
+        normals(xs, t0, nb, x);
+        for (long t = 0; t < nb; t++) {
+            double wv = 0.0, x2 = x[t] * x[t], nrm = 0.0;
+            for (int i = 0; i < H3; i++) wv += w[i] * v[i];
+            for (int i = 0; i < H3; i++) {
+                double acc = x2 * g[i] * wv;
+                for (int j = 0; j < H3; j++) acc += abar[i][j] * v[j];
+                nv[i] = acc;
+                nrm += acc * acc;
+            }
+            nrm = sqrt(nrm);
+            sum_log += log(nrm);
+            for (int i = 0; i < H3; i++) v[i] = nv[i] / nrm;
+        }
+    }
+    return sum_log / k;
+}
+
+static void w3(int quick) {
+    const long inst = quick ? 2 : 8, k = quick ? 20000 : 1000000;
+    const uint64_t seed = 20240603;
+    double exps[8];
+    double t0 = now();
+#pragma omp parallel for schedule(dynamic)
+    for (long m = 0; m < inst; m++) exps[m] = w3_instance(seed, m, k);
+    double wall = now() - t0;
+    char p[128], su[400], ck[80];
+    int off = snprintf(su, sizeof su, "\"exponents\": [");
+    double sum = 0.0;
+    for (long m = 0; m < inst; m++) {
+        off += snprintf(su + off, sizeof su - off, "%s%.17g", m ? ", " : "", exps[m]);
+        sum += exps[m];
+    }
+    snprintf(su + off, sizeof su - off, "]");
+    snprintf(p, sizeof p, "\"instances\": %ld, \"k\": %ld, \"H\": %d, \"seed\": %llu", inst, k, H3, (unsigned long long)seed);
+    snprintf(ck, sizeof ck, "\"sum_exponents\": %.17g", sum);
+    emit("lyapunov", p, wall, (double)inst * k * H3 * H3, "H^2-steps/s", su, ck);
+}
+
+static void w4(int quick) {
+    const int d = 64, N = 16, L = quick ? 512 : 4096, reps = quick ? 3 : 200;
+    const uint64_t seed = 20240604;
+    double *r = malloc(sizeof(double) * L * d), *b = malloc(sizeof(double) * L * N), *c = malloc(sizeof(double) * L * N);
+    double *u = malloc(sizeof(double) * L * d), *y = malloc(sizeof(double) * L * d);
+    normals(derive(seed, 0), 0, (size_t)L * d, r);
+    normals(derive(seed, 1), 0, (size_t)L * N, b);
+    normals(derive(seed, 2), 0, (size_t)L * N, c);
+    normals(derive(seed, 3), 0, (size_t)L * d, u);
+    double t0 = 0.0;
+    for (int rep = -1; rep < reps; rep++) {
+        if (rep == 0) t0 = now(); /* one warm-up forward */
+#pragma omp parallel for schedule(static)
+        for (int c0 = 0; c0 < d; c0 += 8) {
+            double h[16][8], dl[8], dbu[8];
+            memset(h, 0, sizeof h);
+            for (int t = 0; t < L; t++) {
+                for (int ch = 0; ch < 8; ch++) {
+                    dl[ch] = softplus(r[t * d + c0 + ch]);
+                    dbu[ch] = dl[ch] * u[t * d + c0 + ch];
+                    y[t * d + c0 + ch] = 0.0;
+                }
+                for (int n = 0; n < N; n++)
+                    for (int ch = 0; ch < 8; ch++) {
+                        h[n][ch] = exp(-(n + 1.0) * dl[ch]) * h[n][ch] + dbu[ch] * b[t * N + n];
+                        y[t * d + c0 + ch] += c[t * N + n] * h[n][ch];
+                    }
+            }
+        }
+    }
+    double wall = (now() - t0) / reps, sum = 0.0, sum_abs = 0.0;
+    for (long i = 0; i < (long)L * d; i++) {
+        sum += y[i];
+        sum_abs += fabs(y[i]);
+    }
+    char p[128], su[80], ck[128];
+    snprintf(p, sizeof p, "\"d\": %d, \"N\": %d, \"L\": %d, \"seed\": %llu, \"reps\": %d", d, N, L, (unsigned long long)seed, reps);
+    snprintf(su, sizeof su, "\"sum_y\": %.17g", sum);
+    snprintf(ck, sizeof ck, "\"sum_abs_y\": %.17g, \"y_last0\": %.17g", sum_abs, y[(L - 1) * d]);
+    emit("scan", p, wall, (double)d * N * L, "state-updates/s", su, ck);
+    free(r), free(b), free(c), free(u), free(y);
+}
+
+int main(int argc, char **argv) {
+    int quick = argc > 2 && strcmp(argv[2], "--quick") == 0;
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s w1|w2|w3|w4 [--quick]\n", argv[0]);
+        return 2;
+    }
+    if (!strcmp(argv[1], "w1")) w1(quick);
+    else if (!strcmp(argv[1], "w2")) w2(quick);
+    else if (!strcmp(argv[1], "w3")) w3(quick);
+    else if (!strcmp(argv[1], "w4")) w4(quick);
+    else {
+        fprintf(stderr, "unknown workload '%s' (expected w1, w2, w3 or w4)\n", argv[1]);
+        return 2;
+    }
+    return 0;
+}
