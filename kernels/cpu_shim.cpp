@@ -1,5 +1,13 @@
-// One translation unit with every kernel behind the CPU shim, exporting C launchers named
-// SSM_PREFIX##kernel (the prefix distinguishes the planted-bug build).
+// One translation unit with every kernel behind the CPU shim. Each kernel is exported as
+// SSM_PREFIX##kernel(grid, block, params), where params[i] points at the value of the kernel's
+// i-th argument, exactly as CUDA's cuLaunchKernel takes them; the argument types are deduced
+// from the kernel's own signature, so the signature is written once (in the .cu file, and in the
+// parameter table of src/mc/kernels.rs that the tests check against it). The prefix
+// distinguishes the planted-bug build.
+#include <cstddef>
+#include <type_traits>
+#include <utility>
+
 #include "cpu_shim.h"
 #include "diagonal_lrd.cu"
 #include "tail_sums.cu"
@@ -11,31 +19,19 @@
 #define SSM_CAT2(a, b) a##b
 #define SSM_CAT(a, b) SSM_CAT2(a, b)
 
-extern "C" void SSM_CAT(SSM_PREFIX, diagonal_lrd)(const double* a, const double* b, int h, double w, double bias, int zoh,
-                                                  ssm_u64 horizon, ssm_u64 paths, double claimed_rate, ssm_u32 k0,
-                                                  ssm_u32 k1, const ssm_u64* marks, int n_marks, double* summary,
-                                                  double* trace) {
-    const unsigned block = 64;
-    unsigned grid = (unsigned)((paths + block - 1) / block);
-    ssm_launch(grid, block, [&] {
-        diagonal_lrd(a, b, h, w, bias, zoh, horizon, paths, claimed_rate, k0, k1, marks, n_marks, summary, trace);
-    });
+template <typename... A, std::size_t... I>
+static void ssm_apply(void (*kernel)(A...), void** params, std::index_sequence<I...>) {
+    kernel(*static_cast<typename std::remove_reference<A>::type*>(params[I])...);
 }
 
-extern "C" void SSM_CAT(SSM_PREFIX, tail_sums)(double c, double gamma, const ssm_u64* times, int n_times, ssm_u64 samples,
-                                               ssm_u32 k0, ssm_u32 k1, double* out) {
-    const unsigned block = 256;
-    unsigned grid = (unsigned)((samples + block - 1) / block);
-    ssm_launch(grid, block, [&] { tail_sums(c, gamma, times, n_times, samples, k0, k1, out); });
+template <typename... A>
+static void ssm_run(void (*kernel)(A...), unsigned grid, unsigned block, void** params) {
+    ssm_launch(grid, block, [&] { ssm_apply(kernel, params, std::index_sequence_for<A...>{}); });
 }
 
-extern "C" void SSM_CAT(SSM_PREFIX, interaction)(const double* abar, const double* bbar, const double* g, const double* w, int h,
-                                                 int start, ssm_u64 t, ssm_u64 horizon, ssm_u64 burn_in, ssm_u64 paths,
-                                                 ssm_u32 k0, ssm_u32 k1, const ssm_u64* marks, int n_marks, double* summary,
-                                                 double* trace) {
-    const unsigned block = 64;
-    unsigned grid = (unsigned)((paths + block - 1) / block);
-    ssm_launch(grid, block, [&] {
-        interaction(abar, bbar, g, w, h, start, t, horizon, burn_in, paths, k0, k1, marks, n_marks, summary, trace);
-    });
-}
+#define SSM_EXPORT(kernel) \
+    extern "C" void SSM_CAT(SSM_PREFIX, kernel)(unsigned grid, unsigned block, void** params) { ssm_run(kernel, grid, block, params); }
+
+SSM_EXPORT(diagonal_lrd)
+SSM_EXPORT(tail_sums)
+SSM_EXPORT(interaction)

@@ -31,6 +31,11 @@ static inline void pair(uint64_t seed, uint64_t p, double *z0, double *z1) {
     *z0 = r * cos(ang);
     *z1 = r * sin(ang);
 }
+/* Normals [start, start + n) of stream `seed`: Box-Muller on uniform pairs (2p, 2p+1), in
+ * separate passes over blocks of pairs so that gcc vectorises each (integer hashing, then
+ * libmvec's log, sin and cos). */
+#define PAIRS 256
+#define CH 16 /* channels per W4 work item */
 static void normals(uint64_t seed, uint64_t start, size_t n, double *out) {
     size_t j = 0;
     double z0, z1;
@@ -38,14 +43,24 @@ static void normals(uint64_t seed, uint64_t start, size_t n, double *out) {
         pair(seed, start / 2, &z0, &z1);
         out[j++] = z1;
     }
-    size_t even = (n - j) & ~(size_t)1;
     uint64_t p0 = (start + j) / 2;
-    for (size_t q = 0; q < even / 2; q++) {
-        double r = sqrt(-2.0 * log(uniform(seed, 2 * (p0 + q)))), ang = 2.0 * M_PI * uniform(seed, 2 * (p0 + q) + 1);
-        out[j + 2 * q] = r * cos(ang);
-        out[j + 2 * q + 1] = r * sin(ang);
+    size_t pairs = (n - j) / 2;
+    double u1[PAIRS], u2[PAIRS], r[PAIRS], c[PAIRS], s[PAIRS];
+    for (size_t q0 = 0; q0 < pairs; q0 += PAIRS) {
+        size_t m = pairs - q0 < PAIRS ? pairs - q0 : PAIRS;
+        for (size_t q = 0; q < m; q++) {
+            u1[q] = uniform(seed, 2 * (p0 + q0 + q));
+            u2[q] = uniform(seed, 2 * (p0 + q0 + q) + 1);
+        }
+        for (size_t q = 0; q < m; q++) r[q] = sqrt(-2.0 * log(u1[q]));
+        for (size_t q = 0; q < m; q++) c[q] = cos(2.0 * M_PI * u2[q]);
+        for (size_t q = 0; q < m; q++) s[q] = sin(2.0 * M_PI * u2[q]);
+        for (size_t q = 0; q < m; q++) {
+            out[j + 2 * (q0 + q)] = r[q] * c[q];
+            out[j + 2 * (q0 + q) + 1] = r[q] * s[q];
+        }
     }
-    j += even;
+    j += 2 * pairs;
     if (j < n) {
         pair(seed, (start + j) / 2, &z0, &z1);
         out[j] = z0;
@@ -74,7 +89,10 @@ static void w1(int quick) {
 #pragma omp parallel for schedule(dynamic) reduction(+ : ratio, sum_l)
     for (long m = 0; m < M; m++) {
         uint64_t s = derive(seed, m);
-        double x[BLOCK], a[H], tlb[H], total = 0.0, last = 0.0, mine = 0.0;
+        /* One block of steps at a time, laid out (step) so that every pass over the H modes is a
+         * contiguous, vectorised loop over the block's steps: S_k, the largest term, then the
+         * sum of exp(term - max) (clamped at -700: an exact no-op next to the max term 1). */
+        double x[BLOCK], sk[BLOCK], mx[BLOCK], acc[BLOCK], a[H], tlb[H], total = 0.0, last = 0.0, mine = 0.0;
         normals(s, 0, 1, x);
         double d0 = softplus(0.5 * x[0] - 2.0);
         for (int n = 0; n < H; n++) {
@@ -84,12 +102,19 @@ static void w1(int quick) {
         for (long k0 = 1; k0 <= T; k0 += BLOCK) {
             long nb = T + 1 - k0 < BLOCK ? T + 1 - k0 : BLOCK;
             normals(s, k0, nb, x);
+#pragma omp simd
+            for (long i = 0; i < nb; i++) x[i] = softplus(0.5 * x[i] - 2.0);
+            for (long i = 0; i < nb; i++) sk[i] = total += x[i];
             for (long i = 0; i < nb; i++) {
-                total += softplus(0.5 * x[i] - 2.0);
-                double mx = -INFINITY, acc = 0.0;
-                for (int n = 0; n < H; n++) mx = fmax(mx, 2.0 * a[n] * total + tlb[n]);
-                for (int n = 0; n < H; n++) acc += exp(fmax(2.0 * a[n] * total + tlb[n] - mx, -700.0));
-                last = 0.5 * (mx + log(acc));
+                mx[i] = -INFINITY;
+                acc[i] = 0.0;
+            }
+            for (int n = 0; n < H; n++)
+                for (long i = 0; i < nb; i++) mx[i] = fmax(mx[i], 2.0 * a[n] * sk[i] + tlb[n]);
+            for (int n = 0; n < H; n++)
+                for (long i = 0; i < nb; i++) acc[i] += exp(fmax(2.0 * a[n] * sk[i] + tlb[n] - mx[i], -700.0));
+            for (long i = 0; i < nb; i++) {
+                last = 0.5 * (mx[i] + log(acc[i]));
                 mine += last;
             }
         }
@@ -133,7 +158,8 @@ static void w2(int quick) {
         for (long i0 = 0; i0 < t; i0 += BLOCK) {
             long nb = t - i0 < BLOCK ? t - i0 : BLOCK;
             normals(s, (uint64_t)j * t + i0, nb, x);
-            for (long i = 0; i < nb; i++) y += log(c + g * x[i] * x[i]);
+            for (long i = 0; i < nb; i++) x[i] = log(c + g * x[i] * x[i]);
+            for (long i = 0; i < nb; i++) y += x[i];
         }
         double d = y - t * mu;
         sum_d += d;
@@ -148,12 +174,17 @@ static void w2(int quick) {
     emit("tail", p, wall, (double)N * t, "samples/s", su, ck);
 }
 
-enum { H3 = 16 };
-/* Instance m: Abar = Q diag(e^{-u}) Q^T (Q from modified Gram-Schmidt on Z's columns, so
- * R_jj > 0), G and W scaled normals, x_t its own stream. Returns the exponent over k steps. */
-static double w3_instance(uint64_t seed, long m, long k) {
+enum { H3 = 16, GROUP = 4 };
+/* One instance of W3: Abar = Q diag(e^{-u}) Q^T (Q from modified Gram-Schmidt on Z's columns,
+ * so R_jj > 0), G and W scaled normals, x_t its own stream. */
+struct w3_inst {
+    double at[H3][H3]; /* Abar transposed: column j of Abar is at[j] */
+    double g[H3], w[H3], v[H3], sum_log;
+    uint64_t xs;
+};
+static void w3_setup(uint64_t seed, long m, struct w3_inst *in) {
     uint64_t s = derive(seed, m);
-    double z[H3 * H3], q[H3][H3], abar[H3][H3], g[H3], w[H3], decay[H3];
+    double z[H3 * H3], q[H3][H3], decay[H3];
     normals(derive(s, 0), 0, H3 * H3, z);
     for (int j = 0; j < H3; j++) {
         double col[H3];
@@ -173,35 +204,50 @@ static double w3_instance(uint64_t seed, long m, long k) {
         for (int j = 0; j < H3; j++) {
             double acc = 0.0;
             for (int p = 0; p < H3; p++) acc += q[i][p] * decay[p] * q[j][p];
-            abar[i][j] = acc;
+            in->at[j][i] = acc;
         }
-    normals(derive(s, 2), 0, H3, g);
-    normals(derive(s, 3), 0, H3, w);
+    normals(derive(s, 2), 0, H3, in->g);
+    normals(derive(s, 3), 0, H3, in->w);
     for (int i = 0; i < H3; i++) {
-        g[i] *= 0.1 / sqrt((double)H3);
-        w[i] *= 0.1 / sqrt((double)H3);
+        in->g[i] *= 0.1 / sqrt((double)H3);
+        in->w[i] *= 0.1 / sqrt((double)H3);
+        in->v[i] = 1.0 / sqrt((double)H3);
     }
-    double v[H3], nv[H3], x[BLOCK], sum_log = 0.0;
-    for (int i = 0; i < H3; i++) v[i] = 1.0 / sqrt((double)H3);
-    uint64_t xs = derive(s, 4);
+    in->sum_log = 0.0;
+    in->xs = derive(s, 4);
+}
+/* Instances m0..m0+count (count <= GROUP) advance in lockstep, so that their independent
+ * dependency chains (matvec, norm, sqrt, divide) overlap in the core. */
+static void w3_group(uint64_t seed, long m0, int count, long k, double *exps) {
+    struct w3_inst in[GROUP];
+    static double x[GROUP][BLOCK];
+#pragma omp threadprivate(x)
+    for (int q = 0; q < count; q++) w3_setup(seed, m0 + q, &in[q]);
     for (long t0 = 0; t0 < k; t0 += BLOCK) {
         long nb = k - t0 < BLOCK ? k - t0 : BLOCK;
-        normals(xs, t0, nb, x);
-        for (long t = 0; t < nb; t++) {
-            double wv = 0.0, x2 = x[t] * x[t], nrm = 0.0;
-            for (int i = 0; i < H3; i++) wv += w[i] * v[i];
-            for (int i = 0; i < H3; i++) {
-                double acc = x2 * g[i] * wv;
-                for (int j = 0; j < H3; j++) acc += abar[i][j] * v[j];
-                nv[i] = acc;
-                nrm += acc * acc;
+        for (int q = 0; q < count; q++) normals(in[q].xs, t0, nb, x[q]);
+        for (long t = 0; t < nb; t++)
+            for (int q = 0; q < count; q++) {
+                /* M_t v = Abar v + x_t^2 (W.v) G, column by column (16-lane vector updates). */
+                struct w3_inst *p = &in[q];
+                double wv = 0.0, nv[H3], nrm = 0.0;
+                for (int i = 0; i < H3; i++) wv += p->w[i] * p->v[i];
+                double coef = x[q][t] * x[q][t] * wv;
+                for (int i = 0; i < H3; i++) nv[i] = coef * p->g[i];
+#pragma GCC unroll 16
+                for (int j = 0; j < H3; j++) {
+                    const double vj = p->v[j];
+#pragma omp simd
+                    for (int i = 0; i < H3; i++) nv[i] += p->at[j][i] * vj;
+                }
+                for (int i = 0; i < H3; i++) nrm += nv[i] * nv[i];
+                nrm = sqrt(nrm);
+                p->sum_log += log(nrm);
+                double inv = 1.0 / nrm;
+                for (int i = 0; i < H3; i++) p->v[i] = nv[i] * inv;
             }
-            nrm = sqrt(nrm);
-            sum_log += log(nrm);
-            for (int i = 0; i < H3; i++) v[i] = nv[i] / nrm;
-        }
     }
-    return sum_log / k;
+    for (int q = 0; q < count; q++) exps[m0 + q] = in[q].sum_log / k;
 }
 
 static void w3(int quick) {
@@ -209,8 +255,10 @@ static void w3(int quick) {
     const uint64_t seed = 20240603;
     double exps[8];
     double t0 = now();
-#pragma omp parallel for schedule(dynamic)
-    for (long m = 0; m < inst; m++) exps[m] = w3_instance(seed, m, k);
+    /* Groups of instances; with two threads, each takes half of the groups. */
+    long groups = (inst + GROUP - 1) / GROUP, per = groups < omp_get_max_threads() ? (inst + omp_get_max_threads() - 1) / omp_get_max_threads() : GROUP;
+#pragma omp parallel for schedule(static)
+    for (long m0 = 0; m0 < inst; m0 += per) w3_group(seed, m0, (int)(inst - m0 < per ? inst - m0 : per), k, exps);
     double wall = now() - t0;
     char p[128], su[400], ck[80];
     int off = snprintf(su, sizeof su, "\"exponents\": [");
@@ -238,20 +286,25 @@ static void w4(int quick) {
     for (int rep = -1; rep < reps; rep++) {
         if (rep == 0) t0 = now(); /* one warm-up forward */
 #pragma omp parallel for schedule(static)
-        for (int c0 = 0; c0 < d; c0 += 8) {
-            double h[16][8], dl[8], dbu[8];
+        for (int c0 = 0; c0 < d; c0 += CH) {
+            /* State h[n][c] for CH channels: each state row is a few vector registers. */
+            double h[16][CH], dl[CH], dbu[CH], acc[CH];
             memset(h, 0, sizeof h);
             for (int t = 0; t < L; t++) {
-                for (int ch = 0; ch < 8; ch++) {
+                for (int ch = 0; ch < CH; ch++) {
                     dl[ch] = softplus(r[t * d + c0 + ch]);
                     dbu[ch] = dl[ch] * u[t * d + c0 + ch];
-                    y[t * d + c0 + ch] = 0.0;
+                    acc[ch] = 0.0;
                 }
-                for (int n = 0; n < N; n++)
-                    for (int ch = 0; ch < 8; ch++) {
-                        h[n][ch] = exp(-(n + 1.0) * dl[ch]) * h[n][ch] + dbu[ch] * b[t * N + n];
-                        y[t * d + c0 + ch] += c[t * N + n] * h[n][ch];
+                for (int n = 0; n < N; n++) {
+                    double bn = b[t * N + n], cn = c[t * N + n], an = -(n + 1.0);
+#pragma omp simd
+                    for (int ch = 0; ch < CH; ch++) {
+                        h[n][ch] = exp(an * dl[ch]) * h[n][ch] + dbu[ch] * bn;
+                        acc[ch] += cn * h[n][ch];
                     }
+                }
+                for (int ch = 0; ch < CH; ch++) y[t * d + c0 + ch] = acc[ch];
             }
         }
     }

@@ -1,10 +1,14 @@
-//! The CUDA sources of `kernels/`, embedded as strings (compiled by NVRTC at run time on a GPU
-//! machine; compiled as C++ through a shim for the CPU, see [`super::shim`]), and their calling
-//! convention: size limits and the layout of their output buffers, shared by every backend that
-//! launches them.
+//! The CUDA kernels of `kernels/` and their calling convention, written once: the sources
+//! (embedded as strings; compiled by NVRTC on a GPU machine and as C++ through the shim for the
+//! CPU, see [`super::shim`]), a typed table of each kernel's parameters, the [`Launch`] a job
+//! becomes (its arguments in order, the threads, the output buffers), and the decoders of the
+//! outputs. The CUDA launcher, the shim and the NVRTC test all read this table; the NVRTC test
+//! checks it against the PTX's entry parameters, and a unit test against the `.cu` signatures.
 
-use super::jobs::{DiagonalLrdPath, InteractionJob, InteractionPath, Start};
+use super::jobs::{log_checkpoints, DiagonalLrdJob, DiagonalLrdPath, InteractionJob, InteractionPath, Start, TailSumJob};
 use crate::error::{Error, Result};
+use crate::model::Discretization;
+use crate::progress::Progress;
 
 /// The CUDA prelude: qualifiers and constants (the CPU side is `kernels/cpu_shim.h`).
 pub const PRELUDE: (&str, &str) = ("cuda_prelude.cuh", include_str!("../../kernels/cuda_prelude.cuh"));
@@ -17,23 +21,130 @@ pub const PHILOX: (&str, &str) = ("philox.cuh", include_str!("../../kernels/phil
 /// multiply-add beyond the explicit `fma()` calls, so the GPU computes what the CPU computes.
 pub const NVRTC_OPTIONS: [&str; 3] = ["--gpu-architecture=compute_70", "--std=c++14", "--fmad=false"];
 
-/// A kernel: its entry point and its source file.
+/// The C type of one kernel parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamType {
+    /// `const double*`: an input buffer.
+    InF64,
+    /// `const ssm_u64*`: an input buffer of 64-bit integers.
+    InU64,
+    /// `double*`: an output buffer.
+    OutF64,
+    /// `int`.
+    I32,
+    /// `ssm_u32` (unsigned int).
+    U32,
+    /// `ssm_u64` (unsigned long long).
+    U64,
+    /// `double`.
+    F64,
+}
+
+impl ParamType {
+    /// The type as the kernel's signature spells it.
+    pub fn c_type(self) -> &'static str {
+        match self {
+            ParamType::InF64 => "const double*",
+            ParamType::InU64 => "const ssm_u64*",
+            ParamType::OutF64 => "double*",
+            ParamType::I32 => "int",
+            ParamType::U32 => "ssm_u32",
+            ParamType::U64 => "ssm_u64",
+            ParamType::F64 => "double",
+        }
+    }
+    /// The type of the parameter in the PTX entry (`.param .u64` for pointers).
+    pub fn ptx_type(self) -> &'static str {
+        match self {
+            ParamType::InF64 | ParamType::InU64 | ParamType::OutF64 | ParamType::U64 => ".u64",
+            ParamType::I32 | ParamType::U32 => ".u32",
+            ParamType::F64 => ".f64",
+        }
+    }
+}
+
+/// One kernel parameter: its name and type, in signature order.
+pub type Param = (&'static str, ParamType);
+
+/// A kernel: its entry point, source, parameters and threads per block.
 #[derive(Clone, Copy, Debug)]
 pub struct Kernel {
-    /// The `extern "C" __global__` entry point.
+    /// The `extern "C" __global__` entry point (and, with a prefix, the shim's export).
     pub entry: &'static str,
     /// File name.
     pub file: &'static str,
     /// Source.
     pub source: &'static str,
+    /// The parameters, in the order of the signature.
+    pub params: &'static [Param],
+    /// Threads per block (one thread per path or sample).
+    pub block: u32,
 }
 
+use ParamType::{F64, I32, InF64, InU64, OutF64, U32, U64};
+
+/// `diagonal_lrd`: one thread per path of a [`DiagonalLrdJob`].
+pub const DIAGONAL_LRD: Kernel = Kernel {
+    entry: "diagonal_lrd",
+    file: "diagonal_lrd.cu",
+    source: include_str!("../../kernels/diagonal_lrd.cu"),
+    params: &[
+        ("a", InF64),
+        ("b", InF64),
+        ("h", I32),
+        ("w", F64),
+        ("bias", F64),
+        ("zoh", I32),
+        ("horizon", U64),
+        ("paths", U64),
+        ("claimed_rate", F64),
+        ("k0", U32),
+        ("k1", U32),
+        ("marks", InU64),
+        ("n_marks", I32),
+        ("summary", OutF64),
+        ("trace", OutF64),
+    ],
+    block: 64,
+};
+
+/// `tail_sums`: one thread per sample of a [`TailSumJob`].
+pub const TAIL_SUMS: Kernel = Kernel {
+    entry: "tail_sums",
+    file: "tail_sums.cu",
+    source: include_str!("../../kernels/tail_sums.cu"),
+    params: &[("c", F64), ("gamma", F64), ("times", InU64), ("n_times", I32), ("samples", U64), ("k0", U32), ("k1", U32), ("out", OutF64)],
+    block: 256,
+};
+
+/// `interaction`: one thread per path of an [`InteractionJob`].
+pub const INTERACTION: Kernel = Kernel {
+    entry: "interaction",
+    file: "interaction.cu",
+    source: include_str!("../../kernels/interaction.cu"),
+    params: &[
+        ("abar", InF64),
+        ("bbar", InF64),
+        ("g", InF64),
+        ("w", InF64),
+        ("h", I32),
+        ("start", I32),
+        ("t", U64),
+        ("horizon", U64),
+        ("burn_in", U64),
+        ("paths", U64),
+        ("k0", U32),
+        ("k1", U32),
+        ("marks", InU64),
+        ("n_marks", I32),
+        ("summary", OutF64),
+        ("trace", OutF64),
+    ],
+    block: 64,
+};
+
 /// Every kernel.
-pub const KERNELS: [Kernel; 3] = [
-    Kernel { entry: "diagonal_lrd", file: "diagonal_lrd.cu", source: include_str!("../../kernels/diagonal_lrd.cu") },
-    Kernel { entry: "tail_sums", file: "tail_sums.cu", source: include_str!("../../kernels/tail_sums.cu") },
-    Kernel { entry: "interaction", file: "interaction.cu", source: include_str!("../../kernels/interaction.cu") },
-];
+pub const KERNELS: [Kernel; 3] = [DIAGONAL_LRD, TAIL_SUMS, INTERACTION];
 
 /// The single source NVRTC compiles for `kernel`: the prelude, the vecmath and Philox headers
 /// and the kernel, with their `#include`s resolved in place.
@@ -48,11 +159,77 @@ pub const MAX_MODES: usize = 64;
 pub const MAX_STATE: usize = 32;
 
 /// Rejects a state size above a kernel's limit (its per-thread arrays).
-pub fn ensure_fits(size: usize, limit: usize, kernel: &str) -> Result<()> {
+fn ensure_fits(size: usize, limit: usize, kernel: &str) -> Result<()> {
     if size > limit {
         return Err(Error::InvalidParameter(format!("the {kernel} kernel takes a state of at most {limit}, not {size}")));
     }
     Ok(())
+}
+
+/// One argument value, in the order of the kernel's [`Kernel::params`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum Arg {
+    /// An input buffer of doubles.
+    InF64(Vec<f64>),
+    /// An input buffer of 64-bit integers.
+    InU64(Vec<u64>),
+    /// An output buffer of this many doubles (zeroed before the launch).
+    OutF64(usize),
+    /// `int`.
+    I32(i32),
+    /// `ssm_u32`.
+    U32(u32),
+    /// `ssm_u64`.
+    U64(u64),
+    /// `double`.
+    F64(f64),
+}
+
+impl Arg {
+    /// Its parameter type.
+    pub fn param_type(&self) -> ParamType {
+        match self {
+            Arg::InF64(_) => InF64,
+            Arg::InU64(_) => InU64,
+            Arg::OutF64(_) => OutF64,
+            Arg::I32(_) => I32,
+            Arg::U32(_) => U32,
+            Arg::U64(_) => U64,
+            Arg::F64(_) => F64,
+        }
+    }
+}
+
+/// A kernel launch: the kernel, one thread per item, and the arguments in signature order.
+#[derive(Clone, Debug)]
+pub struct Launch {
+    /// The kernel.
+    pub kernel: &'static Kernel,
+    /// Threads needed (paths or samples); the grid is `⌈threads / block⌉` blocks.
+    pub threads: u64,
+    /// Arguments, one per parameter.
+    pub args: Vec<Arg>,
+}
+
+impl Launch {
+    fn new(kernel: &'static Kernel, threads: u64, args: Vec<Arg>) -> Launch {
+        debug_assert!(
+            kernel.params.len() == args.len() && kernel.params.iter().zip(&args).all(|(p, a)| p.1 == a.param_type()),
+            "arguments of {} do not match its parameter table",
+            kernel.entry
+        );
+        Launch { kernel, threads, args }
+    }
+    /// Blocks of the 1-D grid.
+    pub fn grid(&self) -> u32 {
+        self.threads.div_ceil(u64::from(self.kernel.block)) as u32
+    }
+}
+
+/// Runs launches: the only part of a kernel backend that differs between the GPU and the shim.
+pub trait Launcher {
+    /// Runs `launch` and returns its output buffers, in parameter order.
+    fn launch(&self, launch: &Launch) -> Result<Vec<Vec<f64>>>;
 }
 
 /// Values per path in a kernel's two output buffers: the summary, and each of the m trace rows.
@@ -76,32 +253,101 @@ pub const DIAGONAL_OUTPUT: OutputLayout = OutputLayout { summary: 6, trace_row: 
 /// `interaction`: [log‖v₀‖, log growth, log growth after burn-in, increases] and (k, log‖Φ(k)v₀‖).
 pub const INTERACTION_OUTPUT: OutputLayout = OutputLayout { summary: 4, trace_row: 2 };
 
+/// The launch of a [`DiagonalLrdJob`] and its number of trace marks.
+pub fn diagonal_launch(job: &DiagonalLrdJob) -> Result<(Launch, usize)> {
+    job.validate()?;
+    ensure_fits(job.a.len(), MAX_MODES, "LRD")?;
+    let marks = log_checkpoints(job.horizon, job.checkpoints);
+    let m = marks.len();
+    let (ns, nt) = DIAGONAL_OUTPUT.lengths(job.paths as usize, m);
+    let args = vec![
+        Arg::InF64(job.a.clone()),
+        Arg::InF64(job.b.clone()),
+        Arg::I32(job.a.len() as i32),
+        Arg::F64(job.w),
+        Arg::F64(job.bias),
+        Arg::I32(i32::from(job.disc == Discretization::Zoh)),
+        Arg::U64(job.horizon),
+        Arg::U64(job.paths),
+        Arg::F64(job.claimed_rate),
+        Arg::U32(job.key.0[0]),
+        Arg::U32(job.key.0[1]),
+        Arg::InU64(marks),
+        Arg::I32(m as i32),
+        Arg::OutF64(ns),
+        Arg::OutF64(nt),
+    ];
+    Ok((Launch::new(&DIAGONAL_LRD, job.paths, args), m))
+}
+
+/// The launch of a [`TailSumJob`].
+pub fn tail_launch(job: &TailSumJob) -> Result<Launch> {
+    job.validate()?;
+    let k = job.times.len();
+    let args = vec![
+        Arg::F64(job.c),
+        Arg::F64(job.gamma),
+        Arg::InU64(job.times.clone()),
+        Arg::I32(k as i32),
+        Arg::U64(job.samples),
+        Arg::U32(job.key.0[0]),
+        Arg::U32(job.key.0[1]),
+        Arg::OutF64(job.samples as usize * k),
+    ];
+    Ok(Launch::new(&TAIL_SUMS, job.samples, args))
+}
+
+/// The launch of an [`InteractionJob`] and its number of trace marks.
+pub fn interaction_launch(job: &InteractionJob) -> Result<(Launch, usize)> {
+    job.validate()?;
+    ensure_fits(job.bbar.len(), MAX_STATE, "interaction")?;
+    let marks = log_checkpoints(job.horizon, job.checkpoints);
+    let m = marks.len();
+    let (start, t) = match job.start {
+        Start::Lrd { t } => (0, t),
+        Start::Random => (1, 0),
+        Start::Ones => (2, 0),
+    };
+    let (ns, nt) = INTERACTION_OUTPUT.lengths(job.paths as usize, m);
+    let args = vec![
+        Arg::InF64(job.abar.concat()),
+        Arg::InF64(job.bbar.clone()),
+        Arg::InF64(job.g.clone()),
+        Arg::InF64(job.w.clone()),
+        Arg::I32(job.bbar.len() as i32),
+        Arg::I32(start),
+        Arg::U64(t),
+        Arg::U64(job.horizon),
+        Arg::U64(job.burn_in),
+        Arg::U64(job.paths),
+        Arg::U32(job.key.0[0]),
+        Arg::U32(job.key.0[1]),
+        Arg::InU64(marks),
+        Arg::I32(m as i32),
+        Arg::OutF64(ns),
+        Arg::OutF64(nt),
+    ];
+    Ok((Launch::new(&INTERACTION, job.paths, args), m))
+}
+
 /// Paths from the LRD kernel's outputs ([`DIAGONAL_OUTPUT`]).
-pub fn diagonal_paths(summary: &[f64], trace: &[f64], n: usize, m: usize) -> Vec<DiagonalLrdPath> {
+pub fn decode_diagonal(summary: &[f64], trace: &[f64], n: usize, m: usize) -> Vec<DiagonalLrdPath> {
+    let (ns, nt) = (DIAGONAL_OUTPUT.summary, DIAGONAL_OUTPUT.trace_row);
     (0..n)
         .map(|p| {
-            let (ns, nt) = (DIAGONAL_OUTPUT.summary, DIAGONAL_OUTPUT.trace_row);
             let v = &summary[ns * p..ns * (p + 1)];
-            let tr = (0..m).map(|i| { let r = &trace[nt * (p * m + i)..nt * (p * m + i + 1)]; (r[0] as u64, r[1], r[2]) }).collect();
+            let row = |i: usize| &trace[nt * (p * m + i)..nt * (p * m + i + 1)];
+            let tr = (0..m).map(|i| (row(i)[0] as u64, row(i)[1], row(i)[2])).collect();
             DiagonalLrdPath { log_bbar: v[0], min_margin: v[1], argmin_k: v[2] as u64, s_final: v[3], log_lrd_final: v[4], sum_log_lrd: v[5], trace: tr }
         })
         .collect()
 }
 
-/// The interaction kernel's `(start, t)` arguments for a job.
-pub fn interaction_start(job: &InteractionJob) -> (i32, u64) {
-    match job.start {
-        Start::Lrd { t } => (0, t),
-        Start::Random => (1, 0),
-        Start::Ones => (2, 0),
-    }
-}
-
 /// Paths from the interaction kernel's outputs ([`INTERACTION_OUTPUT`]).
-pub fn interaction_paths(summary: &[f64], trace: &[f64], n: usize, m: usize) -> Vec<InteractionPath> {
+pub fn decode_interaction(summary: &[f64], trace: &[f64], n: usize, m: usize) -> Vec<InteractionPath> {
+    let (ns, nt) = (INTERACTION_OUTPUT.summary, INTERACTION_OUTPUT.trace_row);
     (0..n)
         .map(|p| {
-            let (ns, nt) = (INTERACTION_OUTPUT.summary, INTERACTION_OUTPUT.trace_row);
             let v = &summary[ns * p..ns * (p + 1)];
             let tr = (0..m).map(|i| (trace[nt * (p * m + i)] as u64, trace[nt * (p * m + i) + 1])).collect();
             InteractionPath { log_v0: v[0], log_growth: v[1], log_growth_after_burn_in: v[2], increases: v[3] as u64, trace: tr }
@@ -110,6 +356,76 @@ pub fn interaction_paths(summary: &[f64], trace: &[f64], n: usize, m: usize) -> 
 }
 
 /// Rows of the tail-sum kernel's output (`n_times` values per sample).
-pub fn tail_rows(out: &[f64], n_times: usize) -> Vec<Vec<f64>> {
+pub fn decode_tail(out: &[f64], n_times: usize) -> Vec<Vec<f64>> {
     out.chunks(n_times).map(<[f64]>::to_vec).collect()
+}
+
+/// The diagonal LRD job through `launcher`.
+pub fn run_diagonal(launcher: &dyn Launcher, job: &DiagonalLrdJob, progress: &dyn Progress) -> Result<Vec<DiagonalLrdPath>> {
+    let (launch, m) = diagonal_launch(job)?;
+    let out = launcher.launch(&launch)?;
+    progress.advance(job.paths);
+    Ok(decode_diagonal(&out[0], &out[1], job.paths as usize, m))
+}
+
+/// The tail-sum job through `launcher`.
+pub fn run_tail(launcher: &dyn Launcher, job: &TailSumJob, progress: &dyn Progress) -> Result<Vec<Vec<f64>>> {
+    let launch = tail_launch(job)?;
+    let out = launcher.launch(&launch)?;
+    progress.advance(job.samples.div_ceil(1024));
+    Ok(decode_tail(&out[0], job.times.len()))
+}
+
+/// The interaction job through `launcher`.
+pub fn run_interaction(launcher: &dyn Launcher, job: &InteractionJob, progress: &dyn Progress) -> Result<Vec<InteractionPath>> {
+    let (launch, m) = interaction_launch(job)?;
+    let out = launcher.launch(&launch)?;
+    progress.advance(job.paths);
+    Ok(decode_interaction(&out[0], &out[1], job.paths as usize, m))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The parameter list between the entry's parentheses in a kernel source, as (type, name).
+    fn signature(kernel: &Kernel) -> Vec<(String, String)> {
+        let head = format!("void {}(", kernel.entry);
+        let start = kernel.source.find(&head).expect("entry in source") + head.len();
+        let end = start + kernel.source[start..].find(')').expect("closing parenthesis");
+        kernel.source[start..end]
+            .split(',')
+            .map(|p| {
+                let p = p.split_whitespace().collect::<Vec<_>>().join(" ");
+                let (ty, name) = p.rsplit_once(' ').expect("type and name");
+                let (ty, name) = match name.strip_prefix('*') {
+                    Some(n) => (format!("{ty}*"), n.to_string()),
+                    None => (ty.to_string(), name.to_string()),
+                };
+                (ty, name)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_parameter_tables_match_the_kernel_sources() {
+        for k in &KERNELS {
+            let from_source = signature(k);
+            let table: Vec<(String, String)> = k.params.iter().map(|(n, t)| (t.c_type().to_string(), n.to_string())).collect();
+            assert_eq!(from_source, table, "{}: the table differs from the signature in {}", k.entry, k.file);
+        }
+    }
+
+    #[test]
+    fn launches_follow_the_tables() {
+        use crate::mc::StreamKey;
+        let d = DiagonalLrdJob { a: vec![-1.0], b: vec![1.0], w: 1.0, bias: 0.0, disc: Discretization::Zoh, horizon: 10, paths: 3, claimed_rate: -1.0, checkpoints: 2, key: StreamKey([1, 2]) };
+        let (l, _) = diagonal_launch(&d).unwrap();
+        assert!(l.kernel.params.iter().zip(&l.args).all(|(p, a)| p.1 == a.param_type()));
+        assert_eq!(l.grid(), 1);
+        let t = TailSumJob { c: 0.5, gamma: 0.5, times: vec![1, 2], samples: 300, key: StreamKey([1, 2]) };
+        assert_eq!(tail_launch(&t).unwrap().grid(), 2);
+        let too_big = DiagonalLrdJob { a: vec![-1.0; MAX_MODES + 1], b: vec![1.0; MAX_MODES + 1], ..d };
+        assert!(diagonal_launch(&too_big).is_err());
+    }
 }

@@ -2,46 +2,39 @@
 //! blockIdx/threadIdx; compiled as C++ by `build.rs`), so they can be verified without a GPU: on
 //! the same streams their results must match the rayon backend.
 //!
-//! Kernels: the diagonal LRD trajectory, the tail sums and the interaction products (top
-//! Lyapunov exponent). The scalar AR(1) has no kernel yet; this backend runs it on the rayon
-//! backend.
+//! Every kernel is called as CUDA calls it: a grid, a block, and an array of pointers to the
+//! argument values in the order of its parameter table ([`super::kernels`]). The scalar AR(1) has
+//! no kernel yet; this backend runs it on the rayon backend.
 
 use super::backend::Backend;
 use super::cpu::CpuBackend;
-use super::jobs::{log_checkpoints, DiagonalLrdJob, DiagonalLrdPath, InteractionJob, InteractionPath, ScalarArJob, ScalarArPath, TailSumJob};
-use super::kernels::{diagonal_paths, ensure_fits, interaction_paths, interaction_start, tail_rows, DIAGONAL_OUTPUT, INTERACTION_OUTPUT, MAX_MODES, MAX_STATE};
-use crate::error::Result;
-use crate::model::Discretization;
+use super::jobs::{DiagonalLrdJob, DiagonalLrdPath, InteractionJob, InteractionPath, ScalarArJob, ScalarArPath, TailSumJob};
+use super::kernels::{run_diagonal, run_interaction, run_tail, Arg, Launch, Launcher};
+use crate::error::{Error, Result};
 use crate::progress::Progress;
+use std::ffi::c_void;
 
-type DiagonalFn = unsafe extern "C" fn(
-    *const f64, *const f64, i32, f64, f64, i32, u64, u64, f64, u32, u32, *const u64, i32, *mut f64, *mut f64,
-);
-type TailFn = unsafe extern "C" fn(f64, f64, *const u64, i32, u64, u32, u32, *mut f64);
-type InteractionFn = unsafe extern "C" fn(
-    *const f64, *const f64, *const f64, *const f64, i32, i32, u64, u64, u64, u64, u32, u32, *const u64, i32, *mut f64, *mut f64,
-);
+/// A kernel exported by the shim: `(grid, block, params)`.
+type Entry = unsafe extern "C" fn(u32, u32, *mut *mut c_void);
 
 extern "C" {
-    fn ssm_cpu_diagonal_lrd(a: *const f64, b: *const f64, h: i32, w: f64, bias: f64, zoh: i32, horizon: u64, paths: u64, claimed_rate: f64, k0: u32, k1: u32, marks: *const u64, n_marks: i32, summary: *mut f64, trace: *mut f64);
-    fn ssm_cpu_tail_sums(c: f64, gamma: f64, times: *const u64, n_times: i32, samples: u64, k0: u32, k1: u32, out: *mut f64);
-    fn ssm_planted_diagonal_lrd(a: *const f64, b: *const f64, h: i32, w: f64, bias: f64, zoh: i32, horizon: u64, paths: u64, claimed_rate: f64, k0: u32, k1: u32, marks: *const u64, n_marks: i32, summary: *mut f64, trace: *mut f64);
-    fn ssm_cpu_interaction(abar: *const f64, bbar: *const f64, g: *const f64, w: *const f64, h: i32, start: i32, t: u64, horizon: u64, burn_in: u64, paths: u64, k0: u32, k1: u32, marks: *const u64, n_marks: i32, summary: *mut f64, trace: *mut f64);
-    fn ssm_planted_interaction(abar: *const f64, bbar: *const f64, g: *const f64, w: *const f64, h: i32, start: i32, t: u64, horizon: u64, burn_in: u64, paths: u64, k0: u32, k1: u32, marks: *const u64, n_marks: i32, summary: *mut f64, trace: *mut f64);
-    fn ssm_planted_tail_sums(c: f64, gamma: f64, times: *const u64, n_times: i32, samples: u64, k0: u32, k1: u32, out: *mut f64);
+    fn ssm_cpu_diagonal_lrd(grid: u32, block: u32, params: *mut *mut c_void);
+    fn ssm_cpu_tail_sums(grid: u32, block: u32, params: *mut *mut c_void);
+    fn ssm_cpu_interaction(grid: u32, block: u32, params: *mut *mut c_void);
+    fn ssm_planted_diagonal_lrd(grid: u32, block: u32, params: *mut *mut c_void);
+    fn ssm_planted_tail_sums(grid: u32, block: u32, params: *mut *mut c_void);
+    fn ssm_planted_interaction(grid: u32, block: u32, params: *mut *mut c_void);
 }
 
 /// The kernels on the CPU (single-threaded, like one GPU thread after another).
 #[derive(Clone, Copy, Debug)]
 pub struct ShimBackend {
-    diagonal: DiagonalFn,
-    tail: TailFn,
-    interaction: InteractionFn,
+    entries: [(&'static str, Entry); 3],
 }
 
 impl Default for ShimBackend {
     fn default() -> Self {
-        ShimBackend { diagonal: ssm_cpu_diagonal_lrd, tail: ssm_cpu_tail_sums, interaction: ssm_cpu_interaction }
+        ShimBackend { entries: [("diagonal_lrd", ssm_cpu_diagonal_lrd), ("tail_sums", ssm_cpu_tail_sums), ("interaction", ssm_cpu_interaction)] }
     }
 }
 
@@ -50,11 +43,51 @@ impl ShimBackend {
     pub fn new() -> Self {
         Self::default()
     }
-    /// The kernels with a planted off-by-one in the step loop of the LRD kernel: the negative
-    /// control of the agreement test (never use it for results).
+    /// The kernels with a planted off-by-one in their step loops: the negative control of the
+    /// agreement test (never use it for results).
     #[doc(hidden)]
     pub fn with_planted_bug() -> Self {
-        ShimBackend { diagonal: ssm_planted_diagonal_lrd, tail: ssm_planted_tail_sums, interaction: ssm_planted_interaction }
+        ShimBackend {
+            entries: [("diagonal_lrd", ssm_planted_diagonal_lrd), ("tail_sums", ssm_planted_tail_sums), ("interaction", ssm_planted_interaction)],
+        }
+    }
+}
+
+/// An argument's value in an 8-byte slot, as the kernel reads it through its pointer.
+fn slot(bytes: &[u8]) -> u64 {
+    let mut b = [0u8; 8];
+    b[..bytes.len()].copy_from_slice(bytes);
+    u64::from_ne_bytes(b)
+}
+
+impl Launcher for ShimBackend {
+    fn launch(&self, launch: &Launch) -> Result<Vec<Vec<f64>>> {
+        let entry = self.entries.iter().find(|(name, _)| *name == launch.kernel.entry).map(|e| e.1).ok_or_else(|| {
+            Error::InvalidParameter(format!("the shim has no kernel '{}'", launch.kernel.entry))
+        })?;
+        let mut outputs: Vec<Vec<f64>> = launch.args.iter().filter_map(|a| if let Arg::OutF64(n) = a { Some(vec![0.0; *n]) } else { None }).collect();
+        let mut next_out = outputs.iter_mut();
+        let mut slots: Vec<u64> = launch
+            .args
+            .iter()
+            .map(|a| match a {
+                Arg::InF64(v) => v.as_ptr() as usize as u64,
+                Arg::InU64(v) => v.as_ptr() as usize as u64,
+                Arg::OutF64(_) => next_out.next().expect("one buffer per output").as_mut_ptr() as usize as u64,
+                Arg::I32(v) => slot(&v.to_ne_bytes()),
+                Arg::U32(v) => slot(&v.to_ne_bytes()),
+                Arg::U64(v) => *v,
+                Arg::F64(v) => slot(&v.to_ne_bytes()),
+            })
+            .collect();
+        let mut params: Vec<*mut c_void> = slots.iter_mut().map(|s| (s as *mut u64).cast::<c_void>()).collect();
+        // SAFETY: `params[i]` points at an 8-byte slot holding argument i in the representation
+        // of the kernel's i-th parameter (checked against the kernel's signature by the table's
+        // tests; `Launch::new` checks the arguments against the table). Buffer arguments point
+        // into `launch.args` and `outputs`, which have the lengths the kernel reads and writes
+        // (the job's validation bounds its sizes) and outlive the call; the shim keeps no pointer.
+        unsafe { entry(launch.grid(), launch.kernel.block, params.as_mut_ptr()) };
+        Ok(outputs)
     }
 }
 
@@ -64,70 +97,15 @@ impl Backend for ShimBackend {
     }
 
     fn diagonal_lrd(&self, job: &DiagonalLrdJob, progress: &dyn Progress) -> Result<Vec<DiagonalLrdPath>> {
-        job.validate()?;
-        ensure_fits(job.a.len(), MAX_MODES, "LRD")?;
-        let marks = log_checkpoints(job.horizon, job.checkpoints);
-        let n = job.paths as usize;
-        let (ns, nt) = DIAGONAL_OUTPUT.lengths(n, marks.len());
-        let (mut summary, mut trace) = (vec![0.0; ns], vec![0.0; nt]);
-        // SAFETY: the kernel reads `h` = a.len() = b.len() modes, `n_marks` = marks.len() marks,
-        // and writes DIAGONAL_OUTPUT's summary and trace lengths; all buffers have exactly
-        // those lengths and outlive the call, which does not retain them.
-        unsafe {
-            (self.diagonal)(
-                job.a.as_ptr(),
-                job.b.as_ptr(),
-                job.a.len() as i32,
-                job.w,
-                job.bias,
-                i32::from(job.disc == Discretization::Zoh),
-                job.horizon,
-                job.paths,
-                job.claimed_rate,
-                job.key.0[0],
-                job.key.0[1],
-                marks.as_ptr(),
-                marks.len() as i32,
-                summary.as_mut_ptr(),
-                trace.as_mut_ptr(),
-            )
-        };
-        progress.advance(job.paths);
-        Ok(diagonal_paths(&summary, &trace, n, marks.len()))
+        run_diagonal(self, job, progress)
     }
 
     fn tail_sums(&self, job: &TailSumJob, progress: &dyn Progress) -> Result<Vec<Vec<f64>>> {
-        job.validate()?;
-        let (n, k) = (job.samples as usize, job.times.len());
-        let mut out = vec![0.0; n * k];
-        // SAFETY: the kernel reads `n_times` = times.len() times and writes samples·n_times
-        // values into `out`, which has exactly that length and outlives the call.
-        unsafe { (self.tail)(job.c, job.gamma, job.times.as_ptr(), k as i32, job.samples, job.key.0[0], job.key.0[1], out.as_mut_ptr()) };
-        progress.advance(job.samples.div_ceil(1024));
-        Ok(tail_rows(&out, k))
+        run_tail(self, job, progress)
     }
 
     fn interaction(&self, job: &InteractionJob, progress: &dyn Progress) -> Result<Vec<InteractionPath>> {
-        job.validate()?;
-        let h = job.bbar.len();
-        ensure_fits(h, MAX_STATE, "interaction")?;
-        let marks = log_checkpoints(job.horizon, job.checkpoints);
-        let (n, m) = (job.paths as usize, marks.len());
-        let abar: Vec<f64> = job.abar.concat();
-        let (start, t) = interaction_start(job);
-        let (ns, nt) = INTERACTION_OUTPUT.lengths(n, m);
-        let (mut summary, mut trace) = (vec![0.0; ns], vec![0.0; nt]);
-        // SAFETY: the kernel reads an h×h Ā (row-major), h-vectors B̄, G, W and m marks, and writes
-        // INTERACTION_OUTPUT's summary and trace lengths; every buffer has exactly that length and
-        // outlives the call.
-        unsafe {
-            (self.interaction)(
-                abar.as_ptr(), job.bbar.as_ptr(), job.g.as_ptr(), job.w.as_ptr(), h as i32, start, t, job.horizon, job.burn_in,
-                job.paths, job.key.0[0], job.key.0[1], marks.as_ptr(), m as i32, summary.as_mut_ptr(), trace.as_mut_ptr(),
-            )
-        };
-        progress.advance(job.paths);
-        Ok(interaction_paths(&summary, &trace, n, m))
+        run_interaction(self, job, progress)
     }
 
     fn scalar_ar(&self, job: &ScalarArJob, progress: &dyn Progress) -> Result<Vec<ScalarArPath>> {
