@@ -58,6 +58,13 @@ fn compile(lib: &Library, name: &str, source: &str) -> Result<String, String> {
     }
 }
 
+/// The `.param` types of an entry point in PTX, in order (`.u64` for pointers).
+fn entry_params(ptx: &str, entry: &str) -> Vec<String> {
+    let start = ptx.find(&format!(".entry {entry}(")).expect("entry point");
+    let end = start + ptx[start..].find(')').expect("end of the parameter list");
+    ptx[start..end].lines().filter_map(|l| l.trim().strip_prefix(".param ")).map(|p| p.split_whitespace().next().unwrap_or("").to_string()).collect()
+}
+
 #[test]
 fn every_kernel_compiles_to_ptx_with_nvrtc() {
     let Some(lib) = load() else {
@@ -70,6 +77,9 @@ fn every_kernel_compiles_to_ptx_with_nvrtc() {
     for k in &KERNELS {
         let ptx = compile(&lib, k.file, &nvrtc_program(k)).unwrap_or_else(|log| panic!("{} does not compile:\n{log}", k.file));
         assert!(ptx.contains(&format!(".entry {}", k.entry)), "{}: no entry point {} in the PTX", k.file, k.entry);
+        // The launchers push arguments by the parameter table: it must match the compiled entry.
+        let table: Vec<&str> = k.params.iter().map(|p| p.1.ptx_type()).collect();
+        assert_eq!(entry_params(&ptx, k.entry), table, "{}: the parameter table differs from the PTX entry", k.entry);
     }
 }
 

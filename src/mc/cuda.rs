@@ -2,26 +2,24 @@
 //! backend starts, launched with cudarc (which loads the driver at run time, so this builds
 //! without a CUDA toolkit). The scalar AR(1), which has no kernel yet, runs on the rayon backend.
 //!
-//! Results agree with the CPU backends to rounding (the device's libm differs from glibc by a
-//! few ulps); the kernels' logic is verified bit-exactly on the CPU through [`super::shim`].
+//! Launches follow the parameter tables of [`super::kernels`], as the CPU shim's do; results agree
+//! with the CPU backends to rounding (only B̄'s `expm1` comes from the device libm); the kernels'
+//! logic is verified bit-exactly on the CPU through [`super::shim`].
 
 use super::backend::Backend;
 use super::cpu::CpuBackend;
-use super::jobs::{log_checkpoints, DiagonalLrdJob, DiagonalLrdPath, InteractionJob, InteractionPath, ScalarArJob, ScalarArPath, TailSumJob};
-use super::kernels::{diagonal_paths, ensure_fits, interaction_paths, interaction_start, nvrtc_program, tail_rows, DIAGONAL_OUTPUT, INTERACTION_OUTPUT, KERNELS, MAX_MODES, MAX_STATE};
+use super::jobs::{DiagonalLrdJob, DiagonalLrdPath, InteractionJob, InteractionPath, ScalarArJob, ScalarArPath, TailSumJob};
+use super::kernels::{nvrtc_program, run_diagonal, run_interaction, run_tail, Arg, Launch, Launcher, KERNELS};
 use crate::error::{Error, Result};
-use crate::model::Discretization;
-use cudarc::driver::{CudaContext, CudaFunction, CudaStream, LaunchConfig, PushKernelArg};
+use crate::progress::Progress;
+use cudarc::driver::{CudaContext, CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
 use cudarc::nvrtc::{compile_ptx_with_opts, CompileOptions};
-use crate::progress::{Progress, Silent};
 use std::sync::Arc;
 
 /// The CUDA backend on device 0.
 pub struct CudaBackend {
     stream: Arc<CudaStream>,
-    diagonal: CudaFunction,
-    tail: CudaFunction,
-    interaction: CudaFunction,
+    functions: Vec<(&'static str, CudaFunction)>,
 }
 
 /// Runs `f`, turning a panic (cudarc panics when a library cannot be loaded) into `None`
@@ -57,17 +55,70 @@ impl CudaBackend {
                 .ok_or_else(|| unavailable("NVRTC could not be loaded"))?
                 .map_err(|e| unavailable(format!("{} does not compile: {e:?}", k.file)))?;
             let module = ctx.load_module(ptx).map_err(|e| unavailable(format!("{}: {e}", k.file)))?;
-            functions.push(module.load_function(k.entry).map_err(|e| unavailable(format!("{}: {e}", k.entry)))?);
+            functions.push((k.entry, module.load_function(k.entry).map_err(|e| unavailable(format!("{}: {e}", k.entry)))?));
         }
-        let interaction = functions.pop().expect("three kernels");
-        let tail = functions.pop().expect("three kernels");
-        let diagonal = functions.pop().expect("three kernels");
-        Ok(CudaBackend { stream, diagonal, tail, interaction })
+        Ok(CudaBackend { stream, functions })
     }
 }
 
-fn config(n: u64, block: u32) -> LaunchConfig {
-    LaunchConfig { grid_dim: (n.div_ceil(u64::from(block)) as u32, 1, 1), block_dim: (block, 1, 1), shared_mem_bytes: 0 }
+/// An argument on the device: a buffer it owns, or a scalar.
+enum DeviceArg {
+    F64(CudaSlice<f64>),
+    U64s(CudaSlice<u64>),
+    I32(i32),
+    U32(u32),
+    U64(u64),
+    Real(f64),
+}
+
+impl Launcher for CudaBackend {
+    fn launch(&self, launch: &Launch) -> Result<Vec<Vec<f64>>> {
+        let s = &self.stream;
+        let function = self.functions.iter().find(|(name, _)| *name == launch.kernel.entry).map(|f| &f.1).ok_or_else(|| {
+            Error::InvalidParameter(format!("no CUDA kernel '{}'", launch.kernel.entry))
+        })?;
+        let mut args: Vec<DeviceArg> = launch
+            .args
+            .iter()
+            .map(|a| {
+                Ok(match a {
+                    Arg::InF64(v) => DeviceArg::F64(s.clone_htod(v).map_err(device)?),
+                    Arg::InU64(v) => DeviceArg::U64s(s.clone_htod(v).map_err(device)?),
+                    Arg::OutF64(n) => DeviceArg::F64(s.alloc_zeros::<f64>(*n).map_err(device)?),
+                    Arg::I32(v) => DeviceArg::I32(*v),
+                    Arg::U32(v) => DeviceArg::U32(*v),
+                    Arg::U64(v) => DeviceArg::U64(*v),
+                    Arg::F64(v) => DeviceArg::Real(*v),
+                })
+            })
+            .collect::<Result<_>>()?;
+        let mut builder = s.launch_builder(function);
+        for a in &mut args {
+            match a {
+                DeviceArg::F64(b) => builder.arg(b),
+                DeviceArg::U64s(b) => builder.arg(b),
+                DeviceArg::I32(v) => builder.arg(&*v),
+                DeviceArg::U32(v) => builder.arg(&*v),
+                DeviceArg::U64(v) => builder.arg(&*v),
+                DeviceArg::Real(v) => builder.arg(&*v),
+            };
+        }
+        let config = LaunchConfig { grid_dim: (launch.grid(), 1, 1), block_dim: (launch.kernel.block, 1, 1), shared_mem_bytes: 0 };
+        // SAFETY: the arguments are pushed in the order and with the types of the kernel's
+        // parameter table (checked against the kernel's signature by the table's tests and
+        // against the PTX by the NVRTC test); every buffer has the length the kernel reads or
+        // writes (the job's validation bounds its sizes), and each thread writes only its own
+        // path's or sample's entries.
+        unsafe { builder.launch(config) }.map_err(device)?;
+        drop(builder);
+        let outputs = launch.args.iter().zip(&args).filter(|(a, _)| matches!(a, Arg::OutF64(_)));
+        outputs
+            .map(|(_, d)| match d {
+                DeviceArg::F64(b) => s.clone_dtoh(b).map_err(device),
+                _ => unreachable!("outputs are f64 buffers"),
+            })
+            .collect()
+    }
 }
 
 impl Backend for CudaBackend {
@@ -76,102 +127,15 @@ impl Backend for CudaBackend {
     }
 
     fn diagonal_lrd(&self, job: &DiagonalLrdJob, progress: &dyn Progress) -> Result<Vec<DiagonalLrdPath>> {
-        job.validate()?;
-        ensure_fits(job.a.len(), MAX_MODES, "LRD")?;
-        let marks = log_checkpoints(job.horizon, job.checkpoints);
-        let (n, m) = (job.paths as usize, marks.len());
-        let s = &self.stream;
-        let a = s.clone_htod(&job.a).map_err(device)?;
-        let b = s.clone_htod(&job.b).map_err(device)?;
-        let dmarks = s.clone_htod(&marks).map_err(device)?;
-        let (ns, nt) = DIAGONAL_OUTPUT.lengths(n, m);
-        let mut summary = s.alloc_zeros::<f64>(ns).map_err(device)?;
-        let mut trace = s.alloc_zeros::<f64>(nt).map_err(device)?;
-        let (h, zoh, nm) = (job.a.len() as i32, i32::from(job.disc == Discretization::Zoh), m as i32);
-        let mut launch = s.launch_builder(&self.diagonal);
-        launch
-            .arg(&a)
-            .arg(&b)
-            .arg(&h)
-            .arg(&job.w)
-            .arg(&job.bias)
-            .arg(&zoh)
-            .arg(&job.horizon)
-            .arg(&job.paths)
-            .arg(&job.claimed_rate)
-            .arg(&job.key.0[0])
-            .arg(&job.key.0[1])
-            .arg(&dmarks)
-            .arg(&nm)
-            .arg(&mut summary)
-            .arg(&mut trace);
-        // SAFETY: the arguments match the kernel's signature in kernels/diagonal_lrd.cu type for
-        // type and in order; the device buffers hold h modes, m marks and the summary and
-        // trace lengths of DIAGONAL_OUTPUT, and each thread writes only its own path's entries.
-        unsafe { launch.launch(config(job.paths, 64)) }.map_err(device)?;
-        let summary = s.clone_dtoh(&summary).map_err(device)?;
-        let trace = s.clone_dtoh(&trace).map_err(device)?;
-        progress.advance(job.paths);
-        Ok(diagonal_paths(&summary, &trace, n, m))
+        run_diagonal(self, job, progress)
     }
 
     fn tail_sums(&self, job: &TailSumJob, progress: &dyn Progress) -> Result<Vec<Vec<f64>>> {
-        job.validate()?;
-        let k = job.times.len();
-        let s = &self.stream;
-        let times = s.clone_htod(&job.times).map_err(device)?;
-        let mut out = s.alloc_zeros::<f64>(job.samples as usize * k).map_err(device)?;
-        let nt = k as i32;
-        let mut launch = s.launch_builder(&self.tail);
-        launch.arg(&job.c).arg(&job.gamma).arg(&times).arg(&nt).arg(&job.samples).arg(&job.key.0[0]).arg(&job.key.0[1]).arg(&mut out);
-        // SAFETY: the arguments match kernels/tail_sums.cu's signature type for type and in
-        // order; `out` holds samples·n_times values and each thread writes only its own row.
-        unsafe { launch.launch(config(job.samples, 256)) }.map_err(device)?;
-        let out = s.clone_dtoh(&out).map_err(device)?;
-        progress.advance(job.samples.div_ceil(1024));
-        Ok(tail_rows(&out, k))
+        run_tail(self, job, progress)
     }
 
     fn interaction(&self, job: &InteractionJob, progress: &dyn Progress) -> Result<Vec<InteractionPath>> {
-        job.validate()?;
-        let h = job.bbar.len();
-        ensure_fits(h, MAX_STATE, "interaction")?;
-        let marks = log_checkpoints(job.horizon, job.checkpoints);
-        let (n, m) = (job.paths as usize, marks.len());
-        let (start, t) = interaction_start(job);
-        let s = &self.stream;
-        let abar = s.clone_htod(&job.abar.concat()).map_err(device)?;
-        let (bbar, g, w) = (s.clone_htod(&job.bbar).map_err(device)?, s.clone_htod(&job.g).map_err(device)?, s.clone_htod(&job.w).map_err(device)?);
-        let dmarks = s.clone_htod(&marks).map_err(device)?;
-        let (ns, nt) = INTERACTION_OUTPUT.lengths(n, m);
-        let mut summary = s.alloc_zeros::<f64>(ns).map_err(device)?;
-        let mut trace = s.alloc_zeros::<f64>(nt).map_err(device)?;
-        let (hi, nm) = (h as i32, m as i32);
-        let mut launch = s.launch_builder(&self.interaction);
-        launch
-            .arg(&abar)
-            .arg(&bbar)
-            .arg(&g)
-            .arg(&w)
-            .arg(&hi)
-            .arg(&start)
-            .arg(&t)
-            .arg(&job.horizon)
-            .arg(&job.burn_in)
-            .arg(&job.paths)
-            .arg(&job.key.0[0])
-            .arg(&job.key.0[1])
-            .arg(&dmarks)
-            .arg(&nm)
-            .arg(&mut summary)
-            .arg(&mut trace);
-        // SAFETY: the arguments match kernels/interaction.cu's signature type for type and in
-        // order; the buffers hold h×h, h, h, h and m values and INTERACTION_OUTPUT's lengths, and each thread
-        // writes only its own path's entries.
-        unsafe { launch.launch(config(job.paths, 64)) }.map_err(device)?;
-        let (summary, trace) = (s.clone_dtoh(&summary).map_err(device)?, s.clone_dtoh(&trace).map_err(device)?);
-        progress.advance(job.paths);
-        Ok(interaction_paths(&summary, &trace, n, m))
+        run_interaction(self, job, progress)
     }
 
     fn scalar_ar(&self, job: &ScalarArJob, progress: &dyn Progress) -> Result<Vec<ScalarArPath>> {
