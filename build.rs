@@ -2,7 +2,15 @@
 //! twice: as they are, and with a planted off-by-one (the agreement test's negative control).
 
 fn main() {
-    for f in ["kernels/cpu_shim.cpp", "kernels/cpu_shim.h", "kernels/philox.cuh", "kernels/vecmath.cuh", "kernels/diagonal_lrd.cu", "kernels/tail_sums.cu", "kernels/interaction.cu"] {
+    for f in [
+        "kernels/cpu_shim.cpp",
+        "kernels/cpu_shim.h",
+        "kernels/philox.cuh",
+        "kernels/vecmath.cuh",
+        "kernels/diagonal_lrd.cu",
+        "kernels/tail_sums.cu",
+        "kernels/interaction.cu",
+    ] {
         println!("cargo:rerun-if-changed={f}");
     }
     let base = || {

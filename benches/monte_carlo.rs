@@ -7,14 +7,14 @@
 //! numpy and C references: `scripts/perf_compare.sh` (README, "Performance").
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use ssmcheck::progress::Silent;
+use ssmcheck::mc::jobs::{DiagonalLrdJob, InteractionJob, ScalarArJob, Start, TailSumJob};
 use ssmcheck::mc::normals::Normals;
 use ssmcheck::mc::paths::{diagonal_lrd_path, interaction_path, scalar_ar_path, tail_sum_sample};
 use ssmcheck::mc::portable::PortableNormals;
-use ssmcheck::mc::jobs::{DiagonalLrdJob, InteractionJob, ScalarArJob, Start, TailSumJob};
 use ssmcheck::mc::{Stream, StreamKey};
 use ssmcheck::model::Discretization;
 use ssmcheck::prelude::*;
+use ssmcheck::progress::Silent;
 
 fn elementary(c: &mut Criterion) {
     use ssmcheck::math::vecmath::{exp, ln, softplus};
@@ -46,7 +46,11 @@ fn elementary(c: &mut Criterion) {
 fn scan(c: &mut Criterion) {
     use ssmcheck::model::{selective_scan, ScanInputs};
     let (d, n, len) = (64, 16, 1024);
-    let normals = |k: u64, m: usize| { let mut v = vec![0.0; m]; PortableNormals::new(k, 0).fill(&mut v); v };
+    let normals = |k: u64, m: usize| {
+        let mut v = vec![0.0; m];
+        PortableNormals::new(k, 0).fill(&mut v);
+        v
+    };
     let (r, bm, cm, u) = (normals(1, len * d), normals(2, len * n), normals(3, len * n), normals(4, len * d));
     let a: Vec<f64> = (0..n * d).map(|i| -((i / d + 1) as f64)).collect();
     let inputs = ScanInputs { d, n, len, delta: &r, delta_softplus: true, a: &a, b: &bm, c: &cm, u: &u };

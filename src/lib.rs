@@ -34,14 +34,14 @@ pub mod mc;
 pub mod model;
 pub mod progress;
 pub mod report;
-pub mod tasks;
 pub mod stats;
+pub mod tasks;
 
 /// The names most users need.
 pub mod prelude {
     pub use crate::claim::{
-        custom, property, run_claims, Budget, Check, Claim, Comparison, Context, Eval, Family, Figure, Kind, Outcome,
-        Registry, RunConfig, RunResults, Series, Status, Style, Verdict, VerdictKind,
+        custom, property, run_claims, Budget, Check, Claim, Comparison, Context, Eval, Family, Figure, Kind, Outcome, Registry, RunConfig, RunResults, Series,
+        Status, Style, Verdict, VerdictKind,
     };
     pub use crate::claims::registry;
     pub use crate::error::{Error, Result};

@@ -181,7 +181,14 @@ fn bench(workload: &str, threads: Option<usize>, backend: BackendChoice, quick: 
         let line = run(w, &sizes, threads)?;
         println!("{}", serde_json::to_string(&line)?);
         if table {
-            eprintln!("{:<10} {:>7} {:>10.4} {:>16}  {}", line.workload, threads, line.wall_s, format!("{}{}", si(line.throughput), line.throughput_unit), line.summary);
+            eprintln!(
+                "{:<10} {:>7} {:>10.4} {:>16}  {}",
+                line.workload,
+                threads,
+                line.wall_s,
+                format!("{}{}", si(line.throughput), line.throughput_unit),
+                line.summary
+            );
         }
     }
     Ok(())

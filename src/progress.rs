@@ -30,9 +30,7 @@ impl TerminalBar {
     /// A bar labelled `label` (drawn only when standard error is a terminal).
     pub fn new(label: &str) -> Self {
         let bar = ProgressBar::new(0).with_prefix(label.to_string());
-        bar.set_style(
-            ProgressStyle::with_template("{prefix:>24} [{bar:30}] {pos}/{len} {elapsed}").expect("valid template").progress_chars("=> "),
-        );
+        bar.set_style(ProgressStyle::with_template("{prefix:>24} [{bar:30}] {pos}/{len} {elapsed}").expect("valid template").progress_chars("=> "));
         TerminalBar(bar)
     }
 }

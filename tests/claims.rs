@@ -19,11 +19,8 @@ fn the_registry_is_sound() {
 fn every_claim_agrees_with_its_status_at_the_quick_budget() {
     let registry = ssmcheck::claims::registry();
     let results = quick(&registry, 1);
-    let bad: Vec<String> = results
-        .disagreements()
-        .iter()
-        .map(|c| format!("{}: {} ({})", c.meta.id, c.disagreement.clone().unwrap_or_default(), c.result.summary))
-        .collect();
+    let bad: Vec<String> =
+        results.disagreements().iter().map(|c| format!("{}: {} ({})", c.meta.id, c.disagreement.clone().unwrap_or_default(), c.result.summary)).collect();
     assert!(bad.is_empty(), "claims contradicting their status:\n{}", bad.join("\n"));
     for c in &results.claims {
         if c.meta.status == Status::Theorem {

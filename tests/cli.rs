@@ -157,6 +157,9 @@ fn export_writes_zoology_lines_and_rejects_impossible_sizes() {
     assert_eq!(text, std::fs::read_to_string(&again).unwrap());
     let bad = dir.path().join("bad.jsonl");
     assert_one_line_error(&ssmcheck(&["export", "--keys", "8", "--len", "10", "--out", bad.to_str().unwrap()]), "T ≥ 32");
-    assert_one_line_error(&ssmcheck(&["export", "--keys", "4", "--values", "16", "--len", "24", "--vocab", "8", "--out", bad.to_str().unwrap()]), "Zoology vocabulary");
+    assert_one_line_error(
+        &ssmcheck(&["export", "--keys", "4", "--values", "16", "--len", "24", "--vocab", "8", "--out", bad.to_str().unwrap()]),
+        "Zoology vocabulary",
+    );
     assert!(!bad.exists(), "nothing half-written");
 }

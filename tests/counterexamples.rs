@@ -89,8 +89,7 @@ fn softplus(z: f64) -> f64 {
 fn results() -> RunResults {
     let registry = ssmcheck::claims::registry();
     // The decay family's errata (the stability family's are in tests/stability_counterexamples.rs).
-    let errata: Vec<&Claim> =
-        registry.iter().filter(|c| c.meta.status == Status::Erratum && c.meta.family == Family::Decay).collect();
+    let errata: Vec<&Claim> = registry.iter().filter(|c| c.meta.status == Status::Erratum && c.meta.family == Family::Decay).collect();
     let cfg = RunConfig { seed: 1, budget: Budget::Quick, backend: &CpuBackend, progress: false, parallel: true };
     run_claims(&errata, &cfg)
 }
@@ -140,9 +139,7 @@ fn eq10_selective(cx: &Value) -> bool {
         h
     };
     let truth = fd(&x, t - 1, run);
-    let printed: Vec<f64> = (0..a.len())
-        .map(|n| (t + 1..=t + k).map(|j| coeff(x[j - 1], n).0).product::<f64>() * coeff(x[t - 1], n).1)
-        .collect();
+    let printed: Vec<f64> = (0..a.len()).map(|n| (t + 1..=t + k).map(|j| coeff(x[j - 1], n).0).product::<f64>() * coeff(x[t - 1], n).1).collect();
     let err: f64 = norm(&truth.iter().zip(&printed).map(|(p, q)| p - q).collect::<Vec<_>>());
     err > 1e-4 * (norm(&truth) + norm(&printed))
 }
@@ -169,9 +166,7 @@ fn thm1(cx: &Value) -> bool {
     // Weights w(i, τ), i = 1..last, on complex inputs (scores analytic: softmax of β(W_Q x_i)·(W_K x_τ)).
     let weights = |flat: &[C]| -> Vec<C> {
         let key = lin(&wk, &flat[(tau - 1) * d..tau * d]);
-        let s: Vec<C> = (1..=last)
-            .map(|i| lin(&wq, &flat[(i - 1) * d..i * d]).iter().zip(&key).map(|(a, b)| a * b).sum::<C>() * beta)
-            .collect();
+        let s: Vec<C> = (1..=last).map(|i| lin(&wq, &flat[(i - 1) * d..i * d]).iter().zip(&key).map(|(a, b)| a * b).sum::<C>() * beta).collect();
         let mx = s.iter().map(|z| z.re).fold(f64::NEG_INFINITY, f64::max);
         let e: Vec<C> = s.iter().map(|z| (z - mx).exp()).collect();
         let z: C = e.iter().sum();
@@ -355,6 +350,7 @@ fn the_independent_checks_accept_true_instances() {
     let lti = serde_json::json!({ "model": { "a": [-0.5], "b_bias": [1.0], "b_weight": [0.0], "delta": { "w": 0.0, "b": 0.3 }, "disc": "zoh" }, "x": [0.5, -1.0, 2.0], "t": 2, "k": 1 });
     assert!(!eq10_selective(&lti));
     // With W_Q = 0 every score gradient vanishes and Eq (12) is exact even with its limit.
-    let att = serde_json::json!([{ "beta": 1.0, "causal": true, "k": 2, "t": 1, "wk": [[0.5]], "wq": [[0.0]], "wv": [[1.5]], "x": [[0.3], [-0.2], [0.7]] }, 1.0]);
+    let att =
+        serde_json::json!([{ "beta": 1.0, "causal": true, "k": 2, "t": 1, "wk": [[0.5]], "wq": [[0.0]], "wv": [[1.5]], "x": [[0.3], [-0.2], [0.7]] }, 1.0]);
     assert!(!thm1(&att));
 }

@@ -23,8 +23,7 @@ fn results_are_identical_at_one_and_two_threads() {
     assert!(!one.is_empty());
     assert!(one == two, "results differ between 1 and 2 threads");
     let now: serde_json::Value = serde_json::from_slice(&one).unwrap();
-    let fixture: serde_json::Value =
-        serde_json::from_str(include_str!("fixtures/verdicts_seed42_quick.json")).unwrap();
+    let fixture: serde_json::Value = serde_json::from_str(include_str!("fixtures/verdicts_seed42_quick.json")).unwrap();
     for claim in now["claims"].as_array().unwrap() {
         let id = claim["id"].as_str().unwrap();
         let Some(want) = fixture["verdicts"].get(id) else { continue }; // claims added since

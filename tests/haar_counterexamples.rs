@@ -10,7 +10,11 @@ fn f(v: &Value) -> f64 {
 }
 
 fn softplus(z: f64) -> f64 {
-    if z > 0.0 { z + (-z).exp().ln_1p() } else { z.exp().ln_1p() }
+    if z > 0.0 {
+        z + (-z).exp().ln_1p()
+    } else {
+        z.exp().ln_1p()
+    }
 }
 
 /// G(s) = exp(−λ ∫_s^1 softplus(W(t̂ − r)) dr) on the grid s_i = i/n, by a cumulative trapezoid
@@ -32,7 +36,13 @@ fn haar(j: u32, k: u64, s: f64) -> f64 {
     let scale = 2f64.powi(j as i32);
     let (a, m, b) = (k as f64 / scale, (k as f64 + 0.5) / scale, (k as f64 + 1.0) / scale);
     let amp = scale.sqrt();
-    if s >= a && s < m { amp } else if s >= m && s < b { -amp } else { 0.0 }
+    if s >= a && s < m {
+        amp
+    } else if s >= m && s < b {
+        -amp
+    } else {
+        0.0
+    }
 }
 
 fn thm1_sup(cx: &Value) -> bool {
@@ -46,9 +56,7 @@ fn thm1_sup(cx: &Value) -> bool {
     let (a, m, b) = (k as f64 / scale, (k as f64 + 0.5) / scale, (k as f64 + 1.0) / scale);
     let n = 1 << 20;
     let mi = (m * n as f64).round() as usize;
-    let combo = |i: usize| -> f64 {
-        [(a, 1.0), (b, 1.0), (m, -2.0)].iter().map(|&(t, c)| c * amp * basis_on_grid(t, w, 1.0, n)[i]).sum()
-    };
+    let combo = |i: usize| -> f64 { [(a, 1.0), (b, 1.0), (m, -2.0)].iter().map(|&(t, c)| c * amp * basis_on_grid(t, w, 1.0, n)[i]).sum() };
     let jump_in_combo = (combo(mi + 1) - combo(mi - 1)).abs();
     eps < amp && jump_in_combo < amp - eps
 }

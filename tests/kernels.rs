@@ -1,10 +1,10 @@
 //! The CUDA kernels, run on the CPU through the shim, agree with the rayon backend on the same
 //! streams — and a kernel with a planted off-by-one in its step loop is caught by the same test.
 
-use ssmcheck::progress::Silent;
 use ssmcheck::mc::jobs::{DiagonalLrdJob, DiagonalLrdPath, InteractionJob, Start, TailSumJob};
 use ssmcheck::mc::{Backend, CpuBackend, ShimBackend, StreamKey};
 use ssmcheck::model::Discretization;
+use ssmcheck::progress::Silent;
 
 /// Agreement tolerance: both sides evaluate the same IEEE operations with the same libm (and the
 /// shim is compiled without FMA contraction), so on this machine the results are bit-identical;
@@ -86,7 +86,10 @@ fn interaction_kernel_matches_the_rayon_backend() {
         let kernel = ShimBackend::new().interaction(&job, &bar).unwrap();
         assert_eq!(cpu.len(), kernel.len());
         for (a, b) in cpu.iter().zip(&kernel) {
-            assert!(close(a.log_v0, b.log_v0) && close(a.log_growth, b.log_growth) && close(a.log_growth_after_burn_in, b.log_growth_after_burn_in), "{start:?}");
+            assert!(
+                close(a.log_v0, b.log_v0) && close(a.log_growth, b.log_growth) && close(a.log_growth_after_burn_in, b.log_growth_after_burn_in),
+                "{start:?}"
+            );
             assert_eq!(a.increases, b.increases);
             assert!(a.trace.iter().zip(&b.trace).all(|(p, q)| p.0 == q.0 && close(p.1, q.1)));
         }

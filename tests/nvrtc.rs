@@ -23,7 +23,8 @@ fn compile(lib: &Library, name: &str, source: &str) -> Result<String, String> {
     unsafe {
         let create: Symbol<unsafe extern "C" fn(*mut Program, *const c_char, *const c_char, c_int, *const *const c_char, *const *const c_char) -> c_int> =
             lib.get(b"nvrtcCreateProgram").map_err(|e| e.to_string())?;
-        let compile: Symbol<unsafe extern "C" fn(Program, c_int, *const *const c_char) -> c_int> = lib.get(b"nvrtcCompileProgram").map_err(|e| e.to_string())?;
+        let compile: Symbol<unsafe extern "C" fn(Program, c_int, *const *const c_char) -> c_int> =
+            lib.get(b"nvrtcCompileProgram").map_err(|e| e.to_string())?;
         let ptx_size: Symbol<unsafe extern "C" fn(Program, *mut usize) -> c_int> = lib.get(b"nvrtcGetPTXSize").map_err(|e| e.to_string())?;
         let get_ptx: Symbol<unsafe extern "C" fn(Program, *mut c_char) -> c_int> = lib.get(b"nvrtcGetPTX").map_err(|e| e.to_string())?;
         let log_size: Symbol<unsafe extern "C" fn(Program, *mut usize) -> c_int> = lib.get(b"nvrtcGetProgramLogSize").map_err(|e| e.to_string())?;

@@ -4,8 +4,8 @@
 //! (no `Mixer`).
 
 use serde_json::Value;
-use ssmcheck::claims::recall::jl::jl_dimension;
 use ssmcheck::claims::recall::constructions::Case;
+use ssmcheck::claims::recall::jl::jl_dimension;
 use ssmcheck::mc::{Stream, StreamKey};
 use ssmcheck::prelude::*;
 use ssmcheck::tasks::mqar::Token;
@@ -58,7 +58,15 @@ fn lemma1_printed(cx: &Value) -> bool {
     };
     let printed = |i: usize| {
         let (nf, tf) = (n as f64, t as f64);
-        if i == 0 { -1.0 / tf } else if i == n { 2.0 / tf } else if i < n { tf / (nf * nf) - 1.0 / nf } else { -tf / (nf * nf) + 1.0 / nf }
+        if i == 0 {
+            -1.0 / tf
+        } else if i == n {
+            2.0 / tf
+        } else if i < n {
+            tf / (nf * nf) - 1.0 / nf
+        } else {
+            -tf / (nf * nf) + 1.0 / nf
+        }
     };
     // Some row case misses its dominant (diagonal) entry by more than 25%.
     [0, n, 1, n + 1].iter().any(|&a| (printed(a) - fd(a)).abs() > 0.25 * fd(a).abs())

@@ -35,7 +35,12 @@ fn log_binomial_upper(lf: &[f64], n: u64, k: u64, p: f64) -> f64 {
 
 /// The exact one-sided lower confidence bound: the p with P(Bin(n, p) ≥ k) = a.
 fn exact_lower(n: u64, k: u64, a: f64) -> f64 {
-    let lf: Vec<f64> = std::iter::once(0.0).chain((1..=n).scan(0.0, |acc, i| { *acc += (i as f64).ln(); Some(*acc) })).collect();
+    let lf: Vec<f64> = std::iter::once(0.0)
+        .chain((1..=n).scan(0.0, |acc, i| {
+            *acc += (i as f64).ln();
+            Some(*acc)
+        }))
+        .collect();
     let (mut lo, mut hi) = (0.0f64, k as f64 / n as f64);
     for _ in 0..200 {
         let mid = 0.5 * (lo + hi);
@@ -97,7 +102,15 @@ fn thm4_appendix(cx: &Value) -> bool {
     let mut rng = SplitMix(2024);
     let threshold = z + t * (c + g).ln();
     let hits = (0..n)
-        .filter(|_| (0..t as u64).map(|_| { let x = rng.normal(); (c + g * x * x).ln() }).sum::<f64>() >= threshold)
+        .filter(|_| {
+            (0..t as u64)
+                .map(|_| {
+                    let x = rng.normal();
+                    (c + g * x * x).ln()
+                })
+                .sum::<f64>()
+                >= threshold
+        })
         .count() as u64;
     hits > 0 && exact_lower(n, hits, 1e-4) > bound
 }

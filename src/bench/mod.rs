@@ -135,10 +135,8 @@ pub fn run(workload: Workload, sizes: &BenchSizes, threads: usize) -> Result<Ben
     if threads == 0 {
         return Err(Error::InvalidParameter("--threads must be at least 1".into()));
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| Error::InvalidParameter(format!("cannot start {threads} threads: {e}")))?;
+    let pool =
+        rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| Error::InvalidParameter(format!("cannot start {threads} threads: {e}")))?;
     let start = Instant::now();
     let m = pool.install(|| match workload {
         Workload::Decay => w1_decay::run(&sizes.decay),
@@ -165,7 +163,15 @@ pub fn run(workload: Workload, sizes: &BenchSizes, threads: usize) -> Result<Ben
 
 /// `1.49 G`-style rendering of a throughput for the terminal table.
 pub fn si(x: f64) -> String {
-    let (v, p) = if x >= 1e9 { (x / 1e9, "G") } else if x >= 1e6 { (x / 1e6, "M") } else if x >= 1e3 { (x / 1e3, "k") } else { (x, "") };
+    let (v, p) = if x >= 1e9 {
+        (x / 1e9, "G")
+    } else if x >= 1e6 {
+        (x / 1e6, "M")
+    } else if x >= 1e3 {
+        (x / 1e3, "k")
+    } else {
+        (x, "")
+    };
     format!("{v:.3} {p}")
 }
 

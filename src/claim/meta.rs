@@ -38,15 +38,7 @@ pub enum Family {
 
 impl Family {
     /// Every family, in report order.
-    pub const ALL: [Family; 7] = [
-        Family::Decay,
-        Family::Stability,
-        Family::Haar,
-        Family::Recall,
-        Family::Copy,
-        Family::Cot,
-        Family::Realization,
-    ];
+    pub const ALL: [Family; 7] = [Family::Decay, Family::Stability, Family::Haar, Family::Recall, Family::Copy, Family::Cot, Family::Realization];
     /// The lowercase name.
     pub fn name(self) -> &'static str {
         match self {

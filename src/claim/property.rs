@@ -272,9 +272,7 @@ where
             let figures = self.illustrate.as_ref().map(|f| f(&value)).unwrap_or_default();
             let violation = self.violation(&eval);
             let margin = violation.margin;
-            let summary = format!(
-                "violated by {violations} of {cases} instances (first at #{found_at}); shrunk in {steps} steps to margin {margin:.3e}"
-            );
+            let summary = format!("violated by {violations} of {cases} instances (first at #{found_at}); shrunk in {steps} steps to margin {margin:.3e}");
             let verdict = Verdict::Refuted { counterexample: self.counterexample(&value)?, violation, margin, summary };
             return Ok(base(verdict, Some(margin)).detail("shrink_steps", steps).figures(figures));
         }
@@ -314,9 +312,7 @@ mod tests {
     fn a_false_property_is_refuted_and_shrunk_to_the_boundary() {
         // "x² ≤ 50 for x = i/100, i in [0, 10000)": false; the minimal counterexample is 7.08.
         // (Integers shrink well; proptest does not shrink f64 ranges, so instances use grids.)
-        let p = property([200, 200, 200], (0i64..10_000).prop_map(|i| i as f64 / 100.0), |&x| {
-            Eval::le(x * x, 50.0, 0.0, 0.0)
-        });
+        let p = property([200, 200, 200], (0i64..10_000).prop_map(|i| i as f64 / 100.0), |&x| Eval::le(x * x, 50.0, 0.0, 0.0));
         let out = run(&p, 1);
         let Verdict::Refuted { counterexample, margin, .. } = &out.verdict else { panic!("{:?}", out.verdict) };
         let x = counterexample.as_f64().unwrap();

@@ -67,7 +67,8 @@ impl RateCell {
 }
 
 /// How [`RateCell::margin`] is computed.
-pub const RATE_MARGIN_FORMULA: &str = "two-sided: 1 − |predicted − centre|/half-width of [lo − slack, hi + slack]; one-sided (at most): (predicted − (lo − slack))/half-width";
+pub const RATE_MARGIN_FORMULA: &str =
+    "two-sided: 1 − |predicted − centre|/half-width of [lo − slack, hi + slack]; one-sided (at most): (predicted − (lo − slack))/half-width";
 
 /// Judges every cell: refuted when some predicted rate lies outside its widened interval.
 /// `correction` states how the intervals' confidence was corrected for the number of cells.
@@ -79,10 +80,7 @@ pub fn judge_rates(cells: Vec<RateCell>, correction: &str) -> Outcome {
             counterexample: serde_json::to_value(c).unwrap_or_default(),
             violation: c.violation(),
             margin: c.margin(),
-            summary: format!(
-                "{}: predicted {:.5} outside measured [{:.5}, {:.5}] ± {:.1e}",
-                c.label, c.predicted, c.measured.lo, c.measured.hi, c.slack
-            ),
+            summary: format!("{}: predicted {:.5} outside measured [{:.5}, {:.5}] ± {:.1e}", c.label, c.predicted, c.measured.lo, c.measured.hi, c.slack),
         },
         None => Verdict::Holds { evidence: format!("{} cells, every predicted value inside its measured interval", cells.len()) },
     };

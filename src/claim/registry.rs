@@ -34,11 +34,7 @@ impl Registry {
 
     /// The claims named by `ids` (all when empty), restricted to `family` when given.
     pub fn select(&self, ids: &[String], family: Option<Family>) -> Result<Vec<&Claim>> {
-        let chosen: Vec<&Claim> = if ids.is_empty() {
-            self.claims.iter().collect()
-        } else {
-            ids.iter().map(|id| self.get(id)).collect::<Result<_>>()?
-        };
+        let chosen: Vec<&Claim> = if ids.is_empty() { self.claims.iter().collect() } else { ids.iter().map(|id| self.get(id)).collect::<Result<_>>()? };
         Ok(chosen.into_iter().filter(|c| family.is_none_or(|f| c.meta.family == f)).collect())
     }
 

@@ -34,9 +34,7 @@ fn agreement(status: Status, verdict: &Verdict, control: Option<&ControlResult>)
         (Status::Erratum, v) => Some(format!("the printed statement was not refuted by the search ({})", v.tag())),
         (Status::Theorem, Verdict::Holds { .. }) => match control {
             None => Some("theorem without a negative control".into()),
-            Some(c) if !c.detected => {
-                Some(format!("negative control '{}' not refuted ({}): the check may be unable to fail", c.mutation, c.result.verdict))
-            }
+            Some(c) if !c.detected => Some(format!("negative control '{}' not refuted ({}): the check may be unable to fail", c.mutation, c.result.verdict)),
             Some(_) => None,
         },
         (Status::Theorem, v) => Some(format!("theorem not confirmed: {}", v.tag())),
@@ -70,11 +68,7 @@ pub fn run_claim(claim: &Claim, cfg: &RunConfig) -> ClaimResult {
 
 /// Runs claims in order (concurrently when `cfg.parallel`; the results do not depend on it).
 pub fn run_claims(claims: &[&Claim], cfg: &RunConfig) -> RunResults {
-    let results = if cfg.parallel {
-        claims.par_iter().map(|c| run_claim(c, cfg)).collect()
-    } else {
-        claims.iter().map(|c| run_claim(c, cfg)).collect()
-    };
+    let results = if cfg.parallel { claims.par_iter().map(|c| run_claim(c, cfg)).collect() } else { claims.iter().map(|c| run_claim(c, cfg)).collect() };
     RunResults {
         tool: "ssmcheck".into(),
         version: env!("CARGO_PKG_VERSION").into(),

@@ -80,10 +80,7 @@ pub fn judge_tail_bounds(cells: Vec<TailCell>, alpha: f64) -> Outcome {
         },
         None => Verdict::Holds { evidence: format!("{m} cells ({trials} cell-trials), no bound exceeded at family-wise α = {alpha}") },
     };
-    Outcome::new(verdict, trials, margin)
-        .detail("alpha", alpha)
-        .detail("correction", format!("Bonferroni over {m} cells"))
-        .detail("cells", &reports)
+    Outcome::new(verdict, trials, margin).detail("alpha", alpha).detail("correction", format!("Bonferroni over {m} cells")).detail("cells", &reports)
 }
 
 #[cfg(test)]

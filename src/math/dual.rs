@@ -110,8 +110,7 @@ impl Real for Dual {
 /// Exact derivative of a vector function with respect to input `idx`, by seeding that input
 /// with derivative 1 and running `f` on dual numbers.
 pub fn derivative(x: &[f64], idx: usize, f: impl Fn(&[Dual]) -> Vec<Dual>) -> Vec<f64> {
-    let xs: Vec<Dual> =
-        x.iter().enumerate().map(|(i, &v)| if i == idx { Dual::var(v) } else { Dual::constant(v) }).collect();
+    let xs: Vec<Dual> = x.iter().enumerate().map(|(i, &v)| if i == idx { Dual::var(v) } else { Dual::constant(v) }).collect();
     f(&xs).into_iter().map(|d| d.d).collect()
 }
 

@@ -104,7 +104,7 @@ mod tests {
         assert!((n - 1.0).abs() < 1e-12);
         let ip = l2_norm_squared(|s| haar(2, 1, s) + haar(1, 0, s), &jumps, 1e-3);
         assert!((ip - 2.0).abs() < 1e-12); // ⟨ψ_{2,1}, ψ_{1,0}⟩ = 0
-        // eq (18): ψ = 2^{j/2}(H(s−a) − 2H(s−m) + H(s−b)) off the jumps.
+                                           // eq (18): ψ = 2^{j/2}(H(s−a) − 2H(s−m) + H(s−b)) off the jumps.
         let [a, m, b] = haar_jumps(2, 1);
         for &s in &[0.1, 0.3, 0.4, 0.6, 0.9] {
             let hv = |x: f64| if x > 0.0 { 1.0 } else { 0.0 };

@@ -11,17 +11,7 @@ pub fn adaptive_simpson<F: Fn(f64) -> f64>(f: &F, a: f64, b: f64, tol: f64) -> f
 }
 
 #[allow(clippy::too_many_arguments)]
-fn simpson_step<F: Fn(f64) -> f64>(
-    f: &F,
-    a: f64,
-    b: f64,
-    fa: f64,
-    fm: f64,
-    fb: f64,
-    whole: f64,
-    tol: f64,
-    depth: u32,
-) -> f64 {
+fn simpson_step<F: Fn(f64) -> f64>(f: &F, a: f64, b: f64, fa: f64, fm: f64, fb: f64, whole: f64, tol: f64, depth: u32) -> f64 {
     let m = 0.5 * (a + b);
     let (lm, rm) = (0.5 * (a + m), 0.5 * (m + b));
     let (flm, frm) = (f(lm), f(rm));
@@ -32,8 +22,7 @@ fn simpson_step<F: Fn(f64) -> f64>(
     if depth == 0 || diff.abs() <= 15.0 * tol.max(floor) {
         return left + right + diff / 15.0;
     }
-    simpson_step(f, a, m, fa, flm, fm, left, tol / 2.0, depth - 1)
-        + simpson_step(f, m, b, fm, frm, fb, right, tol / 2.0, depth - 1)
+    simpson_step(f, a, m, fa, flm, fm, left, tol / 2.0, depth - 1) + simpson_step(f, m, b, fm, frm, fb, right, tol / 2.0, depth - 1)
 }
 
 /// Standard normal density.

@@ -38,10 +38,16 @@ pub const EXP_ZERO_BELOW: f64 = -745.2;
 #[inline(always)]
 pub fn exp(x: f64) -> f64 {
     // Clamp so that the exponent arithmetic stays in range; the ends are fixed by selects.
-    let xc = if x < -746.0 { -746.0 } else if x > 710.0 { 710.0 } else { x };
+    let xc = if x < -746.0 {
+        -746.0
+    } else if x > 710.0 {
+        710.0
+    } else {
+        x
+    };
     let (nf, n) = round_to_int(xc * LOG2_E);
     let r = (-nf).mul_add(LN2_LO, (-nf).mul_add(LN2_HI, xc)); // |r| ≤ ln2/2
-    // Taylor polynomial of degree 13: the truncation error is below 4e-18 on |r| ≤ 0.347.
+                                                              // Taylor polynomial of degree 13: the truncation error is below 4e-18 on |r| ≤ 0.347.
     let mut p: f64 = 1.0 / 6_227_020_800.0;
     p = p.mul_add(r, 1.0 / 479_001_600.0);
     p = p.mul_add(r, 1.0 / 39_916_800.0);

@@ -74,4 +74,3 @@ pub fn chunked<T: Send>(n: u64, progress: &dyn Progress, f: impl Fn(u64) -> T + 
         .collect();
     chunks.into_iter().flatten().collect()
 }
-

@@ -50,7 +50,13 @@ impl CudaBackend {
         let mut functions = vec![];
         for k in &KERNELS {
             // The same options as NVRTC_OPTIONS (the arch is a separate field in cudarc).
-            let opts = CompileOptions { arch: Some("compute_70"), name: Some(k.file.into()), fmad: Some(false), options: vec!["--std=c++14".into()], ..Default::default() };
+            let opts = CompileOptions {
+                arch: Some("compute_70"),
+                name: Some(k.file.into()),
+                fmad: Some(false),
+                options: vec!["--std=c++14".into()],
+                ..Default::default()
+            };
             let ptx = quietly(|| compile_ptx_with_opts(nvrtc_program(k), opts))
                 .ok_or_else(|| unavailable("NVRTC could not be loaded"))?
                 .map_err(|e| unavailable(format!("{} does not compile: {e:?}", k.file)))?;
@@ -74,9 +80,12 @@ enum DeviceArg {
 impl Launcher for CudaBackend {
     fn launch(&self, launch: &Launch) -> Result<Vec<Vec<f64>>> {
         let s = &self.stream;
-        let function = self.functions.iter().find(|(name, _)| *name == launch.kernel.entry).map(|f| &f.1).ok_or_else(|| {
-            Error::InvalidParameter(format!("no CUDA kernel '{}'", launch.kernel.entry))
-        })?;
+        let function = self
+            .functions
+            .iter()
+            .find(|(name, _)| *name == launch.kernel.entry)
+            .map(|f| &f.1)
+            .ok_or_else(|| Error::InvalidParameter(format!("no CUDA kernel '{}'", launch.kernel.entry)))?;
         let mut args: Vec<DeviceArg> = launch
             .args
             .iter()

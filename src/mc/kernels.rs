@@ -81,7 +81,7 @@ pub struct Kernel {
     pub block: u32,
 }
 
-use ParamType::{F64, I32, InF64, InU64, OutF64, U32, U64};
+use ParamType::{InF64, InU64, OutF64, F64, I32, U32, U64};
 
 /// `diagonal_lrd`: one thread per path of a [`DiagonalLrdJob`].
 pub const DIAGONAL_LRD: Kernel = Kernel {
@@ -419,7 +419,18 @@ mod tests {
     #[test]
     fn launches_follow_the_tables() {
         use crate::mc::StreamKey;
-        let d = DiagonalLrdJob { a: vec![-1.0], b: vec![1.0], w: 1.0, bias: 0.0, disc: Discretization::Zoh, horizon: 10, paths: 3, claimed_rate: -1.0, checkpoints: 2, key: StreamKey([1, 2]) };
+        let d = DiagonalLrdJob {
+            a: vec![-1.0],
+            b: vec![1.0],
+            w: 1.0,
+            bias: 0.0,
+            disc: Discretization::Zoh,
+            horizon: 10,
+            paths: 3,
+            claimed_rate: -1.0,
+            checkpoints: 2,
+            key: StreamKey([1, 2]),
+        };
         let (l, _) = diagonal_launch(&d).unwrap();
         assert!(l.kernel.params.iter().zip(&l.args).all(|(p, a)| p.1 == a.param_type()));
         assert_eq!(l.grid(), 1);

@@ -9,7 +9,7 @@
 //! blocking changes no bit of the results. Nothing is allocated per step, and nothing grows with
 //! the horizon except the checkpoint traces.
 
-use super::jobs::{MAX_INTERACTION_STATE, DiagonalLrdJob, DiagonalLrdPath, InteractionJob, InteractionPath, ScalarArJob, ScalarArPath, Start, TailSumJob};
+use super::jobs::{DiagonalLrdJob, DiagonalLrdPath, InteractionJob, InteractionPath, ScalarArJob, ScalarArPath, Start, TailSumJob, MAX_INTERACTION_STATE};
 use super::normals::{Buffered, Normals};
 use crate::math::vecmath::{exp, ln, softplus, EXP_ZERO_BELOW};
 use crate::model::discretize::diagonal;
@@ -172,7 +172,6 @@ pub fn scalar_ar_path(job: &ScalarArJob, normals: impl Normals) -> ScalarArPath 
     }
     out
 }
-
 
 /// The transition `M = Ā + x² G Wᵀ` in fixed-size arrays of `P ≥ H` entries, padded with
 /// zeros: a padded column or row only ever adds an exact `fma(0, 0, l) = l`, so the padding

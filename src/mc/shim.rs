@@ -47,9 +47,7 @@ impl ShimBackend {
     /// agreement test (never use it for results).
     #[doc(hidden)]
     pub fn with_planted_bug() -> Self {
-        ShimBackend {
-            entries: [("diagonal_lrd", ssm_planted_diagonal_lrd), ("tail_sums", ssm_planted_tail_sums), ("interaction", ssm_planted_interaction)],
-        }
+        ShimBackend { entries: [("diagonal_lrd", ssm_planted_diagonal_lrd), ("tail_sums", ssm_planted_tail_sums), ("interaction", ssm_planted_interaction)] }
     }
 }
 
@@ -62,9 +60,12 @@ fn slot(bytes: &[u8]) -> u64 {
 
 impl Launcher for ShimBackend {
     fn launch(&self, launch: &Launch) -> Result<Vec<Vec<f64>>> {
-        let entry = self.entries.iter().find(|(name, _)| *name == launch.kernel.entry).map(|e| e.1).ok_or_else(|| {
-            Error::InvalidParameter(format!("the shim has no kernel '{}'", launch.kernel.entry))
-        })?;
+        let entry = self
+            .entries
+            .iter()
+            .find(|(name, _)| *name == launch.kernel.entry)
+            .map(|e| e.1)
+            .ok_or_else(|| Error::InvalidParameter(format!("the shim has no kernel '{}'", launch.kernel.entry)))?;
         let mut outputs: Vec<Vec<f64>> = launch.args.iter().filter_map(|a| if let Arg::OutF64(n) = a { Some(vec![0.0; *n]) } else { None }).collect();
         let mut next_out = outputs.iter_mut();
         let mut slots: Vec<u64> = launch

@@ -56,7 +56,6 @@ pub fn uniform_from_words(a: u32, b: u32) -> f64 {
     ((hi << 26 | lo) as f64 + 0.5) * (1.0 / 4_503_599_627_370_496.0)
 }
 
-
 impl Stream {
     /// The stream of `instance` under `key`, positioned at its first draw.
     pub fn new(key: StreamKey, instance: u64) -> Self {
@@ -133,7 +132,10 @@ mod tests {
     #[test]
     fn block_fills_equal_single_draws_for_any_split() {
         let k = StreamKey::new(3, "fill");
-        let single: Vec<f64> = { let mut s = Stream::new(k, 5); (0..37).map(|_| s.normal()).collect() };
+        let single: Vec<f64> = {
+            let mut s = Stream::new(k, 5);
+            (0..37).map(|_| s.normal()).collect()
+        };
         let mut s = Stream::new(k, 5);
         let mut filled = vec![0.0; 37];
         for r in [0..1, 1..2, 2..9, 9..9, 9..30, 30..37] {
@@ -145,8 +147,14 @@ mod tests {
     #[test]
     fn streams_are_reproducible_and_distinct() {
         let k = StreamKey::new(7, "004.sec41");
-        let a: Vec<f64> = { let mut s = Stream::new(k, 3); (0..5).map(|_| s.normal()).collect() };
-        let b: Vec<f64> = { let mut s = Stream::new(k, 3); (0..5).map(|_| s.normal()).collect() };
+        let a: Vec<f64> = {
+            let mut s = Stream::new(k, 3);
+            (0..5).map(|_| s.normal()).collect()
+        };
+        let b: Vec<f64> = {
+            let mut s = Stream::new(k, 3);
+            (0..5).map(|_| s.normal()).collect()
+        };
         assert_eq!(a, b);
         let mut other = Stream::new(k, 4);
         assert_ne!(a[0], other.normal());

@@ -35,10 +35,7 @@ impl Attention {
     /// Attention weights w(i,τ) for i in I_τ (generic).
     pub fn weights<R: Real>(&self, xs: &[Vec<R>], tau: usize) -> Vec<R> {
         let key = matvec(&self.wk, &xs[tau - 1]);
-        let scores: Vec<R> = self
-            .index_set(tau, xs.len())
-            .map(|i| dot(&matvec(&self.wq, &xs[i - 1]), &key) * self.beta)
-            .collect();
+        let scores: Vec<R> = self.index_set(tau, xs.len()).map(|i| dot(&matvec(&self.wq, &xs[i - 1]), &key) * self.beta).collect();
         let m = scores.iter().map(|s| s.value()).fold(f64::NEG_INFINITY, f64::max);
         let e: Vec<R> = scores.iter().map(|&s| (s + (-m)).exp()).collect();
         let z = e.iter().fold(R::zero(), |a, &b| a + b);

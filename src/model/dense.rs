@@ -7,9 +7,7 @@ use crate::math::Real;
 
 /// `M·v` for a constant matrix and a generic vector.
 pub fn matvec<R: Real>(m: &Mat, v: &[R]) -> Vec<R> {
-    (0..m.nrows())
-        .map(|i| (0..m.ncols()).fold(R::zero(), |acc, j| acc + v[j] * m[(i, j)]))
-        .collect()
+    (0..m.nrows()).map(|i| (0..m.ncols()).fold(R::zero(), |acc, j| acc + v[j] * m[(i, j)])).collect()
 }
 
 /// A dense-A SSM.

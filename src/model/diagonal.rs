@@ -68,9 +68,7 @@ impl DiagonalSsm {
     /// `(Ā_t, B̄_t)` per mode at input x.
     pub fn step_coefficients<R: Real>(&self, x: R) -> (Vec<R>, Vec<R>) {
         let d = self.delta.delta(x);
-        (0..self.size())
-            .map(|n| disc(self.a[n], x * self.b_weight[n] + self.b_bias[n], d, self.disc))
-            .unzip()
+        (0..self.size()).map(|n| disc(self.a[n], x * self.b_weight[n] + self.b_bias[n], d, self.disc)).unzip()
     }
 
     /// States h_1..h_T from h_0 = 0 (row t−1 is h_t).

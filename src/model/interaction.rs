@@ -200,9 +200,7 @@ impl InteractionSequence {
         let ms: Vec<Mat> = xs.iter().map(|x| self.transition(x)).collect();
         let inputs: Vec<Vector> = xs.iter().map(|x| self.discretize(x).1 * Vector::from_column_slice(x)).collect();
         let n = self.a.nrows();
-        let product = |from: usize, to: usize| {
-            (from..=to).fold(Mat::identity(n, n), |acc, j| if reversed { acc * &ms[j - 1] } else { &ms[j - 1] * acc })
-        };
+        let product = |from: usize, to: usize| (from..=to).fold(Mat::identity(n, n), |acc, j| if reversed { acc * &ms[j - 1] } else { &ms[j - 1] * acc });
         (1..=xs.len())
             .map(|t| {
                 let mut h = product(1, t) * &self.h0;

@@ -13,9 +13,9 @@
 //! and `y_t = h_t C_t`, gated `ỹ_t = σ(W_g x_t) ⊙ y_t` when a gate is present. Differences from a
 //! real Mamba block (in/out projections, D skip, kernel 4, dt rank) are the paper's, not ours.
 
+use super::selective_scan::{selective_scan, ScanInputs};
 use crate::error::{Error, Result};
 use crate::math::softplus::softplus;
-use super::selective_scan::{selective_scan, ScanInputs};
 use nalgebra::{DMatrix, DVector};
 
 /// A pointwise nonlinearity.
@@ -249,7 +249,9 @@ impl Mixer {
     fn channel_scan(&self, steps: &[(DVector<f64>, DVector<f64>, DVector<f64>, DVector<f64>)]) -> Vec<DVector<f64>> {
         let (d, n) = self.lambda.shape();
         let len = steps.len();
-        let rows = |f: &dyn Fn(&(DVector<f64>, DVector<f64>, DVector<f64>, DVector<f64>)) -> &DVector<f64>| -> Vec<f64> { steps.iter().flat_map(|s| f(s).iter().copied()).collect() };
+        let rows = |f: &dyn Fn(&(DVector<f64>, DVector<f64>, DVector<f64>, DVector<f64>)) -> &DVector<f64>| -> Vec<f64> {
+            steps.iter().flat_map(|s| f(s).iter().copied()).collect()
+        };
         let (u, delta, b, c) = (rows(&|s| &s.0), rows(&|s| &s.1), rows(&|s| &s.2), rows(&|s| &s.3));
         let a: Vec<f64> = (0..n * d).map(|i| if self.kind == MixerKind::Mamba2 { self.lambda[(0, 0)] } else { self.lambda[(i % d, i / d)] }).collect();
         let inputs = ScanInputs { d, n, len, delta: &delta, delta_softplus: false, a: &a, b: &b, c: &c, u: &u };

@@ -40,10 +40,22 @@ impl Cooccurrence {
     pub fn entry(&self, a: usize, b: usize) -> f64 {
         let n = self.n;
         match (a < n, b < n) {
-            (true, true) => if a == b { self.prev[a] } else { 0.0 },
+            (true, true) => {
+                if a == b {
+                    self.prev[a]
+                } else {
+                    0.0
+                }
+            }
             (true, false) => self.bigrams.iter().filter(|&&(p, c)| p == a && c == b - n).count() as f64,
             (false, true) => self.bigrams.iter().filter(|&&(p, c)| p == b && c == a - n).count() as f64,
-            (false, false) => if a == b { self.cur[a - n] } else { 0.0 },
+            (false, false) => {
+                if a == b {
+                    self.cur[a - n]
+                } else {
+                    0.0
+                }
+            }
         }
     }
 
@@ -87,11 +99,7 @@ impl Cooccurrence {
 pub fn population_gradient(n: usize, t: usize, a: usize, b: usize, leading_order: bool) -> f64 {
     let nf = n as f64;
     let m1 = nf - 1.0;
-    let (tau, rho) = if leading_order || t == 2 {
-        (0.0, 0.0)
-    } else {
-        ((t as f64 - 2.0) / (nf * m1 * m1), (t as f64 - nf - 2.0) / (nf * m1 * m1 * m1))
-    };
+    let (tau, rho) = if leading_order || t == 2 { (0.0, 0.0) } else { ((t as f64 - 2.0) / (nf * m1 * m1), (t as f64 - nf - 2.0) / (nf * m1 * m1 * m1)) };
     let value = |i: usize| (1..n).contains(&i);
     match (a, b) {
         (0, 0) => -1.0 / nf,
@@ -99,8 +107,20 @@ pub fn population_gradient(n: usize, t: usize, a: usize, b: usize, leading_order
         (a, b) if a == n && b == n => 2.0 / nf,
         (a, b) if a == n && value(b) => 1.0 / (nf * m1),
         (a, b) if value(a) && b == a => 1.0 / nf + tau,
-        (a, b) if value(a) && b == n => if t == 2 { 1.0 / nf } else { 1.0 / (nf * m1 * m1) },
-        (a, b) if value(a) && b > n && value(b - n) => if t == 2 { 0.0 } else { 1.0 / (m1 * m1) + rho },
+        (a, b) if value(a) && b == n => {
+            if t == 2 {
+                1.0 / nf
+            } else {
+                1.0 / (nf * m1 * m1)
+            }
+        }
+        (a, b) if value(a) && b > n && value(b - n) => {
+            if t == 2 {
+                0.0
+            } else {
+                1.0 / (m1 * m1) + rho
+            }
+        }
         (a, 0) if a > n && value(a - n) => -1.0 / nf,
         (a, b) if a > n && value(a - n) && b == a => -1.0 / nf - tau,
         (a, b) if a > n && value(a - n) && value(b) => {

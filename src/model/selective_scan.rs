@@ -46,7 +46,13 @@ impl ScanInputs<'_> {
     /// Rejects mismatched lengths, empty dimensions and non-finite values.
     pub fn validate(&self) -> Result<()> {
         let (d, n, l) = (self.d, self.n, self.len);
-        let sizes = [(self.delta.len(), l * d, "delta"), (self.a.len(), n * d, "A"), (self.b.len(), l * n, "B"), (self.c.len(), l * n, "C"), (self.u.len(), l * d, "u")];
+        let sizes = [
+            (self.delta.len(), l * d, "delta"),
+            (self.a.len(), n * d, "A"),
+            (self.b.len(), l * n, "B"),
+            (self.c.len(), l * n, "C"),
+            (self.u.len(), l * d, "u"),
+        ];
         if d == 0 || n == 0 {
             return Err(Error::InvalidParameter("selective scan needs d ≥ 1 channels and N ≥ 1 states".into()));
         }

@@ -44,11 +44,7 @@ fn probe_dir(dir: &Path) -> Result<()> {
 /// Fails early when the report directory `out` cannot be created or written.
 pub fn ensure_writable_dir(out: &Path) -> Result<()> {
     if out.exists() && !out.is_dir() {
-        return Err(Error::Io {
-            action: "use as report directory",
-            path: out.into(),
-            source: std::io::Error::other("it is a file"),
-        });
+        return Err(Error::Io { action: "use as report directory", path: out.into(), source: std::io::Error::other("it is a file") });
     }
     let parent = match out.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),

@@ -4,14 +4,8 @@ use crate::claim::{Figure, Style};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-const PALETTE: [RGBColor; 6] = [
-    RGBColor(31, 119, 180),
-    RGBColor(214, 39, 40),
-    RGBColor(44, 160, 44),
-    RGBColor(148, 103, 189),
-    RGBColor(255, 127, 14),
-    RGBColor(23, 190, 207),
-];
+const PALETTE: [RGBColor; 6] =
+    [RGBColor(31, 119, 180), RGBColor(214, 39, 40), RGBColor(44, 160, 44), RGBColor(148, 103, 189), RGBColor(255, 127, 14), RGBColor(23, 190, 207)];
 
 fn range(values: impl Iterator<Item = f64>, log: bool) -> (f64, f64) {
     let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
@@ -71,7 +65,11 @@ fn shade(v: f64, lo: f64, hi: f64) -> (RGBColor, f64) {
         (RGBColor(lerp(250, to.0), lerp(247, to.1), lerp(242, to.2)), t)
     };
     if lo < 0.0 && hi > 0.0 {
-        if v >= 0.0 { towards(v / hi, (31, 119, 180)) } else { towards(v / lo, (214, 39, 40)) }
+        if v >= 0.0 {
+            towards(v / hi, (31, 119, 180))
+        } else {
+            towards(v / lo, (214, 39, 40))
+        }
     } else {
         towards((v - lo) / (hi - lo), (31, 119, 180))
     }
@@ -112,19 +110,19 @@ pub fn render(fig: &Figure) -> Result<String, String> {
                             let text = if h.range.is_none() && v >= 0.995 { "1".to_string() } else { format!("{v:.2}") };
                             let ink = if t > 0.6 { WHITE } else { BLACK };
                             chart
-                                .draw_series(std::iter::once(Text::new(text, (h.x[i], h.y[j]), ("sans-serif", 11).into_font().color(&ink).pos(Pos::new(HPos::Center, VPos::Center)))))
+                                .draw_series(std::iter::once(Text::new(
+                                    text,
+                                    (h.x[i], h.y[j]),
+                                    ("sans-serif", 11).into_font().color(&ink).pos(Pos::new(HPos::Center, VPos::Center)),
+                                )))
                                 .map_err(|e| e.to_string())?;
                         }
                     }
                 }
                 for (i, s) in fig.series.iter().enumerate() {
                     let color = PALETTE[s.color.unwrap_or(i) % PALETTE.len()];
-                    let data: Vec<(f64, f64)> = s
-                        .points
-                        .iter()
-                        .filter(|p| p[0].is_finite() && p[1].is_finite() && (!fig.x_log || p[0] > 0.0))
-                        .map(|p| (p[0], p[1]))
-                        .collect();
+                    let data: Vec<(f64, f64)> =
+                        s.points.iter().filter(|p| p[0].is_finite() && p[1].is_finite() && (!fig.x_log || p[0] > 0.0)).map(|p| (p[0], p[1])).collect();
                     match s.style {
                         Style::Line => chart.draw_series(LineSeries::new(data, color.stroke_width(2))),
                         Style::Dashed => chart.draw_series(DashedLineSeries::new(data, 6, 4, color.stroke_width(2))),

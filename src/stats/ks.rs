@@ -27,10 +27,12 @@ pub fn kolmogorov_survival(lambda: f64) -> f64 {
     if lambda < 0.2 {
         return 1.0;
     }
-    let s: f64 = (1..=100).map(|k| {
-        let kf = k as f64;
-        (if k % 2 == 1 { 2.0 } else { -2.0 }) * (-2.0 * kf * kf * lambda * lambda).exp()
-    }).sum();
+    let s: f64 = (1..=100)
+        .map(|k| {
+            let kf = k as f64;
+            (if k % 2 == 1 { 2.0 } else { -2.0 }) * (-2.0 * kf * kf * lambda * lambda).exp()
+        })
+        .sum();
     s.clamp(0.0, 1.0)
 }
 

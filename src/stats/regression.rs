@@ -32,11 +32,7 @@ pub fn ols(x: &[f64], y: &[f64], confidence: f64) -> Option<LinearFit> {
     let rss: f64 = x.iter().zip(y).map(|(a, b)| (b - intercept - slope * a).powi(2)).sum();
     let se = (rss / (n - 2) as f64 / sxx).sqrt();
     let q = student_t_quantile(1.0 - (1.0 - confidence) / 2.0, (n - 2) as f64);
-    Some(LinearFit {
-        intercept,
-        slope: Interval { estimate: slope, lo: slope - q * se, hi: slope + q * se, confidence },
-        n,
-    })
+    Some(LinearFit { intercept, slope: Interval { estimate: slope, lo: slope - q * se, hi: slope + q * se, confidence }, n })
 }
 
 #[cfg(test)]

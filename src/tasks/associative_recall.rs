@@ -129,7 +129,14 @@ mod tests {
     fn paper_example_targets() {
         let x = [2, 0, 3, 4, 2, 1, 4, 2, 2, 1, 2, 0, 1];
         let y = latest_targets(&x, 2);
-        let expect: Vec<Option<usize>> = (0..13).map(|t| match t { 9 => Some(4), 11 => Some(3), 12 => Some(2), _ => None }).collect();
+        let expect: Vec<Option<usize>> = (0..13)
+            .map(|t| match t {
+                9 => Some(4),
+                11 => Some(3),
+                12 => Some(2),
+                _ => None,
+            })
+            .collect();
         assert_eq!(y, expect);
     }
 

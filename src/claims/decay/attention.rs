@@ -42,13 +42,7 @@ pub struct AttentionInstance {
 
 impl AttentionInstance {
     fn model(&self) -> Attention {
-        Attention {
-            wq: mat_from_rows(&self.wq),
-            wk: mat_from_rows(&self.wk),
-            wv: mat_from_rows(&self.wv),
-            beta: self.beta,
-            causal: self.causal,
-        }
+        Attention { wq: mat_from_rows(&self.wq), wk: mat_from_rows(&self.wk), wv: mat_from_rows(&self.wv), beta: self.beta, causal: self.causal }
     }
 
     /// The Jacobian dh_τ/dx_t by dual numbers, one input coordinate at a time.
@@ -122,9 +116,7 @@ fn theorem1_margin(inst: &AttentionInstance, f: Formula) -> Eval {
     let check = |j: Mat| Eval::close((j - &exact).norm(), scale, 1e-9, 1e-300);
     match f {
         Formula::Printed => check(m.lrd_theorem1(&inst.x, inst.t, inst.k, tau - 1)),
-        Formula::CorrectedSumAndClosedForm => {
-            check(m.lrd_theorem1(&inst.x, inst.t, inst.k, last)).min(check(m.lrd_closed_form(&inst.x, inst.t, inst.k)))
-        }
+        Formula::CorrectedSumAndClosedForm => check(m.lrd_theorem1(&inst.x, inst.t, inst.k, last)).min(check(m.lrd_closed_form(&inst.x, inst.t, inst.k))),
         Formula::ClosedFormSignFlipped => {
             let plus = m.lrd_closed_form(&inst.x, inst.t, inst.k);
             let base = &m.wv * w[inst.t - 1];
@@ -177,8 +169,12 @@ impl ScalarAttention {
 
 fn scalar_instances() -> impl Strategy<Value = ScalarAttention> {
     let xs = proptest::collection::vec(grid(-1.0, 1.0, 0.0625), 2..=400);
-    (grid(-2.0, 2.0, 0.125), grid(-2.0, 2.0, 0.125), grid(0.25, 2.0, 0.25), xs)
-        .prop_map(|(q, v, bound, x)| ScalarAttention { q, v, bound, x: x.into_iter().map(|u| u * bound).collect() })
+    (grid(-2.0, 2.0, 0.125), grid(-2.0, 2.0, 0.125), grid(0.25, 2.0, 0.25), xs).prop_map(|(q, v, bound, x)| ScalarAttention {
+        q,
+        v,
+        bound,
+        x: x.into_iter().map(|u| u * bound).collect(),
+    })
 }
 
 fn sensitivity_margin(inst: &ScalarAttention, power: i32) -> Eval {
@@ -245,7 +241,11 @@ pub fn register(r: &mut crate::claim::Registry) {
             property(CASES, instances(200, true), |b: &BoundedAttention| lower_bound_margin(&b.instance, b.radius, true))
                 .illustrate(|_| vec![overview::decay_comparison()]),
         )
-        .source(PAPER_004, "§3.2 (\"transformer LRD is not constrained to exponential decay\"), bound from proofs/decay.md", "The form of LRD of transformers is more complicated, but it does not necessarily decay exponentially.")
+        .source(
+            PAPER_004,
+            "§3.2 (\"transformer LRD is not constrained to exponential decay\"), bound from proofs/decay.md",
+            "The form of LRD of transformers is more complicated, but it does not necessarily decay exponentially.",
+        )
         .correction("The paper argues informally; this rigorous lower bound is derived in proofs/decay.md and proofs/decay.md.")
         .control(
             "the bound without the factor exp(−2βR²‖W_QᵀW_K‖₂)",
@@ -260,11 +260,12 @@ pub fn register(r: &mut crate::claim::Registry) {
              eq (44) equals ∂y_t/∂x_j (dual numbers, relative 1e−9) and t·|∂y_t/∂x_j| ≤ e^{2|q|X²}(|v| + 2|qv|X²) for every j < t.",
             property(CASES, scalar_instances(), |i: &ScalarAttention| sensitivity_margin(i, 1)),
         )
-        .source(PAPER_000, "App. B, eq (44)–(45)", "|∂y_t/∂x_j| ≤ C (1/t) (min_r e^{x_t W_QᵀW_K x_r})^{−1}: attention sensitivity decays polynomially (O(1/t)).")
+        .source(
+            PAPER_000,
+            "App. B, eq (44)–(45)",
+            "|∂y_t/∂x_j| ≤ C (1/t) (min_r e^{x_t W_QᵀW_K x_r})^{−1}: attention sensitivity decays polynomially (O(1/t)).",
+        )
         .correction("The constant C is made explicit for bounded inputs (proofs/decay.md).")
-        .control(
-            "t² in place of t (a claimed O(1/t²) decay)",
-            property(CASES, scalar_instances(), |i: &ScalarAttention| sensitivity_margin(i, 2)),
-        ),
+        .control("t² in place of t (a claimed O(1/t²) decay)", property(CASES, scalar_instances(), |i: &ScalarAttention| sensitivity_margin(i, 2))),
     );
 }

@@ -10,8 +10,8 @@
 //!   space: the bound holds at every k and is asymptotically tight. Control: rate 1.02·λ₁.
 
 use super::PAPER_004;
-use crate::claim::{property, Claim, Comparison, Eval, Relation, Family, Figure, Kind, Outcome, Series, Style, Verdict};
 use crate::claim::custom;
+use crate::claim::{property, Claim, Comparison, Eval, Family, Figure, Kind, Outcome, Relation, Series, Style, Verdict};
 use crate::claims::strategies::{grid, grid_matrix, grid_vec};
 use crate::math::linalg::{cond2, log_norm2, mat_from_rows, mat_to_rows, spectral_abscissa, Mat, Vector};
 use crate::mc::jobs::DiagonalLrdJob;
@@ -128,7 +128,8 @@ fn per_step_content(inst: &StepInstance) -> serde_json::Value {
         "lambda1": rate,
     });
     if let Some((k, now, next, factor)) = worst {
-        out["worst_step"] = serde_json::json!({ "k": k, "norm_lrd_k": now, "norm_lrd_k_plus_1": next, "exp_lambda1_delta": factor, "delta_used": inst.deltas[k + 1] });
+        out["worst_step"] =
+            serde_json::json!({ "k": k, "norm_lrd_k": now, "norm_lrd_k_plus_1": next, "exp_lambda1_delta": factor, "delta_used": inst.deltas[k + 1] });
     }
     out
 }
@@ -156,8 +157,7 @@ fn lognorm_margin(inst: &StepInstance, shift: f64) -> Eval {
 fn ratio_figure(name: &str, title: &str, a: &Mat, b: &[f64], delta: f64, steps: usize) -> Figure {
     let inst = StepInstance { a: mat_to_rows(a), b: b.to_vec(), deltas: vec![delta; steps + 1] };
     let path = inst.lrd_path();
-    let ratios: Vec<[f64; 2]> =
-        path.windows(2).enumerate().map(|(k, p)| [k as f64, p[1].norm() / p[0].norm()]).collect();
+    let ratios: Vec<[f64; 2]> = path.windows(2).enumerate().map(|(k, p)| [k as f64, p[1].norm() / p[0].norm()]).collect();
     let (l1, mu) = ((spectral_abscissa(a) * delta).exp(), (log_norm2(a) * delta).exp());
     let line = |v: f64| vec![[0.0, v], [steps as f64, v]];
     Figure::new(name, title, "k", "‖LRD(t+k+1,t)‖ / ‖LRD(t+k,t)‖")
@@ -256,8 +256,14 @@ fn cumulative_check(rate_factor: f64) -> impl crate::claim::Check {
                     "claimed_rate": job.claimed_rate, "stream_key": job.key.as_u64(),
                     "path": paths.iter().position(|p| std::ptr::eq(p, worst)), "k": worst.argmin_k,
                 }),
-                violation: Comparison::custom(worst.min_margin, -tol, Relation::AtLeast, margin, "the path's smallest relative margin of log‖LRD‖ ≤ rate·S + log‖B̄‖, plus 1e−9")
-                    .named("smallest relative margin on the path", "−1e−9 (rounding allowance)"),
+                violation: Comparison::custom(
+                    worst.min_margin,
+                    -tol,
+                    Relation::AtLeast,
+                    margin,
+                    "the path's smallest relative margin of log‖LRD‖ ≤ rate·S + log‖B̄‖, plus 1e−9",
+                )
+                .named("smallest relative margin on the path", "−1e−9 (rounding allowance)"),
                 margin,
                 summary: format!(
                     "log‖LRD(t+k,t)‖ exceeds {:.4}·S + log‖B̄_t‖ at k = {} (relative margin {:.3e})",
@@ -269,7 +275,8 @@ fn cumulative_check(rate_factor: f64) -> impl crate::claim::Check {
                 counterexample: serde_json::json!({ "rates": rates, "lambda1": lambda1 }),
                 violation: {
                     let r = rates.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-                    Comparison::custom(r, lambda1, Relation::AtMost, -1.0, "−1 when some rate leaves [λ₁ − ln√H/S, λ₁] (±1e−9)").named("largest measured rate (log‖LRD‖ − log‖B̄‖)/S", "λ₁")
+                    Comparison::custom(r, lambda1, Relation::AtMost, -1.0, "−1 when some rate leaves [λ₁ − ln√H/S, λ₁] (±1e−9)")
+                        .named("largest measured rate (log‖LRD‖ − log‖B̄‖)/S", "λ₁")
                 },
                 margin: -1.0,
                 summary: "the bound holds but is not asymptotically tight".into(),
@@ -305,7 +312,8 @@ fn cumulative_check(rate_factor: f64) -> impl crate::claim::Check {
 /// Registers the Corollary 1 claims.
 pub fn register(r: &mut crate::claim::Registry) {
     const CASES: [u64; 3] = [400, 3000, 30000];
-    const PRINTED: &str = "‖LRD_SSM(t+k+1,t)‖₂ ≤ exp(λ₁Δ_{t+k+1}) ‖LRD_SSM(t+k,t)‖₂, where λ₁ is the largest eigenvalue of A (non-positive if the SSM is stable).";
+    const PRINTED: &str =
+        "‖LRD_SSM(t+k+1,t)‖₂ ≤ exp(λ₁Δ_{t+k+1}) ‖LRD_SSM(t+k,t)‖₂, where λ₁ is the largest eigenvalue of A (non-positive if the SSM is stable).";
     let (legs, legs_b) = hippo_legs(4);
     let jordan = mat_from_rows(&[vec![-1.0, 10.0], vec![0.0, -1.0]]);
     r.add(
@@ -318,13 +326,13 @@ pub fn register(r: &mut crate::claim::Registry) {
                 .sides("‖LRD(t+k+1,t)‖₂", "e^{λ₁Δ_{t+k+1}}‖LRD(t+k,t)‖₂ at the worst step k")
                 .expand(per_step_content)
                 .illustrate(move |inst: &StepInstance| {
-                let a = mat_from_rows(&inst.a);
-                vec![
-                    ratio_figure("counterexample", "Per-step ratio on the shrunk counterexample", &a, &inst.b, inst.deltas[1], 40),
-                    ratio_figure("legs", "Per-step ratio for HiPPO-LegS (N = 4, Δ = 0.1)", &legs, &legs_b, 0.1, 200),
-                    ratio_figure("jordan", "Per-step ratio for A = [[−1, 10], [0, −1]], Δ = 0.25", &jordan, &[0.0, 1.0], 0.25, 40),
-                ]
-            }),
+                    let a = mat_from_rows(&inst.a);
+                    vec![
+                        ratio_figure("counterexample", "Per-step ratio on the shrunk counterexample", &a, &inst.b, inst.deltas[1], 40),
+                        ratio_figure("legs", "Per-step ratio for HiPPO-LegS (N = 4, Δ = 0.1)", &legs, &legs_b, 0.1, 200),
+                        ratio_figure("jordan", "Per-step ratio for A = [[−1, 10], [0, −1]], Δ = 0.25", &jordan, &[0.0, 1.0], 0.25, 40),
+                    ]
+                }),
         )
         .source(PAPER_004, "Corollary 1, Eq. (11)", PRINTED)
         .correction(
@@ -342,10 +350,7 @@ pub fn register(r: &mut crate::claim::Registry) {
         )
         .source(PAPER_004, "Corollary 1, restricted to normal A", PRINTED)
         .correction("Restricted to normal A (diagonal as in Mamba/S4D, symmetric, or unitarily diagonalisable).")
-        .control(
-            "a tighter rate: λ₁ − 0.05",
-            property(CASES, normal_instances(), |(i, l1): &(StepInstance, f64)| per_step_margin(i, *l1 - 0.05, 1e-10)),
-        ),
+        .control("a tighter rate: λ₁ − 0.05", property(CASES, normal_instances(), |(i, l1): &(StepInstance, f64)| per_step_margin(i, *l1 - 0.05, 1e-10))),
     );
     r.add(
         Claim::theorem(
@@ -357,10 +362,7 @@ pub fn register(r: &mut crate::claim::Registry) {
         )
         .source(PAPER_004, "Corollary 1, corrected with the logarithmic norm", PRINTED)
         .correction("λ₁ replaced by the logarithmic norm μ₂(A) ≥ λ₁ (equal for normal A).")
-        .control(
-            "a tighter rate: μ₂(A) − 0.05",
-            property(CASES, general_instances(), |i: &StepInstance| lognorm_margin(i, 0.05)),
-        ),
+        .control("a tighter rate: μ₂(A) − 0.05", property(CASES, general_instances(), |i: &StepInstance| lognorm_margin(i, 0.05))),
     );
     r.add(
         Claim::theorem(

@@ -78,8 +78,7 @@ fn eq10_margin(inst: &LtiInstance, formula: DenseFormula) -> Eval {
     let abar_norm = crate::math::linalg::spectral_norm(&m.discretize(inst.delta).0).max(1.0);
     let scale = norm(&exact) + norm(m.discretize(inst.delta).1.as_slice()) * abar_norm.powi(k as i32);
     let state_scale = 1.0 + norm(&m.states(&deltas, &inst.x).pop().unwrap());
-    Eval::close(dist(&got, &exact), scale, 1e-9, 1e-300)
-        .min(Eval::close(dist(&got, &fd), scale + state_scale, 1e-5, 1e-300))
+    Eval::close(dist(&got, &exact), scale, 1e-9, 1e-300).min(Eval::close(dist(&got, &fd), scale + state_scale, 1e-5, 1e-300))
 }
 
 /// A selective instance: diagonal S6 with Δ = softplus(w x + b), B = b_bias + b_weight·x.
@@ -194,18 +193,13 @@ pub fn register(r: &mut crate::claim::Registry) {
             Family::Decay,
             "For the selective diagonal SSM with Δ_t = softplus(w x_t + b) and B_t = b_bias + b_weight·x_t (ZOH or Euler), \
              dh_{t+k}/dx_t = Φ(t+k,t)[B̄_t + ∂Ā_t/∂x_t h_{t−1} + ∂B̄_t/∂x_t x_t] (dual numbers, relative 1e−10).",
-            property(CASES, selective_instances(true), |i: &SelectiveInstance| {
-                selective_margin(i, DiagonalSsm::lrd_full)
-            }),
+            property(CASES, selective_instances(true), |i: &SelectiveInstance| selective_margin(i, DiagonalSsm::lrd_full)),
         )
         .source(PAPER_004, "Eq. (10), corrected (proofs/decay.md)", "LRD_SSM(t+k,t) = (∏_{j=t+1}^{t+k} Ā_j) B̄_t.")
         .correction("Adds the terms from Δ_t = s(x_t) and B_t = s_B(x_t) that Eq (10) omits.")
         .control(
             "the correction term with its sign flipped",
-            property(CASES, selective_instances(true), |i: &SelectiveInstance| {
-                selective_margin(i, full_sign_flipped)
-            }),
+            property(CASES, selective_instances(true), |i: &SelectiveInstance| selective_margin(i, full_sign_flipped)),
         ),
     );
 }
-

@@ -65,8 +65,7 @@ pub fn decay_comparison() -> Figure {
             vec![p / n, q / n]
         })
         .collect();
-    let attn: Vec<[f64; 2]> =
-        marks.iter().map(|&k| [k as f64, spectral_norm(&att.lrd_closed_form(&rows, 1, k as usize)).ln()]).collect();
+    let attn: Vec<[f64; 2]> = marks.iter().map(|&k| [k as f64, spectral_norm(&att.lrd_closed_form(&rows, 1, k as usize)).ln()]).collect();
     let c = smallest_singular_value(&att.wv) * (-2.0 * att.beta * spectral_norm(&(att.wq.transpose() * &att.wk))).exp();
     let bound: Vec<[f64; 2]> = marks.iter().map(|&k| [k as f64, (c / (k + 1) as f64).ln()]).collect();
     Figure::new("overview", "LRD against lag: exponential for SSMs, polynomial for attention", "lag k", "ln ‖LRD(t+k,t)‖₂")

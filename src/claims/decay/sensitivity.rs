@@ -175,7 +175,15 @@ impl FreezingInstance {
 }
 
 fn freezing_instances() -> impl Strategy<Value = FreezingInstance> {
-    (grid(0.0625, 2.0, 0.0625), grid(-2.0, 2.0, 0.125), grid(-2.0, 2.0, 0.125), grid(-2.0, 2.0, 0.125), grid(-2.0, 2.0, 0.125), 1usize..=4, grid(0.0625, 2.0, 0.0625))
+    (
+        grid(0.0625, 2.0, 0.0625),
+        grid(-2.0, 2.0, 0.125),
+        grid(-2.0, 2.0, 0.125),
+        grid(-2.0, 2.0, 0.125),
+        grid(-2.0, 2.0, 0.125),
+        1usize..=4,
+        grid(0.0625, 2.0, 0.0625),
+    )
         .prop_flat_map(|(lambda, p, q, w, b, j, c0)| (Just((lambda, p, q, w, b, c0)), grid_vec(j, -3.0, 3.0, 0.0625)))
         .prop_map(|((lambda, p, q, w, b, c0), prefix)| FreezingInstance { lambda, p, q, w, b, prefix, c0 })
 }
@@ -250,7 +258,11 @@ pub fn register(r: &mut crate::claim::Registry) {
              t from j to T ≤ 200 (dual numbers, relative 1e−10); for S4D the exponent is λ(t−j).",
             property(CASES, lemma1_instances(), |i: &SensitivityInstance| lemma1_margin(i, 1)).illustrate(lemma1_figure),
         )
-        .source(PAPER_000, "Lemma 1, eq (11), (34)–(41)", "|∂h^{S4D}_t/∂x_j| = c̃ e^{−λ_n(t−(j+1))}; |∂h^M_t/∂x_j| = c̃ e^{−λ_n Σ_{r=j+1}^t Δ(x_r)}, with c̃ depending on x_{≤j} only.")
+        .source(
+            PAPER_000,
+            "Lemma 1, eq (11), (34)–(41)",
+            "|∂h^{S4D}_t/∂x_j| = c̃ e^{−λ_n(t−(j+1))}; |∂h^M_t/∂x_j| = c̃ e^{−λ_n Σ_{r=j+1}^t Δ(x_r)}, with c̃ depending on x_{≤j} only.",
+        )
         .correction("The S4D exponent is λ(t−j) (t−j factors), not λ(t−(j+1)); the difference is absorbed in c̃. With c̃ = |F_j| both forms are equalities.")
         .control(
             "the exponent's sum started at r = j (one factor too many)",
@@ -286,7 +298,11 @@ pub fn register(r: &mut crate::claim::Registry) {
              F_j = ∂_x(B(x)Δ(x)x)|_{x_j} − λe^{−λΔ_j}Δ'(x_j)h_{j−1}.",
             property(FREEZING_CASES, freezing_instances(), |i: &FreezingInstance| lemma2_margin(i, Lemma2::Corrected)).illustrate(lemma2_figure),
         )
-        .source(PAPER_000, "Lemma 2, corrected (proofs/decay.md)", "If lim_t λ_n Σ_{r=1}^t Δ(x_r) ≤ c, then lim_t |∂h^M_t/∂x_j| ≥ e^{−c} |∂_{x_j}(B_n(x_s)Δ(x_s)x_s)|.")
+        .source(
+            PAPER_000,
+            "Lemma 2, corrected (proofs/decay.md)",
+            "If lim_t λ_n Σ_{r=1}^t Δ(x_r) ≤ c, then lim_t |∂h^M_t/∂x_j| ≥ e^{−c} |∂_{x_j}(B_n(x_s)Δ(x_s)x_s)|.",
+        )
         .correction("The second factor F_j in full, as in Lemma 1.")
         .control(
             "e^{−c/2} in place of e^{−c}",

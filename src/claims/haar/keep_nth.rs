@@ -149,7 +149,11 @@ pub fn register(r: &mut crate::claim::Registry) {
              2·10⁴ (ZOH and Euler; relative tolerance 4ε·t for the summation), so with Δ = 1 (b = ln(e − 1), w = 0) it outputs absolute time.",
             property([100, 500, 5000], ones.clone(), |p: &AllOnes| prop1_margin(p, 0.0)),
         )
-        .source(PAPER_000, "Proposition 1, eq (24)", "A 1-layer Mamba can recover absolute time given an all-ones input: with B ≡ 1 and λ ≡ 0, h^M(t) = ∫_0^t x(s) ds = t.")
+        .source(
+            PAPER_000,
+            "Proposition 1, eq (24)",
+            "A 1-layer Mamba can recover absolute time given an all-ones input: with B ≡ 1 and λ ≡ 0, h^M(t) = ∫_0^t x(s) ds = t.",
+        )
         .correction("Discrete form: h_t = tΔB (Δ = 1 needs the softplus bias ln(e − 1) ≈ 0.5413).")
         .control("a decaying mode, λ = 10⁻³", property([100, 500, 5000], ones, |p: &AllOnes| prop1_margin(p, 1e-3))),
     );

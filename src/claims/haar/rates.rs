@@ -10,8 +10,8 @@
 //!   for Mamba/Haar (an upper bound on the error: faster is allowed), and that of ln(err²) against
 //!   ln N is −1 for Fourier, per m. Control: −1/m and −2.
 
-use crate::claim::rate::{judge_rates, RateCell};
 use crate::claim::custom;
+use crate::claim::rate::{judge_rates, RateCell};
 use crate::claim::{Check, Claim, Family, Figure, Kind, Series, Style, ALPHA};
 use crate::claims::PAPER_000;
 use crate::mc::Stream;
@@ -79,7 +79,11 @@ impl Steps {
                     kept += c2.get(n - 1).copied().unwrap_or(0.0);
                 }
                 // The tail summed directly where it is small, for accuracy.
-                if n >= c2.len() / 2 { c2[n.min(c2.len())..].iter().sum() } else { total - kept }
+                if n >= c2.len() / 2 {
+                    c2[n.min(c2.len())..].iter().sum()
+                } else {
+                    total - kept
+                }
             })
             .collect()
     }
@@ -125,16 +129,66 @@ fn cor1_check(haar_rate: fn(usize) -> f64, fourier_rate: f64) -> impl Check {
                 fourier_slopes.push(ols(&fx, &fy, 0.99).expect("points").slope.estimate);
                 if t == 0 && m == 2 {
                     fig = fig
-                        .with(Series::new("Mamba (Haar, 3 bases per wavelet + 1)", Style::Points, (0..=8 * m).map(|nw| [((3 * nw + 1) as f64).log10(), e[nw].log10()]).collect()).color(0))
-                        .with(Series::new("Fourier / S4D (2M + 1 exponentials)", Style::Points, ms.iter().map(|&mm| [((2 * mm + 1) as f64).log10(), rho.fourier_error2(mm).log10()]).collect()).color(1))
-                        .with(Series::new("predicted 2^{−N/(3m)} (m = 2)", Style::Dashed, (1..=8 * m).map(|nw| { let n = (3 * nw + 1) as f64; [n.log10(), e[2 * m].log10() - (n - (6 * m + 1) as f64) / (3.0 * m as f64) * 2f64.log10()] }).collect()).color(0))
-                        .with(Series::new("predicted N^{−1}", Style::Dashed, ms.iter().map(|&mm| { let n = (2 * mm + 1) as f64; [n.log10(), rho.fourier_error2(8).log10() - (n / 17.0).log10()] }).collect()).color(1));
+                        .with(
+                            Series::new(
+                                "Mamba (Haar, 3 bases per wavelet + 1)",
+                                Style::Points,
+                                (0..=8 * m).map(|nw| [((3 * nw + 1) as f64).log10(), e[nw].log10()]).collect(),
+                            )
+                            .color(0),
+                        )
+                        .with(
+                            Series::new(
+                                "Fourier / S4D (2M + 1 exponentials)",
+                                Style::Points,
+                                ms.iter().map(|&mm| [((2 * mm + 1) as f64).log10(), rho.fourier_error2(mm).log10()]).collect(),
+                            )
+                            .color(1),
+                        )
+                        .with(
+                            Series::new(
+                                "predicted 2^{−N/(3m)} (m = 2)",
+                                Style::Dashed,
+                                (1..=8 * m)
+                                    .map(|nw| {
+                                        let n = (3 * nw + 1) as f64;
+                                        [n.log10(), e[2 * m].log10() - (n - (6 * m + 1) as f64) / (3.0 * m as f64) * 2f64.log10()]
+                                    })
+                                    .collect(),
+                            )
+                            .color(0),
+                        )
+                        .with(
+                            Series::new(
+                                "predicted N^{−1}",
+                                Style::Dashed,
+                                ms.iter()
+                                    .map(|&mm| {
+                                        let n = (2 * mm + 1) as f64;
+                                        [n.log10(), rho.fourier_error2(8).log10() - (n / 17.0).log10()]
+                                    })
+                                    .collect(),
+                            )
+                            .color(1),
+                        );
                 }
                 ctx.progress.advance(1);
             }
             let _ = mi;
-            cells.push(RateCell { label: format!("Mamba/Haar slope of log₂ err² per basis, m = {m}"), measured: mean_interval(&haar_slopes, 1.0 - level), predicted: haar_rate(m), slack: 0.05 / (3.0 * m as f64), at_most: true });
-            cells.push(RateCell { label: format!("Fourier/S4D slope of ln err² on ln N, m = {m}"), measured: mean_interval(&fourier_slopes, 1.0 - level), predicted: fourier_rate, slack: 0.1, at_most: false });
+            cells.push(RateCell {
+                label: format!("Mamba/Haar slope of log₂ err² per basis, m = {m}"),
+                measured: mean_interval(&haar_slopes, 1.0 - level),
+                predicted: haar_rate(m),
+                slack: 0.05 / (3.0 * m as f64),
+                at_most: true,
+            });
+            cells.push(RateCell {
+                label: format!("Fourier/S4D slope of ln err² on ln N, m = {m}"),
+                measured: mean_interval(&fourier_slopes, 1.0 - level),
+                predicted: fourier_rate,
+                slack: 0.1,
+                at_most: false,
+            });
         }
         let fig = fig.caption("One random target with m = 2 jumps: exponential decay for the Haar/Mamba bases, a power law of slope −1 for Fourier/S4D.");
         let mut out = judge_rates(cells, &format!("Student-t intervals over {targets} targets per m at 1 − α/{}, α = {ALPHA}; Haar cells one-sided (refuted only if the decay is slower than 2^{{−N/(3m)}}) with slack 0.05/(3m), Fourier two-sided with slack 0.1", 2 * MS.len()));

@@ -10,8 +10,8 @@
 //! * `000.rem1.heads` (Theorem): with one head per basis function the L² error stays below the
 //!   predicted bound; control: a single head.
 
-use crate::claim::rate::{judge_rates, RateCell};
 use crate::claim::custom;
+use crate::claim::rate::{judge_rates, RateCell};
 use crate::claim::{property, Check, Claim, Eval, Family, Figure, Kind, Series, Style, ALPHA};
 use crate::claims::strategies::grid;
 use crate::claims::PAPER_000;
@@ -59,7 +59,8 @@ fn sup_margin(p: &SupProposal) -> Eval {
 
 fn l2_rate_check(predicted_slope: f64) -> impl Check {
     custom(Kind::Rate, move |ctx| {
-        let pairs: Vec<(u32, u64)> = ctx.budget.pick(vec![(0, 0), (2, 1)], vec![(0, 0), (1, 1), (2, 1), (3, 5)], vec![(0, 0), (1, 1), (2, 1), (3, 5), (4, 9), (5, 17)]);
+        let pairs: Vec<(u32, u64)> =
+            ctx.budget.pick(vec![(0, 0), (2, 1)], vec![(0, 0), (1, 1), (2, 1), (3, 5)], vec![(0, 0), (1, 1), (2, 1), (3, 5), (4, 9), (5, 17)]);
         let level = bonferroni(ALPHA, 2 * pairs.len());
         ctx.progress.expect(pairs.len() as u64);
         let mut cells = vec![];
@@ -75,16 +76,33 @@ fn l2_rate_check(predicted_slope: f64) -> impl Check {
             let (w_last, e_last) = (ws[6], errs[6]);
             let r = e_last / predicted_l2(j, k, w_last);
             let ratio = crate::stats::Interval { estimate: r, lo: r, hi: r, confidence: 1.0 };
-            cells.push(RateCell { label: format!("error / √c·2^{{j/2}}(π/4W)^{{1/4}} at W = {w_last:.1e}, j={j}, k={k}"), measured: ratio, predicted: 1.0, slack: 0.01, at_most: false });
+            cells.push(RateCell {
+                label: format!("error / √c·2^{{j/2}}(π/4W)^{{1/4}} at W = {w_last:.1e}, j={j}, k={k}"),
+                measured: ratio,
+                predicted: 1.0,
+                slack: 0.01,
+                at_most: false,
+            });
             fig = fig
                 .with(Series::new(format!("j={j}, k={k}"), Style::Points, ws.iter().zip(&errs).map(|(w, e)| [w.log10(), e.log10()]).collect()).color(i))
-                .with(Series::new(format!("√c·2^{{j/2}}(π/4W)^{{1/4}}, j={j}, k={k}"), Style::Dashed, ws.iter().map(|&w| [w.log10(), predicted_l2(j, k, w).log10()]).collect()).color(i));
+                .with(
+                    Series::new(
+                        format!("√c·2^{{j/2}}(π/4W)^{{1/4}}, j={j}, k={k}"),
+                        Style::Dashed,
+                        ws.iter().map(|&w| [w.log10(), predicted_l2(j, k, w).log10()]).collect(),
+                    )
+                    .color(i),
+                );
             ctx.progress.advance(1);
         }
-        let fig = fig.caption("Straight lines of slope −1/4: convergence in L² is slow (the left transition has width W^{−1/2}), and there is none in sup norm.");
+        let fig =
+            fig.caption("Straight lines of slope −1/4: convergence in L² is slow (the left transition has width W^{−1/2}), and there is none in sup norm.");
         let shapes = shape_figure();
-        Ok(judge_rates(cells, &format!("slopes: least-squares intervals at 1 − α/m, α = {ALPHA}, Bonferroni over {} cells; deterministic slack 0.01", 2 * pairs.len()))
-            .figures([shapes, fig]))
+        Ok(judge_rates(
+            cells,
+            &format!("slopes: least-squares intervals at 1 − α/m, α = {ALPHA}, Bonferroni over {} cells; deterministic slack 0.01", 2 * pairs.len()),
+        )
+        .figures([shapes, fig]))
     })
 }
 
@@ -155,8 +173,10 @@ pub fn register(r: &mut crate::claim::Registry) {
             "With the construction's weights (λ = 1, B = 2^{j/2}, Δ = softplus(W(t̂ − s)), thresholds at the jumps) at any \
              steepness W ∈ [10, 10⁹], the combination is within ε of ψ_{j,k} for all s ∈ [0, 1], for ε < 2^{j/2} (j ≤ 6; the \
              sup is taken on a 2000-point grid and at the one-sided limits of every jump).",
-            property([200, 2000, 20000], sup_cases, sup_margin)
-                .sides("sup_s |ψ_{j,k}(s) − Mamba's approximation at W = 10^log10_w| (2000-point grid and both sides of every jump)", "ε = eps_fraction·2^{j/2}"),
+            property([200, 2000, 20000], sup_cases, sup_margin).sides(
+                "sup_s |ψ_{j,k}(s) − Mamba's approximation at W = 10^log10_w| (2000-point grid and both sides of every jump)",
+                "ε = eps_fraction·2^{j/2}",
+            ),
         )
         .source(PAPER_000, "Theorem 1 (App. A.2, eq 19–23)", PRINTED)
         .correction(
@@ -200,17 +220,13 @@ pub fn register(r: &mut crate::claim::Registry) {
             Family::Haar,
             "With three Mamba-2 heads (one threshold each, λ = 1, B = 2^{j/2}) the L² error is at most 1.01·√6·2^{j/2}(π/4W)^{1/4} \
              (same instances as 000.rem1.printed).",
-            property([100, 1000, 10000], heads(), |p: &HeadProposal| {
-                Eval::le(head_error(p, true), 1.01 * predicted_l2(p.j, p.k, p.w()), 0.0, 0.0)
-            }),
+            property([100, 1000, 10000], heads(), |p: &HeadProposal| Eval::le(head_error(p, true), 1.01 * predicted_l2(p.j, p.k, p.w()), 0.0, 0.0)),
         )
         .source(PAPER_000, "Remark 1, corrected (proofs/haar.md)", "Theorem 1, Lemma 1 and Lemma 2 hold analogously for Mamba-2 (Λ = λI).")
         .correction("One head per basis function.")
         .control(
             "a single head (shared Δ) in place of three",
-            property([100, 1000, 10000], heads(), |p: &HeadProposal| {
-                Eval::le(head_error(p, false), 1.01 * predicted_l2(p.j, p.k, p.w()), 0.0, 0.0)
-            }),
+            property([100, 1000, 10000], heads(), |p: &HeadProposal| Eval::le(head_error(p, false), 1.01 * predicted_l2(p.j, p.k, p.w()), 0.0, 0.0)),
         ),
     );
 }

@@ -73,7 +73,8 @@ impl Construction {
 }
 
 /// How [`Construction::margin`] is computed.
-pub const QUERY_MARGIN_FORMULA: &str = "(lhs − rhs)/scale − 1e−12 at the worst query (a tie counts as a wrong answer); scale = the closed-form peak logit, or 1";
+pub const QUERY_MARGIN_FORMULA: &str =
+    "(lhs − rhs)/scale − 1e−12 at the worst query (a tie counts as a wrong answer); scale = the closed-form peak logit, or 1";
 
 /// The concrete content of an MQAR instance and its codes, for a counterexample: the tokens
 /// (`{"Key": i}` / `{"Value": j}`), the target at each position (null off the queries) and each
@@ -208,4 +209,3 @@ pub fn thm4(keys: usize, codes: &[DVector<f64>], beta: f64, gated: bool) -> Cons
 pub(super) fn one_hot_codes(n: usize) -> Vec<DVector<f64>> {
     (0..n).map(|j| DVector::from_fn(n, |a, _| if a == j { 1.0 } else { 0.0 })).collect()
 }
-

@@ -12,14 +12,14 @@
 //!   exactly when x_1 is a (weak) mode of x_1..x_{T−1} — disagreement ≤ 2%. Control: the step
 //!   the printed Lemma gives.
 
-use crate::claim::statistical::{judge_tail_bounds, TailCell};
 use crate::claim::custom;
-use crate::claim::{property, Claim, Comparison, Eval, Relation, Family, Figure, HeatMap, Kind, Outcome, Series, Style, Verdict, ALPHA};
-use crate::stats::mean_interval;
+use crate::claim::statistical::{judge_tail_bounds, TailCell};
+use crate::claim::{property, Claim, Comparison, Eval, Family, Figure, HeatMap, Kind, Outcome, Relation, Series, Style, Verdict, ALPHA};
 use crate::claims::PAPER_002;
 use crate::mc::Stream;
 use crate::model::mixer::argmax_margin;
 use crate::model::recall_toy::{population_gradient, printed_lemma1, Cooccurrence};
+use crate::stats::mean_interval;
 use crate::tasks::associative_recall::{first_value_is_weak_mode, TheoryDistribution};
 use nalgebra::DVector;
 use proptest::prelude::*;
@@ -134,15 +134,30 @@ fn monte_carlo_check(leading_order: bool) -> impl crate::claim::Check {
                     worst = margin;
                     worst_cell = row.clone();
                     let (end, relation) = if closed > iv.estimate { (iv.hi, Relation::AtMost) } else { (iv.lo, Relation::AtLeast) };
-                    worst_side = Comparison::custom(closed, end, relation, margin, "1 − |closed form − mean|/(half-width + 1e−12), Student-t interval of the Monte Carlo mean");
+                    worst_side = Comparison::custom(
+                        closed,
+                        end,
+                        relation,
+                        margin,
+                        "1 − |closed form − mean|/(half-width + 1e−12), Student-t interval of the Monte Carlo mean",
+                    );
                 }
                 rows.push(row);
             }
         }
         let verdict = if worst < 0.0 {
-            Verdict::Refuted { counterexample: worst_cell.clone(), violation: worst_side.named("the closed-form population gradient entry", "nearer end of the Monte Carlo mean's interval"), margin: worst, summary: format!("closed form outside the {:.6} interval of the Monte Carlo mean: {worst_cell}", confidence) }
+            Verdict::Refuted {
+                counterexample: worst_cell.clone(),
+                violation: worst_side.named("the closed-form population gradient entry", "nearer end of the Monte Carlo mean's interval"),
+                margin: worst,
+                summary: format!("closed form outside the {:.6} interval of the Monte Carlo mean: {worst_cell}", confidence),
+            }
         } else {
-            Verdict::Holds { evidence: format!("{tests} class means (|V|, T) ∈ {MC_CELLS:?} contain the closed form at confidence {confidence:.6} each (Bonferroni, family-wise α = 1e−4)") }
+            Verdict::Holds {
+                evidence: format!(
+                    "{tests} class means (|V|, T) ∈ {MC_CELLS:?} contain the closed form at confidence {confidence:.6} each (Bonferroni, family-wise α = 1e−4)"
+                ),
+            }
         };
         Ok(Outcome::new(verdict, samples as u64 * MC_CELLS.len() as u64, Some(worst))
             .detail("samples_per_cell", samples)
@@ -185,13 +200,18 @@ fn one_step_check(printed: bool) -> impl crate::claim::Check {
         let fig = Figure::new("one_step_accuracy", "Accuracy after one gradient step", "exp(−(T−2)²/(2(|V|−1)))", "accuracy")
             .with(Series::new("measured (|V|, T) cells", Style::Points, accuracy.iter().map(|&(n, t, a)| [birthday(n, t), a]).collect()))
             .with(Series::new("accuracy = birthday approximation", Style::Dashed, vec![[0.0, 0.0], [1.0, 1.0]]))
-            .caption("Each point is one (|V|, T) cell. The one-step model predicts x_1 iff x_1 is a weak mode, so its accuracy follows \
-                      the birthday bound when T ≪ |V| and is far from 1 when T ~ |V|: |V| ≫ T does not suffice, |V| ≫ T² does.");
+            .caption(
+                "Each point is one (|V|, T) cell. The one-step model predicts x_1 iff x_1 is a weak mode, so its accuracy follows \
+                      the birthday bound when T ≪ |V| and is far from 1 when T ~ |V|: |V| ≫ T does not suffice, |V| ≫ T² does.",
+            );
         let mut out = judge_tail_bounds(cells, ALPHA);
         out.cases = samples * CELLS.len() as u64;
         Ok(out
             .detail("samples_per_cell", samples)
-            .detail("accuracy_per_cell", accuracy.iter().map(|&(n, t, a)| serde_json::json!({"V": n, "T": t, "accuracy": a, "birthday": birthday(n, t)})).collect::<Vec<_>>())
+            .detail(
+                "accuracy_per_cell",
+                accuracy.iter().map(|&(n, t, a)| serde_json::json!({"V": n, "T": t, "accuracy": a, "birthday": birthday(n, t)})).collect::<Vec<_>>(),
+            )
             .figures([fig]))
     })
 }
@@ -203,10 +223,17 @@ fn gradient_figures() -> Vec<Figure> {
     let map = |f: &dyn Fn(usize, usize) -> f64| (0..2 * n).map(|a| (0..2 * n).map(|b| n as f64 * f(a, b)).collect()).collect();
     let heat = |values, label: &str| HeatMap { x: idx.clone(), y: idx.clone(), values, label: label.into(), range: Some([-2.0, 2.0]) };
     vec![
-        Figure::new("gradient_exact", "|V|·E[∂ℓ/∂W_Δ[a,b]] at W_Δ = 0, exact (|V| = 6, T = 5)", "column b (input feature)", "row a (output coordinate; 0 at the bottom)")
-            .heat(heat(map(&|a, b| population_gradient(n, t, a, b, false)), "|V| × entry"))
-            .caption("Rows are output coordinates, columns input features (b < |V|: previous token; b ≥ |V|: current token). \
-                      Mass sits on both diagonals and the key column, with (k,k) > 0 and (|V|+k,|V|+k) < 0."),
+        Figure::new(
+            "gradient_exact",
+            "|V|·E[∂ℓ/∂W_Δ[a,b]] at W_Δ = 0, exact (|V| = 6, T = 5)",
+            "column b (input feature)",
+            "row a (output coordinate; 0 at the bottom)",
+        )
+        .heat(heat(map(&|a, b| population_gradient(n, t, a, b, false)), "|V| × entry"))
+        .caption(
+            "Rows are output coordinates, columns input features (b < |V|: previous token; b ≥ |V|: current token). \
+                      Mass sits on both diagonals and the key column, with (k,k) > 0 and (|V|+k,|V|+k) < 0.",
+        ),
         Figure::new("gradient_printed", "|V| × Lemma 1 as printed (one value per row)", "column b", "row a")
             .heat(heat(map(&|a, _| printed_lemma1(n, t, a)), "|V| × entry"))
             .caption("The printed Lemma puts one value on every entry of a row, with the scale 1/T instead of 1/|V| and the signs of the value rows flipped."),

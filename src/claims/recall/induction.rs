@@ -8,7 +8,7 @@
 //!   induction-head target is answered, on standard and hard sequences up to T = 2400. Control:
 //!   one state slot too few (N = |V| − 1).
 
-use crate::claim::{property, Claim, Comparison, Eval, Relation, Family, Figure, Series, Style};
+use crate::claim::{property, Claim, Comparison, Eval, Family, Figure, Relation, Series, Style};
 use crate::claims::PAPER_000;
 use crate::mc::{Stream, StreamKey};
 use crate::model::mixer::{Activation, Mixer, MixerKind, Projection, Readout, ShortConv, StepSize};
@@ -90,11 +90,18 @@ fn retention_figure() -> Vec<Figure> {
             })
             .collect()
     };
-    vec![Figure::new("retention", "Induction heads on hard sequences: the long-gap answer against T", "sequence length T", "long-gap answers correct (6 sequences)")
-        .with(Series::new("printed Δ = softplus(w[I|0]x̂)", Style::Line, curve(0.0)).color(1))
-        .with(Series::new("shifted Δ = softplus(w([I|0]x̂ − ½))", Style::Line, curve(0.5)).color(2))
-        .caption("The special token's answer must survive a gap of ≈ 0.8T–T steps. With the printed Δ every untouched slot halves per step \
-                  (softplus(0) = ln 2) and underflows after ~1075 steps; the shifted Δ keeps it (retention ≥ 1 − Te^{−30}).")]
+    vec![Figure::new(
+        "retention",
+        "Induction heads on hard sequences: the long-gap answer against T",
+        "sequence length T",
+        "long-gap answers correct (6 sequences)",
+    )
+    .with(Series::new("printed Δ = softplus(w[I|0]x̂)", Style::Line, curve(0.0)).color(1))
+    .with(Series::new("shifted Δ = softplus(w([I|0]x̂ − ½))", Style::Line, curve(0.5)).color(2))
+    .caption(
+        "The special token's answer must survive a gap of ≈ 0.8T–T steps. With the printed Δ every untouched slot halves per step \
+                  (softplus(0) = ln 2) and underflows after ~1075 steps; the shifted Δ keeps it (retention ≥ 1 − Te^{−30}).",
+    )]
 }
 
 /// Smallest relative margin `(z_target − max_other)/|z_target|` over the positions with a target,
@@ -150,8 +157,10 @@ pub fn register(r: &mut crate::claim::Registry) {
                 .illustrate(|_| retention_figure()),
         )
         .source(PAPER_000, "Lemma 3 (App. C.2, eq 110–120)", PRINTED)
-        .correction("Eq 119 takes SoftPlus(0) = 0, but it is ln 2: untouched columns halve every step and underflow after ~1075 steps. \
-                     Shift the argument, Δ = SoftPlus(w([I|0]x̂ − ½)), so Δ_key ≈ w/2 and Δ_other ≈ e^{−w/2}; retention ≥ 1 − T e^{−w/2} (000.lem3)."),
+        .correction(
+            "Eq 119 takes SoftPlus(0) = 0, but it is ln 2: untouched columns halve every step and underflow after ~1075 steps. \
+                     Shift the argument, Δ = SoftPlus(w([I|0]x̂ − ½)), so Δ_key ≈ w/2 and Δ_other ≈ e^{−w/2}; retention ≥ 1 − T e^{−w/2} (000.lem3).",
+        ),
     );
     r.add(
         Claim::theorem(
@@ -163,6 +172,9 @@ pub fn register(r: &mut crate::claim::Registry) {
         )
         .source(PAPER_000, "Lemma 3, corrected (proofs/recall.md)", PRINTED)
         .correction("The ½ shift in Δ (see 000.lem3.printed); a first occurrence leaves the column empty (blank), which the paper does not spell out.")
-        .control("one state slot too few, N = |V| − 1", property([40, 150, 1000], sequences(12, 4..=2400, false), |s: &Sequence| induction_margin(s, s.vocab - 1, 0.5))),
+        .control(
+            "one state slot too few, N = |V| − 1",
+            property([40, 150, 1000], sequences(12, 4..=2400, false), |s: &Sequence| induction_margin(s, s.vocab - 1, 0.5)),
+        ),
     );
 }

@@ -5,8 +5,8 @@
 //! Columns are kept as bit vectors: `⟨Me_i, Me_j⟩ = (p − 2·popcount(b_i ⊕ b_j))/p` exactly, and
 //! `‖Me_i‖² = p/p = 1` exactly, so the only randomness is the matrix.
 
-use crate::claim::statistical::{judge_tail_bounds, TailCell};
 use crate::claim::custom;
+use crate::claim::statistical::{judge_tail_bounds, TailCell};
 use crate::claim::{Claim, Family, Kind, ALPHA};
 use crate::claims::PAPER_000;
 use crate::mc::Stream;

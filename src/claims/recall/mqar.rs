@@ -18,9 +18,11 @@
 //!   Mamba-2 retrieval iff ε(κ−1) > 1. Control: the boundary εκ > 1.
 
 use super::codes::{balanced, balanced_width, rademacher};
-use super::constructions::{cases, correct_margin, instance_content, one_hot_codes, thm2_onehot, thm2_reduced, thm3_codes, thm3_onehot, thm4, Bias, Case, Construction};
-use crate::claim::statistical::{judge_tail_bounds, TailCell};
+use super::constructions::{
+    cases, correct_margin, instance_content, one_hot_codes, thm2_onehot, thm2_reduced, thm3_codes, thm3_onehot, thm4, Bias, Case, Construction,
+};
 use crate::claim::custom;
+use crate::claim::statistical::{judge_tail_bounds, TailCell};
 use crate::claim::{property, Claim, Eval, Family, Figure, HeatMap, Kind, Series, Style, ALPHA};
 use crate::claims::PAPER_000;
 use crate::mc::StreamKey;
@@ -32,7 +34,8 @@ use serde::{Deserialize, Serialize};
 
 /// Exact logits: the target's logit is `peak`, every other 0, at every query.
 fn closed_form(c: &Construction, inst: &MqarInstance, peak: f64) -> Eval {
-    let err = c.query_logits(inst).iter().map(|(z, v)| (0..z.len()).map(|l| (z[l] - if l == *v { peak } else { 0.0 }).abs()).fold(0.0, f64::max)).fold(0.0, f64::max);
+    let err =
+        c.query_logits(inst).iter().map(|(z, v)| (0..z.len()).map(|l| (z[l] - if l == *v { peak } else { 0.0 }).abs()).fold(0.0, f64::max)).fold(0.0, f64::max);
     Eval::close(err, peak, 1e-12, 0.0).min(c.margin(inst, peak))
 }
 
@@ -98,14 +101,24 @@ fn thm3_statistical(c_const: f64) -> impl crate::claim::Check {
             .collect();
         let grid: Vec<Vec<f64>> = PHASE_C
             .iter()
-            .map(|&c| PHASE_KEYS.iter().map(|&kappa| { let (ok, n) = run_cell(kappa, c, 1); ok as f64 / n as f64 }).collect())
+            .map(|&c| {
+                PHASE_KEYS
+                    .iter()
+                    .map(|&kappa| {
+                        let (ok, n) = run_cell(kappa, c, 1);
+                        ok as f64 / n as f64
+                    })
+                    .collect()
+            })
             .collect();
         let fig = Figure::new("phase_kappa_n", "Mamba-2 (Theorem 3, JL codes, linear convs): accuracy over κ and N = ⌈C ln κ⌉", "κ", "C = N / ln κ")
             .heat(HeatMap { x: PHASE_KEYS.iter().map(|&k| k as f64).collect(), y: PHASE_C.to_vec(), values: grid, label: "query accuracy".into(), range: None })
             .with(Series::new("paper's empirical threshold N = 4 ln κ (Fig. A.3)", Style::Dashed, vec![[2.0, 4.0], [26.0, 4.0]]).color(1))
             .with(Series::new("checked here: N = ⌈16 ln κ⌉", Style::Dashed, vec![[2.0, 16.0], [26.0, 16.0]]).color(2))
-            .caption("|V| = 128, p_v = ⌈8 ln 128⌉ = 39, T = 100, queries separated by noise. \"N = O(log κ)\" holds with a constant near 16; \
-                      below C ≈ 4 the interference of the other keys (ε_k·(2κ−2)) breaks retrieval, as in the paper's Fig. A.3.");
+            .caption(
+                "|V| = 128, p_v = ⌈8 ln 128⌉ = 39, T = 100, queries separated by noise. \"N = O(log κ)\" holds with a constant near 16; \
+                      below C ≈ 4 the interference of the other keys (ε_k·(2κ−2)) breaks retrieval, as in the paper's Fig. A.3.",
+            );
         let mut out = judge_tail_bounds(cells, ALPHA);
         out.cases = instances * PHASE_KEYS.len() as u64;
         Ok(out.detail("instances_per_cell", instances).detail("value_code_width", pv).figures([fig]))
@@ -180,7 +193,21 @@ pub struct Adversary {
 fn adversarial_margin(a: &Adversary) -> f64 {
     let (kappa, eps) = (a.keys, a.eps);
     // k₁ = e₀, k_i = ε e₀ + √(1−ε²) e_i.
-    let ck: Vec<DVector<f64>> = (0..kappa).map(|i| DVector::from_fn(kappa, |r, _| if i == 0 { f64::from(r == 0) } else if r == 0 { eps } else if r == i { (1.0 - eps * eps).sqrt() } else { 0.0 })).collect();
+    let ck: Vec<DVector<f64>> = (0..kappa)
+        .map(|i| {
+            DVector::from_fn(kappa, |r, _| {
+                if i == 0 {
+                    f64::from(r == 0)
+                } else if r == 0 {
+                    eps
+                } else if r == i {
+                    (1.0 - eps * eps).sqrt()
+                } else {
+                    0.0
+                }
+            })
+        })
+        .collect();
     let cv = one_hot_codes(3); // v₁ = 0, v = 1, noise = 2
     let con = thm3_codes(&ck, &cv, Activation::Identity);
     let mut tokens = vec![Token::Key(0), Token::Value(0)];
@@ -230,10 +257,25 @@ fn width_figure(name: &str, title: &str, d_of: &'static str, build: impl Fn(usiz
         .collect();
     let pmin = balanced_width(values) as f64;
     Figure::new(name, title, "κ", &format!("code width p ({d_of})"))
-        .heat(HeatMap { x: keys.iter().map(|&k| k as f64).collect(), y: widths.iter().map(|&p| p as f64).collect(), values: grid, label: "query accuracy".into(), range: None })
-        .with(Series::new(format!("smallest width with |V| = 128 distinct balanced codes, p = {pmin}"), Style::Dashed, vec![[1.0, pmin - 1.0], [13.0, pmin - 1.0]]).color(1))
-        .caption("Accuracy is 1 exactly where the value codes are distinct (p ≥ 10 for |V| = 128: C(10,5) = 252) and falls below it, where codes repeat; \
-                  the dimension needed grows like log|V| and does not depend on κ beyond the key dimensions.")
+        .heat(HeatMap {
+            x: keys.iter().map(|&k| k as f64).collect(),
+            y: widths.iter().map(|&p| p as f64).collect(),
+            values: grid,
+            label: "query accuracy".into(),
+            range: None,
+        })
+        .with(
+            Series::new(
+                format!("smallest width with |V| = 128 distinct balanced codes, p = {pmin}"),
+                Style::Dashed,
+                vec![[1.0, pmin - 1.0], [13.0, pmin - 1.0]],
+            )
+            .color(1),
+        )
+        .caption(
+            "Accuracy is 1 exactly where the value codes are distinct (p ≥ 10 for |V| = 128: C(10,5) = 252) and falls below it, where codes repeat; \
+                  the dimension needed grows like log|V| and does not depend on κ beyond the key dimensions.",
+        )
 }
 
 /// Accuracy of Theorem 2's one-hot construction over (κ, N): keys without a state slot are lost,
@@ -256,7 +298,13 @@ fn slots_figure() -> Figure {
         })
         .collect();
     Figure::new("phase_kappa_n", "Theorem 2 (one-hot, |V| = 16): accuracy over κ and the state size N", "κ", "N")
-        .heat(HeatMap { x: keys.iter().map(|&k| k as f64).collect(), y: slots.iter().map(|&n| n as f64).collect(), values: grid, label: "query accuracy".into(), range: None })
+        .heat(HeatMap {
+            x: keys.iter().map(|&k| k as f64).collect(),
+            y: slots.iter().map(|&n| n as f64).collect(),
+            values: grid,
+            label: "query accuracy".into(),
+            range: None,
+        })
         .with(Series::new("the theorem's N = κ", Style::Dashed, vec![[1.0, 1.0], [11.0, 11.0]]).color(1))
         .caption("Each key needs its own state column: above the diagonal N ≥ κ every query is answered, below it the keys without a column are lost.")
 }
@@ -293,11 +341,20 @@ pub fn register(r: &mut crate::claim::Registry) {
             "One-layer Mamba without gate, d = κ + |V|, N = κ: keys 2e_i, values e_{κ+j}, conv ReLU(x_{t−1} + 2x_t − 1), Λ = 0, Δ = 1, \
              B = C = [I_κ | 0], W_o rows e_{κ+l}: on random MQAR instances (2 ≤ κ ≤ 8, 2 ≤ |V| ≤ 16, queries separated by noise) every query's \
              logits are exactly 3e_{j(i)} (1e−12), so the argmax is the target.",
-            property([40, 200, 2000], cases_small(), |c: &Case| { let (inst, _) = c.instance(); closed_form(&thm2_onehot(c.keys, c.values, c.keys), &inst, 3.0) })
-                .illustrate(|_| vec![slots_figure()]),
+            property([40, 200, 2000], cases_small(), |c: &Case| {
+                let (inst, _) = c.instance();
+                closed_form(&thm2_onehot(c.keys, c.values, c.keys), &inst, 3.0)
+            })
+            .illustrate(|_| vec![slots_figure()]),
         )
         .source(PAPER_000, "Theorem 2, step 1 (App. C.1, eq 53–66)", "A one-layer Mamba without gating solves MQAR with d = O(κ + log|V|) and N = κ.")
-        .control("one state slot too few, N = κ − 1", property([40, 200, 2000], cases_small(), |c: &Case| { let (inst, _) = c.instance(); thm2_onehot(c.keys, c.values, c.keys - 1).margin(&inst, 3.0) })),
+        .control(
+            "one state slot too few, N = κ − 1",
+            property([40, 200, 2000], cases_small(), |c: &Case| {
+                let (inst, _) = c.instance();
+                thm2_onehot(c.keys, c.values, c.keys - 1).margin(&inst, 3.0)
+            }),
+        ),
     );
     r.add(
         Claim::erratum(
@@ -320,9 +377,15 @@ pub fn register(r: &mut crate::claim::Registry) {
                 )]
             }),
         )
-        .source(PAPER_000, "Theorem 2, step 2 (eq 67–72)", "With d = κ + p, p = O(log|V|), JL value codes and b_o = −(c₀k − b)W_o s, the logits are (c₀k − b)c₁ M_vᵀM_v e_{j(i)}, maximal at j(i).")
-        .correction("y_t carries the factor C_t = (c₁k − b)e_i and the query's own write, so the bias must be −(c₁k − b)(c₀k − b)W_o s (97× the printed one); \
-                     or use zero-sum codes, for which W_o s = 0 and no bias is needed (000.thm2.reduced)."),
+        .source(
+            PAPER_000,
+            "Theorem 2, step 2 (eq 67–72)",
+            "With d = κ + p, p = O(log|V|), JL value codes and b_o = −(c₀k − b)W_o s, the logits are (c₀k − b)c₁ M_vᵀM_v e_{j(i)}, maximal at j(i).",
+        )
+        .correction(
+            "y_t carries the factor C_t = (c₁k − b)e_i and the query's own write, so the bias must be −(c₁k − b)(c₀k − b)W_o s (97× the printed one); \
+                     or use zero-sum codes, for which W_o s = 0 and no bias is needed (000.thm2.reduced).",
+        ),
     );
     r.add(
         Claim::theorem(
@@ -334,7 +397,11 @@ pub fn register(r: &mut crate::claim::Registry) {
                 let (inst, _) = c.instance();
                 thm2_reduced(c.keys, &balanced(c.values, balanced_width(c.values)), Bias::None).margin(&inst, 1.0)
             })
-            .illustrate(|_| vec![width_figure("width_thm2", "Theorem 2 reduced (balanced codes): accuracy over κ and code width", "d = κ + p", |k, c| thm2_reduced(k, c, Bias::None))]),
+            .illustrate(|_| {
+                vec![width_figure("width_thm2", "Theorem 2 reduced (balanced codes): accuracy over κ and code width", "d = κ + p", |k, c| {
+                    thm2_reduced(k, c, Bias::None)
+                })]
+            }),
         )
         .source(PAPER_000, "Theorem 2, step 2, corrected (proofs/recall.md)", "d = O(κ + log|V|), N = κ.")
         .control(
@@ -355,12 +422,21 @@ pub fn register(r: &mut crate::claim::Registry) {
             property([40, 200, 2000], cases_small(), |c: &Case| {
                 let (inst, _) = c.instance();
                 let silu1 = Activation::Silu.apply(1.0);
-                closed_form(&thm3_onehot(c.keys, c.values, c.keys, Activation::Relu), &inst, 1.0)
-                    .min(closed_form(&thm3_onehot(c.keys, c.values, c.keys, Activation::Silu), &inst, silu1.powi(3)))
+                closed_form(&thm3_onehot(c.keys, c.values, c.keys, Activation::Relu), &inst, 1.0).min(closed_form(
+                    &thm3_onehot(c.keys, c.values, c.keys, Activation::Silu),
+                    &inst,
+                    silu1.powi(3),
+                ))
             }),
         )
         .source(PAPER_000, "Theorem 3, step 1 (eq 73–77)", "A one-layer Mamba-2 without gating solves MQAR with d = O(log κ + log|V|) and N = O(log κ).")
-        .control("one state slot too few, N = κ − 1", property([40, 200, 2000], cases_small(), |c: &Case| { let (inst, _) = c.instance(); thm3_onehot(c.keys, c.values, c.keys - 1, Activation::Relu).margin(&inst, 1.0) })),
+        .control(
+            "one state slot too few, N = κ − 1",
+            property([40, 200, 2000], cases_small(), |c: &Case| {
+                let (inst, _) = c.instance();
+                thm3_onehot(c.keys, c.values, c.keys - 1, Activation::Relu).margin(&inst, 1.0)
+            }),
+        ),
     );
     r.add(
         Claim::erratum(
@@ -380,9 +456,15 @@ pub fn register(r: &mut crate::claim::Registry) {
                 instance_content(&inst, &[("key_codes", &ck), ("value_codes", &cv)])
             }),
         )
-        .source(PAPER_000, "Theorem 3, step 2 (App. C.1)", "k_i = M e_i, v_j = M e_{κ+j} with M = M_k ⊕ M_v JL; the convolutions, SSM and output are unchanged.")
-        .correction("JL codes have negative entries, which the convolutions' σ (ReLU in the proof, SiLU in Mamba-2) does not pass: use linear \
-                     convolutions (or a small-scale SiLU), and N = p_k must absorb the interference of the other keys (000.thm3.reduced)."),
+        .source(
+            PAPER_000,
+            "Theorem 3, step 2 (App. C.1)",
+            "k_i = M e_i, v_j = M e_{κ+j} with M = M_k ⊕ M_v JL; the convolutions, SSM and output are unchanged.",
+        )
+        .correction(
+            "JL codes have negative entries, which the convolutions' σ (ReLU in the proof, SiLU in Mamba-2) does not pass: use linear \
+                     convolutions (or a small-scale SiLU), and N = p_k must absorb the interference of the other keys (000.thm3.reduced).",
+        ),
     );
     r.add(
         Claim::theorem(
@@ -420,7 +502,10 @@ pub fn register(r: &mut crate::claim::Registry) {
             property([100, 400, 4000], adversaries(), |a: &Adversary| rem7_margin(a, 1.0)),
         )
         .source(PAPER_000, "Remark 7 (App. C.1)", "For [k₁, v₁, k₂, v, …, k_κ, v] with v₁ ≠ v, the noise ε(κ−1)v can beat v₁ if ε(κ−1) > 1.")
-        .control("the boundary εκ > 1 (an off-by-one in the count of interfering keys)", property([100, 400, 4000], adversaries(), |a: &Adversary| rem7_margin(a, 0.0))),
+        .control(
+            "the boundary εκ > 1 (an off-by-one in the count of interfering keys)",
+            property([100, 400, 4000], adversaries(), |a: &Adversary| rem7_margin(a, 0.0)),
+        ),
     );
     let cases_s4d = || cases(6, 12);
     r.add(
@@ -430,10 +515,23 @@ pub fn register(r: &mut crate::claim::Registry) {
             "One-layer gated Mamba block with an S4D mixer, d = κ|V|, N = 1: keys 10·1_{block i}, values e_j in every block, conv \
              ReLU(10x_{t−1} + x_t − 100), Λ = 0, Δ = B = C = 1, gate ReLU(x_t), W_o rows [e_lᵀ … e_lᵀ]: every query's logits are exactly \
              10e_{j(i)} (2 ≤ κ ≤ 6, 2 ≤ |V| ≤ 12).",
-            property([40, 200, 2000], cases_s4d(), |c: &Case| { let (inst, _) = c.instance(); closed_form(&thm4(c.keys, &one_hot_codes(c.values), 0.0, true), &inst, 10.0) }),
+            property([40, 200, 2000], cases_s4d(), |c: &Case| {
+                let (inst, _) = c.instance();
+                closed_form(&thm4(c.keys, &one_hot_codes(c.values), 0.0, true), &inst, 10.0)
+            }),
         )
-        .source(PAPER_000, "Theorem 4, step 1 (eq 81–99)", "A one-layer Mamba block with an S4D mixer (gating used) solves MQAR with d = O(κ log|V|) and N = 1.")
-        .control("the gate removed", property([40, 200, 2000], cases_s4d(), |c: &Case| { let (inst, _) = c.instance(); thm4(c.keys, &one_hot_codes(c.values), 0.0, false).margin(&inst, 10.0) })),
+        .source(
+            PAPER_000,
+            "Theorem 4, step 1 (eq 81–99)",
+            "A one-layer Mamba block with an S4D mixer (gating used) solves MQAR with d = O(κ log|V|) and N = 1.",
+        )
+        .control(
+            "the gate removed",
+            property([40, 200, 2000], cases_s4d(), |c: &Case| {
+                let (inst, _) = c.instance();
+                thm4(c.keys, &one_hot_codes(c.values), 0.0, false).margin(&inst, 10.0)
+            }),
+        ),
     );
     r.add(
         Claim::erratum(
@@ -456,8 +554,14 @@ pub fn register(r: &mut crate::claim::Registry) {
                 )]
             }),
         )
-        .source(PAPER_000, "Theorem 4, step 2 (eq 102–109)", "With p = O(log(|V|+1)) JL codes (Me_i)ᵀ1 ≤ ε, the logits are ≈ [ε+εβ, …, 1+εβ, …], maximal at j(i).")
-        .correction("(Me_l)ᵀ1 = √p⟨Me_l, 1/√p⟩ is O(√p ε), not ε, so kβ(Me_l)ᵀ1 dominates: subtract it as an output bias, or use zero-sum codes (000.thm4.reduced)."),
+        .source(
+            PAPER_000,
+            "Theorem 4, step 2 (eq 102–109)",
+            "With p = O(log(|V|+1)) JL codes (Me_i)ᵀ1 ≤ ε, the logits are ≈ [ε+εβ, …, 1+εβ, …], maximal at j(i).",
+        )
+        .correction(
+            "(Me_l)ᵀ1 = √p⟨Me_l, 1/√p⟩ is O(√p ε), not ε, so kβ(Me_l)ᵀ1 dominates: subtract it as an output bias, or use zero-sum codes (000.thm4.reduced).",
+        ),
     );
     r.add(
         Claim::theorem(
@@ -465,8 +569,13 @@ pub fn register(r: &mut crate::claim::Registry) {
             Family::Recall,
             "Theorem 4, step 2 corrected: distinct zero-sum ±1/√p value codes at the smallest even p with C(p, p/2) ≥ |V| (d = κp), β = 1, no bias: \
              every query of random instances (2 ≤ κ ≤ 6, 2 ≤ |V| ≤ 12) is answered.",
-            property([40, 200, 2000], cases_s4d(), |c: &Case| { let (inst, _) = c.instance(); thm4(c.keys, &balanced(c.values, balanced_width(c.values)), 1.0, true).margin(&inst, 1.0) })
-                .illustrate(|_| vec![width_figure("width_thm4", "Theorem 4 reduced (balanced codes): accuracy over κ and code width", "d = κp", |k, c| thm4(k, c, 1.0, true))]),
+            property([40, 200, 2000], cases_s4d(), |c: &Case| {
+                let (inst, _) = c.instance();
+                thm4(c.keys, &balanced(c.values, balanced_width(c.values)), 1.0, true).margin(&inst, 1.0)
+            })
+            .illustrate(|_| {
+                vec![width_figure("width_thm4", "Theorem 4 reduced (balanced codes): accuracy over κ and code width", "d = κp", |k, c| thm4(k, c, 1.0, true))]
+            }),
         )
         .source(PAPER_000, "Theorem 4, step 2, corrected (proofs/recall.md)", "d = O(κ log|V|), N = 1.")
         .control(

@@ -10,7 +10,7 @@
 //!   W_Δ frozen at 0 (no input selectivity: Δ depends on nothing).
 
 use crate::claim::custom;
-use crate::claim::{Claim, Comparison, Family, Relation, Figure, HeatMap, Kind, Outcome, Verdict};
+use crate::claim::{Claim, Comparison, Family, Figure, HeatMap, Kind, Outcome, Relation, Verdict};
 use crate::claims::PAPER_002;
 use crate::math::softplus::softplus;
 use crate::mc::Stream;
@@ -108,7 +108,14 @@ fn training_check(selective: bool) -> impl crate::claim::Check {
         let gate_like = gate_ratio >= 1.5;
         let summary = format!(
             "query error {:.4} (CP {:.2}% interval [{:.4}, {:.4}], {} queries); write-pair Δ ≥ {:.3}, other pairs ≤ {:.3} (ratio {:.2})",
-            error.estimate, 100.0 * (1.0 - 2.0 * crate::claim::ALPHA), error.lo, error.hi, queries, write, other, gate_ratio
+            error.estimate,
+            100.0 * (1.0 - 2.0 * crate::claim::ALPHA),
+            error.lo,
+            error.hi,
+            queries,
+            write,
+            other,
+            gate_ratio
         );
         let verdict = if refuted_accuracy || !gate_like {
             let violation = if refuted_accuracy {
@@ -116,15 +123,27 @@ fn training_check(selective: bool) -> impl crate::claim::Check {
             } else {
                 Comparison::custom(gate_ratio, 1.5, Relation::AtLeast, gate_ratio - 1.5, "gate ratio − 1.5").named("write-pair Δ / largest other-pair Δ", "1.5")
             };
-            Verdict::Refuted { counterexample: serde_json::json!({"query_error": error.estimate, "error_lower": error.lo, "gate_ratio": gate_ratio}), violation, margin: (0.01 - error.lo).min(gate_ratio - 1.5), summary }
+            Verdict::Refuted {
+                counterexample: serde_json::json!({"query_error": error.estimate, "error_lower": error.lo, "gate_ratio": gate_ratio}),
+                violation,
+                margin: (0.01 - error.lo).min(gate_ratio - 1.5),
+                summary,
+            }
         } else if accurate {
             Verdict::Holds { evidence: summary }
         } else {
             Verdict::Inconclusive { why: summary }
         };
-        let fig = Figure::new("pair_delta", "Learned Δ (mean over the second half) at each pair (x_{t−1}, x_t)", "previous token u (0 = key)", "current token v")
-            .heat(HeatMap { x: (0..N).map(|u| u as f64).collect(), y: (0..N).map(|v| v as f64).collect(), values: deltas.clone(), label: "Δ".into(), range: Some([0.0, write.max(other)]) })
-            .caption("Column u = 0 holds the write pairs (key, value): Δ is large there and small at noise and read pairs, a learned input gate.");
+        let fig =
+            Figure::new("pair_delta", "Learned Δ (mean over the second half) at each pair (x_{t−1}, x_t)", "previous token u (0 = key)", "current token v")
+                .heat(HeatMap {
+                    x: (0..N).map(|u| u as f64).collect(),
+                    y: (0..N).map(|v| v as f64).collect(),
+                    values: deltas.clone(),
+                    label: "Δ".into(),
+                    range: Some([0.0, write.max(other)]),
+                })
+                .caption("Column u = 0 holds the write pairs (key, value): Δ is large there and small at noise and read pairs, a learned input gate.");
         Ok(Outcome::new(verdict, queries, Some((0.01 - error.hi).min(gate_ratio - 1.5)))
             .detail("sequence_length", len)
             .detail("adam_steps", steps)

@@ -5,8 +5,8 @@
 //!   quadrature (the quadrature reference in proofs/stability.md predicts −91.05 ± 12.18 and −1603.8 ± 51.75). Control: the mean
 //!   t ln(λ_H + γ) that the text's "(λ_H + γ)^t" suggests.
 
-use crate::claim::rate::{judge_rates, RateCell};
 use crate::claim::custom;
+use crate::claim::rate::{judge_rates, RateCell};
 use crate::claim::{Check, Claim, Family, Figure, Kind, Series, Style, ALPHA};
 use crate::claims::PAPER_004;
 use crate::math::subexp::LogChi2;

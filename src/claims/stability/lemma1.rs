@@ -30,8 +30,12 @@ pub struct Proposal {
 }
 
 fn proposals() -> impl Strategy<Value = Proposal> {
-    (grid(0.0625, 2.0, 0.0625), grid(0.0625, 2.0, 0.0625), grid(0.0625, 16.0, 0.0625), grid(0.0625, 16.0, 0.0625))
-        .prop_map(|(c, gamma, nu2, b)| Proposal { c, gamma, nu2, b })
+    (grid(0.0625, 2.0, 0.0625), grid(0.0625, 2.0, 0.0625), grid(0.0625, 16.0, 0.0625), grid(0.0625, 16.0, 0.0625)).prop_map(|(c, gamma, nu2, b)| Proposal {
+        c,
+        gamma,
+        nu2,
+        b,
+    })
 }
 
 /// The printed (uncentred) bound at the witness λ* = sign(μ)·min(1/(2b), |μ|/ν²)
@@ -104,8 +108,12 @@ pub struct CentredPoint {
 }
 
 fn centred_points() -> impl Strategy<Value = CentredPoint> {
-    (grid(0.0625, 2.0, 0.0625), grid(0.0625, 2.0, 0.0625), grid(0.015625, 10.0, 0.015625), grid(-0.99, 0.99, 0.001))
-        .prop_map(|(c, gamma, b, u)| CentredPoint { c, gamma, b, u })
+    (grid(0.0625, 2.0, 0.0625), grid(0.0625, 2.0, 0.0625), grid(0.015625, 10.0, 0.015625), grid(-0.99, 0.99, 0.001)).prop_map(|(c, gamma, b, u)| CentredPoint {
+        c,
+        gamma,
+        b,
+        u,
+    })
 }
 
 fn centred_margin(p: &CentredPoint, inadmissible: bool) -> Eval {
@@ -207,9 +215,6 @@ pub fn register(r: &mut crate::claim::Registry) {
         )
         .source(PAPER_004, "Lemma 1, proof, Eq. (22)–(23), corrected", "P(Y − EY ≥ t) ≤ e^{−t e^μ/(γK₁)}; P(Y − EY ≤ −t) ≤ e^{−t/2}.")
         .correction("With the χ² tail written linearly and K₁ = 2; the lower tail needs Y ≥ log c (printed as ≤).")
-        .control(
-            "K₁ = 1 in the upper tail: exp(−s e^μ/γ)",
-            property([1000, 3000, 30000], tail_points(), |p: &TailPoint| tails_margin(p, 1.0)),
-        ),
+        .control("K₁ = 1 in the upper tail: exp(−s e^μ/γ)", property([1000, 3000, 30000], tail_points(), |p: &TailPoint| tails_margin(p, 1.0))),
     );
 }

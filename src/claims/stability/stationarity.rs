@@ -9,7 +9,7 @@
 //!   E m^κ = 1 (Kesten–Goldie); Hill's estimator agrees. Control: κ = 2 (finite variance).
 
 use crate::claim::custom;
-use crate::claim::{property, Check, Claim, Comparison, Eval, Relation, Violation, Family, Figure, Kind, Outcome, Series, Style, Verdict, ALPHA};
+use crate::claim::{property, Check, Claim, Comparison, Eval, Family, Figure, Kind, Outcome, Relation, Series, Style, Verdict, Violation, ALPHA};
 use crate::claims::strategies::grid;
 use crate::claims::PAPER_004;
 use crate::math::subexp::LogChi2;
@@ -90,13 +90,20 @@ fn as_check(criterion: fn(f64, f64) -> bool) -> impl Check {
                 let a: Vec<f64> = out[..half].iter().map(|p| p.value[0]).collect();
                 let b: Vec<f64> = out[half..].iter().map(|p| p.value[1]).collect();
                 let (d, p) = ks_two_sample(&a, &b);
-                let side = Comparison::custom(p, level, Relation::AtLeast, -1.0, "−1 on failure (a test decision)").named("KS p-value of z_T against z_2T", "the per-cell level α/m");
+                let side = Comparison::custom(p, level, Relation::AtLeast, -1.0, "−1 on failure (a test decision)")
+                    .named("KS p-value of z_T against z_2T", "the per-cell level α/m");
                 (p >= level, serde_json::json!({ "test": "KS z_T vs z_2T", "D": d, "p_value": p, "level": level }), side)
             } else {
                 // Divergence: the growth rate is positive and equals μ.
                 let ok = rate.lo > 0.0 && rate.widened(2.0 / horizon as f64).contains(mu);
-                let side = Comparison::custom(rate.lo, 0.0, Relation::AtLeast, -1.0, "−1 on failure (a test decision; μ must also lie in the interval widened by 2/T)")
-                    .named("lower limit of the growth rate's interval", "0");
+                let side = Comparison::custom(
+                    rate.lo,
+                    0.0,
+                    Relation::AtLeast,
+                    -1.0,
+                    "−1 on failure (a test decision; μ must also lie in the interval widened by 2/T)",
+                )
+                .named("lower limit of the growth rate's interval", "0");
                 (ok, serde_json::json!({ "test": "growth rate (ln|z_2T| − ln|z_T|)/T", "interval": rate, "mu": mu, "slack": 2.0 / horizon as f64 }), side)
             };
             if mu < 0.0 {
@@ -106,14 +113,20 @@ fn as_check(criterion: fn(f64, f64) -> bool) -> impl Check {
             }
             let cell = serde_json::json!({ "lambda_h": c, "gamma": gamma, "mu": mu, "claimed_stable": claimed_stable, "pass": pass, "check": detail, "measured_rate": rate });
             if !pass && failure.is_none() {
-                let why = if claimed_stable { "claimed stable, but z_T and z_2T differ in law" } else { "claimed unstable, but the growth rate is not positive (μ)" };
+                let why = if claimed_stable {
+                    "claimed stable, but z_T and z_2T differ in law"
+                } else {
+                    "claimed unstable, but the growth rate is not positive (μ)"
+                };
                 failure = Some((cell.clone(), side, format!("λ_H = {c}, γ = {gamma} (μ = {mu:.4}): {why}")));
             }
             cells.push(cell);
         }
         let verdict = match failure {
             Some((counterexample, violation, summary)) => Verdict::Refuted { counterexample, violation, margin: -1.0, summary },
-            None => Verdict::Holds { evidence: format!("{} cells: stationary law where μ < 0, growth at rate μ where μ > 0 (α = {ALPHA}, Bonferroni)", AS_CELLS.len()) },
+            None => Verdict::Holds {
+                evidence: format!("{} cells: stationary law where μ < 0, growth at rate μ where μ > 0 (α = {ALPHA}, Bonferroni)", AS_CELLS.len()),
+            },
         };
         let margin = if verdict.is_refuted() { -1.0 } else { 1.0 };
         Ok(Outcome::new(verdict, paths * AS_CELLS.len() as u64, Some(margin))
@@ -249,7 +262,11 @@ pub fn register(r: &mut crate::claim::Registry) {
              T = 2·10³ / 10⁴ / 10⁵, 2000 / 8000 / 20000 paths, α = 10⁻⁴ Bonferroni over the cells.",
             as_check(|c, g| LogChi2::new(c, g).expect("positive").mean() < 0.0),
         )
-        .source(PAPER_004, "§4.2 stability discussion (proofs/stability.md)", "[S4/Mamba require λ_i ≤ 1 …] as long as the eigenvalues do not exceed 1 very often, it's highly likely that the hidden state recursion is stable.")
+        .source(
+            PAPER_004,
+            "§4.2 stability discussion (proofs/stability.md)",
+            "[S4/Mamba require λ_i ≤ 1 …] as long as the eigenvalues do not exceed 1 very often, it's highly likely that the hidden state recursion is stable.",
+        )
         .correction("The sharp condition (Brandt 1986, Vervaat 1979) for the random-coefficient AR(1) with iid (m_t, q_t).")
         .control("the paper's criterion: stable iff λ_H + γ < 1", as_check(|c, g| c + g < 1.0)),
     );
@@ -263,7 +280,11 @@ pub fn register(r: &mut crate::claim::Registry) {
              plus a stated bias allowance of 0.15.",
             kesten_check(None),
         )
-        .source(PAPER_004, "§4.2 and Figure 2 (proofs/stability.md, Kesten–Goldie)", "Both settings satisfy λ_H + γ = 0.999 < 1, so the hidden state is stable.")
+        .source(
+            PAPER_004,
+            "§4.2 and Figure 2 (proofs/stability.md, Kesten–Goldie)",
+            "Both settings satisfy λ_H + γ = 0.999 < 1, so the hidden state is stable.",
+        )
         .correction("Stable a.s., but heavy-tailed: E|z|^p < ∞ only for p < κ ≈ 1.1 and 1.005 — infinite variance, barely finite mean.")
         .control("a finite-variance tail, κ = 2", kesten_check(Some(2.0))),
     );

@@ -11,8 +11,8 @@
 //!
 //! Control of both theorems: an inadmissible ν² = Var(Y)/2 with b = 10⁻³.
 
-use crate::claim::statistical::{judge_tail_bounds, TailCell};
 use crate::claim::custom;
+use crate::claim::statistical::{judge_tail_bounds, TailCell};
 use crate::claim::{Check, Claim, Context, Family, Figure, Kind, Series, Style, ALPHA};
 use crate::claims::PAPER_004;
 use crate::error::Result;
@@ -68,8 +68,7 @@ fn thm4_check(form: Form, inadmissible: bool) -> impl Check {
         for &(c, gamma) in &CELLS {
             let law = LogChi2::new(c, gamma).expect("positive");
             let (mu, var) = (law.mean(), law.variance());
-            let constants: Vec<(f64, f64)> =
-                if inadmissible { vec![(0.5 * var, 1e-3)] } else { BS.iter().map(|&b| (SAFETY * law.nu2(b), b)).collect() };
+            let constants: Vec<(f64, f64)> = if inadmissible { vec![(0.5 * var, 1e-3)] } else { BS.iter().map(|&b| (SAFETY * law.nu2(b), b)).collect() };
             let ys = tail_sums(ctx, c, gamma, &times, samples)?;
             for (ti, &t) in times.iter().enumerate() {
                 let tf = t as f64;
@@ -86,7 +85,12 @@ fn thm4_check(form: Form, inadmissible: bool) -> impl Check {
                             _ => subexp_tail_bound(tf, z, nu2, b),
                         };
                         if bound < 1.0 {
-                            cells.push(TailCell { label: format!("λ_H={c}, γ={gamma}, t={t}, z={z:.4}, ν²={nu2:.5}, b={b}"), exceedances: hits, trials: samples, bound });
+                            cells.push(TailCell {
+                                label: format!("λ_H={c}, γ={gamma}, t={t}, z={z:.4}, ν²={nu2:.5}, b={b}"),
+                                exceedances: hits,
+                                trials: samples,
+                                bound,
+                            });
                         }
                     }
                 }
@@ -96,19 +100,11 @@ fn thm4_check(form: Form, inadmissible: bool) -> impl Check {
             }
         }
         // Looseness among cells with enough exceedances for the estimate to mean something.
-        let worst_looseness = cells
-            .iter()
-            .filter(|c| c.exceedances >= 10)
-            .map(|c| c.bound / (c.exceedances as f64 / c.trials as f64))
-            .fold(0.0, f64::max);
+        let worst_looseness = cells.iter().filter(|c| c.exceedances >= 10).map(|c| c.bound / (c.exceedances as f64 / c.trials as f64)).fold(0.0, f64::max);
         let mut out = judge_tail_bounds(cells, ALPHA);
         // Cases: the simulated sequences (the same for a claim and its control).
         out.cases = samples * CELLS.len() as u64;
-        Ok(out
-            .detail("samples_per_cell", samples)
-            .detail("times", &times)
-            .detail("largest_bound_over_estimate_10_hits", worst_looseness)
-            .figures(figures))
+        Ok(out.detail("samples_per_cell", samples).detail("times", &times).detail("largest_bound_over_estimate_10_hits", worst_looseness).figures(figures))
     })
 }
 
@@ -131,11 +127,7 @@ fn tail_figure(form: Form, law: &LogChi2, c: f64, gamma: f64, times: &[u64], ys:
         }
         upper.push([tf, lg(ci.hi)]);
         let best = |zz: f64| constants.iter().map(|&(nu2, b)| subexp_tail_bound(tf, zz, nu2, b)).fold(1.0, f64::min);
-        let judged = if form == Form::Appendix {
-            constants.iter().map(|&(nu2, b)| appendix_tail_bound(tf, z, nu2, b)).fold(1.0, f64::min)
-        } else {
-            best(z)
-        };
+        let judged = if form == Form::Appendix { constants.iter().map(|&(nu2, b)| appendix_tail_bound(tf, z, nu2, b)).fold(1.0, f64::min) } else { best(z) };
         paper.push([tf, lg(judged)]);
         // Markov and Chernoff for the event Y_t ≥ threshold.
         markov.push([tf, ((tf * law.log_mgf(1.0) - threshold).min(0.0)) / std::f64::consts::LN_10]);
@@ -164,7 +156,8 @@ fn tail_figure(form: Form, law: &LogChi2, c: f64, gamma: f64, times: &[u64], ys:
 
 /// Registers the Theorem 4 claims.
 pub fn register(r: &mut crate::claim::Registry) {
-    const PRINTED: &str = "There exist (ν, b) such that P(∏_{i=1}^t(λ_H + γx_i²) ≥ e^z(λ_H+γ)^t) ≤ e^{−z²/(2tν²)} if 0 ≤ z ≤ tν²/b, and e^{−z/(2b)} if z > tν²/b.";
+    const PRINTED: &str =
+        "There exist (ν, b) such that P(∏_{i=1}^t(λ_H + γx_i²) ≥ e^z(λ_H+γ)^t) ≤ e^{−z²/(2tν²)} if 0 ≤ z ≤ tν²/b, and e^{−z/(2b)} if z > tν²/b.";
     const GRID: &str = "(λ_H, γ) ∈ {(0.9, 0.099), (0.5, 0.499), (0.5, 0.6), (0.05, 1.5)}, t ∈ {1, 10, 10², 10³} (quick) / up to 10⁴ \
         (standard) / 10⁶ (deep), z ∈ {0, 1, 3, 10} ∪ {0, 1, 2, 2.5, 3}·σ√t, b ∈ {0.1, 1, 10} with ν(b)² computed by quadrature (×1.02); \
         4000 / 20000 / 100000 sequences per (λ_H, γ); a cell is refuted when its one-sided Clopper–Pearson lower end exceeds the bound \
@@ -176,9 +169,16 @@ pub fn register(r: &mut crate::claim::Registry) {
             .control("an inadmissible constant ν² = Var(Y)/2 with b = 1e−3", thm4_check(Form::Main, true)),
     );
     r.add(
-        Claim::erratum("004.thm4.appendix", Family::Stability, &format!("The appendix's form (25)/(28), second branch e^{{−t/(2b)}}, on {GRID}"), thm4_check(Form::Appendix, false))
-            .source(PAPER_004, "Theorem 4, appendix Eq. (25)/(28)", "… ≤ e^{−z²/(2tν²)} if 0 ≤ z ≤ tν²/b, and e^{−t/(2b)} if z > tν²/b.")
-            .correction("A typo for e^{−z/(2b)}: just above z = tν²/b the valid bound e^{−z/(2b)} can exceed e^{−t/(2b)} by orders of magnitude. Corrected: 004.thm4."),
+        Claim::erratum(
+            "004.thm4.appendix",
+            Family::Stability,
+            &format!("The appendix's form (25)/(28), second branch e^{{−t/(2b)}}, on {GRID}"),
+            thm4_check(Form::Appendix, false),
+        )
+        .source(PAPER_004, "Theorem 4, appendix Eq. (25)/(28)", "… ≤ e^{−z²/(2tν²)} if 0 ≤ z ≤ tν²/b, and e^{−t/(2b)} if z > tν²/b.")
+        .correction(
+            "A typo for e^{−z/(2b)}: just above z = tν²/b the valid bound e^{−z/(2b)} can exceed e^{−t/(2b)} by orders of magnitude. Corrected: 004.thm4.",
+        ),
     );
     r.add(
         Claim::theorem(
@@ -187,7 +187,11 @@ pub fn register(r: &mut crate::claim::Registry) {
             &format!("The intermediate bound P(Y_t ≥ tμ + z) ≤ B(t, z; ν(b), b), μ = E ln(λ_H + γX²) by quadrature, on {GRID}"),
             thm4_check(Form::Intermediate, false),
         )
-        .source(PAPER_004, "Theorem 4, proof, Eq. (25)", "P(Y ≥ EY + z) ≤ e^{−z²/(2tν²)} if 0 ≤ z ≤ tν²/b, and e^{−z/(2b)} otherwise, Y = Σ_{i≤t} log(λ_H + γx_i²).")
+        .source(
+            PAPER_004,
+            "Theorem 4, proof, Eq. (25)",
+            "P(Y ≥ EY + z) ≤ e^{−z²/(2tν²)} if 0 ≤ z ≤ tν²/b, and e^{−z/(2b)} otherwise, Y = Σ_{i≤t} log(λ_H + γx_i²).",
+        )
         .correction("Wainwright's tail bound for a sum of t iid sub-exp(ν, b) variables (with the centred Lemma 1).")
         .control("an inadmissible constant ν² = Var(Y)/2 with b = 1e−3", thm4_check(Form::Intermediate, true)),
     );

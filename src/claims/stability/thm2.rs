@@ -114,9 +114,6 @@ pub fn register(r: &mut crate::claim::Registry) {
             "h_t = (∏_{i=1}^{t}(Ā_i + G x_i x_iᵀ Wᵀ)) h_0 + Σ_{i=1}^{t} (∏_{j=i+1}^{t}(Ā_j + G x_j x_jᵀ Wᵀ)) B̄_i x_i, products \
              multiplying on the left from the bottom index to the top one.",
         )
-        .control(
-            "the products of (15) multiplied in the reverse order",
-            property(CASES, instances(), |i: &SequenceInstance| thm2_margin(i, true)),
-        ),
+        .control("the products of (15) multiplied in the reverse order", property(CASES, instances(), |i: &SequenceInstance| thm2_margin(i, true))),
     );
 }
