@@ -4,7 +4,6 @@
 //! (no `Mixer`).
 
 use serde_json::Value;
-use ssmcheck::claims::recall::constructions::Case;
 use ssmcheck::claims::recall::jl::jl_dimension;
 use ssmcheck::mc::{Stream, StreamKey};
 use ssmcheck::prelude::*;
@@ -74,11 +73,14 @@ fn lemma1_printed(cx: &Value) -> bool {
 
 /// Theorem 2, step 2 as printed, written out: returns whether some query is answered wrong.
 fn thm2_reduced_printed(cx: &Value) -> bool {
-    let case = Case { keys: u(cx, "keys"), values: u(cx, "values"), extra: u(cx, "extra"), seed: cx["seed"].as_u64().unwrap() };
-    let (inst, mut s) = case.instance();
-    let p = jl_dimension(case.values, 0.5, 0.5, 1.0);
-    let codes = ssmcheck::claims::recall::codes::rademacher(&mut s, case.values, p);
-    let (kappa, d) = (case.keys, case.keys + p);
+    // Tokens, targets and value codes as recorded in the JSON (no generator involved).
+    let tokens: Vec<Token> = serde_json::from_value(cx["tokens"].clone()).unwrap();
+    let targets: Vec<Option<usize>> = serde_json::from_value(cx["targets"].clone()).unwrap();
+    let codes: Vec<Vec<f64>> = serde_json::from_value(cx["value_codes"].clone()).unwrap();
+    let (values, p) = (u(cx, "values"), codes[0].len());
+    assert_eq!(codes.len(), values);
+    assert_eq!(p, jl_dimension(values, 0.5, 0.5, 1.0), "the printed width p = ⌈16 ln(2|V|)⌉");
+    let (kappa, d) = (u(cx, "keys"), u(cx, "keys") + p);
     let (k, beta, c0, c1, b) = (10.0, 2.0, 1.0, 10.0, 3.0);
     let embed = |tok: Token| -> Vec<f64> {
         let mut x = vec![0.0; d];
@@ -92,7 +94,7 @@ fn thm2_reduced_printed(cx: &Value) -> bool {
     let mut h = vec![vec![0.0; kappa]; d];
     let mut prev = vec![0.0; d];
     let mut wrong = false;
-    for (t, &tok) in inst.tokens.iter().enumerate() {
+    for (t, &tok) in tokens.iter().enumerate() {
         let x = embed(tok);
         let xh: Vec<f64> = (0..d).map(|a| (c0 * prev[a] + c1 * x[a] - b).max(0.0)).collect();
         for a in 0..d {
@@ -100,7 +102,7 @@ fn thm2_reduced_printed(cx: &Value) -> bool {
                 h[a][col] += xh[a] * xh[col];
             }
         }
-        if let Some(target) = inst.targets[t] {
+        if let Some(target) = targets[t] {
             let y: Vec<f64> = (0..d).map(|a| (0..kappa).map(|col| h[a][col] * xh[col]).sum()).collect();
             let logit = |l: usize| -> f64 {
                 let w_y: f64 = (0..p).map(|r| codes[l][r] * y[kappa + r]).sum();
@@ -108,7 +110,7 @@ fn thm2_reduced_printed(cx: &Value) -> bool {
                 w_y - (c0 * k - b) * w_s
             };
             let zt = logit(target);
-            wrong |= (0..case.values).any(|l| l != target && logit(l) >= zt);
+            wrong |= (0..values).any(|l| l != target && logit(l) >= zt);
         }
         prev = x;
     }
@@ -117,9 +119,10 @@ fn thm2_reduced_printed(cx: &Value) -> bool {
 
 /// Lemma 3 as printed (Δ = softplus(w x_{t−1}-slot), no shift), written out per slot.
 fn lemma3_printed(cx: &Value) -> bool {
-    let (vocab, len, hard, seed) = (u(cx, "vocab"), u(cx, "len"), cx["hard"].as_bool().unwrap(), cx["seed"].as_u64().unwrap());
-    let mut s = Stream::new(StreamKey::new(seed, "induction-case"), 0);
-    let x = ssmcheck::tasks::induction::sample(&mut s, vocab, len, hard, 0.1).unwrap();
+    // The token sequence as recorded in the JSON (no generator involved).
+    let (vocab, len) = (u(cx, "vocab"), u(cx, "len"));
+    let x: Vec<usize> = cx["tokens"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as usize).collect();
+    assert_eq!(x.len(), len);
     let w = 60.0;
     let softplus = |z: f64| if z > 0.0 { z + (-z).exp().ln_1p() } else { z.exp().ln_1p() };
     // Slot j holds the value half of the last pair whose first token was j: succ[j][v].
@@ -127,10 +130,10 @@ fn lemma3_printed(cx: &Value) -> bool {
     let mut last: std::collections::HashMap<usize, usize> = Default::default();
     let mut wrong = false;
     for t in 0..len {
-        for j in 0..vocab {
+        for (j, row) in succ.iter_mut().enumerate() {
             let delta = softplus(w * f64::from(t >= 1 && x[t - 1] == j));
-            for v in 0..vocab {
-                succ[j][v] *= (-delta).exp();
+            for s in row.iter_mut() {
+                *s *= (-delta).exp();
             }
         }
         if t >= 1 {
@@ -167,7 +170,9 @@ fn recall_errata_recompute_to_violations() {
 #[test]
 fn the_independent_checks_accept_true_instances() {
     // Short hard sequences are answered by the printed Lemma 3 (nothing underflows).
-    assert!(!lemma3_printed(&serde_json::json!({"vocab": 4, "len": 200, "hard": true, "seed": 3})));
+    let mut s = Stream::new(StreamKey::new(3, "induction-case"), 0);
+    let tokens = ssmcheck::tasks::induction::sample(&mut s, 4, 200, true, 0.1).unwrap();
+    assert!(!lemma3_printed(&serde_json::json!({"vocab": 4, "len": 200, "tokens": tokens})));
     // The finite-difference gradient matches the closed form of 002.lem1.exact at (4, 4).
     let (n, t) = (4, 4);
     let d = 2 * n;

@@ -299,7 +299,7 @@ mod tests {
     use super::*;
     use crate::claim::Budget;
     use crate::mc::CpuBackend;
-    use crate::progress::{Progress, Silent};
+    use crate::progress::Silent;
     use proptest::strategy::Strategy;
 
     fn run<C: Check>(c: &C, seed: u64) -> Outcome {

@@ -11,6 +11,9 @@
 //! every `mul_add`), so the CUDA kernels, their CPU shim and the rayon backend agree bit for bit:
 //! only IEEE-754 basic operations and fused multiply-adds are used, both correctly rounded
 //! everywhere.
+// The polynomial coefficients are fdlibm's, quoted to the digits fdlibm prints them with so that
+// they can be checked against the source; the compiler rounds them to the same f64.
+#![allow(clippy::excessive_precision)]
 
 /// 1.5·2^52: adding it rounds a |value| < 2^51 to an integer held in the low mantissa bits.
 const ROUND_SHIFT: f64 = 6_755_399_441_055_744.0;
@@ -37,7 +40,10 @@ pub const EXP_ZERO_BELOW: f64 = -745.2;
 /// `e^x`, within 1 ulp; exactly 0 below [`EXP_ZERO_BELOW`], +∞ above 709.79, NaN for NaN.
 #[inline(always)]
 pub fn exp(x: f64) -> f64 {
-    // Clamp so that the exponent arithmetic stays in range; the ends are fixed by selects.
+    // Clamp so that the exponent arithmetic stays in range; the ends are fixed by selects. (Two
+    // compares and selects: `f64::clamp` would do the same but is kept out of this hot loop's
+    // straight-line code on purpose.)
+    #[allow(clippy::manual_clamp)]
     let xc = if x < -746.0 {
         -746.0
     } else if x > 710.0 {

@@ -36,7 +36,7 @@ impl<N: Normals> Buffered<N> {
 
     /// The next normal (refilling the buffer every [`BLOCK`] draws).
     #[inline]
-    pub fn next(&mut self) -> f64 {
+    pub fn draw(&mut self) -> f64 {
         if self.pos == BLOCK {
             self.source.fill(&mut self.buf[..]);
             self.pos = 0;

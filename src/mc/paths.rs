@@ -158,7 +158,7 @@ pub fn scalar_ar_path(job: &ScalarArJob, normals: impl Normals) -> ScalarArPath 
     let mut out = ScalarArPath { log_abs: Vec::with_capacity(job.times.len()), value: Vec::with_capacity(job.times.len()) };
     for &until in &job.times {
         while t < until {
-            let x = normals.next();
+            let x = normals.draw();
             z = (job.c + job.gamma * x * x) * z + job.q * x * damp;
             if z.abs() > LIMIT {
                 z /= LIMIT;
@@ -400,7 +400,7 @@ mod tests {
         };
         let marks = crate::mc::jobs::log_checkpoints(job.horizon, job.checkpoints);
         let lone: Vec<InteractionPath> = (0..6).map(|p| interaction_path(&job, &marks, Stream::new(job.key, p))).collect();
-        let grouped = interaction_paths(&vec![&job; 6], &marks, (0..6).map(|p| Stream::new(job.key, p)).collect());
+        let grouped = interaction_paths(&[&job; 6], &marks, (0..6).map(|p| Stream::new(job.key, p)).collect());
         assert_eq!(lone, grouped);
     }
 

@@ -119,6 +119,9 @@ pub struct Gate {
     pub act: Activation,
 }
 
+/// One step's inputs to the recurrence: x̂_t, Δ_t (d or N entries), B_t and C_t.
+type Step = (DVector<f64>, DVector<f64>, DVector<f64>, DVector<f64>);
+
 /// One mixer layer.
 #[derive(Clone, Debug)]
 pub struct Mixer {
@@ -216,7 +219,7 @@ impl Mixer {
         let zero = DVector::zeros(d);
         let prev = |t: usize| if t == 0 { &zero } else { &xs[t - 1] };
         // Per step: x̂, Δ (d or N entries), B_t, C_t.
-        let steps: Vec<(DVector<f64>, DVector<f64>, DVector<f64>, DVector<f64>)> = (0..xs.len())
+        let steps: Vec<Step> = (0..xs.len())
             .map(|t| {
                 let (p, x) = (prev(t), &xs[t]);
                 let xh = self.conv.apply(p, x);
@@ -246,10 +249,10 @@ impl Mixer {
     }
 
     /// Mamba / Mamba-2 / S4D through `selective_scan` (Δ given directly).
-    fn channel_scan(&self, steps: &[(DVector<f64>, DVector<f64>, DVector<f64>, DVector<f64>)]) -> Vec<DVector<f64>> {
+    fn channel_scan(&self, steps: &[Step]) -> Vec<DVector<f64>> {
         let (d, n) = self.lambda.shape();
         let len = steps.len();
-        let rows = |f: &dyn Fn(&(DVector<f64>, DVector<f64>, DVector<f64>, DVector<f64>)) -> &DVector<f64>| -> Vec<f64> {
+        let rows = |f: &dyn Fn(&Step) -> &DVector<f64>| -> Vec<f64> {
             steps.iter().flat_map(|s| f(s).iter().copied()).collect()
         };
         let (u, delta, b, c) = (rows(&|s| &s.0), rows(&|s| &s.1), rows(&|s| &s.2), rows(&|s| &s.3));
@@ -257,11 +260,11 @@ impl Mixer {
         let inputs = ScanInputs { d, n, len, delta: &delta, delta_softplus: false, a: &a, b: &b, c: &c, u: &u };
         let mut y = vec![0.0; len * d];
         selective_scan(&inputs, &mut y).expect("shapes fixed by validate()");
-        y.chunks_exact(d).map(|row| DVector::from_row_slice(row)).collect()
+        y.chunks_exact(d).map(DVector::from_row_slice).collect()
     }
 
     /// Mamba-Δᵀ: `h[a,n] ← e^{Λ[a,n]Δ[n]} h + x̂[a] B[n]`, `y = h C`.
-    fn delta_t_scan(&self, steps: &[(DVector<f64>, DVector<f64>, DVector<f64>, DVector<f64>)]) -> Vec<DVector<f64>> {
+    fn delta_t_scan(&self, steps: &[Step]) -> Vec<DVector<f64>> {
         let (d, n) = self.lambda.shape();
         let mut h = DMatrix::<f64>::zeros(d, n);
         steps
@@ -298,7 +301,7 @@ mod tests {
         m.validate().unwrap();
         let xs = vec![DVector::from_vec(vec![1.0, 2.0]), DVector::from_vec(vec![3.0, -1.0])];
         let y = m.forward(&xs);
-        assert_eq!(y[1], DVector::from_vec(vec![3.0 * 4.0, -1.0 * 1.0]));
+        assert_eq!(y[1], DVector::from_vec(vec![3.0 * 4.0, -1.0]));
         assert_eq!(argmax_margin(&DVector::from_vec(vec![1.0, 5.0, 2.0])), (1, 3.0));
     }
 }

@@ -9,6 +9,9 @@
 //! `r = [−u; u]`, `u = softmax(z) − e_{x_1}` (002 §1.10(a)). S is kept sparse: the counts of
 //! previous tokens, of current tokens, and the bigrams.
 
+/// The pre-activations a_t, the steps Δ_t and the states h_t of a forward pass.
+type Trajectory = (Vec<Vec<f64>>, Vec<Vec<f64>>, Vec<Vec<f64>>);
+
 /// The co-occurrence counts of one sequence x_0..x_T over n tokens.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Cooccurrence {
@@ -219,7 +222,7 @@ impl SimplifiedMamba {
     }
 
     /// The pre-activations a_t, Δ_t and states h_1..h_T (with h_0 = 0 first).
-    fn run(&self, x: &[usize]) -> (Vec<Vec<f64>>, Vec<Vec<f64>>, Vec<Vec<f64>>) {
+    fn run(&self, x: &[usize]) -> Trajectory {
         let (n, d) = (self.n, 2 * self.n);
         let mut hs = vec![vec![0.0; d]];
         let (mut pre, mut deltas) = (vec![], vec![]);
@@ -279,11 +282,11 @@ impl SimplifiedMamba {
                 ga[i] = g_delta * crate::math::softplus::sigmoid(a[i]);
                 gh[i] *= abar;
             }
-            for i in 0..d {
-                g.b[i] += ga[i];
-                g.w[i * d + n + x[t]] += ga[i];
+            for (i, &gai) in ga.iter().enumerate() {
+                g.b[i] += gai;
+                g.w[i * d + n + x[t]] += gai;
                 if t >= 1 {
-                    g.w[i * d + x[t - 1]] += ga[i];
+                    g.w[i * d + x[t - 1]] += gai;
                 }
             }
         }
