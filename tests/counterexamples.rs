@@ -154,8 +154,7 @@ fn complex_step(x: &[f64], i: usize, g: impl Fn(&[C]) -> Vec<C>) -> Vec<f64> {
 
 type C = nalgebra::Complex<f64>;
 
-fn thm1(cx: &Value) -> bool {
-    let c = &cx[0];
+fn thm1(c: &Value) -> bool {
     let (wq, wk, wv) = (mat(&c["wq"]), mat(&c["wk"]), mat(&c["wv"]));
     let (beta, causal) = (f(&c["beta"]), c["causal"].as_bool().unwrap());
     let x: Vec<Vec<f64>> = serde_json::from_value(c["x"].clone()).unwrap();
@@ -311,10 +310,9 @@ fn control_counterexamples_recompute_to_violations_of_their_mutants() {
             }
             // Mutant: rate λ₁ − 0.05 for normal A (λ₁ recomputed independently).
             "004.cor1.normal" => {
-                let inst = &cx[0];
-                let lambda1 = log_spectral_radius(&expm_taylor(&mat(&inst["a"])));
-                assert!((lambda1 - f(&cx[1])).abs() < 1e-6, "recorded λ₁ {} vs {lambda1}", cx[1]);
-                per_step_violated(inst, lambda1 - 0.05)
+                let lambda1 = log_spectral_radius(&expm_taylor(&mat(&cx["a"])));
+                assert!((lambda1 - f(&cx["lambda1"])).abs() < 1e-6, "recorded λ₁ {} vs {lambda1}", cx["lambda1"]);
+                per_step_violated(&cx, lambda1 - 0.05)
             }
             // Mutant: rate μ₂(A) − 0.05.
             "004.cor1.lognorm" => per_step_violated(&cx, log_norm(&mat(&cx["a"])) - 0.05),
@@ -350,7 +348,6 @@ fn the_independent_checks_accept_true_instances() {
     let lti = serde_json::json!({ "model": { "a": [-0.5], "b_bias": [1.0], "b_weight": [0.0], "delta": { "w": 0.0, "b": 0.3 }, "disc": "zoh" }, "x": [0.5, -1.0, 2.0], "t": 2, "k": 1 });
     assert!(!eq10_selective(&lti));
     // With W_Q = 0 every score gradient vanishes and Eq (12) is exact even with its limit.
-    let att =
-        serde_json::json!([{ "beta": 1.0, "causal": true, "k": 2, "t": 1, "wk": [[0.5]], "wq": [[0.0]], "wv": [[1.5]], "x": [[0.3], [-0.2], [0.7]] }, 1.0]);
+    let att = serde_json::json!({ "beta": 1.0, "causal": true, "k": 2, "t": 1, "wk": [[0.5]], "wq": [[0.0]], "wv": [[1.5]], "x": [[0.3], [-0.2], [0.7]], "radius": 1.0 });
     assert!(!thm1(&att));
 }

@@ -252,9 +252,7 @@ impl Mixer {
     fn channel_scan(&self, steps: &[Step]) -> Vec<DVector<f64>> {
         let (d, n) = self.lambda.shape();
         let len = steps.len();
-        let rows = |f: &dyn Fn(&Step) -> &DVector<f64>| -> Vec<f64> {
-            steps.iter().flat_map(|s| f(s).iter().copied()).collect()
-        };
+        let rows = |f: &dyn Fn(&Step) -> &DVector<f64>| -> Vec<f64> { steps.iter().flat_map(|s| f(s).iter().copied()).collect() };
         let (u, delta, b, c) = (rows(&|s| &s.0), rows(&|s| &s.1), rows(&|s| &s.2), rows(&|s| &s.3));
         let a: Vec<f64> = (0..n * d).map(|i| if self.kind == MixerKind::Mamba2 { self.lambda[(0, 0)] } else { self.lambda[(i % d, i / d)] }).collect();
         let inputs = ScanInputs { d, n, len, delta: &delta, delta_softplus: false, a: &a, b: &b, c: &c, u: &u };

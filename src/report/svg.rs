@@ -41,6 +41,22 @@ fn draw_legend<DB: DrawingBackend>(area: &DrawingArea<DB, plotters::coord::Shift
     Ok(())
 }
 
+/// A tick label: integers without a decimal point ("10", not "10.0"), other values with at most
+/// four significant decimals and no trailing zeros, very small or large ones in exponent form.
+pub fn tick_label(v: f64) -> String {
+    if !v.is_finite() {
+        return format!("{v}");
+    }
+    if v == v.round() && v.abs() < 1e15 {
+        return format!("{}", v as i64);
+    }
+    if v.abs() < 1e-3 || v.abs() >= 1e6 {
+        return format!("{v:.1e}");
+    }
+    let s = format!("{v:.4}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
 /// Cell edges around increasing centres: half-way to each neighbour.
 fn edges(c: &[f64]) -> Vec<f64> {
     let n = c.len();
@@ -97,10 +113,26 @@ pub fn render(fig: &Figure) -> Result<String, String> {
                     .configure_mesh()
                     .x_desc(fig.x_label.as_str())
                     .y_desc(fig.y_label.as_str())
+                    .x_label_formatter(&|v| tick_label(*v))
+                    .y_label_formatter(&|v| tick_label(*v))
+                    // A heat map gets one label per cell, at its centre (drawn below).
+                    .x_labels(if fig.heat.is_some() { 0 } else { 10 })
+                    .y_labels(if fig.heat.is_some() { 0 } else { 10 })
                     .light_line_style(RGBColor(235, 235, 235))
                     .draw()
                     .map_err(|e| e.to_string())?;
                 if let Some(h) = &fig.heat {
+                    let font = ("sans-serif", 12).into_font().color(&BLACK);
+                    for &x in &h.x {
+                        let (px, py) = chart.backend_coord(&(x, y0));
+                        root.draw(&PathElement::new(vec![(px, py), (px, py + 5)], BLACK.stroke_width(1))).map_err(|e| e.to_string())?;
+                        root.draw(&Text::new(tick_label(x), (px, py + 8), font.clone().pos(Pos::new(HPos::Center, VPos::Top)))).map_err(|e| e.to_string())?;
+                    }
+                    for &y in &h.y {
+                        let (px, py) = chart.backend_coord(&(x0, y));
+                        root.draw(&PathElement::new(vec![(px - 5, py), (px, py)], BLACK.stroke_width(1))).map_err(|e| e.to_string())?;
+                        root.draw(&Text::new(tick_label(y), (px - 8, py), font.clone().pos(Pos::new(HPos::Right, VPos::Center)))).map_err(|e| e.to_string())?;
+                    }
                     for (j, row) in h.values.iter().enumerate() {
                         for (i, &v) in row.iter().enumerate().filter(|(_, v)| v.is_finite()) {
                             let (a, b) = ((xe[i], ye[j]), (xe[i + 1], ye[j + 1]));
@@ -146,6 +178,15 @@ pub fn render(fig: &Figure) -> Result<String, String> {
 mod tests {
     use super::*;
     use crate::claim::Series;
+
+    #[test]
+    fn tick_labels_drop_the_trailing_zero() {
+        assert_eq!(tick_label(10.0), "10");
+        assert_eq!(tick_label(-3.0), "-3");
+        assert_eq!(tick_label(0.25), "0.25");
+        assert_eq!(tick_label(1.0 / 3.0), "0.3333");
+        assert_eq!(tick_label(2.5e-5), "2.5e-5");
+    }
 
     #[test]
     fn renders_lines_points_and_log_axes() {
