@@ -30,7 +30,7 @@ pub use check::{custom, Check, Kind};
 pub use comparison::{Comparison, Relation, Violation};
 pub use evidence::{Figure, HeatMap, Series, Style};
 pub use meta::{Claim, ClaimMeta, Control, Family, Source, Status};
-pub use property::{property, Eval, Property};
+pub use property::{construction, property, Eval, Property};
 pub use registry::Registry;
 pub use replay::Replay;
 pub use results::{CheckResult, ClaimResult, ControlResult, RunResults};

@@ -89,6 +89,7 @@ pub struct Property<S: Strategy, F> {
     illustrate: Option<Illustrate<S::Value>>,
     expand: Option<Expand<S::Value>>,
     sides: Option<(String, String)>,
+    kind: Kind,
 }
 
 /// A property check: `cases` instances at the quick, standard and deep budgets, drawn from
@@ -99,7 +100,21 @@ where
     S::Value: Serialize + DeserializeOwned + Debug,
     F: Fn(&S::Value) -> Eval + Send + Sync,
 {
-    Property { cases, strategy, eval, max_shrink_iters: 2048, illustrate: None, expand: None, sides: None }
+    Property { cases, strategy, eval, max_shrink_iters: 2048, illustrate: None, expand: None, sides: None, kind: Kind::Property }
+}
+
+/// A construction check: the explicit weights of a proof, built and run on random task instances
+/// drawn from `strategy`; `eval` gives an instance's worst answer margin (target against the best
+/// other output, a tie counting as wrong). Judged by exact accuracy: the construction must answer
+/// every instance, the accuracy is reported with its exact (Clopper–Pearson) interval, and a
+/// wrong answer is shrunk to the smallest failing instance like a property's counterexample.
+pub fn construction<S, F>(cases: [u64; 3], strategy: S, eval: F) -> Property<S, F>
+where
+    S: Strategy + Send + Sync,
+    S::Value: Serialize + DeserializeOwned + Debug,
+    F: Fn(&S::Value) -> Eval + Send + Sync,
+{
+    Property { kind: Kind::Construction, ..property(cases, strategy, eval) }
 }
 
 impl<S: Strategy, F> Property<S, F> {
@@ -197,7 +212,7 @@ where
     F: Fn(&S::Value) -> Eval + Send + Sync,
 {
     fn kind(&self) -> Kind {
-        Kind::Property
+        self.kind
     }
 
     fn replay(&self, instance: &serde_json::Value) -> Result<Replay> {
@@ -261,12 +276,19 @@ where
             }
         }
         let rate = (cases > 0).then(|| clopper_pearson(violations, cases, 0.95));
+        let construction = self.kind == Kind::Construction;
         let base = |verdict, margin| {
-            Outcome::new(verdict, cases, margin)
+            let out = Outcome::new(verdict, cases, margin)
                 .detail("cases", cases)
                 .detail("rejected", rejected)
                 .detail("violations", violations)
-                .detail("violation_rate_95", rate)
+                .detail("violation_rate_95", rate);
+            // A construction's accuracy: instances answered exactly, with its 95% interval.
+            if construction && cases > 0 {
+                out.detail("instances_answered", cases - violations).detail("accuracy_95", clopper_pearson(cases - violations, cases, 0.95))
+            } else {
+                out
+            }
         };
         if let Some((value, eval, steps, found_at)) = first {
             let figures = self.illustrate.as_ref().map(|f| f(&value)).unwrap_or_default();
@@ -289,7 +311,11 @@ where
         }
         let (value, m) = closest.expect("cases > 0 and no violation");
         let figures = self.illustrate.as_ref().map(|f| f(&value)).unwrap_or_default();
-        let evidence = format!("{cases} instances, none violated; smallest margin {m:.3e}");
+        let evidence = if construction {
+            format!("answered all {cases} task instances exactly; smallest answer margin {m:.3e}")
+        } else {
+            format!("{cases} instances, none violated; smallest margin {m:.3e}")
+        };
         Ok(base(Verdict::Holds { evidence }, Some(m)).detail("closest_instance", &value).figures(figures))
     }
 }

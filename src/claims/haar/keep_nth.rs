@@ -7,7 +7,7 @@
 //! * `000.cor2.corrected` (Theorem): one channel with Δ_t = softplus(W(n + ½ − t)), λ = 1, B = 1,
 //!   ZOH, W = 40: |h_t − x_n| ≤ 10⁻⁶·max(1, max|x|) for every t ≥ n, whatever T. Control: W = 5.
 
-use crate::claim::{property, Claim, Eval, Family, Figure, Series, Style};
+use crate::claim::{construction, property, Claim, Eval, Family, Figure, Series, Style};
 use crate::claims::strategies::grid;
 use crate::claims::PAPER_000;
 use crate::math::softplus::softplus;
@@ -164,7 +164,7 @@ pub fn register(r: &mut crate::claim::Registry) {
             "The paper's construction in discrete Mamba: two channels with λ = 1, B = 1, Δ₁ = softplus(W(n − t)), \
              Δ₂ = softplus(W(n − 1 − t)) from the time PE, output h₂ − h₁, ZOH or Euler B̄; for W ∈ [20, 60] (sharp thresholds), T ≤ 200, tokens in \
              [−128, 128]: |y_t − x_n| ≤ 10⁻⁶·max(1, max|x|) for every t ≥ n.",
-            property([200, 2000, 20000], printed_instances(), |p: &KeepNth| keep_margin(p, &printed_output(p))).illustrate(keep_figure),
+            construction([200, 2000, 20000], printed_instances(), |p: &KeepNth| keep_margin(p, &printed_output(p))).illustrate(keep_figure),
         )
         .source(PAPER_000, "Corollary 2 (App. A.3, eq 32–33)", "There is an S6 layer that solves Keep n-th on input augmented with time PE: h₁ = H(s − n), h₂ = H(s − (n − 1)), with Δ₁ = SoftPlus(w_Δ t − w_Δ n), Δ₂ = SoftPlus(w_Δ t − w_Δ(n−1)), λ ≡ 1, B = 1, w_Δ → −∞.")
         .correction(
@@ -180,10 +180,10 @@ pub fn register(r: &mut crate::claim::Registry) {
             "One S6 channel with λ = 1, B = 1, ZOH and Δ_t = softplus(W(n + ½ − t)) from the time PE, W = 40: for tokens in \
              [−128, 128], T ≤ 1000 and any n ≤ T, |h_t − x_n| ≤ 10⁻⁶·max(1, max|x|) for every t ≥ n — an error independent of T \
              (the retention after n is e^{−Σ_{r>n}Δ_r} with a geometric sum, Lemma 2's freezing time).",
-            property([200, 1000, 10000], keep_instances(40.0), |p: &KeepNth| keep_margin(p, &corrected_output(p))).illustrate(keep_figure),
+            construction([200, 1000, 10000], keep_instances(40.0), |p: &KeepNth| keep_margin(p, &corrected_output(p))).illustrate(keep_figure),
         )
         .source(PAPER_000, "Corollary 2, corrected (proofs/haar.md)", "There is an S6 layer that solves Keep n-th on input augmented with time PE.")
         .correction("A half-integer threshold in a single ZOH channel (max error 7e−9 at W = 40, proofs/haar.md).")
-        .control("a soft threshold, W = 5", property([200, 1000, 10000], keep_instances(5.0), |p: &KeepNth| keep_margin(p, &corrected_output(p)))),
+        .control("a soft threshold, W = 5", construction([200, 1000, 10000], keep_instances(5.0), |p: &KeepNth| keep_margin(p, &corrected_output(p)))),
     );
 }

@@ -8,7 +8,7 @@
 //!   induction-head target is answered, on standard and hard sequences up to T = 2400. Control:
 //!   one state slot too few (N = |V| − 1).
 
-use crate::claim::{property, Claim, Comparison, Eval, Family, Figure, Relation, Series, Style};
+use crate::claim::{construction, Claim, Comparison, Eval, Family, Figure, Relation, Series, Style};
 use crate::claims::PAPER_000;
 use crate::mc::{Stream, StreamKey};
 use crate::model::mixer::{Activation, Mixer, MixerKind, Projection, Readout, ShortConv, StepSize};
@@ -151,7 +151,7 @@ pub fn register(r: &mut crate::claim::Registry) {
             Family::Recall,
             "The printed construction (Δ = softplus(w[I|0]x̂), w = 60, no bias; embedding [e_v; e_v], conv [e_{x_{i−1}}; e_{x_i}], W_o = [0 | I]) answers \
              every position with an induction-head target, on hard sequences (a special token at r ≤ T/10 and T−1−r) of length 1000 ≤ T ≤ 2400, |V| ≤ 8.",
-            property([20, 60, 400], sequences(8, 1000..=2400, true), |s: &Sequence| induction_margin(s, s.vocab, 0.0))
+            construction([20, 60, 400], sequences(8, 1000..=2400, true), |s: &Sequence| induction_margin(s, s.vocab, 0.0))
                 .sides("the target's logit at the worst position", "the largest other logit there")
                 .expand(sequence_content)
                 .illustrate(|_| retention_figure()),
@@ -168,13 +168,13 @@ pub fn register(r: &mut crate::claim::Registry) {
             Family::Recall,
             "Lemma 3 with Δ = softplus(w([I|0]x̂ − ½)), w = 60: every position with an induction-head target (y_t = x_{j(t)+1}) is answered, on standard \
              and hard sequences, 2 ≤ |V| ≤ 12, 4 ≤ T ≤ 2400 (blank positions are not scored).",
-            property([40, 150, 1000], sequences(12, 4..=2400, false), |s: &Sequence| induction_margin(s, s.vocab, 0.5)),
+            construction([40, 150, 1000], sequences(12, 4..=2400, false), |s: &Sequence| induction_margin(s, s.vocab, 0.5)),
         )
         .source(PAPER_000, "Lemma 3, corrected (proofs/recall.md)", PRINTED)
         .correction("The ½ shift in Δ (see 000.lem3.printed); a first occurrence leaves the column empty (blank), which the paper does not spell out.")
         .control(
             "one state slot too few, N = |V| − 1",
-            property([40, 150, 1000], sequences(12, 4..=2400, false), |s: &Sequence| induction_margin(s, s.vocab - 1, 0.5)),
+            construction([40, 150, 1000], sequences(12, 4..=2400, false), |s: &Sequence| induction_margin(s, s.vocab - 1, 0.5)),
         ),
     );
 }

@@ -23,7 +23,7 @@ use super::constructions::{
 };
 use crate::claim::custom;
 use crate::claim::statistical::{judge_tail_bounds, TailCell};
-use crate::claim::{property, Claim, Eval, Family, Figure, HeatMap, Kind, Series, Style, ALPHA};
+use crate::claim::{construction, property, Claim, Eval, Family, Figure, HeatMap, Kind, Series, Style, ALPHA};
 use crate::claims::PAPER_000;
 use crate::mc::StreamKey;
 use crate::model::mixer::Activation;
@@ -341,7 +341,7 @@ pub fn register(r: &mut crate::claim::Registry) {
             "One-layer Mamba without gate, d = κ + |V|, N = κ: keys 2e_i, values e_{κ+j}, conv ReLU(x_{t−1} + 2x_t − 1), Λ = 0, Δ = 1, \
              B = C = [I_κ | 0], W_o rows e_{κ+l}: on random MQAR instances (2 ≤ κ ≤ 8, 2 ≤ |V| ≤ 16, queries separated by noise) every query's \
              logits are exactly 3e_{j(i)} (1e−12), so the argmax is the target.",
-            property([40, 200, 2000], cases_small(), |c: &Case| {
+            construction([40, 200, 2000], cases_small(), |c: &Case| {
                 let (inst, _) = c.instance();
                 closed_form(&thm2_onehot(c.keys, c.values, c.keys), &inst, 3.0)
             })
@@ -350,7 +350,7 @@ pub fn register(r: &mut crate::claim::Registry) {
         .source(PAPER_000, "Theorem 2, step 1 (App. C.1, eq 53–66)", "A one-layer Mamba without gating solves MQAR with d = O(κ + log|V|) and N = κ.")
         .control(
             "one state slot too few, N = κ − 1",
-            property([40, 200, 2000], cases_small(), |c: &Case| {
+            construction([40, 200, 2000], cases_small(), |c: &Case| {
                 let (inst, _) = c.instance();
                 thm2_onehot(c.keys, c.values, c.keys - 1).margin(&inst, 3.0)
             }),
@@ -362,7 +362,7 @@ pub fn register(r: &mut crate::claim::Registry) {
             Family::Recall,
             "Theorem 2, step 2 as printed: values [0; M_v e_j + 2·1] with Rademacher codes M_v (p = ⌈16 ln(2|V|)⌉, JL at ε = δ = ½), keys 10e_i, \
              conv ReLU(x_{t−1} + 10x_t − 3), W_o = [0 | M_vᵀ], output bias b_o = −(c₀k − b) W_o s with s = (c₁β − b)[0|1]: every query answered.",
-            property([40, 200, 2000], cases_small(), |c: &Case| {
+            construction([40, 200, 2000], cases_small(), |c: &Case| {
                 let (inst, mut s) = c.instance();
                 thm2_reduced(c.keys, &rademacher(&mut s, c.values, thm2_printed_width(c)), Bias::Printed).margin(&inst, 1.0)
             })
@@ -393,7 +393,7 @@ pub fn register(r: &mut crate::claim::Registry) {
             Family::Recall,
             "Theorem 2, step 2 corrected: value codes = distinct zero-sum ±1/√p vectors at the smallest even p with C(p, p/2) ≥ |V| \
              (d = κ + p, p = O(log|V|)), no output bias; otherwise as printed. Every query of random MQAR instances (2 ≤ κ ≤ 8, 2 ≤ |V| ≤ 16) is answered.",
-            property([40, 200, 2000], cases_small(), |c: &Case| {
+            construction([40, 200, 2000], cases_small(), |c: &Case| {
                 let (inst, _) = c.instance();
                 thm2_reduced(c.keys, &balanced(c.values, balanced_width(c.values)), Bias::None).margin(&inst, 1.0)
             })
@@ -406,7 +406,7 @@ pub fn register(r: &mut crate::claim::Registry) {
         .source(PAPER_000, "Theorem 2, step 2, corrected (proofs/recall.md)", "d = O(κ + log|V|), N = κ.")
         .control(
             "codes of the next smaller even width (codes repeat)",
-            property([40, 200, 2000], cases_small(), |c: &Case| {
+            construction([40, 200, 2000], cases_small(), |c: &Case| {
                 let (inst, _) = c.instance();
                 thm2_reduced(c.keys, &balanced(c.values, balanced_width(c.values).saturating_sub(2).max(2)), Bias::None).margin(&inst, 1.0)
             }),
@@ -419,7 +419,7 @@ pub fn register(r: &mut crate::claim::Registry) {
             "One-layer Mamba-2 without gate, d = κ + |V|, N = κ: keys e_i, values e_{κ+j}, conv_B a shift, conv_u = conv_C the identity through σ, \
              λ = 0, Δ = 1, B = C = [I_κ | 0], W_o rows e_{κ+l}: every query's logits are exactly e_{j(i)} with σ = ReLU (the proof) and exactly \
              SiLU(1)³·e_{j(i)} with σ = SiLU (Mamba-2's own activation) (1e−12).",
-            property([40, 200, 2000], cases_small(), |c: &Case| {
+            construction([40, 200, 2000], cases_small(), |c: &Case| {
                 let (inst, _) = c.instance();
                 let silu1 = Activation::Silu.apply(1.0);
                 closed_form(&thm3_onehot(c.keys, c.values, c.keys, Activation::Relu), &inst, 1.0).min(closed_form(
@@ -432,7 +432,7 @@ pub fn register(r: &mut crate::claim::Registry) {
         .source(PAPER_000, "Theorem 3, step 1 (eq 73–77)", "A one-layer Mamba-2 without gating solves MQAR with d = O(log κ + log|V|) and N = O(log κ).")
         .control(
             "one state slot too few, N = κ − 1",
-            property([40, 200, 2000], cases_small(), |c: &Case| {
+            construction([40, 200, 2000], cases_small(), |c: &Case| {
                 let (inst, _) = c.instance();
                 thm3_onehot(c.keys, c.values, c.keys - 1, Activation::Relu).margin(&inst, 1.0)
             }),
@@ -444,7 +444,7 @@ pub fn register(r: &mut crate::claim::Registry) {
             Family::Recall,
             "Theorem 3, step 2 as printed: Rademacher key codes (p_k = ⌈16 ln κ⌉ + 2) and value codes (p_v = ⌈16 ln(2|V|)⌉) through the proof's \
              ReLU convolutions: every query answered.",
-            property([40, 200, 2000], cases_small(), |c: &Case| {
+            construction([40, 200, 2000], cases_small(), |c: &Case| {
                 let (pk, pv) = thm3_printed_widths(c);
                 let (con, inst) = thm3_jl(c, pk, pv, Activation::Relu);
                 con.margin(&inst, 1.0)
@@ -515,7 +515,7 @@ pub fn register(r: &mut crate::claim::Registry) {
             "One-layer gated Mamba block with an S4D mixer, d = κ|V|, N = 1: keys 10·1_{block i}, values e_j in every block, conv \
              ReLU(10x_{t−1} + x_t − 100), Λ = 0, Δ = B = C = 1, gate ReLU(x_t), W_o rows [e_lᵀ … e_lᵀ]: every query's logits are exactly \
              10e_{j(i)} (2 ≤ κ ≤ 6, 2 ≤ |V| ≤ 12).",
-            property([40, 200, 2000], cases_s4d(), |c: &Case| {
+            construction([40, 200, 2000], cases_s4d(), |c: &Case| {
                 let (inst, _) = c.instance();
                 closed_form(&thm4(c.keys, &one_hot_codes(c.values), 0.0, true), &inst, 10.0)
             }),
@@ -527,7 +527,7 @@ pub fn register(r: &mut crate::claim::Registry) {
         )
         .control(
             "the gate removed",
-            property([40, 200, 2000], cases_s4d(), |c: &Case| {
+            construction([40, 200, 2000], cases_s4d(), |c: &Case| {
                 let (inst, _) = c.instance();
                 thm4(c.keys, &one_hot_codes(c.values), 0.0, false).margin(&inst, 10.0)
             }),
@@ -539,7 +539,7 @@ pub fn register(r: &mut crate::claim::Registry) {
             Family::Recall,
             "Theorem 4, step 2 as printed: values [(Me_j + 1)ᵀ | … ] with Rademacher codes M (p = ⌈16 ln(2(|V|+1))⌉), output rows [(Me_l)ᵀ | …], no bias: \
              every query answered.",
-            property([40, 200, 2000], cases_s4d(), |c: &Case| {
+            construction([40, 200, 2000], cases_s4d(), |c: &Case| {
                 let (inst, mut s) = c.instance();
                 thm4(c.keys, &rademacher(&mut s, c.values, thm4_printed_width(c)), 1.0, true).margin(&inst, 1.0)
             })
@@ -569,7 +569,7 @@ pub fn register(r: &mut crate::claim::Registry) {
             Family::Recall,
             "Theorem 4, step 2 corrected: distinct zero-sum ±1/√p value codes at the smallest even p with C(p, p/2) ≥ |V| (d = κp), β = 1, no bias: \
              every query of random instances (2 ≤ κ ≤ 6, 2 ≤ |V| ≤ 12) is answered.",
-            property([40, 200, 2000], cases_s4d(), |c: &Case| {
+            construction([40, 200, 2000], cases_s4d(), |c: &Case| {
                 let (inst, _) = c.instance();
                 thm4(c.keys, &balanced(c.values, balanced_width(c.values)), 1.0, true).margin(&inst, 1.0)
             })
@@ -580,7 +580,7 @@ pub fn register(r: &mut crate::claim::Registry) {
         .source(PAPER_000, "Theorem 4, step 2, corrected (proofs/recall.md)", "d = O(κ log|V|), N = 1.")
         .control(
             "codes of the next smaller even width (codes repeat)",
-            property([40, 200, 2000], cases_s4d(), |c: &Case| {
+            construction([40, 200, 2000], cases_s4d(), |c: &Case| {
                 let (inst, _) = c.instance();
                 thm4(c.keys, &balanced(c.values, balanced_width(c.values).saturating_sub(2).max(2)), 1.0, true).margin(&inst, 1.0)
             }),
