@@ -163,3 +163,56 @@ fn export_writes_zoology_lines_and_rejects_impossible_sizes() {
     );
     assert!(!bad.exists(), "nothing half-written");
 }
+
+#[test]
+fn replay_re_evaluates_a_counterexample_and_a_hand_written_candidate() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("out.json");
+    let out = ssmcheck(&["check", "004.stability.printed", "000.thm2.reduced.printed", "--budget", "quick", "--json", json.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // From the results JSON: both sides and the margin, exit 1 (the instance violates the claim).
+    for id in ["004.stability.printed", "000.thm2.reduced.printed"] {
+        let out = ssmcheck(&["replay", id, "--counterexample", json.to_str().unwrap()]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{id}: {text}");
+        assert!(text.contains("lhs =") && text.contains("rhs =") && text.contains("margin =") && text.contains("VIOLATED"), "{id}: {text}");
+    }
+    // A candidate of one's own: λ_H + γ < 1 with E m² = 0.38 satisfies the finite-variance reading.
+    let mine = dir.path().join("mine.json");
+    std::fs::write(&mine, r#"{"lambda_h": 0.5, "gamma": 0.1}"#).unwrap();
+    let out = ssmcheck(&["replay", "004.stability.printed", "--counterexample", mine.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && text.contains("satisfied") && text.contains("3.8"), "{text}");
+    // Outside the hypothesis (λ_H + γ ≥ 1): rejected, not judged.
+    std::fs::write(&mine, r#"{"lambda_h": 0.9, "gamma": 0.2}"#).unwrap();
+    let out = ssmcheck(&["replay", "004.stability.printed", "--counterexample", mine.to_str().unwrap()]);
+    assert!(!out.status.success() && String::from_utf8_lossy(&out.stdout).contains("assumptions"));
+}
+
+#[test]
+fn replay_rejects_bad_input_with_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, "{ not json").unwrap();
+    assert_one_line_error(&ssmcheck(&["replay", "004.stability.printed", "--counterexample", bad.to_str().unwrap()]), "malformed");
+    assert_one_line_error(&ssmcheck(&["replay", "004.stability.printed", "--counterexample", "/nonexistent/x.json"]), "cannot read");
+    assert_one_line_error(&ssmcheck(&["replay", "004.nope", "--counterexample", bad.to_str().unwrap()]), "unknown claim id");
+    std::fs::write(&bad, r#"{"lambda_h": "high"}"#).unwrap();
+    assert_one_line_error(&ssmcheck(&["replay", "004.stability.printed", "--counterexample", bad.to_str().unwrap()]), "malformed");
+    // A sweep summary cannot be replayed as one instance; a theorem that held has no counterexample.
+    let json = dir.path().join("out.json");
+    assert!(ssmcheck(&["check", "004.cor1.lognorm", "--budget", "quick", "--json", json.to_str().unwrap()]).status.success());
+    assert_one_line_error(&ssmcheck(&["replay", "004.cor1.lognorm", "--counterexample", json.to_str().unwrap()]), "no counterexample");
+    // A hand-edited token of a seed-parametrised instance is refused, not silently regenerated.
+    assert!(ssmcheck(&["check", "000.thm2.reduced.printed", "--budget", "quick", "--json", json.to_str().unwrap()]).status.success());
+    let mut results: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let cx = results["claims"][0]["counterexample"].clone();
+    let mut edited = cx.clone();
+    edited["tokens"][0] = serde_json::json!({"Value": 0});
+    results["claims"][0]["counterexample"] = edited;
+    std::fs::write(&json, results.to_string()).unwrap();
+    assert_one_line_error(
+        &ssmcheck(&["replay", "000.thm2.reduced.printed", "--counterexample", json.to_str().unwrap()]),
+        "differs from what its drawn parameters generate",
+    );
+}
