@@ -6,12 +6,8 @@
 //! with the CPU backends to rounding (only B̄'s `expm1` comes from the device libm); the kernels'
 //! logic is verified bit-exactly on the CPU through [`super::shim`].
 
-use super::backend::Backend;
-use super::cpu::CpuBackend;
-use super::jobs::{DiagonalLrdJob, DiagonalLrdPath, InteractionJob, InteractionPath, ScalarArJob, ScalarArPath, TailSumJob};
-use super::kernels::{nvrtc_program, run_diagonal, run_interaction, run_tail, Arg, Launch, Launcher, KERNELS};
+use super::kernels::{nvrtc_program, Arg, Launch, Launcher, KERNELS};
 use crate::error::{Error, Result};
-use crate::progress::Progress;
 use cudarc::driver::{CudaContext, CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
 use cudarc::nvrtc::{compile_ptx_with_opts, CompileOptions};
 use std::sync::Arc;
@@ -78,6 +74,10 @@ enum DeviceArg {
 }
 
 impl Launcher for CudaBackend {
+    fn name(&self) -> &'static str {
+        "cuda"
+    }
+
     fn launch(&self, launch: &Launch) -> Result<Vec<Vec<f64>>> {
         let s = &self.stream;
         let function = self
@@ -127,27 +127,5 @@ impl Launcher for CudaBackend {
                 _ => unreachable!("outputs are f64 buffers"),
             })
             .collect()
-    }
-}
-
-impl Backend for CudaBackend {
-    fn name(&self) -> &'static str {
-        "cuda"
-    }
-
-    fn diagonal_lrd(&self, job: &DiagonalLrdJob, progress: &dyn Progress) -> Result<Vec<DiagonalLrdPath>> {
-        run_diagonal(self, job, progress)
-    }
-
-    fn tail_sums(&self, job: &TailSumJob, progress: &dyn Progress) -> Result<Vec<Vec<f64>>> {
-        run_tail(self, job, progress)
-    }
-
-    fn interaction(&self, job: &InteractionJob, progress: &dyn Progress) -> Result<Vec<InteractionPath>> {
-        run_interaction(self, job, progress)
-    }
-
-    fn scalar_ar(&self, job: &ScalarArJob, progress: &dyn Progress) -> Result<Vec<ScalarArPath>> {
-        CpuBackend.scalar_ar(job, progress)
     }
 }

@@ -5,7 +5,9 @@
 //! outputs. The CUDA launcher, the shim and the NVRTC test all read this table; the NVRTC test
 //! checks it against the PTX's entry parameters, and a unit test against the `.cu` signatures.
 
-use super::jobs::{log_checkpoints, DiagonalLrdJob, DiagonalLrdPath, InteractionJob, InteractionPath, Start, TailSumJob};
+use super::backend::Backend;
+use super::cpu::CpuBackend;
+use super::jobs::{log_checkpoints, DiagonalLrdJob, DiagonalLrdPath, InteractionJob, InteractionPath, ScalarArJob, ScalarArPath, Start, TailSumJob};
 use crate::error::{Error, Result};
 use crate::model::Discretization;
 use crate::progress::Progress;
@@ -227,9 +229,31 @@ impl Launch {
 }
 
 /// Runs launches: the only part of a kernel backend that differs between the GPU and the shim.
-pub trait Launcher {
+/// Every `Launcher` is a [`Backend`]: its jobs become launches of the kernels (the scalar
+/// AR(1), which has no kernel yet, runs on the rayon backend).
+pub trait Launcher: Send + Sync {
+    /// Short name recorded in results.
+    fn name(&self) -> &'static str;
     /// Runs `launch` and returns its output buffers, in parameter order.
     fn launch(&self, launch: &Launch) -> Result<Vec<Vec<f64>>>;
+}
+
+impl<L: Launcher> Backend for L {
+    fn name(&self) -> &'static str {
+        Launcher::name(self)
+    }
+    fn diagonal_lrd(&self, job: &DiagonalLrdJob, progress: &dyn Progress) -> Result<Vec<DiagonalLrdPath>> {
+        run_diagonal(self, job, progress)
+    }
+    fn tail_sums(&self, job: &TailSumJob, progress: &dyn Progress) -> Result<Vec<Vec<f64>>> {
+        run_tail(self, job, progress)
+    }
+    fn interaction(&self, job: &InteractionJob, progress: &dyn Progress) -> Result<Vec<InteractionPath>> {
+        run_interaction(self, job, progress)
+    }
+    fn scalar_ar(&self, job: &ScalarArJob, progress: &dyn Progress) -> Result<Vec<ScalarArPath>> {
+        CpuBackend.scalar_ar(job, progress)
+    }
 }
 
 /// Values per path in a kernel's two output buffers: the summary, and each of the m trace rows.
@@ -361,7 +385,7 @@ pub fn decode_tail(out: &[f64], n_times: usize) -> Vec<Vec<f64>> {
 }
 
 /// The diagonal LRD job through `launcher`.
-pub fn run_diagonal(launcher: &dyn Launcher, job: &DiagonalLrdJob, progress: &dyn Progress) -> Result<Vec<DiagonalLrdPath>> {
+fn run_diagonal(launcher: &dyn Launcher, job: &DiagonalLrdJob, progress: &dyn Progress) -> Result<Vec<DiagonalLrdPath>> {
     let (launch, m) = diagonal_launch(job)?;
     let out = launcher.launch(&launch)?;
     progress.advance(job.paths);
@@ -369,7 +393,7 @@ pub fn run_diagonal(launcher: &dyn Launcher, job: &DiagonalLrdJob, progress: &dy
 }
 
 /// The tail-sum job through `launcher`.
-pub fn run_tail(launcher: &dyn Launcher, job: &TailSumJob, progress: &dyn Progress) -> Result<Vec<Vec<f64>>> {
+fn run_tail(launcher: &dyn Launcher, job: &TailSumJob, progress: &dyn Progress) -> Result<Vec<Vec<f64>>> {
     let launch = tail_launch(job)?;
     let out = launcher.launch(&launch)?;
     progress.advance(job.samples.div_ceil(1024));
@@ -377,7 +401,7 @@ pub fn run_tail(launcher: &dyn Launcher, job: &TailSumJob, progress: &dyn Progre
 }
 
 /// The interaction job through `launcher`.
-pub fn run_interaction(launcher: &dyn Launcher, job: &InteractionJob, progress: &dyn Progress) -> Result<Vec<InteractionPath>> {
+fn run_interaction(launcher: &dyn Launcher, job: &InteractionJob, progress: &dyn Progress) -> Result<Vec<InteractionPath>> {
     let (launch, m) = interaction_launch(job)?;
     let out = launcher.launch(&launch)?;
     progress.advance(job.paths);

@@ -6,12 +6,8 @@
 //! argument values in the order of its parameter table ([`super::kernels`]). The scalar AR(1) has
 //! no kernel yet; this backend runs it on the rayon backend.
 
-use super::backend::Backend;
-use super::cpu::CpuBackend;
-use super::jobs::{DiagonalLrdJob, DiagonalLrdPath, InteractionJob, InteractionPath, ScalarArJob, ScalarArPath, TailSumJob};
-use super::kernels::{run_diagonal, run_interaction, run_tail, Arg, Launch, Launcher};
+use super::kernels::{Arg, Launch, Launcher};
 use crate::error::{Error, Result};
-use crate::progress::Progress;
 use std::ffi::c_void;
 
 /// A kernel exported by the shim: `(grid, block, params)`.
@@ -59,6 +55,10 @@ fn slot(bytes: &[u8]) -> u64 {
 }
 
 impl Launcher for ShimBackend {
+    fn name(&self) -> &'static str {
+        "cuda-kernels-on-cpu"
+    }
+
     fn launch(&self, launch: &Launch) -> Result<Vec<Vec<f64>>> {
         let entry = self
             .entries
@@ -89,27 +89,5 @@ impl Launcher for ShimBackend {
         // (the job's validation bounds its sizes) and outlive the call; the shim keeps no pointer.
         unsafe { entry(launch.grid(), launch.kernel.block, params.as_mut_ptr()) };
         Ok(outputs)
-    }
-}
-
-impl Backend for ShimBackend {
-    fn name(&self) -> &'static str {
-        "cuda-kernels-on-cpu"
-    }
-
-    fn diagonal_lrd(&self, job: &DiagonalLrdJob, progress: &dyn Progress) -> Result<Vec<DiagonalLrdPath>> {
-        run_diagonal(self, job, progress)
-    }
-
-    fn tail_sums(&self, job: &TailSumJob, progress: &dyn Progress) -> Result<Vec<Vec<f64>>> {
-        run_tail(self, job, progress)
-    }
-
-    fn interaction(&self, job: &InteractionJob, progress: &dyn Progress) -> Result<Vec<InteractionPath>> {
-        run_interaction(self, job, progress)
-    }
-
-    fn scalar_ar(&self, job: &ScalarArJob, progress: &dyn Progress) -> Result<Vec<ScalarArPath>> {
-        CpuBackend.scalar_ar(job, progress)
     }
 }

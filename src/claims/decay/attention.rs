@@ -246,7 +246,7 @@ pub fn register(r: &mut crate::claim::Registry) {
             "§3.2 (\"transformer LRD is not constrained to exponential decay\"), bound from proofs/decay.md",
             "The form of LRD of transformers is more complicated, but it does not necessarily decay exponentially.",
         )
-        .correction("The paper argues informally; this rigorous lower bound is derived in proofs/decay.md and proofs/decay.md.")
+        .correction("The paper argues informally; this rigorous lower bound is derived in proofs/decay.md.")
         .control(
             "the bound without the factor exp(−2βR²‖W_QᵀW_K‖₂)",
             property(CASES, instances(200, true), |b: &BoundedAttention| lower_bound_margin(&b.instance, b.radius, false)),
