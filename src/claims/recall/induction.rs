@@ -174,7 +174,9 @@ pub fn register(r: &mut crate::claim::Registry) {
         .correction("The ½ shift in Δ (see 000.lem3.printed); a first occurrence leaves the column empty (blank), which the paper does not spell out.")
         .control(
             "one state slot too few, N = |V| − 1",
-            construction([40, 150, 1000], sequences(12, 4..=2400, false), |s: &Sequence| induction_margin(s, s.vocab - 1, 0.5)),
+            construction([40, 150, 1000], sequences(12, 4..=2400, false), |s: &Sequence| induction_margin(s, s.vocab - 1, 0.5))
+                .sides("the target's logit at the worst position", "the largest other logit there")
+                .expand(sequence_content),
         ),
     );
 }

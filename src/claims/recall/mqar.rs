@@ -72,6 +72,21 @@ fn value_code_content(c: &Case, p: usize) -> serde_json::Value {
     instance_content(&inst, &[("value_codes", &rademacher(&mut s, c.values, p))])
 }
 
+/// The concrete instance behind a case whose codes are one-hot (nothing drawn but the tokens).
+fn token_content(c: &Case) -> serde_json::Value {
+    instance_content(&c.instance().0, &[])
+}
+
+/// The concrete instance behind a case run with the balanced codes of width `p`.
+fn balanced_content(c: &Case, p: usize) -> serde_json::Value {
+    instance_content(&c.instance().0, &[("value_codes", &balanced(c.values, p))])
+}
+
+/// The smaller width of the reduced constructions' controls (codes repeat).
+fn narrower(values: usize) -> usize {
+    balanced_width(values).saturating_sub(2).max(2)
+}
+
 const QUERY_SIDES: (&str, &str) = ("the target value's logit at the worst query", "the largest other logit at that query");
 
 /// The (κ, C = N/ln κ) grid of the Mamba-2 phase diagram, |V| = 128, p_v = ⌈8 ln 128⌉, T = 100.
@@ -144,7 +159,8 @@ fn coherence(codes: &[DVector<f64>]) -> f64 {
 /// proofs/recall.md, Theorem 3 retrieval condition: with ε_k, ε_v the key and value coherences and m the number of
 /// positions s ≤ t whose predecessor is another key, `1 − ε_v > factor·m·ε_k` implies a correct
 /// answer at t (factor = 2 is the bound; smaller factors are the negative control).
-fn condition_margin(pc: &PerturbedCase, factor: f64) -> Eval {
+/// The instance, its unit keys k_i ∝ e_i + ηg_i and its Rademacher value codes.
+fn perturbed_codes(pc: &PerturbedCase) -> (MqarInstance, Vec<DVector<f64>>, Vec<DVector<f64>>) {
     let (inst, mut s) = pc.case.instance();
     let kappa = pc.case.keys;
     let keys: Vec<DVector<f64>> = (0..kappa)
@@ -155,6 +171,17 @@ fn condition_margin(pc: &PerturbedCase, factor: f64) -> Eval {
         })
         .collect();
     let values = rademacher(&mut s, pc.case.values, pc.pv);
+    (inst, keys, values)
+}
+
+/// The concrete instance behind a perturbed case: tokens, key and value codes.
+fn perturbed_content(pc: &PerturbedCase) -> serde_json::Value {
+    let (inst, keys, values) = perturbed_codes(pc);
+    instance_content(&inst, &[("key_codes", &keys), ("value_codes", &values)])
+}
+
+fn condition_margin(pc: &PerturbedCase, factor: f64) -> Eval {
+    let (inst, keys, values) = perturbed_codes(pc);
     let (eps_k, eps_v) = (coherence(&keys), coherence(&values));
     let con = thm3_codes(&keys, &values, Activation::Identity);
     let queries: Vec<usize> = inst.queries().map(|(t, _)| t).collect();
@@ -353,7 +380,9 @@ pub fn register(r: &mut crate::claim::Registry) {
             construction([40, 200, 2000], cases_small(), |c: &Case| {
                 let (inst, _) = c.instance();
                 thm2_onehot(c.keys, c.values, c.keys - 1).margin(&inst, 3.0)
-            }),
+            })
+            .sides(QUERY_SIDES.0, QUERY_SIDES.1)
+            .expand(token_content),
         ),
     );
     r.add(
@@ -408,8 +437,10 @@ pub fn register(r: &mut crate::claim::Registry) {
             "codes of the next smaller even width (codes repeat)",
             construction([40, 200, 2000], cases_small(), |c: &Case| {
                 let (inst, _) = c.instance();
-                thm2_reduced(c.keys, &balanced(c.values, balanced_width(c.values).saturating_sub(2).max(2)), Bias::None).margin(&inst, 1.0)
-            }),
+                thm2_reduced(c.keys, &balanced(c.values, narrower(c.values)), Bias::None).margin(&inst, 1.0)
+            })
+            .sides(QUERY_SIDES.0, QUERY_SIDES.1)
+            .expand(|c| balanced_content(c, narrower(c.values))),
         ),
     );
     r.add(
@@ -435,7 +466,9 @@ pub fn register(r: &mut crate::claim::Registry) {
             construction([40, 200, 2000], cases_small(), |c: &Case| {
                 let (inst, _) = c.instance();
                 thm3_onehot(c.keys, c.values, c.keys - 1, Activation::Relu).margin(&inst, 1.0)
-            }),
+            })
+            .sides(QUERY_SIDES.0, QUERY_SIDES.1)
+            .expand(token_content),
         ),
     );
     r.add(
@@ -490,7 +523,7 @@ pub fn register(r: &mut crate::claim::Registry) {
         )
         .source(PAPER_000, "Theorem 3, step 2: the retrieval argument (proofs/recall.md)", "Retrieval: y_t ∝ v_{j(i)} + ε Σ_{l≠j(i)} v_l, so the argmax is correct.")
         .correction("The interference is Σ_s ⟨k(x_{s−1}), k_i⟩⟨v_l, x_s⟩ over the m positions after other keys (up to 2κ − 2), so ε_k must be below ~1/(4κ), not just small.")
-        .control("the condition without the key interference, 1 − ε_v > 0", property([300, 1000, 10000], perturbed_cases(), |pc: &PerturbedCase| condition_margin(pc, 0.0))),
+        .control("the condition without the key interference, 1 − ε_v > 0", property([300, 1000, 10000], perturbed_cases(), |pc: &PerturbedCase| condition_margin(pc, 0.0)).expand(perturbed_content)),
     );
     let adversaries = || (2usize..=24, 1usize..=99).prop_map(|(keys, e)| Adversary { keys, eps: e as f64 / 100.0 });
     r.add(
@@ -530,7 +563,9 @@ pub fn register(r: &mut crate::claim::Registry) {
             construction([40, 200, 2000], cases_s4d(), |c: &Case| {
                 let (inst, _) = c.instance();
                 thm4(c.keys, &one_hot_codes(c.values), 0.0, false).margin(&inst, 10.0)
-            }),
+            })
+            .sides(QUERY_SIDES.0, QUERY_SIDES.1)
+            .expand(token_content),
         ),
     );
     r.add(
@@ -582,8 +617,10 @@ pub fn register(r: &mut crate::claim::Registry) {
             "codes of the next smaller even width (codes repeat)",
             construction([40, 200, 2000], cases_s4d(), |c: &Case| {
                 let (inst, _) = c.instance();
-                thm4(c.keys, &balanced(c.values, balanced_width(c.values).saturating_sub(2).max(2)), 1.0, true).margin(&inst, 1.0)
-            }),
+                thm4(c.keys, &balanced(c.values, narrower(c.values)), 1.0, true).margin(&inst, 1.0)
+            })
+            .sides(QUERY_SIDES.0, QUERY_SIDES.1)
+            .expand(|c| balanced_content(c, narrower(c.values))),
         ),
     );
 }
