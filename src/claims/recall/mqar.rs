@@ -20,10 +20,11 @@
 use super::codes::{balanced, balanced_width, rademacher};
 use super::constructions::{
     cases, correct_margin, instance_content, one_hot_codes, thm2_onehot, thm2_reduced, thm3_codes, thm3_onehot, thm4, Bias, Case, Construction,
+    QUERY_MARGIN_FORMULA,
 };
 use crate::claim::custom;
 use crate::claim::statistical::{judge_tail_bounds, TailCell};
-use crate::claim::{construction, property, Claim, Eval, Family, Figure, HeatMap, Kind, Series, Style, ALPHA};
+use crate::claim::{construction, property, Claim, Comparison, Eval, Family, Figure, HeatMap, Kind, Relation, Series, Style, ALPHA};
 use crate::claims::PAPER_000;
 use crate::mc::StreamKey;
 use crate::model::mixer::Activation;
@@ -195,12 +196,12 @@ fn condition_margin(pc: &PerturbedCase, factor: f64) -> Eval {
             // 1e−9: coherences are computed in floating point (identical codes give ε_v = 1 ± 2e−16).
             1.0 - eps_v > factor * m as f64 * eps_k + 1e-9
         })
-        .map(|((z, v), _)| correct_margin(z, *v))
-        .fold(f64::INFINITY, f64::min);
-    if worst == f64::INFINITY {
-        return Eval::Reject("no query meets the condition");
+        .map(|((z, v), _)| (correct_margin(z, *v), z[*v]))
+        .min_by(|a, b| a.0.total_cmp(&b.0));
+    match worst {
+        None => Eval::Reject("no query meets the condition"),
+        Some((m, target)) => Eval::Compared(Comparison::custom(target, target - m, Relation::AtLeast, m - 1e-12, QUERY_MARGIN_FORMULA)),
     }
-    Eval::Margin(worst - 1e-12)
 }
 
 fn perturbed_cases() -> impl Strategy<Value = PerturbedCase> {
@@ -256,10 +257,20 @@ fn rem7_margin(a: &Adversary, boundary_kappa: f64) -> Eval {
     if (a.eps * (a.keys as f64 - boundary_kappa) - 1.0).abs() < 1e-9 {
         return Eval::Reject("on the boundary");
     }
-    // Agreement of the sign of the margin with the prediction, scaled by the distance to the boundary.
+    // Agreement of the sign of the answer margin with the prediction: the sides are that margin
+    // and 0, the relation the predicted one (a wrong answer predicted: margin < 0).
     let agrees = (m < 0.0) == predicted_fail;
-    Eval::Margin(if agrees { m.abs().max(1e-12) } else { -m.abs().max(1e-12) })
+    let relation = if predicted_fail { Relation::AtMost } else { Relation::AtLeast };
+    let signed = if agrees { m.abs().max(1e-12) } else { -m.abs().max(1e-12) };
+    Eval::Compared(Comparison::custom(m, 0.0, relation, signed, REM7_MARGIN_FORMULA))
 }
+
+/// What Remark 7's sides are.
+const REM7_SIDES: (&str, &str) = ("the answer margin z_{v₁} − max_{l≠v₁} z_l at the final query", "0 (the predicted sign)");
+
+/// How [`rem7_margin`] is computed.
+const REM7_MARGIN_FORMULA: &str =
+    "±max(|lhs|, 1e−12): + when the sign of the answer margin lhs = z_{v₁} − max_{l≠v₁} z_l agrees with the prediction (wrong iff ε(κ − 1) > 1), − otherwise";
 
 /// Accuracy over (κ, p) of a reduced construction with balanced codes (p below the smallest
 /// width repeats codes), |V| = 128, with the boundary p = balanced_width(|V|).
@@ -519,11 +530,13 @@ pub fn register(r: &mut crate::claim::Registry) {
             "Theorem 3 with non-orthogonal codes and linear convolutions: at every query where 1 − ε_v > 2mε_k (ε_k, ε_v the largest |⟨k_i, k_i'⟩|, \
              |⟨v_l, v_l'⟩|, m the positions s ≤ t preceded by another key), the answer is correct. Keys ∝ e_i + ηg_i (η ≤ 1), Rademacher value codes \
              (4 ≤ p_v ≤ 48), 2 ≤ κ ≤ 6, 2 ≤ |V| ≤ 16.",
-            property([300, 1000, 10000], perturbed_cases(), |pc: &PerturbedCase| condition_margin(pc, 2.0)),
+            property([300, 1000, 10000], perturbed_cases(), |pc: &PerturbedCase| condition_margin(pc, 2.0))
+                .sides(QUERY_SIDES.0, QUERY_SIDES.1)
+                .expand(perturbed_content),
         )
         .source(PAPER_000, "Theorem 3, step 2: the retrieval argument (proofs/recall.md)", "Retrieval: y_t ∝ v_{j(i)} + ε Σ_{l≠j(i)} v_l, so the argmax is correct.")
         .correction("The interference is Σ_s ⟨k(x_{s−1}), k_i⟩⟨v_l, x_s⟩ over the m positions after other keys (up to 2κ − 2), so ε_k must be below ~1/(4κ), not just small.")
-        .control("the condition without the key interference, 1 − ε_v > 0", property([300, 1000, 10000], perturbed_cases(), |pc: &PerturbedCase| condition_margin(pc, 0.0)).expand(perturbed_content)),
+        .control("the condition without the key interference, 1 − ε_v > 0", property([300, 1000, 10000], perturbed_cases(), |pc: &PerturbedCase| condition_margin(pc, 0.0)).sides(QUERY_SIDES.0, QUERY_SIDES.1).expand(perturbed_content)),
     );
     let adversaries = || (2usize..=24, 1usize..=99).prop_map(|(keys, e)| Adversary { keys, eps: e as f64 / 100.0 });
     r.add(
@@ -532,12 +545,12 @@ pub fn register(r: &mut crate::claim::Registry) {
             Family::Recall,
             "Mamba-2 retrieval (linear convs) on [k₁ v₁ k₂ v … k_κ v, noise, k₁] with unit keys, ⟨k_i, k₁⟩ = ε for i ≥ 2, orthonormal values: \
              the answer is wrong exactly when ε(κ − 1) > 1 (2 ≤ κ ≤ 24, ε on a 0.01 grid; the margin is 1 − ε(κ−1)).",
-            property([100, 400, 4000], adversaries(), |a: &Adversary| rem7_margin(a, 1.0)),
+            property([100, 400, 4000], adversaries(), |a: &Adversary| rem7_margin(a, 1.0)).sides(REM7_SIDES.0, REM7_SIDES.1),
         )
         .source(PAPER_000, "Remark 7 (App. C.1)", "For [k₁, v₁, k₂, v, …, k_κ, v] with v₁ ≠ v, the noise ε(κ−1)v can beat v₁ if ε(κ−1) > 1.")
         .control(
             "the boundary εκ > 1 (an off-by-one in the count of interfering keys)",
-            property([100, 400, 4000], adversaries(), |a: &Adversary| rem7_margin(a, 0.0)),
+            property([100, 400, 4000], adversaries(), |a: &Adversary| rem7_margin(a, 0.0)).sides(REM7_SIDES.0, REM7_SIDES.1),
         ),
     );
     let cases_s4d = || cases(6, 12);
