@@ -40,8 +40,8 @@ pub mod tasks;
 /// The names most users need.
 pub mod prelude {
     pub use crate::claim::{
-        construction, custom, property, run_claims, Budget, Check, Claim, Comparison, Context, Eval, Family, Figure, Kind, Outcome, Registry, RunConfig,
-        RunResults, Series, Status, Style, Verdict, VerdictKind,
+        construction, custom, property, run_claims, Budget, Check, Claim, Comparison, Context, ErrorKind, Eval, Family, Figure, Kind, Outcome, Registry,
+        RunConfig, RunResults, Series, Status, Style, Verdict, VerdictKind,
     };
     pub use crate::claims::registry;
     pub use crate::error::{Error, Result};

@@ -293,6 +293,10 @@ fn main_inner(cli: Cli) -> Result<bool> {
             if let Some(corr) = &m.correction {
                 println!("correction: {corr}");
             }
+            if let Some(e) = &m.error {
+                println!("error:     {} ({})", e.kind, e.kind.meaning());
+                println!("           {}", e.detail);
+            }
             if let Some(ctrl) = &c.control {
                 println!("negative control: {}", ctrl.mutation);
             }

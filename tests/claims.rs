@@ -105,3 +105,29 @@ fn the_recall_family_has_the_issue_ids() {
     }
     assert_eq!(registry.iter().filter(|c| c.meta.family == Family::Recall).count(), expect.len());
 }
+
+#[test]
+fn every_erratum_says_what_kind_of_error_it_is_with_what_the_kind_needs() {
+    let registry = ssmcheck::claims::registry();
+    let ids: Vec<&str> = registry.iter().map(|c| c.meta.id.as_str()).collect();
+    for c in registry.iter().filter(|c| c.meta.status == Status::Erratum) {
+        let e = c.meta.error.as_ref().unwrap_or_else(|| panic!("{}: no kind of error", c.meta.id));
+        // The statement that holds instead (the corrected theorem, the surviving statement, the
+        // other reading) is a claim of its own, named in the detail.
+        let named: Vec<&&str> = ids.iter().filter(|id| **id != c.meta.id && e.detail.contains(**id)).collect();
+        assert!(!named.is_empty(), "{}: the detail names no claim that checks what holds instead", c.meta.id);
+        match e.kind {
+            // A reading quotes the paper's words.
+            ErrorKind::Reading => assert!(e.detail.contains('\'') && e.detail.contains("Reading checked"), "{}: a reading quotes the paper", c.meta.id),
+            // A proof step says whether the statement survives.
+            ErrorKind::ProofStep => assert!(e.detail.contains("survives"), "{}: a proof step says whether the statement survives", c.meta.id),
+            // A construction says the existence claim survives.
+            ErrorKind::Construction => assert!(e.detail.contains("existen"), "{}: a construction says the existence claim survives", c.meta.id),
+            // A precision erratum gives the size at which it starts.
+            ErrorKind::Precision => assert!(e.detail.contains("f64") && e.detail.chars().any(|ch| ch.is_ascii_digit()), "{}: no size", c.meta.id),
+            ErrorKind::Typo | ErrorKind::FalseStatement => {}
+        }
+    }
+    // Claims that are not errata carry no kind of error.
+    assert!(registry.iter().filter(|c| c.meta.status != Status::Erratum).all(|c| c.meta.error.is_none()));
+}

@@ -16,6 +16,75 @@ pub enum Status {
     Conjecture,
 }
 
+/// What kind of error an erratum is: what exactly is wrong with the statement as printed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorKind {
+    /// The theorem as stated is false.
+    FalseStatement,
+    /// A step of the proof fails; the statement may survive (the detail says whether it does).
+    ProofStep,
+    /// The paper's explicit construction fails; the existence claim survives (the detail points
+    /// to the corrected construction).
+    Construction,
+    /// An index or sign slip with an evident intended reading (the detail gives it).
+    Typo,
+    /// True in exact arithmetic, fails in floating point (the detail gives the size at which it
+    /// starts).
+    Precision,
+    /// False under one reading of an ambiguous statement (the detail states the reading, quotes
+    /// the paper and names the claim that checks the other reading).
+    Reading,
+}
+
+impl ErrorKind {
+    /// Every kind, in the order the README's table lists them.
+    pub const ALL: [ErrorKind; 6] =
+        [ErrorKind::FalseStatement, ErrorKind::ProofStep, ErrorKind::Construction, ErrorKind::Typo, ErrorKind::Precision, ErrorKind::Reading];
+
+    /// The name used in tables ("false statement", "proof step", …).
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorKind::FalseStatement => "false statement",
+            ErrorKind::ProofStep => "proof step",
+            ErrorKind::Construction => "construction",
+            ErrorKind::Typo => "typo",
+            ErrorKind::Precision => "precision",
+            ErrorKind::Reading => "reading",
+        }
+    }
+
+    /// What the kind means, for the report's legend and `explain`.
+    pub fn meaning(self) -> &'static str {
+        match self {
+            ErrorKind::FalseStatement => "the theorem as stated is false",
+            ErrorKind::ProofStep => "a step of the proof fails; the statement may survive",
+            ErrorKind::Construction => "the paper's explicit construction fails; the existence claim survives",
+            ErrorKind::Typo => "an index or sign slip with an evident intended reading",
+            ErrorKind::Precision => "true in exact arithmetic, fails in floating point",
+            ErrorKind::Reading => "false under one reading of an ambiguous statement; the other reading is checked too",
+        }
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What is wrong with an erratum's printed statement: its kind and the kind's particulars.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ErrorReport {
+    /// The kind of error.
+    pub kind: ErrorKind,
+    /// The particulars the kind calls for: whether the statement survives (proof step), the
+    /// corrected construction (construction), the intended reading (typo), the size at which it
+    /// starts (precision), or the reading checked with the paper's words and the claim that
+    /// checks the other reading (reading).
+    pub detail: String,
+}
+
 /// The families of claims (one module each under `crate::claims`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -119,6 +188,9 @@ pub struct ClaimMeta {
     /// For an erratum: what is wrong and which claim holds the correction; for a corrected
     /// theorem, what was changed from the printed statement.
     pub correction: Option<String>,
+    /// For an erratum: what kind of error it is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<ErrorReport>,
 }
 
 /// A negative control: a mutant of a theorem (tighter constant, wrong sign, smaller
@@ -151,6 +223,7 @@ impl Claim {
                 source: Source { paper: String::new(), locus: String::new(), printed: String::new() },
                 statement: statement.into(),
                 correction: None,
+                error: None,
             },
             check: Box::new(check),
             control: None,
@@ -176,6 +249,11 @@ impl Claim {
     /// Sets the correction note.
     pub fn correction(mut self, text: &str) -> Claim {
         self.meta.correction = Some(text.into());
+        self
+    }
+    /// Sets an erratum's kind of error and its particulars (see [`ErrorKind`]).
+    pub fn error(mut self, kind: ErrorKind, detail: &str) -> Claim {
+        self.meta.error = Some(ErrorReport { kind, detail: detail.into() });
         self
     }
     /// Sets the negative control: `check` is the same check on the mutant described by `mutation`.

@@ -29,7 +29,7 @@ pub use budget::{Budget, Context};
 pub use check::{custom, Check, Kind};
 pub use comparison::{Comparison, Relation, Violation};
 pub use evidence::{Figure, HeatMap, Series, Style};
-pub use meta::{Claim, ClaimMeta, Control, Family, Source, Status};
+pub use meta::{Claim, ClaimMeta, Control, ErrorKind, ErrorReport, Family, Source, Status};
 pub use property::{construction, property, Eval, Property};
 pub use registry::Registry;
 pub use replay::Replay;

@@ -51,6 +51,12 @@ impl Registry {
             if m.status == Status::Theorem && c.control.is_none() {
                 out.push(format!("{}: theorem without a negative control", m.id));
             }
+            if m.status == Status::Erratum && m.error.as_ref().is_none_or(|e| e.detail.trim().is_empty()) {
+                out.push(format!("{}: erratum without its kind of error", m.id));
+            }
+            if m.status != Status::Erratum && m.error.is_some() {
+                out.push(format!("{}: a kind of error on a claim that is not an erratum", m.id));
+            }
             if m.statement.trim().is_empty() || m.source.locus.trim().is_empty() {
                 out.push(format!("{}: missing statement or source", m.id));
             }

@@ -1,7 +1,7 @@
 //! The report's HTML: one self-contained page (inline CSS, no scripts, no network) with the
 //! verdict table and one section per claim. SVG figures are referenced by relative path.
 
-use crate::claim::{ClaimResult, RunResults, Status, Violation};
+use crate::claim::{ClaimResult, RunResults, Violation};
 use std::fmt::Write;
 
 /// Escapes text for HTML.
@@ -31,11 +31,11 @@ figure { margin: 1em 0; } figure img { max-width: 100%; border: 1px solid #eee; 
 .legend { background: #f7f7ff; border: 1px solid #dde; padding: 0.6em 1em; border-radius: 6px; font-size: 0.93em; }
 "#;
 
-fn status_name(s: Status) -> &'static str {
-    match s {
-        Status::Theorem => "theorem",
-        Status::Erratum => "erratum",
-        Status::Conjecture => "conjecture",
+/// The status, with an erratum's kind of error ("erratum: proof step").
+fn status_label(c: &ClaimResult) -> String {
+    match &c.meta.error {
+        Some(e) => format!("{}: {}", c.meta.status, e.kind),
+        None => c.meta.status.to_string(),
     }
 }
 
@@ -94,7 +94,7 @@ fn table(out: &mut String, results: &RunResults) {
              <td class=\"num\">{cases}</td><td class=\"num\">{margin}</td><td class=\"ctl\">{control}</td><td>{agrees}</td></tr>",
             id = escape(&c.meta.id),
             locus = escape(&c.meta.source.locus),
-            status = status_name(c.meta.status),
+            status = escape(&status_label(c)),
             v = c.result.verdict,
             cases = c.result.cases,
             margin = fmt_margin(c.result.margin),
@@ -128,7 +128,7 @@ fn section(out: &mut String, c: &ClaimResult) {
         out,
         "<h2>{} <span class=\"v {v}\">{v}</span></h2><p class=\"meta\">{} · {} · {} check · {}</p>",
         escape(&c.meta.id),
-        status_name(c.meta.status),
+        escape(&status_label(c)),
         c.meta.family,
         c.meta.kind,
         escape(&format!("{} — {}", c.meta.source.paper, c.meta.source.locus)),
@@ -138,6 +138,9 @@ fn section(out: &mut String, c: &ClaimResult) {
     let _ = writeln!(out, "<p><b>What is checked:</b> {}</p>", escape(&c.meta.statement));
     if let Some(corr) = &c.meta.correction {
         let _ = writeln!(out, "<p><b>Correction:</b> {}</p>", escape(corr));
+    }
+    if let Some(e) = &c.meta.error {
+        let _ = writeln!(out, "<p><b>Kind of error: {}</b> ({}). {}</p>", escape(e.kind.name()), escape(e.kind.meaning()), escape(&e.detail));
     }
     let _ = writeln!(out, "<p><b>Verdict:</b> {} ({} cases, margin {}).</p>", escape(&c.result.summary), c.result.cases, fmt_margin(c.result.margin));
     if let Some(why) = &c.disagreement {
@@ -194,8 +197,11 @@ pub fn page(results: &RunResults) -> String {
     out.push_str(
         "<div class=\"legend\"><b>How to read this.</b> A <i>theorem</i> must hold: its verdict should be <span class=\"v holds\">holds</span> \
          and its negative control (a mutant of the statement) must be <span class=\"v refuted\">refuted</span> by the same check, which shows \
-         the check can fail. An <i>erratum</i> is a statement false as printed: the search must refute it, and the counterexample shown \
-         was found and shrunk by the search (recompute it from the JSON). A <i>conjecture</i> reports either verdict. The margin is signed \
+         the check can fail. An <i>erratum</i> is a statement that fails as printed: the search must refute it, and the counterexample shown \
+         was found and shrunk by the search (recompute it from the JSON, or with <code>ssmcheck replay</code>). Each erratum says what kind of \
+         error it is: a <i>false statement</i>, a failed <i>proof step</i> (the statement may survive), a failed explicit <i>construction</i> \
+         (the existence claim survives), a <i>typo</i>, a <i>precision</i> failure (true in exact arithmetic), or a <i>reading</i> (false under \
+         one reading of an ambiguous statement; the other reading is checked too). A <i>conjecture</i> reports either verdict. The margin is signed \
          and scale-aware: negative means violated. Statistical and rate checks state their confidence level and correction in their details. \
          Rerun: <code>ssmcheck check ID --seed N --budget B</code>.</div>\n",
     );

@@ -11,7 +11,7 @@
 //!   Control: t² in place of t (O(1/t²) decay).
 
 use super::{overview, PAPER_000, PAPER_004};
-use crate::claim::{property, Claim, Eval, Family};
+use crate::claim::{property, Claim, ErrorKind, Eval, Family};
 use crate::claims::strategies::{grid, grid_matrix};
 use crate::math::derivative;
 use crate::math::linalg::{mat_from_rows, smallest_singular_value, spectral_norm, Mat};
@@ -211,7 +211,8 @@ pub fn register(r: &mut crate::claim::Registry) {
         .correction(
             "The softmax normalisation couples every weight of I_τ to x_t, so the sum must run over all of I_τ \
              (to t+k causal, to T for Eq (5) as written). Corrected: 004.thm1.corrected.",
-        ),
+        )
+        .error(ErrorKind::FalseStatement, "The printed sum stops at i = t+k−1, but the softmax normalisation couples every weight w(i,τ), i ∈ I_τ, to x_t, so the printed expression differs from the Jacobian whenever the score gradient is non-zero. Corrected (sum over all of I_τ, and its closed form): 004.thm1.corrected."),
     );
     r.add(
         Claim::theorem(

@@ -11,7 +11,7 @@
 
 use super::PAPER_004;
 use crate::claim::custom;
-use crate::claim::{property, Claim, Comparison, Context, Eval, Family, Figure, Kind, Outcome, Relation, Series, Style, Verdict};
+use crate::claim::{property, Claim, Comparison, Context, ErrorKind, Eval, Family, Figure, Kind, Outcome, Relation, Series, Style, Verdict};
 use crate::claims::strategies::{grid, grid_matrix, grid_vec};
 use crate::math::linalg::{cond2, log_norm2, mat_from_rows, mat_to_rows, spectral_abscissa, Mat, Vector};
 use crate::math::softplus::softplus;
@@ -384,7 +384,8 @@ pub fn register(r: &mut crate::claim::Registry) {
         .correction(
             "Step 3 of the proof, ‖e^{ΔA}‖₂ ≤ e^{λ₁Δ}, holds only for normal A. Corrected: 004.cor1.normal (normal A), \
              004.cor1.lognorm (μ₂(A) for any A), 004.cor1.kappa (cumulative, with κ₂(V)).",
-        ),
+        )
+        .error(ErrorKind::FalseStatement, "False for non-normal stable A: the search finds 2×2 counterexamples, and HiPPO-LegS (N = 4, Δ = 0.1) violates it at 190 of its first 200 steps. True for normal A (004.cor1.normal) and, for any A, with the logarithmic norm μ₂(A) in place of λ₁ (004.cor1.lognorm)."),
     );
     r.add(
         Claim::theorem(

@@ -8,7 +8,7 @@
 //!   input-dependent B. Control: the correction term with its sign flipped.
 
 use super::PAPER_004;
-use crate::claim::{property, Claim, Eval, Family};
+use crate::claim::{property, Claim, ErrorKind, Eval, Family};
 use crate::claims::strategies::{dist, grid, grid_matrix, grid_vec, norm};
 use crate::math::linalg::{mat_from_rows, Vector};
 use crate::math::{central_difference, derivative};
@@ -185,7 +185,8 @@ pub fn register(r: &mut crate::claim::Registry) {
         .correction(
             "Eq (10) treats Δ_t (and B_t) as constants. The full derivative adds Φ(t+k,t)[∂Ā_t/∂x_t h_{t−1} + \
              ∂B̄_t/∂x_t x_t]; see 004.eq10.full. The per-step recursion LRD(t+k+1,t) = Ā_{t+k+1} LRD(t+k,t) still holds.",
-        ),
+        )
+        .error(ErrorKind::FalseStatement, "With Mamba's input-dependent Δ_t = s(x_t), which §2.1 puts in Eq (10) itself, (∏ Ā_j) B̄_t is not dh_{t+k}/dx_t: it drops Φ(t+k,t)[∂Ā_t/∂x_t h_{t−1} + ∂B̄_t/∂x_t x_t]. It is exact only when Δ does not depend on x (004.eq10); the full derivative is 004.eq10.full."),
     );
     r.add(
         Claim::theorem(

@@ -10,7 +10,7 @@
 use super::PAPER_004;
 use crate::claim::custom;
 use crate::claim::rate::{judge_rates, RateCell};
-use crate::claim::{property, Check, Claim, Context, Eval, Family, Figure, Kind, Outcome, Series, Style, ALPHA};
+use crate::claim::{property, Check, Claim, Context, ErrorKind, Eval, Family, Figure, Kind, Outcome, Series, Style, ALPHA};
 use crate::claims::strategies::{dist, grid, grid_matrix, grid_vec, norm};
 use crate::error::Result;
 use crate::math::derivative;
@@ -283,7 +283,8 @@ pub fn register(r: &mut crate::claim::Registry) {
         .correction(
             "The i = t summand does not exist (only i ≤ t−1 contain x_t through h_{t−1}); it adds the spurious \
              2x_t² Φ(t+k,t) G (Wᵀ B̄_t). Corrected: 004.thm3.corrected.",
-        ),
+        )
+        .error(ErrorKind::Typo, "The second sum's upper limit: 'Σ_{i=1}^{t}' should read Σ_{i=1}^{t−1} (only B̄_i x_i with i ≤ t−1 reach h_{t−1}); with the empty-product convention the printed i = t term adds a spurious 2x_t² Φ(t+k,t) G (Wᵀ B̄_t). With the evident intended limit the formula is exact: 004.thm3.corrected."),
     );
     r.add(
         Claim::theorem(

@@ -11,7 +11,7 @@
 //! * `000.lem2.corrected` (Theorem): `lim_t |∂h_t/∂x_j| ≥ e^{−c} |F_j|`. Control: e^{−c/2}.
 
 use super::PAPER_000;
-use crate::claim::{property, Claim, Eval, Family, Figure, Series, Style};
+use crate::claim::{property, Claim, ErrorKind, Eval, Family, Figure, Series, Style};
 use crate::claims::strategies::{grid, grid_vec};
 use crate::math::derivative;
 use crate::math::softplus::{softplus, softplus_inv};
@@ -288,7 +288,8 @@ pub fn register(r: &mut crate::claim::Registry) {
         .correction(
             "Eq 13 drops the term −λe^{−λΔ_j}Δ'(x_j)h_{j−1} of the second factor; it is valid for j = 1 (h_0 = 0) or when the \
              two terms share a sign. Corrected: 000.lem2.corrected. (The printed x_s should read x_j.)",
-        ),
+        )
+        .error(ErrorKind::FalseStatement, "Eq (13) drops the term −λe^{−λΔ_j}Δ'(x_j)h_{j−1} of ∂h_j/∂x_j; when it has the opposite sign to ∂_x(B(x)Δ(x)x) the limit falls below the printed bound (the search finds j = 3 instances). Valid for j = 1 (h_0 = 0); corrected with F_j in place of ∂_x(BΔx): 000.lem2.corrected."),
     );
     r.add(
         Claim::theorem(

@@ -7,7 +7,7 @@
 //! * `000.cor2.corrected` (Theorem): one channel with Δ_t = softplus(W(n + ½ − t)), λ = 1, B = 1,
 //!   ZOH, W = 40: |h_t − x_n| ≤ 10⁻⁶·max(1, max|x|) for every t ≥ n, whatever T. Control: W = 5.
 
-use crate::claim::{construction, property, Claim, Eval, Family, Figure, Series, Style};
+use crate::claim::{construction, property, Claim, ErrorKind, Eval, Family, Figure, Series, Style};
 use crate::claims::strategies::grid;
 use crate::claims::PAPER_000;
 use crate::math::softplus::softplus;
@@ -171,7 +171,8 @@ pub fn register(r: &mut crate::claim::Registry) {
             "The continuous-time argument does not survive discretisation: B̄ = ΔB (Euler) or (1 − e^{−Δ})B (ZOH) switches the input \
              off with Δ, integer thresholds give softplus(0) = ln 2, and a discrete reset keeps x_r. Also h₂ − h₁ (not h₁ − h₂) \
              is +1 on [n−1, n). Corrected: 000.cor2.corrected.",
-        ),
+        )
+        .error(ErrorKind::Construction, "Corollary 2 is existential and true: an S6 layer does solve Keep n-th (000.cor2.corrected, a half-integer threshold in one ZOH channel). What fails is App. A.3's continuous-time construction moved to discrete Mamba: B̄ = ΔB (Euler) or (1 − e^{−Δ})B (ZOH) switches the input off with Δ, integer thresholds give softplus(0) = ln 2, and a discrete reset keeps x_r."),
     );
     r.add(
         Claim::theorem(

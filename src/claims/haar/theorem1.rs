@@ -12,7 +12,7 @@
 
 use crate::claim::custom;
 use crate::claim::rate::{judge_rates, RateCell};
-use crate::claim::{property, Check, Claim, Eval, Family, Figure, Kind, Series, Style, ALPHA};
+use crate::claim::{property, Check, Claim, ErrorKind, Eval, Family, Figure, Kind, Series, Style, ALPHA};
 use crate::claims::strategies::grid;
 use crate::claims::PAPER_000;
 use crate::math::haar::{best_l2_approximation, haar, haar_from_mamba, haar_jumps, l2_norm_squared, mamba_basis, sup_norm};
@@ -182,7 +182,8 @@ pub fn register(r: &mut crate::claim::Registry) {
         .correction(
             "A continuous function cannot approximate a jump of 2·2^{j/2} uniformly: the sup error is ≥ 2^{j/2} for every \
              finite W (and for any continuous basis). Convergence holds pointwise off the jumps and in L²: 000.thm1.l2.",
-        ),
+        )
+        .error(ErrorKind::FalseStatement, "Theorem 1 says the error 'is smaller than ε, ∀ s ∈ [0, 1]': uniform. A continuous combination cannot approximate a jump of 2·2^{j/2} uniformly, so the sup error is ≥ 2^{j/2} for every finite W. The convergence holds in L² (and pointwise off the jumps): 000.thm1.l2."),
     );
     r.add(
         Claim::theorem(
@@ -212,7 +213,8 @@ pub fn register(r: &mut crate::claim::Registry) {
         .correction(
             "In Mamba-2 Δ is a scalar per head, so the three differently-thresholded bases need three heads (000.rem1.heads); \
              a single head spans one function and its best error is ≥ ~0.5 for ψ_{0,0}. Lemmas 1–2 do carry over with a scalar λ.",
-        ),
+        )
+        .error(ErrorKind::Reading, "Remark 1: 'the results proven in Thm. 1, Lem. 1 and Lem. 2 hold analogously for the Mamba-2 mixer … choosing a suitable scalar λ suffices'. Reading checked: one Mamba-2 head (Δ a scalar shared by its states, input-independent B), which spans one basis function, so Theorem 1's three differently-thresholded bases cannot be formed (best L² error ≥ ~0.5 for ψ_{0,0}). Under the other reading, three heads, the remark holds for Theorem 1: 000.rem1.heads; Lemmas 1–2 carry over with a scalar λ."),
     );
     r.add(
         Claim::theorem(

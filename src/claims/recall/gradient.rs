@@ -14,7 +14,7 @@
 
 use crate::claim::custom;
 use crate::claim::statistical::{judge_tail_bounds, TailCell};
-use crate::claim::{property, Claim, Comparison, Eval, Family, Figure, HeatMap, Kind, Outcome, Relation, Series, Style, Verdict, ALPHA};
+use crate::claim::{property, Claim, Comparison, ErrorKind, Eval, Family, Figure, HeatMap, Kind, Outcome, Relation, Series, Style, Verdict, ALPHA};
 use crate::claims::PAPER_002;
 use crate::mc::Stream;
 use crate::model::mixer::argmax_margin;
@@ -293,7 +293,8 @@ pub fn register(r: &mut crate::claim::Registry) {
             "Exact (002.lem1.exact): the scale is 1/|V|, not 1/T ((0,0) = −1/|V|, (|V|,|V|) = 2/|V|); the value rows have the opposite signs \
              ((k,k) = +1/|V| + τ > 0, (|V|+k,|V|+k) = −1/|V| − τ); the T/|V|² term cancels exactly; most entries of every row are 0; \
              and the diagonal carries ~2/3 of the squared norm, so the step does not \"mostly update rows 0 and |V|\".",
-        ),
+        )
+        .error(ErrorKind::FalseStatement, "The printed population gradient is wrong in scale and sign: the exact one (002.lem1.exact, by enumeration) has scale 1/|V|, not 1/T ((0,0) = −1/|V|, (|V|,|V|) = 2/|V|), the value rows have the opposite signs, and the T/|V|² term cancels."),
     );
     r.add(
         Claim::theorem(

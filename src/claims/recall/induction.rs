@@ -8,7 +8,7 @@
 //!   induction-head target is answered, on standard and hard sequences up to T = 2400. Control:
 //!   one state slot too few (N = |V| − 1).
 
-use crate::claim::{construction, Claim, Comparison, Eval, Family, Figure, Relation, Series, Style};
+use crate::claim::{construction, Claim, Comparison, ErrorKind, Eval, Family, Figure, Relation, Series, Style};
 use crate::claims::PAPER_000;
 use crate::mc::{Stream, StreamKey};
 use crate::model::mixer::{Activation, Mixer, MixerKind, Projection, Readout, ShortConv, StepSize};
@@ -160,7 +160,8 @@ pub fn register(r: &mut crate::claim::Registry) {
         .correction(
             "Eq 119 takes SoftPlus(0) = 0, but it is ln 2: untouched columns halve every step and underflow after ~1075 steps. \
                      Shift the argument, Δ = SoftPlus(w([I|0]x̂ − ½)), so Δ_key ≈ w/2 and Δ_other ≈ e^{−w/2}; retention ≥ 1 − T e^{−w/2} (000.lem3).",
-        ),
+        )
+        .error(ErrorKind::Precision, "In exact arithmetic the printed construction answers correctly: a stored answer halves every step (Δ = softplus(0) = ln 2) but still wins the argmax. In f64 it underflows to 0 after a gap of ≈ 1075 steps (2^{−1075}), and the answer ties with the others (margin −1e−12); in f32 after ≈ 150 steps. The proof's eq (119) also takes SoftPlus(0) = 0 (a proof step); the shifted Δ = softplus(w([I|0]x̂ − ½)) avoids both: 000.lem3."),
     );
     r.add(
         Claim::theorem(

@@ -24,7 +24,7 @@ use super::constructions::{
 };
 use crate::claim::custom;
 use crate::claim::statistical::{judge_tail_bounds, TailCell};
-use crate::claim::{construction, property, Claim, Comparison, Eval, Family, Figure, HeatMap, Kind, Relation, Series, Style, ALPHA};
+use crate::claim::{construction, property, Claim, Comparison, ErrorKind, Eval, Family, Figure, HeatMap, Kind, Relation, Series, Style, ALPHA};
 use crate::claims::PAPER_000;
 use crate::mc::StreamKey;
 use crate::model::mixer::Activation;
@@ -425,7 +425,8 @@ pub fn register(r: &mut crate::claim::Registry) {
         .correction(
             "y_t carries the factor C_t = (c₁k − b)e_i and the query's own write, so the bias must be −(c₁k − b)(c₀k − b)W_o s (97× the printed one); \
                      or use zero-sum codes, for which W_o s = 0 and no bias is needed (000.thm2.reduced).",
-        ),
+        )
+        .error(ErrorKind::Construction, "Theorem 2's existence claim (d = O(κ + log|V|), N = κ) survives: zero-sum codes need no bias (000.thm2.reduced). The printed step-2 construction fails: y_t carries the factor (c₁k − b) from C_t and the query's own write, so the printed bias −(c₀k − b)W_o s is 97× too small and the shared offset swamps the code inner products."),
     );
     r.add(
         Claim::theorem(
@@ -508,7 +509,8 @@ pub fn register(r: &mut crate::claim::Registry) {
         .correction(
             "JL codes have negative entries, which the convolutions' σ (ReLU in the proof, SiLU in Mamba-2) does not pass: use linear \
                      convolutions (or a small-scale SiLU), and N = p_k must absorb the interference of the other keys (000.thm3.reduced).",
-        ),
+        )
+        .error(ErrorKind::Reading, "App. C.1, Theorem 3 step 2: 'keeping the convolution, SSM, and output layers the same as step 1'. Reading checked: the same layers, so the convolutions keep the proof's σ (ReLU), which clips the JL codes' negative entries; retrieval fails. The other reading, the same action ('shifting the attention-keys by one position … while keeping the attention-queries and attention-values unchanged'), is linear convolutions: with N = p_k = ⌈16 ln κ⌉ the error rate is ≤ 1% (000.thm3.reduced)."),
     );
     r.add(
         Claim::theorem(
@@ -609,7 +611,8 @@ pub fn register(r: &mut crate::claim::Registry) {
         )
         .correction(
             "(Me_l)ᵀ1 = √p⟨Me_l, 1/√p⟩ is O(√p ε), not ε, so kβ(Me_l)ᵀ1 dominates: subtract it as an output bias, or use zero-sum codes (000.thm4.reduced).",
-        ),
+        )
+        .error(ErrorKind::Construction, "Theorem 4's existence claim (d = O(κ log|V|), N = 1) survives: zero-sum codes need no correction (000.thm4.reduced). The printed step-2 construction fails: (Me_l)ᵀ1 = √p⟨Me_l, 1/√p⟩ is O(√p·ε), not ε, so the term kβ(Me_l)ᵀ1 dominates the logits."),
     );
     r.add(
         Claim::theorem(

@@ -8,7 +8,7 @@
 //! * `004.lem1.tails` (Theorem): `P(Y−μ ≥ s) ≤ exp(−s e^μ/(2γ))` and `P(Y−μ ≤ −s) ≤ e^{−s/2}`,
 //!   exactly with erfc/erf. Control: K₁ = 1 in the upper tail.
 
-use crate::claim::{property, Claim, Eval, Family};
+use crate::claim::{property, Claim, ErrorKind, Eval, Family};
 use crate::claims::strategies::grid;
 use crate::claims::PAPER_004;
 use crate::math::subexp::{LogChi2, SAFETY};
@@ -173,7 +173,8 @@ pub fn register(r: &mut crate::claim::Registry) {
         .correction(
             "The MGF must be centred (Wainwright's definition): at λ* above, ln E e^{λY} ≥ |λ||μ| > ν²λ²/2, so the \
              printed bound fails for every (ν, b) unless μ = E ln(c+γX²) = 0. Corrected: 004.lem1.centered.",
-        ),
+        )
+        .error(ErrorKind::FalseStatement, "The uncentred bound E e^{λY} ≤ e^{ν²λ²/2} fails for every (ν, b) unless μ = E ln(c + γX²) = 0: at λ* = sign(μ)·min(1/(2b), |μ|/ν²), ln E e^{λY} ≥ |λ||μ| > ν²λ²/2 (Jensen). The centred form holds: 004.lem1.centered."),
     );
     r.add(
         Claim::erratum(
@@ -185,7 +186,8 @@ pub fn register(r: &mut crate::claim::Registry) {
                 .sides("ln P(X² ≥ t) = ln erfc(√(t/2))", "−t²/K₁"),
         )
         .source(PAPER_004, "Lemma 1, proof, Eq. (22)", "X² is sub-exponential, so P(X² ≥ t) ≤ e^{−t²/K₁}.")
-        .correction("The χ²₁ tail is ~e^{−t/2}/√t: the bound must be linear in t, e^{−t/K₁} (K₁ = 2 works); the next line of the proof uses the linear form."),
+        .correction("The χ²₁ tail is ~e^{−t/2}/√t: the bound must be linear in t, e^{−t/K₁} (K₁ = 2 works); the next line of the proof uses the linear form.")
+        .error(ErrorKind::ProofStep, "The step 'P(X² ≥ t) ≤ e^{−t²/K₁}' of the proof of Lemma 1 is false for every K₁ (the χ²₁ tail is ~e^{−t/2}/√t). The statement survives: the next line of the proof uses the linear form e^{−t/K₁} (K₁ = 2 works), and the tails the lemma needs hold exactly (004.lem1.tails)."),
     );
     r.add(
         Claim::theorem(

@@ -9,7 +9,7 @@
 //!   E m^κ = 1 (Kesten–Goldie); Hill's estimator agrees. Control: κ = 2 (finite variance).
 
 use crate::claim::custom;
-use crate::claim::{property, Check, Claim, Comparison, Eval, Family, Figure, Kind, Outcome, Relation, Series, Style, Verdict, Violation, ALPHA};
+use crate::claim::{property, Check, Claim, Comparison, ErrorKind, Eval, Family, Figure, Kind, Outcome, Relation, Series, Style, Verdict, Violation, ALPHA};
 use crate::claims::strategies::grid;
 use crate::claims::PAPER_004;
 use crate::math::subexp::LogChi2;
@@ -250,7 +250,8 @@ pub fn register(r: &mut crate::claim::Registry) {
             "λ_H + γ < 1 is exactly E m < 1: it bounds E|z_t|, not the variance, and Theorem 4 (one product at one t) proves \
              neither. The sharp a.s. condition is E ln(λ_H + γX²) < 0 (004.stability.as); both Figure 2 settings have E m² > 1 \
              and a Pareto tail of index ≈ 1 (004.kesten).",
-        ),
+        )
+        .error(ErrorKind::Reading, "Reading checked: 'stable' as a finite stationary second moment. §4.2 says: 'if any of the eigenvalues of Ā_t + Gx_tx_tᵀWᵀ is greater than 1, the hidden states will approach infinity', and the conclusion: 'This stability condition guarantees a high probability that the hidden states under this new model will not approach infinity'. Under that reading (no blow-up, almost surely) λ_H + γ < 1 gives E ln m < 0 and the state is stable: 004.stability.as holds. Only the finite-variance reading fails (E m² = λ_H² + 2λ_Hγ + 3γ² can exceed 1)."),
     );
     r.add(
         Claim::theorem(

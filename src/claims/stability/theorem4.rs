@@ -13,7 +13,7 @@
 
 use crate::claim::custom;
 use crate::claim::statistical::{judge_tail_bounds, TailCell};
-use crate::claim::{Check, Claim, Context, Family, Figure, Kind, Series, Style, ALPHA};
+use crate::claim::{Check, Claim, Context, ErrorKind, Family, Figure, Kind, Series, Style, ALPHA};
 use crate::claims::PAPER_004;
 use crate::error::Result;
 use crate::math::subexp::{appendix_tail_bound, subexp_tail_bound, LogChi2, SAFETY};
@@ -177,8 +177,9 @@ pub fn register(r: &mut crate::claim::Registry) {
         )
         .source(PAPER_004, "Theorem 4, appendix Eq. (25)/(28)", "… ≤ e^{−z²/(2tν²)} if 0 ≤ z ≤ tν²/b, and e^{−t/(2b)} if z > tν²/b.")
         .correction(
-            "A typo for e^{−z/(2b)}: just above z = tν²/b the valid bound e^{−z/(2b)} can exceed e^{−t/(2b)} by orders of magnitude. Corrected: 004.thm4.",
-        ),
+            "The branch should read e^{−z/(2b)}: just above z = tν²/b the valid bound e^{−z/(2b)} can exceed e^{−t/(2b)} by orders of magnitude, so with the minimal ν(b) the printed branch is below the true probability. Corrected: 004.thm4.",
+        )
+        .error(ErrorKind::ProofStep, "The appendix's second branch e^{−t/(2b)} of (25)/(28) fails with the minimal ν(b) the proof computes (the search finds cells where the exceedance frequency is far above it). The theorem survives: with the branch e^{−z/(2b)} it holds in every cell (004.thm4), and (25)/(28) are existential in (ν, b), so the printed branch also holds for ν² ≥ b (an independent recomputation's finding, not yet a claim here)."),
     );
     r.add(
         Claim::theorem(
