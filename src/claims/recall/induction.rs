@@ -10,6 +10,7 @@
 
 use crate::claim::{construction, Claim, Comparison, ErrorKind, Eval, Family, Figure, Relation, Series, Style};
 use crate::claims::PAPER_000;
+use crate::math::softplus::softplus;
 use crate::mc::{Stream, StreamKey};
 use crate::model::mixer::{Activation, Mixer, MixerKind, Projection, Readout, ShortConv, StepSize};
 use crate::tasks::induction;
@@ -137,6 +138,52 @@ fn sequence_content(seq: &Sequence) -> serde_json::Value {
     serde_json::json!({ "tokens": tokens, "targets": induction::targets(&tokens) })
 }
 
+/// Lemma 3's printed construction (Δ = softplus(w[I|0]x̂), w = 60, no shift) in log-scaled
+/// arithmetic. The construction's state column n (the slot of token n) decays by e^{−Δ_n} per
+/// step, Δ_n = softplus(w·1[x_{t−1} = n]), and receives x̂_t = [e_{x_{t−1}}; e_{x_t}] when
+/// x_{t−1} = n; the answer at t is the second half of column x_t. Its second half is kept here as
+/// e^{L_n}·m_n with max m_n = 1, so the ln 2 decay of untouched slots moves L_n and never
+/// underflows. Margin as [`induction_margin`], on the mantissas (a common scale per column).
+pub fn printed_exact_margin(seq: &Sequence, slots: usize) -> Eval {
+    let tokens = seq.tokens();
+    let (vocab, w) = (seq.vocab, 60.0);
+    let mut log_scale = vec![f64::NEG_INFINITY; slots]; // an empty slot
+    let mut mant = vec![vec![0.0; vocab]; slots];
+    let targets = induction::targets(&tokens);
+    let mut worst: Option<(f64, f64, f64)> = None;
+    for (t, &x) in tokens.iter().enumerate() {
+        let prev = t.checked_sub(1).map(|p| tokens[p]);
+        for (n, l) in log_scale.iter_mut().enumerate() {
+            *l -= softplus(w * f64::from(prev == Some(n)));
+        }
+        if let Some(p) = prev.filter(|&p| p < slots) {
+            // e^{L}m + e_x with a new scale L' = max(L, 0), then renormalised to max m = 1.
+            let l = log_scale[p];
+            let top = l.max(0.0);
+            let m = &mut mant[p];
+            let keep = if l == f64::NEG_INFINITY { 0.0 } else { (l - top).exp() };
+            m.iter_mut().for_each(|v| *v *= keep);
+            m[x] += (-top).exp();
+            let peak = m.iter().copied().fold(0.0, f64::max);
+            m.iter_mut().for_each(|v| *v /= peak);
+            log_scale[p] = top + peak.ln();
+        }
+        if let Some(target) = targets[t] {
+            let z = if x < slots { mant[x].clone() } else { vec![0.0; vocab] };
+            let other = z.iter().enumerate().filter(|&(l, _)| l != target).map(|(_, &v)| v).fold(f64::NEG_INFINITY, f64::max);
+            let gap = z[target] - other;
+            let rel = if gap == 0.0 { 0.0 } else { gap / z[target].abs().max(gap.abs()) };
+            if worst.is_none_or(|w| rel < w.0) {
+                worst = Some((rel, z[target], other));
+            }
+        }
+    }
+    match worst {
+        None => Eval::Reject("no position with a target"),
+        Some((rel, target, other)) => Eval::Compared(Comparison::custom(target, other, Relation::AtLeast, rel - 1e-12, INDUCTION_MARGIN_FORMULA)),
+    }
+}
+
 fn sequences(max_vocab: usize, lens: std::ops::RangeInclusive<usize>, hard_only: bool) -> impl Strategy<Value = Sequence> {
     (2..=max_vocab, lens, any::<bool>(), any::<u64>()).prop_map(move |(vocab, len, hard, seed)| Sequence { vocab, len, hard: hard || hard_only, seed })
 }
@@ -161,7 +208,28 @@ pub fn register(r: &mut crate::claim::Registry) {
             "Eq 119 takes SoftPlus(0) = 0, but it is ln 2: untouched columns halve every step and underflow after ~1075 steps. \
                      Shift the argument, Δ = SoftPlus(w([I|0]x̂ − ½)), so Δ_key ≈ w/2 and Δ_other ≈ e^{−w/2}; retention ≥ 1 − T e^{−w/2} (000.lem3).",
         )
-        .error(ErrorKind::Precision, "In exact arithmetic the printed construction answers correctly: a stored answer halves every step (Δ = softplus(0) = ln 2) but still wins the argmax. In f64 it underflows to 0 after a gap of ≈ 1075 steps (2^{−1075}), and the answer ties with the others (margin −1e−12); in f32 after ≈ 150 steps. The proof's eq (119) also takes SoftPlus(0) = 0 (a proof step); the shifted Δ = softplus(w([I|0]x̂ − ½)) avoids both: 000.lem3."),
+        .error(ErrorKind::Precision, "In exact arithmetic the printed construction answers correctly: a stored answer halves every step (Δ = softplus(0) = ln 2) but still wins the argmax. In f64 it underflows to 0 after a gap of ≈ 1075 steps (2^{−1075}), and the answer ties with the others (margin −1e−12); in f32 after ≈ 150 steps. In log-scaled arithmetic the same construction answers every position: 000.lem3.exact. The proof's eq (119) also takes SoftPlus(0) = 0 (a proof step); the shifted Δ = softplus(w([I|0]x̂ − ½)) avoids both: 000.lem3."),
+    );
+    r.add(
+        Claim::theorem(
+            "000.lem3.exact",
+            Family::Recall,
+            "The printed construction of Lemma 3 (Δ = softplus(w[I|0]x̂), w = 60, no bias), evaluated in log-scaled arithmetic (each \
+             state column kept as e^{L}·m, the decay applied to L), answers every position with an induction-head target on the hard \
+             sequences of 000.lem3.printed (a special token at r ≤ T/10 and T−1−r, 1000 ≤ T ≤ 2400, |V| ≤ 8): the construction is \
+             right in exact arithmetic, and only f64's underflow (000.lem3.printed) breaks it.",
+            construction([20, 60, 400], sequences(8, 1000..=2400, true), |s: &Sequence| printed_exact_margin(s, s.vocab))
+                .sides("the target's entry at the worst position (units of its column's scale)", "the largest other entry there")
+                .expand(sequence_content),
+        )
+        .source(PAPER_000, "Lemma 3 (App. C.2, eq 110–120), in exact arithmetic", PRINTED)
+        .correction("No change to the construction, only to the arithmetic: the stored answer halves every step but still wins the argmax.")
+        .control(
+            "one state slot too few, N = |V| − 1",
+            construction([20, 60, 400], sequences(8, 1000..=2400, true), |s: &Sequence| printed_exact_margin(s, s.vocab - 1))
+                .sides("the target's entry at the worst position (units of its column's scale)", "the largest other entry there")
+                .expand(sequence_content),
+        ),
     );
     r.add(
         Claim::theorem(
