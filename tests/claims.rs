@@ -92,6 +92,7 @@ fn the_recall_family_has_the_issue_ids() {
         ("000.thm4.reduced.printed", Status::Erratum),
         ("000.thm4.reduced", Status::Theorem),
         ("000.lem3.printed", Status::Erratum),
+        ("000.lem3.exact", Status::Theorem),
         ("000.lem3", Status::Theorem),
         ("002.lem1.exact", Status::Theorem),
         ("002.lem1.montecarlo", Status::Theorem),
