@@ -277,6 +277,13 @@ pub const DIAGONAL_OUTPUT: OutputLayout = OutputLayout { summary: 6, trace_row: 
 /// `interaction`: [log‖v₀‖, log growth, log growth after burn-in, increases] and (k, log‖Φ(k)v₀‖).
 pub const INTERACTION_OUTPUT: OutputLayout = OutputLayout { summary: 4, trace_row: 2 };
 
+/// The arguments the two path kernels end with: the stream key (k0, k1), the trace marks and
+/// their count, and the summary and trace output buffers.
+fn path_tail(key: super::StreamKey, marks: Vec<u64>, summary: usize, trace: usize) -> [Arg; 6] {
+    let n = marks.len() as i32;
+    [Arg::U32(key.0[0]), Arg::U32(key.0[1]), Arg::InU64(marks), Arg::I32(n), Arg::OutF64(summary), Arg::OutF64(trace)]
+}
+
 /// The launch of a [`DiagonalLrdJob`] and its number of trace marks.
 pub fn diagonal_launch(job: &DiagonalLrdJob) -> Result<(Launch, usize)> {
     job.validate()?;
@@ -284,7 +291,7 @@ pub fn diagonal_launch(job: &DiagonalLrdJob) -> Result<(Launch, usize)> {
     let marks = log_checkpoints(job.horizon, job.checkpoints);
     let m = marks.len();
     let (ns, nt) = DIAGONAL_OUTPUT.lengths(job.paths as usize, m);
-    let args = vec![
+    let mut args = vec![
         Arg::InF64(job.a.clone()),
         Arg::InF64(job.b.clone()),
         Arg::I32(job.a.len() as i32),
@@ -294,13 +301,8 @@ pub fn diagonal_launch(job: &DiagonalLrdJob) -> Result<(Launch, usize)> {
         Arg::U64(job.horizon),
         Arg::U64(job.paths),
         Arg::F64(job.claimed_rate),
-        Arg::U32(job.key.0[0]),
-        Arg::U32(job.key.0[1]),
-        Arg::InU64(marks),
-        Arg::I32(m as i32),
-        Arg::OutF64(ns),
-        Arg::OutF64(nt),
     ];
+    args.extend(path_tail(job.key, marks, ns, nt));
     Ok((Launch::new(&DIAGONAL_LRD, job.paths, args), m))
 }
 
@@ -333,7 +335,7 @@ pub fn interaction_launch(job: &InteractionJob) -> Result<(Launch, usize)> {
         Start::Ones => (2, 0),
     };
     let (ns, nt) = INTERACTION_OUTPUT.lengths(job.paths as usize, m);
-    let args = vec![
+    let mut args = vec![
         Arg::InF64(job.abar.concat()),
         Arg::InF64(job.bbar.clone()),
         Arg::InF64(job.g.clone()),
@@ -344,13 +346,8 @@ pub fn interaction_launch(job: &InteractionJob) -> Result<(Launch, usize)> {
         Arg::U64(job.horizon),
         Arg::U64(job.burn_in),
         Arg::U64(job.paths),
-        Arg::U32(job.key.0[0]),
-        Arg::U32(job.key.0[1]),
-        Arg::InU64(marks),
-        Arg::I32(m as i32),
-        Arg::OutF64(ns),
-        Arg::OutF64(nt),
     ];
+    args.extend(path_tail(job.key, marks, ns, nt));
     Ok((Launch::new(&INTERACTION, job.paths, args), m))
 }
 
