@@ -1,11 +1,14 @@
 //! The property judge: a thin layer over proptest strategies and value trees.
 //!
-//! A property maps an instance to a signed, scale-aware margin ([`Eval::Margin`]; negative
-//! means the claim is violated) or rejects it ([`Eval::Reject`], assumptions not met — distinct
-//! from failure). The judge samples instances from proptest's ChaCha RNG seeded by
-//! (seed, claim id), counts every violation (so the violation rate is reported, with a
+//! A property maps an instance to a comparison of two sides with a signed, scale-aware margin
+//! ([`Eval::Compared`], from [`Eval::le`] or [`Eval::close`]; negative means the claim is
+//! violated), a bare margin ([`Eval::Margin`]), or a rejection ([`Eval::Reject`], assumptions
+//! not met — distinct from failure). The judge samples instances from proptest's ChaCha RNG
+//! seeded by (seed, claim id), counts every violation (so the violation rate is reported, with a
 //! Clopper–Pearson interval), shrinks the first one with proptest's simplify/complicate
-//! protocol, and keeps the instance closest to the boundary when nothing fails.
+//! protocol and records it with both sides of its relation, and keeps the instance closest to the
+//! boundary when nothing fails. [`construction`] is the same judge for a proof's explicit
+//! weights, reported as an accuracy.
 
 use super::budget::Context;
 use super::check::{Check, Kind};
