@@ -186,7 +186,7 @@ pub fn register(r: &mut crate::claim::Registry) {
             "Eq (10) treats Δ_t (and B_t) as constants. The full derivative adds Φ(t+k,t)[∂Ā_t/∂x_t h_{t−1} + \
              ∂B̄_t/∂x_t x_t]; see 004.eq10.full. The per-step recursion LRD(t+k+1,t) = Ā_{t+k+1} LRD(t+k,t) still holds.",
         )
-        .error(ErrorKind::FalseStatement, "With Mamba's input-dependent Δ_t = s(x_t), which §2.1 puts in Eq (10) itself, (∏ Ā_j) B̄_t is not dh_{t+k}/dx_t: it drops Φ(t+k,t)[∂Ā_t/∂x_t h_{t−1} + ∂B̄_t/∂x_t x_t]. It is exact only when Δ does not depend on x (004.eq10); the full derivative is 004.eq10.full."),
+        .error(ErrorKind::FalseStatement, "§2: 'Mamba relaxes the linear time invariance assumption and allows the time interval to be a function of input, Δ_t = s(x_t)'; §3.1: 'the LRD defined by (8) in SSM/Mamba model is' (10), and (8) is the total derivative dh_{t+k}/dx_t. With Δ_t = s(x_t), (∏ Ā_j) B̄_t is not that derivative: it drops Φ(t+k,t)[∂Ā_t/∂x_t h_{t−1} + ∂B̄_t/∂x_t x_t]. Read with Δ independent of x (the SSM half of 'SSM/Mamba'), (10) is exact: 004.eq10; the full derivative for Mamba is 004.eq10.full."),
     );
     r.add(
         Claim::theorem(
