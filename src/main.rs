@@ -134,11 +134,12 @@ fn run(registry: &Registry, ids: &[String], family: Option<Family>, args: &RunAr
 }
 
 fn print_table(results: &RunResults) {
-    println!("{:<24} {:<10} {:<11} {:<12} {:>9} {:>11}  agrees", "claim", "status", "kind", "verdict", "cases", "margin");
+    let width = results.claims.iter().map(|c| c.meta.id.chars().count()).max().unwrap_or(0).max(24);
+    println!("{:<width$} {:<10} {:<11} {:<12} {:>9} {:>11}  agrees", "claim", "status", "kind", "verdict", "cases", "margin");
     for c in &results.claims {
         let margin = c.result.margin.map_or("-".into(), |m| format!("{m:.3e}"));
         println!(
-            "{:<24} {:<10} {:<11} {:<12} {:>9} {:>11}  {}",
+            "{:<width$} {:<10} {:<11} {:<12} {:>9} {:>11}  {}",
             c.meta.id,
             c.meta.status.name(),
             c.meta.kind.name(),
@@ -233,8 +234,10 @@ fn main_inner(cli: Cli) -> Result<bool> {
     let registry = ssmcheck::claims::registry();
     match cli.command {
         Command::List { family } => {
-            for c in registry.select(&[], family)? {
-                println!("{:<24} {:<11} {:<10} {}", c.meta.id, c.meta.family, c.meta.status, c.meta.source.locus);
+            let claims = registry.select(&[], family)?;
+            let width = claims.iter().map(|c| c.meta.id.chars().count()).max().unwrap_or(0);
+            for c in claims {
+                println!("{:<width$} {:<11} {:<10} {}", c.meta.id, c.meta.family, c.meta.status, c.meta.source.locus);
             }
             Ok(true)
         }
@@ -302,6 +305,14 @@ fn main_inner(cli: Cli) -> Result<bool> {
 }
 
 fn main() -> ExitCode {
+    // Rust ignores SIGPIPE, so a closed pipe (`ssmcheck list | head`) would make println! panic;
+    // the default action ends the process quietly instead, as for other Unix tools. Files are
+    // written atomically, so nothing half-written is left behind.
+    #[cfg(unix)]
+    // SAFETY: called first thing in main, before any thread exists; SIG_DFL is a valid action.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

@@ -132,3 +132,48 @@ fn every_erratum_says_what_kind_of_error_it_is_with_what_the_kind_needs() {
     // Claims that are not errata carry no kind of error.
     assert!(registry.iter().filter(|c| c.meta.status != Status::Erratum).all(|c| c.meta.error.is_none()));
 }
+
+/// The rows `| `id` | … |` of a family's proofs file, split into trimmed cells.
+fn proof_rows(family: Family) -> Vec<Vec<String>> {
+    let path = format!("{}/proofs/{}.md", env!("CARGO_MANIFEST_DIR"), family.name());
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    text.lines()
+        .filter(|l| l.starts_with("| `"))
+        .map(|l| l.trim_matches('|').split(" | ").map(|cell| cell.trim().trim_matches('`').replace("\\|", "|")).collect())
+        .collect()
+}
+
+#[test]
+fn the_proofs_tables_match_the_registry() {
+    // Each family's proofs file lists every claim with its status, and every erratum with the
+    // kind and particulars `explain` prints, word for word: the documents cannot drift.
+    let registry = ssmcheck::claims::registry();
+    let mut problems = vec![];
+    for family in [Family::Decay, Family::Stability, Family::Haar, Family::Recall] {
+        let rows = proof_rows(family);
+        for c in registry.iter().filter(|c| c.meta.family == family && c.meta.status != Status::Conjecture) {
+            let id = c.meta.id.as_str();
+            let status = c.meta.status.name();
+            if !rows.iter().any(|r| r[0] == id && r.get(1).is_some_and(|s| s.eq_ignore_ascii_case(status))) {
+                problems.push(format!("proofs/{family}.md: no status row for {id} ({status})"));
+            }
+            if let Some(e) = &c.meta.error {
+                match rows.iter().find(|r| r[0] == id && r.get(1).map(String::as_str) == Some(e.kind.name())) {
+                    None => problems.push(format!("proofs/{family}.md: no errata row for {id} ({})", e.kind.name())),
+                    Some(row) if row[2..].join(" | ") != e.detail => problems.push(format!(
+                        "proofs/{family}.md: {id}'s particulars differ from the claim's:\n  doc:   {}\n  claim: {}",
+                        row[2..].join(" | "),
+                        e.detail
+                    )),
+                    Some(_) => {}
+                }
+            }
+        }
+        for r in &rows {
+            if registry.get(&r[0]).is_err() {
+                problems.push(format!("proofs/{family}.md lists {} which is not a claim", r[0]));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

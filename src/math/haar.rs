@@ -28,7 +28,13 @@ pub fn haar_jumps(j: u32, k: u64) -> [f64; 3] {
 
 /// `∫_s^1 softplus(W(t̂ − r)) dr = [Li₂(−e^{W(t̂−1)}) − Li₂(−e^{W(t̂−s)})]/W` (exact).
 pub fn integrated_softplus(s: f64, threshold: f64, w: f64) -> f64 {
-    (li2_neg_exp(w * (threshold - 1.0)) - li2_neg_exp(w * (threshold - s))) / w
+    integrated_softplus_to(s, 1.0, threshold, w)
+}
+
+/// `∫_s^t softplus(W(t̂ − r)) dr = [Li₂(−e^{W(t̂−t)}) − Li₂(−e^{W(t̂−s)})]/W` (exact), for a
+/// horizon t other than 1.
+pub fn integrated_softplus_to(s: f64, t: f64, threshold: f64, w: f64) -> f64 {
+    (li2_neg_exp(w * (threshold - t)) - li2_neg_exp(w * (threshold - s))) / w
 }
 
 /// The Mamba basis function at t = 1 with time-PE input, λ = `lambda`, B = `b`:
