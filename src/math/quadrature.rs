@@ -57,6 +57,16 @@ pub fn expected_log_c_plus_gamma_x2(c: f64, gamma: f64) -> f64 {
     normal_expectation(|x| (c + gamma * x * x).ln(), &[knee, 0.1 * knee, 10.0 * knee], 1e-13)
 }
 
+/// The same `μ(c, γ)` by an independent route (proofs/stability.md): from
+/// d/ds E ln(X² + s) = E 1/(X² + s) = √(π/(2s)) e^{s/2} erfc(√(s/2)) and E ln X² = −γ_E − ln 2,
+/// `E ln(c + γX²) = ln γ − γ_E − ln 2 + 2√π ∫_0^{√(c/(2γ))} erfcx(v) dv`, erfcx(v) = e^{v²} erfc(v).
+/// A cross-check of [`expected_log_c_plus_gamma_x2`] that shares no quadrature with it.
+pub fn expected_log_erfcx_form(c: f64, gamma: f64) -> f64 {
+    let erfcx = |v: f64| statrs::function::erf::erfc(v) * (v * v).exp();
+    let integral = adaptive_simpson(&erfcx, 0.0, (c / (2.0 * gamma)).sqrt(), 1e-14);
+    gamma.ln() - 0.577_215_664_901_532_9 - std::f64::consts::LN_2 + 2.0 * std::f64::consts::PI.sqrt() * integral
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -67,11 +77,7 @@ mod tests {
         for &(c, g, mu) in &[(0.9, 0.099, -0.009105), (0.5, 0.499, -0.160383), (0.5, 0.6, -0.094314), (0.9, 0.2, 0.070597), (0.05, 1.5, -0.438216)] {
             let got = expected_log_c_plus_gamma_x2(c, g);
             assert!((got - mu).abs() < 1e-6, "({c}, {g}): {got} vs {mu}");
-            // Independent form (proofs/stability.md): ln γ − γ_E − ln 2 + 2√π ∫_0^{√(c/2γ)} erfcx(v) dv.
-            let erfcx = |v: f64| statrs::function::erf::erfc(v) * (v * v).exp();
-            let upper = (c / (2.0 * g)).sqrt();
-            let integral = adaptive_simpson(&erfcx, 0.0, upper, 1e-14);
-            let closed = g.ln() - 0.577_215_664_901_532_9 - std::f64::consts::LN_2 + 2.0 * std::f64::consts::PI.sqrt() * integral;
+            let closed = expected_log_erfcx_form(c, g);
             assert!((got - closed).abs() < 1e-10, "({c}, {g}): {got} vs {closed}");
         }
     }
