@@ -207,10 +207,7 @@ pub fn register(r: &mut crate::claim::Registry) {
         )
         .source(PAPER_004, "Lemma 1, corrected (proofs/stability.md)", PRINTED)
         .correction("Centred MGF; Y − μ is in fact sub-Gaussian (bounded below, doubly-exponential upper tail), so every b > 0 works with ν²(b) ≤ ν²_SG.")
-        .control(
-            "ν² 2% short of the computed sup, 0.98·ν(b)²",
-            property([100, 500, 5000], centred_points(), |p: &CentredPoint| centred_margin(p, true)),
-        ),
+        .control("ν² 2% short of the computed sup, 0.98·ν(b)²", property([100, 500, 5000], centred_points(), |p: &CentredPoint| centred_margin(p, true))),
     );
     r.add(
         Claim::theorem(
