@@ -5,7 +5,7 @@
 
 use super::comparison::{Comparison, Relation, Violation};
 use super::verdict::{Outcome, Verdict};
-use crate::stats::{bonferroni, clopper_pearson, Interval};
+use crate::stats::{bonferroni, clopper_pearson, refutation_power, Interval};
 use serde::{Deserialize, Serialize};
 
 /// One grid cell: `exceedances` of `trials` against a claimed `P ≤ bound`.
@@ -31,6 +31,10 @@ pub struct TailCellReport {
     pub interval: Interval,
     /// Whether the lower end exceeds the bound.
     pub refuted: bool,
+    /// The probability that this cell would be refuted if the true rate were twice the bound
+    /// (capped at 1): what the cell's sample size can detect.
+    #[serde(default)]
+    pub power_at_twice_the_bound: f64,
 }
 
 /// One cell judged with a two-sided Clopper–Pearson interval at `confidence` (its lower end is
@@ -38,7 +42,8 @@ pub struct TailCellReport {
 pub fn judge_cell(cell: TailCell, confidence: f64) -> TailCellReport {
     let interval = clopper_pearson(cell.exceedances, cell.trials, confidence);
     let refuted = interval.lo > cell.bound;
-    TailCellReport { cell, interval, refuted }
+    let power_at_twice_the_bound = refutation_power(cell.trials, cell.bound, (1.0 - confidence) / 2.0, (2.0 * cell.bound).min(1.0));
+    TailCellReport { cell, interval, refuted, power_at_twice_the_bound }
 }
 
 impl TailCellReport {

@@ -34,6 +34,44 @@ pub fn clopper_pearson(k: u64, n: u64, confidence: f64) -> Interval {
     Interval { estimate: kf / nf, lo, hi, confidence }
 }
 
+/// `P(Bin(n, p) ≥ k)`, exactly, as the regularised incomplete beta `I_p(k, n − k + 1)` (1 when
+/// k = 0, 0 when k > n).
+pub fn binomial_upper_tail(n: u64, k: u64, p: f64) -> f64 {
+    match k {
+        0 => 1.0,
+        k if k > n => 0.0,
+        k => beta_reg(k as f64, (n - k + 1) as f64, p),
+    }
+}
+
+/// The fewest exceedances out of `n` at which the one-sided Clopper–Pearson lower end at
+/// `level` exceeds `bound`: the smallest k with `P(Bin(n, bound) ≥ k) < level` (the lower end
+/// `beta_quantile(k, n − k + 1, level)` exceeds `bound` exactly then). None when even k = n does
+/// not.
+pub fn refuting_count(n: u64, bound: f64, level: f64) -> Option<u64> {
+    if binomial_upper_tail(n, n, bound) >= level {
+        return None;
+    }
+    // The tail falls as k grows: bisect for the first k below `level`.
+    let (mut lo, mut hi) = (0u64, n);
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if binomial_upper_tail(n, mid, bound) < level {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    Some(hi)
+}
+
+/// The power of the exact one-sided test "the rate exceeds `bound`" (refute when the
+/// Clopper–Pearson lower end at `level` exceeds it) with `n` trials when the true rate is `p`:
+/// `P(Bin(n, p) ≥ k*)` with k* = [`refuting_count`] (0 when no count refutes).
+pub fn refutation_power(n: u64, bound: f64, level: f64, p: f64) -> f64 {
+    refuting_count(n, bound, level).map_or(0.0, |k| binomial_upper_tail(n, k, p))
+}
+
 /// Wilson score interval (approximate; used as a cross-check of Clopper–Pearson).
 pub fn wilson(k: u64, n: u64, confidence: f64) -> Interval {
     assert!(k <= n && n > 0, "wilson needs 0 ≤ k ≤ n, n > 0");
@@ -48,6 +86,33 @@ pub fn wilson(k: u64, n: u64, confidence: f64) -> Interval {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_refuting_count_is_where_the_lower_end_crosses_the_bound() {
+        for &(n, bound, level) in &[(1000u64, 0.01, 2.5e-5), (400, 0.01, 1e-3), (20, 0.3, 0.05), (100_000, 1e-4, 1e-6)] {
+            let k = refuting_count(n, bound, level).expect("some count refutes");
+            let lower = |k: u64| clopper_pearson(k, n, 1.0 - 2.0 * level).lo;
+            assert!(lower(k) > bound && lower(k - 1) <= bound, "n={n}: k*={k}, lower ends {} and {}", lower(k - 1), lower(k));
+        }
+        // A bound of 1 is never exceeded.
+        assert_eq!(refuting_count(50, 1.0, 0.05), None);
+    }
+
+    #[test]
+    fn power_matches_the_binomial_tail() {
+        // Under the null rate itself the power is at most the level (exact test).
+        assert!(refutation_power(2000, 0.01, 1e-3, 0.01) <= 1e-3);
+        // It grows with the true rate and the sample size.
+        let (p2, p3) = (refutation_power(2000, 0.01, 1e-3, 0.02), refutation_power(2000, 0.01, 1e-3, 0.03));
+        assert!(p2 < p3 && p3 < refutation_power(8000, 0.01, 1e-3, 0.03));
+        // Exact values: P(Bin(10, 0.5) ≥ 9) = 11/1024; P(Bin(10, 0.2) ≥ 7) = 8.64e−4 and
+        // P(Bin(10, 0.2) ≥ 8) = 7.79e−5, so at level 1e−4 the refuting count is 8.
+        assert!((binomial_upper_tail(10, 9, 0.5) - 11.0 / 1024.0).abs() < 1e-15);
+        assert!((binomial_upper_tail(10, 8, 0.2) - 7.79264e-5).abs() < 1e-15);
+        assert_eq!(refuting_count(10, 0.2, 1e-4), Some(8));
+        assert_eq!(binomial_upper_tail(10, 0, 0.3), 1.0);
+        assert_eq!(binomial_upper_tail(10, 11, 0.3), 0.0);
+    }
 
     #[test]
     fn clopper_pearson_reference_values() {

@@ -9,7 +9,7 @@ pub mod interval;
 pub mod ks;
 pub mod regression;
 
-pub use binomial::{clopper_pearson, wilson};
+pub use binomial::{binomial_upper_tail, clopper_pearson, refutation_power, refuting_count, wilson};
 pub use interval::{mean_interval, Interval};
 pub use ks::ks_two_sample;
 pub use regression::{ols, LinearFit};
