@@ -147,7 +147,7 @@ fn matrix_lyapunov(model: &InteractionSsm, horizon: u64, replicas: u64, key: cra
     let rates: Vec<f64> = (0..replicas)
         .into_par_iter()
         .map(|r| {
-            let mut stream = Stream::new(key.clone(), r);
+            let mut stream = Stream::new(key, r);
             let h = model.size();
             let (mut product, mut log_norm, mut at_burn_in) = (Mat::identity(h, h), 0.0, 0.0);
             for step in 1..=horizon {
