@@ -124,6 +124,36 @@ mod tests {
     }
 
     #[test]
+    fn at_most_tolerances_enter_the_margin_as_documented() {
+        // (rhs − lhs + atol + rtol·max(|lhs|, |rhs|)) / (|lhs| + |rhs| + atol), exactly.
+        let c = Comparison::at_most(3.0, 1.0, 0.25, 0.5);
+        assert_eq!(c.margin, (1.0 - 3.0 + 0.5 + 0.25 * 3.0) / (3.0 + 1.0 + 0.5));
+        // Negative sides: the scale and denominator use absolute values.
+        let c = Comparison::at_most(-1.0, -3.0, 0.5, 0.0);
+        assert_eq!(c.margin, (-3.0 + 1.0 + 0.5 * 3.0) / 4.0);
+        // A relative tolerance turns a small excess into a pass.
+        assert!(Comparison::at_most(1.0 + 1e-10, 1.0, 1e-9, 0.0).margin > 0.0);
+        assert!(Comparison::at_most(1.0 + 1e-8, 1.0, 1e-9, 0.0).margin < 0.0);
+        assert_eq!(Comparison::at_most(0.0, 0.0, 0.0, 0.0).relation, Relation::AtMost);
+    }
+
+    #[test]
+    fn within_margin_is_one_minus_error_over_tolerance() {
+        // tol = rtol·scale + atol = 0.1·4 + 0.2 = 0.6.
+        let c = Comparison::within(0.3, 4.0, 0.1, 0.2);
+        assert!((c.margin - 0.5).abs() < 1e-15 && (c.rhs - 0.6).abs() < 1e-15 && c.lhs == 0.3);
+        assert!(Comparison::within(0.9, 4.0, 0.1, 0.2).margin < 0.0);
+        assert_eq!(c.relation, Relation::Within);
+    }
+
+    #[test]
+    fn relations_print_what_they_assert() {
+        assert_eq!(Relation::AtMost.to_string(), "lhs ≤ rhs");
+        assert_eq!(Relation::AtLeast.to_string(), "lhs ≥ rhs");
+        assert!(Relation::Within.to_string().contains("tolerance"));
+    }
+
+    #[test]
     fn within_demands_exact_equality_at_zero_tolerance() {
         assert_eq!(Comparison::within(0.0, 1.0, 0.0, 0.0).margin, 1.0);
         assert_eq!(Comparison::within(1e-300, 1.0, 0.0, 0.0).margin, f64::MIN);
