@@ -81,6 +81,8 @@ fn the_recall_family_has_the_issue_ids() {
     let expect = [
         ("000.lem4", Status::Theorem),
         ("000.thm2", Status::Theorem),
+        ("000.thm2.adjacent", Status::Theorem),
+        ("000.thm2.repeated", Status::Theorem),
         ("000.thm2.reduced.printed", Status::Erratum),
         ("000.thm2.reduced", Status::Theorem),
         ("000.thm3", Status::Theorem),

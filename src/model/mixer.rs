@@ -114,9 +114,28 @@ pub enum MixerKind {
 #[derive(Clone, Debug)]
 pub struct Gate {
     /// W_g (d × d).
-    pub w: DMatrix<f64>,
+    pub w: GateWeights,
     /// σ.
     pub act: Activation,
+}
+
+/// The gate's weights W_g.
+#[derive(Clone, Debug)]
+pub enum GateWeights {
+    /// W_g = I (Theorem 4's gate ReLU(x_t)), applied without a d × d product.
+    Identity,
+    /// A dense d × d matrix.
+    Dense(DMatrix<f64>),
+}
+
+impl GateWeights {
+    /// `W_g x`.
+    pub fn apply(&self, x: &DVector<f64>) -> DVector<f64> {
+        match self {
+            GateWeights::Identity => x.clone(),
+            GateWeights::Dense(w) => w * x,
+        }
+    }
 }
 
 /// One step's inputs to the recurrence: x̂_t, Δ_t (d or N entries), B_t and C_t.
@@ -242,7 +261,7 @@ impl Mixer {
         };
         if let Some(g) = &self.gate {
             for (y, x) in ys.iter_mut().zip(xs) {
-                y.component_mul_assign(&(&g.w * x).map(|z| g.act.apply(z)));
+                y.component_mul_assign(&g.w.apply(x).map(|z| g.act.apply(z)));
             }
         }
         ys
@@ -294,7 +313,7 @@ mod tests {
             delta: StepSize::Constant(1.0),
             b: Projection::Constant(DVector::from_element(1, 1.0)),
             c: Projection::Constant(DVector::from_element(1, 1.0)),
-            gate: Some(Gate { w: DMatrix::identity(d, d), act: Activation::Identity }),
+            gate: Some(Gate { w: GateWeights::Dense(DMatrix::identity(d, d)), act: Activation::Identity }),
         };
         m.validate().unwrap();
         let xs = vec![DVector::from_vec(vec![1.0, 2.0]), DVector::from_vec(vec![3.0, -1.0])];

@@ -23,12 +23,16 @@ pub enum Token {
 }
 
 /// How the generator places the queries.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum QueryPlacement {
     /// Every query preceded by a noise value (the constructions' closed forms assume this).
+    #[default]
     Separated,
     /// Anywhere in the query region, adjacent queries allowed.
     Anywhere,
+    /// Anywhere, and the κ queried keys drawn with replacement, so that a key can be queried more
+    /// than once (outside 000 eq 47, where the queries are the κ keys shuffled).
+    Repeated,
 }
 
 /// MQAR sizes.
@@ -89,13 +93,16 @@ impl MqarSpec {
                 pairs.truncate(kappa);
                 pairs.into_iter().map(|p| 2 * p + 1).collect()
             }
-            QueryPlacement::Anywhere => {
+            QueryPlacement::Anywhere | QueryPlacement::Repeated => {
                 let mut any = permutation(s, region);
                 any.truncate(kappa);
                 any
             }
         };
-        let order = permutation(s, kappa);
+        let order = match self.placement {
+            QueryPlacement::Repeated => (0..kappa).map(|_| uniform_index(s, kappa)).collect(),
+            _ => permutation(s, kappa),
+        };
         let mut query_at = vec![None; region];
         for (&slot, &i) in slots.iter().zip(&order) {
             query_at[slot] = Some(i);
@@ -183,6 +190,29 @@ mod tests {
             assert_eq!(queried, vec![0, 1, 2, 3]);
         }
         assert!(MqarSpec { len: 15, ..spec(QueryPlacement::Separated) }.validate().is_err());
+    }
+
+    #[test]
+    fn repeated_queries_repeat_keys_with_their_values() {
+        // κ = 4 draws with replacement: over a few instances some key is queried twice, and every
+        // query's target is still its key's prefix value.
+        let mut repeated = false;
+        for i in 0..8 {
+            let mut s = Stream::new(StreamKey::new(3, "mqar"), i);
+            let inst = spec(QueryPlacement::Repeated).sample(&mut s).unwrap();
+            let mut queried: Vec<usize> = vec![];
+            for (t, v) in inst.queries() {
+                let Token::Key(k) = inst.tokens[t] else { panic!("query at a value") };
+                let pair = (0..4).find(|&p| inst.tokens[2 * p] == Token::Key(k)).unwrap();
+                assert_eq!(inst.tokens[2 * pair + 1], Token::Value(v));
+                queried.push(k);
+            }
+            assert_eq!(queried.len(), 4);
+            queried.sort_unstable();
+            queried.dedup();
+            repeated |= queried.len() < 4;
+        }
+        assert!(repeated);
     }
 
     #[test]

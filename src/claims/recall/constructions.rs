@@ -3,7 +3,7 @@
 
 use crate::claim::{Comparison, Eval, Relation};
 use crate::mc::{Stream, StreamKey};
-use crate::model::mixer::{Activation, Gate, Mixer, MixerKind, Projection, Readout, ShortConv, StepSize};
+use crate::model::mixer::{Activation, Gate, GateWeights, Mixer, MixerKind, Projection, Readout, ShortConv, StepSize};
 use crate::tasks::mqar::{MqarInstance, MqarSpec, QueryPlacement, Token};
 use nalgebra::{DMatrix, DVector};
 use proptest::prelude::*;
@@ -20,20 +20,45 @@ pub struct Case {
     pub extra: usize,
     /// Instance seed.
     pub seed: u64,
+    /// Where the queries sit: separated by noise (eq 47's layout) or anywhere, so that a query can
+    /// follow another key (the adjacent-key case of eq 64–66).
+    #[serde(default)]
+    pub placement: QueryPlacement,
 }
 
 impl Case {
     /// The MQAR instance (and a stream for any random codes).
     pub fn instance(&self) -> (MqarInstance, Stream) {
-        let spec = MqarSpec { keys: self.keys, values: self.values, len: 4 * self.keys + self.extra, placement: QueryPlacement::Separated };
+        let spec = MqarSpec { keys: self.keys, values: self.values, len: 4 * self.keys + self.extra, placement: self.placement };
         let mut s = Stream::new(StreamKey::new(self.seed, "mqar-case"), 0);
         let inst = spec.sample(&mut s).expect("valid spec");
         (inst, s)
     }
 }
 
+/// Small instances (2 ≤ κ ≤ `max_keys`, 2 ≤ |V| ≤ `max_values`), queries separated by noise.
 pub(super) fn cases(max_keys: usize, max_values: usize) -> impl Strategy<Value = Case> {
-    (2..=max_keys, 2..=max_values, 0usize..=24, any::<u64>()).prop_map(|(keys, values, extra, seed)| Case { keys, values, extra, seed })
+    (2..=max_keys, 2..=max_values, 0usize..=24, any::<u64>()).prop_map(|(keys, values, extra, seed)| Case {
+        keys,
+        values,
+        extra,
+        seed,
+        placement: QueryPlacement::Separated,
+    })
+}
+
+/// The largest κ and |V| the constructions are run at.
+pub const LARGE: (usize, usize) = (64, 1024);
+
+/// Four draws in five from [`cases`], one in five large: κ ≤ 64 and |V| ≤ 1024 with κ|V| ≤
+/// `max_product` (the width of Theorem 4's one-hot block embedding). With `adjacent`, half of all
+/// draws place the queries anywhere, so that some follow another key (eq 64–66).
+pub(super) fn cases_to_large(max_keys: usize, max_values: usize, max_product: usize, adjacent: bool) -> impl Strategy<Value = Case> {
+    let large = (2..=LARGE.0).prop_flat_map(move |keys| (Just(keys), 2..=LARGE.1.min(max_product / keys).max(2), 0usize..=24, any::<u64>()));
+    let sizes = prop_oneof![4 => (2..=max_keys, 2..=max_values, 0usize..=24, any::<u64>()), 1 => large];
+    let other = if adjacent { QueryPlacement::Anywhere } else { QueryPlacement::Separated };
+    let placement = prop_oneof![Just(QueryPlacement::Separated), Just(other)];
+    (sizes, placement).prop_map(|((keys, values, extra, seed), placement)| Case { keys, values, extra, seed, placement })
 }
 
 /// A built construction: embedding, mixer, readout.
@@ -194,7 +219,7 @@ pub fn thm4(keys: usize, codes: &[DVector<f64>], beta: f64, gated: bool) -> Cons
         delta: StepSize::Constant(1.0),
         b: Projection::Constant(DVector::from_element(1, 1.0)),
         c: Projection::Constant(DVector::from_element(1, 1.0)),
-        gate: gated.then(|| Gate { w: DMatrix::identity(d, d), act: Activation::Relu }),
+        gate: gated.then_some(Gate { w: GateWeights::Identity, act: Activation::Relu }),
     };
     let w = DMatrix::from_fn(codes.len(), d, |l, a| codes[l][a % p]);
     let readout = Readout { w, b: DVector::zeros(codes.len()) };

@@ -19,7 +19,7 @@
 
 use super::codes::{balanced, balanced_width, rademacher};
 use super::constructions::{
-    cases, correct_margin, instance_content, one_hot_codes, thm2_onehot, thm2_reduced, thm3_codes, thm3_onehot, thm4, Bias, Case, Construction,
+    cases, cases_to_large, correct_margin, instance_content, one_hot_codes, thm2_onehot, thm2_reduced, thm3_codes, thm3_onehot, thm4, Bias, Case, Construction,
     QUERY_MARGIN_FORMULA,
 };
 use crate::claim::custom;
@@ -38,6 +38,47 @@ fn closed_form(c: &Construction, inst: &MqarInstance, peak: f64) -> Eval {
     let err =
         c.query_logits(inst).iter().map(|(z, v)| (0..z.len()).map(|l| (z[l] - if l == *v { peak } else { 0.0 }).abs()).fold(0.0, f64::max)).fold(0.0, f64::max);
     Eval::close(err, peak, 1e-12, 0.0).min(c.margin(inst, peak))
+}
+
+/// The logits Theorem 2's step-1 construction computes at a query t, exactly (App. C.1). Column m
+/// of the state holds, in its value part, e_n for every pair (k_m, v_n) written before t — the
+/// prefix pair (k_m, v_{j(m)}) and, outside eq 47, the noise after an earlier query of k_m
+/// (`rewrites`); a query of k_i reads C_t = 3e_i, plus e_l when it directly follows a key k_l
+/// (eq 64–66, `neighbour`; 5e_i when the key before is k_i itself). So the logits are
+/// 3·col(i) + [x_{t−1} = k_l]·col(l), or 5·col(i) after k_i.
+fn thm2_step1_logits(inst: &MqarInstance, values: usize, t: usize, neighbour: bool, rewrites: bool) -> DVector<f64> {
+    let column = |m: usize| {
+        let mut col = DVector::zeros(values);
+        for s in 0..t - 1 {
+            if let (Token::Key(k), Token::Value(n)) = (inst.tokens[s], inst.tokens[s + 1]) {
+                if k == m && (rewrites || s + 1 < 2 * inst.spec.keys) {
+                    col[n] += 1.0;
+                }
+            }
+        }
+        col
+    };
+    let Token::Key(i) = inst.tokens[t] else { unreachable!("a query is a key") };
+    match (neighbour, inst.tokens[t - 1]) {
+        // ReLU(c₀·2e_i + c₁·2e_i − 1) = 5e_i: the same key twice in a row.
+        (true, Token::Key(l)) if l == i => column(i) * 5.0,
+        (true, Token::Key(l)) => column(i) * 3.0 + column(l),
+        _ => column(i) * 3.0,
+    }
+}
+
+/// Theorem 2, step 1, against [`thm2_step1_logits`] at every query (1e−12 of the peak 3), and every
+/// query answered unless `rewrites` predicts otherwise.
+fn thm2_exact(c: &Case, neighbour: bool, rewrites: bool) -> Eval {
+    let (inst, _) = c.instance();
+    let positions: Vec<usize> = inst.queries().map(|(t, _)| t).collect();
+    let err = thm2_onehot(c.keys, c.values, c.keys)
+        .query_logits(&inst)
+        .iter()
+        .zip(&positions)
+        .map(|((z, _), &t)| (z - thm2_step1_logits(&inst, c.values, t, neighbour, rewrites)).amax())
+        .fold(0.0, f64::max);
+    Eval::close(err, 3.0, 1e-12, 0.0)
 }
 
 /// Theorem 3's JL key and value codes (`p_k`, `p_v` wide) for a case, with its instance.
@@ -107,7 +148,7 @@ fn thm3_statistical(c_const: f64) -> impl crate::claim::Check {
             let pk = (c * (kappa as f64).ln()).ceil() as usize;
             (0..instances).fold((0, 0), |(ok, n), i| {
                 let seed = StreamKey::new(ctx.seed, &format!("{}/{kappa}/{salt}/{i}", ctx.stream_label)).as_u64();
-                let case = Case { keys: kappa, values: 128, extra: 100 - 4 * kappa, seed };
+                let case = Case { keys: kappa, values: 128, extra: 100 - 4 * kappa, seed, placement: QueryPlacement::Separated };
                 let (con, inst) = thm3_jl(&case, pk, pv, Activation::Identity);
                 let (a, b) = con.accuracy(&inst);
                 (ok + a, n + b)
@@ -289,7 +330,7 @@ fn width_figure(name: &str, title: &str, d_of: &'static str, build: impl Fn(usiz
                 .map(|&kappa| {
                     let con = build(kappa, &codes);
                     let (ok, n) = (0..6u64).fold((0, 0), |(ok, n), seed| {
-                        let (inst, _) = Case { keys: kappa, values, extra: 40, seed }.instance();
+                        let (inst, _) = Case { keys: kappa, values, extra: 40, seed, placement: QueryPlacement::Separated }.instance();
                         let (a, b) = con.accuracy(&inst);
                         (ok + a, n + b)
                     });
@@ -332,7 +373,7 @@ fn slots_figure() -> Figure {
                 .map(|&kappa| {
                     let con = thm2_onehot(kappa, 16, n.min(kappa + 1));
                     let (ok, total) = (0..4u64).fold((0, 0), |(ok, t), seed| {
-                        let (a, b) = con.accuracy(&Case { keys: kappa, values: 16, extra: 20, seed }.instance().0);
+                        let (a, b) = con.accuracy(&Case { keys: kappa, values: 16, extra: 20, seed, placement: QueryPlacement::Separated }.instance().0);
                         (ok + a, t + b)
                     });
                     ok as f64 / total as f64
@@ -360,7 +401,7 @@ fn printed_vs_corrected(name: &str, title: &str, printed: impl Fn(&Case) -> Cons
             .iter()
             .map(|&v| {
                 let (ok, n) = (0..8u64).fold((0, 0), |(ok, n), seed| {
-                    let case = Case { keys: 4, values: v, extra: 30, seed };
+                    let case = Case { keys: 4, values: v, extra: 30, seed, placement: QueryPlacement::Separated };
                     let (a, b) = build(&case).accuracy(&case.instance().0);
                     (ok + a, n + b)
                 });
@@ -377,14 +418,18 @@ fn printed_vs_corrected(name: &str, title: &str, printed: impl Fn(&Case) -> Cons
 /// Registers the MQAR constructions.
 pub fn register(r: &mut crate::claim::Registry) {
     let cases_small = || cases(8, 16);
+    // Every construction is also run large (κ ≤ 64, |V| ≤ 1024, one draw in five) and, where the
+    // paper's argument covers it, with adjacent queries (eq 64–66; half of the draws).
+    let cases_separated = || cases_to_large(8, 16, usize::MAX, false);
+    let cases_adjacent = || cases_to_large(8, 16, usize::MAX, true);
     r.add(
         Claim::theorem(
             "000.thm2",
             Family::Recall,
             "One-layer Mamba without gate, d = κ + |V|, N = κ: keys 2e_i, values e_{κ+j}, conv ReLU(x_{t−1} + 2x_t − 1), Λ = 0, Δ = 1, \
-             B = C = [I_κ | 0], W_o rows e_{κ+l}: on random MQAR instances (2 ≤ κ ≤ 8, 2 ≤ |V| ≤ 16, queries separated by noise) every query's \
-             logits are exactly 3e_{j(i)} (1e−12), so the argmax is the target.",
-            construction([40, 200, 2000], cases_small(), |c: &Case| {
+             B = C = [I_κ | 0], W_o rows e_{κ+l}: on random MQAR instances (2 ≤ κ ≤ 8, 2 ≤ |V| ≤ 16; one draw in five up to κ = 64, |V| = 1024; \
+             queries separated by noise) every query's logits are exactly 3e_{j(i)} (1e−12), so the argmax is the target.",
+            construction([40, 200, 2000], cases_separated(), |c: &Case| {
                 let (inst, _) = c.instance();
                 closed_form(&thm2_onehot(c.keys, c.values, c.keys), &inst, 3.0)
             })
@@ -393,13 +438,58 @@ pub fn register(r: &mut crate::claim::Registry) {
         .source(PAPER_000, "Theorem 2, step 1 (App. C.1, eq 53–66)", "A one-layer Mamba without gating solves MQAR with d = O(κ + log|V|) and N = κ.")
         .control(
             "one state slot too few, N = κ − 1",
-            construction([40, 200, 2000], cases_small(), |c: &Case| {
+            construction([40, 200, 2000], cases_separated(), |c: &Case| {
                 let (inst, _) = c.instance();
                 thm2_onehot(c.keys, c.values, c.keys - 1).margin(&inst, 3.0)
             })
             .sides(QUERY_SIDES.0, QUERY_SIDES.1)
             .expand(token_content),
         ),
+    );
+    r.add(
+        Claim::theorem(
+            "000.thm2.adjacent",
+            Family::Recall,
+            "Theorem 2, step 1 (as 000.thm2) when a query may directly follow another key (eq 64–66): at a query of k_i after k_l the conv \
+             gives C_t = (c₀k − b)e_l + (c₁k − b)e_i = e_l + 3e_i, so the logits are exactly 3e_{j(i)} + e_{j(l)} (3e_{j(i)} after a noise value; \
+             1e−12) and the argmax is still the target because c₀ < c₁. Queries anywhere in the query region, 2 ≤ κ ≤ 8, 2 ≤ |V| ≤ 16, one draw \
+             in five up to κ = 64, |V| = 1024.",
+            construction(
+                [40, 200, 2000],
+                cases_to_large(8, 16, usize::MAX, false).prop_map(|c| Case { placement: QueryPlacement::Anywhere, ..c }),
+                |c: &Case| thm2_exact(c, true, false).min(thm2_onehot(c.keys, c.values, c.keys).margin(&c.instance().0, 3.0)),
+            ),
+        )
+        .source(
+            PAPER_000,
+            "Theorem 2, step 1, the adjacent-key case (App. C.1, eq 64–66)",
+            "If two keys are adjacent, (k_i, k_l) ↦ (c₀k − b)e_i + (c₁k − b)e_l, and the query dominates as long as c₀ < c₁.",
+        )
+        .control(
+            "the separated-query closed form 3e_{j(i)} demanded at adjacent queries too",
+            construction(
+                [40, 200, 2000],
+                cases_to_large(8, 16, usize::MAX, false).prop_map(|c| Case { placement: QueryPlacement::Anywhere, ..c }),
+                |c: &Case| thm2_exact(c, false, false),
+            )
+            .sides("the largest |logit − closed form| at a query", "1e−12·3")
+            .expand(token_content),
+        ),
+    );
+    let repeated = || cases_to_large(8, 16, usize::MAX, false).prop_map(|c| Case { placement: QueryPlacement::Repeated, ..c });
+    r.add(
+        Claim::theorem(
+            "000.thm2.repeated",
+            Family::Recall,
+            "Outside the task of eq (47), where the queries are the κ keys shuffled (each once): if a key is queried again, Theorem 2's step-1 \
+             construction (as 000.thm2) gives at a query of k_i exactly 3(e_{j(i)} + Σ_n e_n), n over the noise values that followed its earlier \
+             queries, plus col(l) when it follows a key k_l (5·col(i) right after k_i) (1e−12): a repeated query ties with that noise and is answered wrongly unless the noise \
+             equals the target. Queried keys drawn with replacement, queries anywhere, 2 ≤ κ ≤ 8, 2 ≤ |V| ≤ 16, one draw in five up to κ = 64, |V| = 1024.",
+            construction([40, 200, 2000], repeated(), |c: &Case| thm2_exact(c, true, true)).sides("the largest |logit − closed form| at a query", "1e−12·3").expand(token_content),
+        )
+        .source(PAPER_000, "MQAR, App. C.1 eq (47): the queries are 'shuffled queries (=keys)', k_{i_1} … k_{i_κ}", "x = [k₁ v₁ … k_κ v_κ | v× … k_{i₁} v× … k_{i_κ} v× …]")
+        .correction("A scope statement, not an erratum: eq (47) queries each key once, and the construction is exact there (000.thm2); a key queried twice reads the noise written into its column after the first query.")
+        .control("the eq-47 column contents (the prefix value only) demanded at repeated queries too", construction([40, 200, 2000], repeated(), |c: &Case| thm2_exact(c, true, false)).sides("the largest |logit − closed form| at a query", "1e−12·3").expand(token_content)),
     );
     r.add(
         Claim::erratum(
@@ -438,8 +528,9 @@ pub fn register(r: &mut crate::claim::Registry) {
             "000.thm2.reduced",
             Family::Recall,
             "Theorem 2, step 2 corrected: value codes = distinct zero-sum ±1/√p vectors at the smallest even p with C(p, p/2) ≥ |V| \
-             (d = κ + p, p = O(log|V|)), no output bias; otherwise as printed. Every query of random MQAR instances (2 ≤ κ ≤ 8, 2 ≤ |V| ≤ 16) is answered.",
-            construction([40, 200, 2000], cases_small(), |c: &Case| {
+             (d = κ + p, p = O(log|V|)), no output bias; otherwise as printed. Every query of random MQAR instances (2 ≤ κ ≤ 8, 2 ≤ |V| ≤ 16; one \
+             draw in five up to κ = 64, |V| = 1024; half with queries anywhere, so some follow another key) is answered.",
+            construction([40, 200, 2000], cases_adjacent(), |c: &Case| {
                 let (inst, _) = c.instance();
                 thm2_reduced(c.keys, &balanced(c.values, balanced_width(c.values)), Bias::None).margin(&inst, 1.0)
             })
@@ -452,7 +543,7 @@ pub fn register(r: &mut crate::claim::Registry) {
         .source(PAPER_000, "Theorem 2, step 2, corrected (proofs/recall.md)", "d = O(κ + log|V|), N = κ.")
         .control(
             "codes of the next smaller even width (codes repeat)",
-            construction([40, 200, 2000], cases_small(), |c: &Case| {
+            construction([40, 200, 2000], cases_adjacent(), |c: &Case| {
                 let (inst, _) = c.instance();
                 thm2_reduced(c.keys, &balanced(c.values, narrower(c.values)), Bias::None).margin(&inst, 1.0)
             })
@@ -466,8 +557,9 @@ pub fn register(r: &mut crate::claim::Registry) {
             Family::Recall,
             "One-layer Mamba-2 without gate, d = κ + |V|, N = κ: keys e_i, values e_{κ+j}, conv_B a shift, conv_u = conv_C the identity through σ, \
              λ = 0, Δ = 1, B = C = [I_κ | 0], W_o rows e_{κ+l}: every query's logits are exactly e_{j(i)} with σ = ReLU (the proof) and exactly \
-             SiLU(1)³·e_{j(i)} with σ = SiLU (Mamba-2's own activation) (1e−12).",
-            construction([40, 200, 2000], cases_small(), |c: &Case| {
+             SiLU(1)³·e_{j(i)} with σ = SiLU (Mamba-2's own activation) (1e−12), on random instances (2 ≤ κ ≤ 8, 2 ≤ |V| ≤ 16; one draw in five \
+             up to κ = 64, |V| = 1024; half with adjacent queries: the shifted B_t keeps them exact).",
+            construction([40, 200, 2000], cases_adjacent(), |c: &Case| {
                 let (inst, _) = c.instance();
                 let silu1 = Activation::Silu.apply(1.0);
                 closed_form(&thm3_onehot(c.keys, c.values, c.keys, Activation::Relu), &inst, 1.0).min(closed_form(
@@ -480,7 +572,7 @@ pub fn register(r: &mut crate::claim::Registry) {
         .source(PAPER_000, "Theorem 3, step 1 (eq 73–77)", "A one-layer Mamba-2 without gating solves MQAR with d = O(log κ + log|V|) and N = O(log κ).")
         .control(
             "one state slot too few, N = κ − 1",
-            construction([40, 200, 2000], cases_small(), |c: &Case| {
+            construction([40, 200, 2000], cases_adjacent(), |c: &Case| {
                 let (inst, _) = c.instance();
                 thm3_onehot(c.keys, c.values, c.keys - 1, Activation::Relu).margin(&inst, 1.0)
             })
@@ -568,8 +660,8 @@ pub fn register(r: &mut crate::claim::Registry) {
             Family::Recall,
             "One-layer gated Mamba block with an S4D mixer, d = κ|V|, N = 1: keys 10·1_{block i}, values e_j in every block, conv \
              ReLU(10x_{t−1} + x_t − 100), Λ = 0, Δ = B = C = 1, gate ReLU(x_t), W_o rows [e_lᵀ … e_lᵀ]: every query's logits are exactly \
-             10e_{j(i)} (2 ≤ κ ≤ 6, 2 ≤ |V| ≤ 12).",
-            construction([40, 200, 2000], cases_s4d(), |c: &Case| {
+             10e_{j(i)} (2 ≤ κ ≤ 6, 2 ≤ |V| ≤ 12; one draw in five up to κ = 64 with κ|V| ≤ 4096, the embedding's width; half with adjacent queries).",
+            construction([40, 200, 2000], cases_to_large(6, 12, 4096, true), |c: &Case| {
                 let (inst, _) = c.instance();
                 closed_form(&thm4(c.keys, &one_hot_codes(c.values), 0.0, true), &inst, 10.0)
             }),
@@ -581,7 +673,7 @@ pub fn register(r: &mut crate::claim::Registry) {
         )
         .control(
             "the gate removed",
-            construction([40, 200, 2000], cases_s4d(), |c: &Case| {
+            construction([40, 200, 2000], cases_to_large(6, 12, 4096, true), |c: &Case| {
                 let (inst, _) = c.instance();
                 thm4(c.keys, &one_hot_codes(c.values), 0.0, false).margin(&inst, 10.0)
             })
@@ -625,8 +717,8 @@ pub fn register(r: &mut crate::claim::Registry) {
             "000.thm4.reduced",
             Family::Recall,
             "Theorem 4, step 2 corrected: distinct zero-sum ±1/√p value codes at the smallest even p with C(p, p/2) ≥ |V| (d = κp), β = 1, no bias: \
-             every query of random instances (2 ≤ κ ≤ 6, 2 ≤ |V| ≤ 12) is answered.",
-            construction([40, 200, 2000], cases_s4d(), |c: &Case| {
+             every query of random instances (2 ≤ κ ≤ 6, 2 ≤ |V| ≤ 12; one draw in five up to κ = 64, |V| = 1024; half with adjacent queries) is answered.",
+            construction([40, 200, 2000], cases_to_large(6, 12, usize::MAX, true), |c: &Case| {
                 let (inst, _) = c.instance();
                 thm4(c.keys, &balanced(c.values, balanced_width(c.values)), 1.0, true).margin(&inst, 1.0)
             })
@@ -637,7 +729,7 @@ pub fn register(r: &mut crate::claim::Registry) {
         .source(PAPER_000, "Theorem 4, step 2, corrected (proofs/recall.md)", "d = O(κ log|V|), N = 1.")
         .control(
             "codes of the next smaller even width (codes repeat)",
-            construction([40, 200, 2000], cases_s4d(), |c: &Case| {
+            construction([40, 200, 2000], cases_to_large(6, 12, usize::MAX, true), |c: &Case| {
                 let (inst, _) = c.instance();
                 thm4(c.keys, &balanced(c.values, narrower(c.values)), 1.0, true).margin(&inst, 1.0)
             })
