@@ -204,6 +204,10 @@ fn kesten_check(claimed: Option<f64>) -> impl Check {
         let zq = Normal::new(0.0, 1.0).unwrap().inverse_cdf(1.0 - level / 2.0);
         let mut cells = vec![];
         let mut figs = vec![];
+        let mut detectable = vec![];
+        // Power: Hill's estimate is ≈ N(κ, κ²/k), so a true index off by Δ is refuted with
+        // probability ≥ 0.9 once Δ ≥ (z_{1−level/2} + z_{0.9})·κ/√k + the bias allowance.
+        let z90 = Normal::new(0.0, 1.0).unwrap().inverse_cdf(0.9);
         ctx.progress.expect(KESTEN_CELLS.len() as u64 * paths.div_ceil(1024));
         for (i, &(c, gamma)) in KESTEN_CELLS.iter().enumerate() {
             let kappa = LogChi2::new(c, gamma).and_then(|l| l.kesten_index()).expect("μ < 0 with a root");
@@ -220,10 +224,11 @@ fn kesten_check(claimed: Option<f64>) -> impl Check {
                 at_most: false,
             });
             figs.push(survival_figure(&z, c, gamma, kappa, est, k));
+            detectable.push(serde_json::json!({ "lambda_h": c, "gamma": gamma, "index_error_detected_with_power_0_9": (zq + z90) * kappa / (k as f64).sqrt() + HILL_BIAS }));
         }
         let mut out = crate::claim::rate::judge_rates(cells, &format!("Bonferroni over {} cells; Hill bias allowance {HILL_BIAS}", KESTEN_CELLS.len()));
         out.cases = paths * KESTEN_CELLS.len() as u64;
-        Ok(out.detail("paths", paths).detail("horizon", horizon).detail("hill_k", k).figures(figs))
+        Ok(out.detail("paths", paths).detail("horizon", horizon).detail("hill_k", k).detail("power", detectable).figures(figs))
     })
 }
 
@@ -322,7 +327,8 @@ pub fn register(r: &mut crate::claim::Registry) {
             "At the Figure 2 settings (λ_H, γ) = (0.9, 0.099) and (0.5, 0.499), the stationary z has a Pareto tail whose index is \
              κ with E(λ_H + γX²)^κ = 1 (quadrature + bisection: 1.1119 and 1.0054): Hill's estimate from the top 2% of 4000 / \
              20000 / 100000 paths at T = 2·10³ / 5·10³ / 2·10⁴ contains κ within its normal interval (α = 10⁻⁴, Bonferroni) \
-             plus a stated bias allowance of 0.15.",
+             plus a stated bias allowance of 0.15. What it can detect (power 0.9): an index off by ≥ 0.81 / 0.44 / 0.28 — enough to tell κ ≈ 1 \
+             from the finite-variance boundary κ = 2, not to confirm κ to two digits.",
             kesten_check(None),
         )
         .source(
