@@ -224,7 +224,9 @@ fn kesten_check(claimed: Option<f64>) -> impl Check {
                 at_most: false,
             });
             figs.push(survival_figure(&z, c, gamma, kappa, est, k));
-            detectable.push(serde_json::json!({ "lambda_h": c, "gamma": gamma, "index_error_detected_with_power_0_9": (zq + z90) * kappa / (k as f64).sqrt() + HILL_BIAS }));
+            detectable.push(
+                serde_json::json!({ "lambda_h": c, "gamma": gamma, "index_error_detected_with_power_0_9": (zq + z90) * kappa / (k as f64).sqrt() + HILL_BIAS }),
+            );
         }
         let mut out = crate::claim::rate::judge_rates(cells, &format!("Bonferroni over {} cells; Hill bias allowance {HILL_BIAS}", KESTEN_CELLS.len()));
         out.cases = paths * KESTEN_CELLS.len() as u64;
