@@ -364,6 +364,63 @@ mod tests {
     }
 
     #[test]
+    fn min_keeps_the_smaller_margin_a_reject_and_a_number_over_nan() {
+        let m = |e: Eval| e.margin();
+        assert_eq!(m(Eval::Margin(1.0).min(Eval::Margin(-2.0))), Some(-2.0));
+        assert_eq!(m(Eval::Margin(-2.0).min(Eval::Margin(1.0))), Some(-2.0));
+        assert_eq!(m(Eval::Margin(f64::NAN).min(Eval::Margin(0.5))), Some(0.5));
+        assert_eq!(m(Eval::Margin(0.5).min(Eval::Margin(f64::NAN))), Some(0.5));
+        assert!(m(Eval::Margin(f64::NAN).min(Eval::Margin(f64::NAN))).unwrap().is_nan());
+        assert_eq!(m(Eval::Margin(1.0).min(Eval::Reject("no"))), None);
+        assert_eq!(m(Eval::Reject("no").min(Eval::Margin(1.0))), None);
+    }
+
+    #[test]
+    fn a_zero_margin_holds() {
+        // Margin exactly 0 is the boundary of the relation: satisfied, not violated.
+        let p = property([20, 20, 20], 0.0..1.0f64, |_| Eval::Margin(0.0));
+        assert_eq!(run(&p, 4).verdict.tag(), crate::claim::VerdictKind::Holds);
+    }
+
+    #[test]
+    fn shrinking_takes_steps_and_says_how_many() {
+        let p = property([200, 200, 200], (0i64..10_000).prop_map(|i| i as f64 / 100.0), |&x| Eval::le(x * x, 50.0, 0.0, 0.0));
+        let summary = run(&p, 1).verdict.summary();
+        let steps: u32 = summary.split("shrunk in ").nth(1).and_then(|r| r.split(' ').next()).and_then(|n| n.parse().ok()).expect("steps in the summary");
+        assert!(steps > 1 && steps <= 2048, "{summary}");
+    }
+
+    #[test]
+    fn rejections_are_counted_up_to_the_limit() {
+        // n = 50 cases: the run gives up after 20n + 1000 rejections, recording 20n + 1001.
+        let p = property([50, 50, 50], 0.0..1.0f64, |_| Eval::Reject("never applies"));
+        assert_eq!(run(&p, 3).details["rejected"], serde_json::json!(2001));
+        // A strategy that cannot produce a value counts as rejections too.
+        let p = property([50, 50, 50], (0i64..10).prop_filter("never", |_| false), |_| Eval::Margin(1.0));
+        let out = run(&p, 3);
+        assert_eq!(out.verdict.tag(), crate::claim::VerdictKind::Vacuous);
+        assert_eq!(out.details["rejected"], serde_json::json!(2001));
+    }
+
+    #[test]
+    fn construction_is_a_construction_and_replay_reports_rejections() {
+        let c = construction([10, 10, 10], 0.0..1.0f64, |&x| if x < 0.5 { Eval::Reject("below a half") } else { Eval::Margin(1.0) });
+        assert_eq!(c.kind(), Kind::Construction);
+        assert_eq!(property([10, 10, 10], 0.0..1.0f64, |_| Eval::Margin(1.0)).kind(), Kind::Property);
+        assert!(matches!(c.replay(&serde_json::json!(0.25)).unwrap(), Replay::Rejected("below a half")));
+        assert!(matches!(c.replay(&serde_json::json!(0.75)).unwrap(), Replay::Evaluated(_)));
+    }
+
+    #[test]
+    fn replay_refuses_an_expansion_its_parameters_do_not_generate() {
+        let p = property([10, 10, 10], 0i64..10, |&x| Eval::le(x as f64, 5.0, 0.0, 0.0)).expand(|&x| serde_json::json!({ "square": x * x }));
+        let ok = serde_json::json!({ "drawn": 3, "instance": { "square": 9 } });
+        assert!(p.replay(&ok).is_ok());
+        let tampered = serde_json::json!({ "drawn": 3, "instance": { "square": 10 } });
+        assert!(p.replay(&tampered).is_err());
+    }
+
+    #[test]
     fn same_seed_same_outcome() {
         let p = property([100, 100, 100], 0.0..100.0f64, |&x| Eval::le(x, 90.0, 0.0, 0.0));
         assert_eq!(run(&p, 9), run(&p, 9));
