@@ -99,6 +99,8 @@ fn the_recall_family_has_the_issue_ids() {
         ("002.lem1.exact", Status::Theorem),
         ("002.lem1.montecarlo", Status::Theorem),
         ("002.lem1.printed", Status::Erratum),
+        ("002.lem1.rows.printed", Status::Erratum),
+        ("002.lem1.alignment", Status::Theorem),
         ("002.onestep", Status::Theorem),
         ("002.training", Status::Conjecture),
     ];

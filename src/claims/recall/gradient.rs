@@ -240,6 +240,50 @@ fn gradient_figures() -> Vec<Figure> {
     ]
 }
 
+/// Shares of ‖E[G]‖_F² held by rows {0, n} (the printed reading) and by columns {0, n} (the other
+/// orientation: the input features "previous token is the key" and "current token is the key").
+fn row_and_column_shares(n: usize, t: usize) -> (f64, f64) {
+    let (mut total, mut rows, mut cols) = (0.0, 0.0, 0.0);
+    for a in 0..2 * n {
+        for b in 0..2 * n {
+            let v = population_gradient(n, t, a, b, false).powi(2);
+            total += v;
+            if a == 0 || a == n {
+                rows += v;
+            }
+            if b == 0 || b == n {
+                cols += v;
+            }
+        }
+    }
+    (rows / total, cols / total)
+}
+
+/// "Mostly rows 0 and |V|", under both orientations: the larger of the two shares against 1/2.
+fn rows_margin(d: &TheoryDistribution) -> Eval {
+    let (rows, cols) = row_and_column_shares(d.n, d.t);
+    Eval::le(0.5, rows.max(cols), 0.0, 0.0)
+}
+
+/// After one step W = −E[G], ‖W x̂‖ at a write pair (key, v) over ‖W x̂‖ at a pair (u, v) of values,
+/// each averaged over the pairs.
+fn alignment_ratio(n: usize, t: usize) -> f64 {
+    let norm = |cols: [usize; 2]| (0..2 * n).map(|a| cols.iter().map(|&b| population_gradient(n, t, a, b, false)).sum::<f64>().powi(2)).sum::<f64>().sqrt();
+    let write = (1..n).map(|v| norm([0, n + v])).sum::<f64>() / (n - 1) as f64;
+    // Every (u, v) pair of values has the same norm up to u = v (one coordinate); average them all
+    // in closed form over u = v and u ≠ v.
+    let (same, differ) = (norm([1, n + 1]), norm([1, n + 2]));
+    let other = (same + (n - 2) as f64 * differ) / (n - 1) as f64;
+    write / other
+}
+
+/// `|ratio/√(n/2) − 1 − 3/(4n)| ≤ (10 + T)/n²` (`constant` = 1/2: √(n/2); the control's 1: √n).
+fn alignment_margin(d: &TheoryDistribution, constant: f64) -> Eval {
+    let n = d.n as f64;
+    let predicted = (constant * n).sqrt() * (1.0 + 0.75 / n);
+    Eval::close((alignment_ratio(d.n, d.t) - predicted).abs(), predicted, (10.0 + d.t as f64) / (n * n), 0.0)
+}
+
 fn small_support() -> impl Strategy<Value = TheoryDistribution> {
     (3usize..=7, 2usize..=9).prop_map(|(n, t)| TheoryDistribution { n, t })
 }
@@ -295,6 +339,34 @@ pub fn register(r: &mut crate::claim::Registry) {
              and the diagonal carries ~2/3 of the squared norm, so the step does not \"mostly update rows 0 and |V|\".",
         )
         .error(ErrorKind::FalseStatement, "The printed population gradient is wrong in scale and sign: the exact one (002.lem1.exact, by enumeration) has scale 1/|V|, not 1/T ((0,0) = −1/|V|, (|V|,|V|) = 2/|V|), the value rows have the opposite signs, and the T/|V|² term cancels."),
+    );
+    let wide = || (16usize..=1024, 3usize..=128).prop_filter("|V| ≥ 8T", |(n, t)| *n >= 8 * *t).prop_map(|(n, t)| TheoryDistribution { n, t });
+    r.add(
+        Claim::erratum(
+            "002.lem1.rows.printed",
+            Family::Recall,
+            "\"For |V| ≫ T, one gradient step mostly updates the weights on the 0, |V|-th rows in W_Δ\": for |V| ≥ 8T (16 ≤ |V| ≤ 1024, T ≥ 3), rows 0 and \
+             |V| of the exact step E[G] (002.lem1.exact) hold at least half of its squared Frobenius norm — or, in the other orientation, columns 0 and |V| do.",
+            property([20, 60, 400], wide(), rows_margin).sides("1/2", "the larger share of ‖E[G]‖_F² in rows {0, |V|} or in columns {0, |V|}").expand(|d: &TheoryDistribution| {
+                let (rows, cols) = row_and_column_shares(d.n, d.t);
+                serde_json::json!({ "row_share": rows, "column_share": cols })
+            }),
+        )
+        .source(PAPER_002, "Sec. 4, after Lemma 1, and App. B", "So in the case |V| ≫ T, the first gradient step will mostly modify the rows 0 and |V| in W_Δ, aligning it with the key embedding vector while being orthogonal to the other non-key vectors.")
+        .correction("Rows {0, |V|} hold 2.6% (|V| = 64) down to 0.04% (|V| = 4096) of the squared norm, columns {0, |V|} about 1/3; the diagonal holds ~2/3. What holds is the alignment (002.lem1.alignment).")
+        .error(ErrorKind::FalseStatement, "'one gradient step mostly updates the weights on the 0, |V|-th rows in W_Δ' is false under both orientations: rows 0 and |V| of the exact step hold at most 2.6% of its squared Frobenius norm (|V| ≥ 64), columns 0 and |V| about 1/3, and the diagonal ~2/3. The sense in which the step aligns W_Δ with the key holds: ‖W x̂‖ at a write pair exceeds that at a value pair by √(|V|/2) (002.lem1.alignment)."),
+    );
+    r.add(
+        Claim::theorem(
+            "002.lem1.alignment",
+            Family::Recall,
+            "What \"aligning W_Δ with the key embedding vector\" means after one step W = −E[G]: the mean ‖W x̂‖ at a write pair (key, v) over \
+             the mean at a pair (u, v) of values is √(|V|/2)·(1 + 3/(4|V|)) up to (10 + T)/|V|² relative, for |V| ≥ 8T (16 ≤ |V| ≤ 1024, T ≥ 3; T = 2 has another closed form); exact closed form.",
+            property([20, 60, 400], wide(), |d: &TheoryDistribution| alignment_margin(d, 0.5)),
+        )
+        .source(PAPER_002, "Sec. 4, after Lemma 1", "… aligning it with the key embedding vector while being orthogonal to the other non-key vectors.")
+        .correction("Derived in proofs/recall.md: the write pair's W x̂ sums column 0 (−1/|V| on n rows) and column |V|+v, which add in row |V|+v (norm² (|V|+2)/|V|²); a value pair's has two orthogonal parts of size ≈ 1/|V| (norm² ≈ 2/|V|²).")
+        .control("√|V| (the two columns' overlap ignored)", property([20, 60, 400], wide(), |d: &TheoryDistribution| alignment_margin(d, 1.0))),
     );
     r.add(
         Claim::theorem(
