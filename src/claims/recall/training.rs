@@ -6,7 +6,8 @@
 //!   the query positions, (a) the query error on fresh sequences is ≤ 1% (Clopper–Pearson upper
 //!   interval at family-wise α = 1e−4; refuted when its lower end exceeds 1%), and (b) the mean
 //!   second-half Δ at every write pair (0, v) is ≥ 1.5× the largest at any noise or read pair
-//!   ((key, key) never occurs with one key). Control: the same training with
+//!   ((key, key) never occurs with one key), and (c) the mean second-half forgetting factor is
+//!   ordered write < noise < read. Control: the same training with
 //!   W_Δ frozen at 0 (no input selectivity: Δ depends on nothing).
 
 use crate::claim::custom;
@@ -73,6 +74,19 @@ fn train(stream: &mut Stream, len: usize, steps: usize, batch: usize, selective:
     model
 }
 
+/// The mean second-half forgetting factor e^{ΛΔ} at the pair (u, v), Λ = −exp(A_log), over k.
+fn pair_forgetting(m: &SimplifiedMamba, u: usize, v: usize) -> f64 {
+    let d = 2 * N;
+    (0..N).map(|k| (-m.a_log[N + k].exp() * softplus(m.w[(N + k) * d + u] + m.w[(N + k) * d + N + v] + m.b[N + k])).exp()).sum::<f64>() / N as f64
+}
+
+/// Sec. 3's forgetting order, means over the pair classes: write (key, v), noise (u, v) of
+/// values, read (u, key).
+fn forgetting_by_class(m: &SimplifiedMamba) -> [f64; 3] {
+    let mean = |pairs: Vec<(usize, usize)>| pairs.iter().map(|&(u, v)| pair_forgetting(m, u, v)).sum::<f64>() / pairs.len() as f64;
+    [mean((1..N).map(|v| (0, v)).collect()), mean((1..N).flat_map(|u| (1..N).map(move |v| (u, v))).collect()), mean((1..N).map(|u| (u, 0)).collect())]
+}
+
 /// The mean second-half Δ at the pair (u, v): softplus(W[n+k, u] + W[n+k, n+v] + b[n+k]) over k.
 fn pair_delta(m: &SimplifiedMamba, u: usize, v: usize) -> f64 {
     let d = 2 * N;
@@ -89,6 +103,8 @@ struct Run {
     write: f64,
     /// The largest Δ at a noise or read pair.
     other: f64,
+    /// Mean second-half forgetting factors at write, noise and read pairs.
+    forgetting: [f64; 3],
 }
 
 impl Run {
@@ -118,7 +134,7 @@ fn run(ctx: &crate::claim::Context, r: u64, selective: bool, (len, steps, batch,
     let write = (1..N).map(|v| deltas[v][0]).fold(f64::INFINITY, f64::min);
     // Noise pairs (value, value) and read pairs (value, key); (key, key) never occurs with |K| = 1.
     let other = (1..N).flat_map(|u| (0..N).map(move |v| (u, v))).map(|(u, v)| deltas[v][u]).fold(0.0, f64::max);
-    Run { wrong, queries, deltas, write, other }
+    Run { wrong, queries, deltas, write, other, forgetting: forgetting_by_class(&model) }
 }
 
 /// Smallest, median and largest of `xs`.
@@ -141,7 +157,7 @@ fn training_check(selective: bool) -> impl crate::claim::Check {
             .iter()
             .zip(&errors)
             .enumerate()
-            .map(|(i, (r, e))| serde_json::json!({ "run": i, "query_error": e.estimate, "interval": [e.lo, e.hi], "queries": r.queries, "gate_ratio": r.gate_ratio(), "write_delta": r.write, "other_delta": r.other }))
+            .map(|(i, (r, e))| serde_json::json!({ "run": i, "query_error": e.estimate, "interval": [e.lo, e.hi], "queries": r.queries, "gate_ratio": r.gate_ratio(), "write_delta": r.write, "other_delta": r.other, "forgetting_write_noise_read": r.forgetting }))
             .collect();
         let [err_min, err_med, err_max] = spread(errors.iter().map(|e| e.estimate).collect());
         let [gate_min, gate_med, gate_max] = spread(ratios.clone());
@@ -152,7 +168,14 @@ fn training_check(selective: bool) -> impl crate::claim::Check {
         // The worst run decides: the one whose error's lower end is highest, else the smallest gate.
         let (worst_err, e) = errors.iter().enumerate().max_by(|a, b| a.1.lo.total_cmp(&b.1.lo)).expect("runs ≥ 1");
         let (worst_gate, &g) = ratios.iter().enumerate().min_by(|a, b| a.1.total_cmp(b.1)).expect("runs ≥ 1");
-        let verdict = if e.lo > 0.01 || g < 1.5 {
+        // (c) Sec. 3's forgetting order at the end of training: write < noise < read, in every run.
+        let disorder = runs.iter().position(|r| !(r.forgetting[0] < r.forgetting[1] && r.forgetting[1] < r.forgetting[2]));
+        let verdict = if let (Some(which), false, false) = (disorder, e.lo > 0.01, g < 1.5) {
+            let f = runs[which].forgetting;
+            let violation = Comparison::custom(f[1], f[2], Relation::AtMost, f[2] - f[1], "read − noise (the order also needs write < noise)")
+                .named("mean second-half forgetting factor at noise pairs", "that at read pairs");
+            Verdict::Refuted { counterexample: per_run[which].clone(), violation, margin: (f[1] - f[0]).min(f[2] - f[1]), summary }
+        } else if e.lo > 0.01 || g < 1.5 {
             let (violation, which) = if e.lo > 0.01 {
                 (Comparison::at_most(e.lo, 0.01, 0.0, 0.0).named("CP lower limit of the query error (worst run)", "1% error"), worst_err)
             } else {
@@ -189,6 +212,10 @@ fn training_check(selective: bool) -> impl crate::claim::Check {
             .detail("runs", per_run)
             .detail("query_error_spread", [err_min, err_med, err_max])
             .detail("gate_ratio_spread", [gate_min, gate_med, gate_max])
+            .detail(
+                "forgetting_order_write_noise_read_in_every_run",
+                runs.iter().all(|r| r.forgetting[0] < r.forgetting[1] && r.forgetting[1] < r.forgetting[2]),
+            )
             .detail("sequence_length", len)
             .detail("adam_steps", steps)
             .detail("batch", batch)
@@ -206,7 +233,8 @@ pub fn register(r: &mut crate::claim::Registry) {
             Family::Recall,
             "Adam (lr 0.05, from W_Δ = 0, b = 0, A_log = 0) on the simplified Mamba with |V| = 8, |K| = 1, N = 1, B = C = 1, loss at the query positions \
              of Algorithm 1's sequences (n_ε = 3), in each of 3 / 5 / 16 independently seeded runs (quick / standard / deep): the query error on fresh \
-             sequences is ≤ 1% (Clopper–Pearson at family-wise α = 1e−4, Bonferroni over the runs: refuted when a run's lower end exceeds 1%), and the learned Δ is a gate — the mean second-half Δ at every write pair (key, v) is ≥ 1.5× that at any noise pair (value, value) or read pair (value, key).",
+             sequences is ≤ 1% (Clopper–Pearson at family-wise α = 1e−4, Bonferroni over the runs: refuted when a run's lower end exceeds 1%), and the learned Δ is a gate — the mean second-half Δ at every write pair (key, v) is ≥ 1.5× that at any noise pair (value, value) or read pair (value, key) — \
+             and the mean second-half forgetting factor e^{ΛΔ} is ordered write < noise < read (the paper's 0.3 < 0.4 < 0.8).",
             training_check(true),
         )
         .source(PAPER_002, "Sec. 3 and App. C (training the simplified model, |K| = 1)", "The simplified Mamba reaches perfect accuracy; Δ is large when a key–value pair is written and near zero almost everywhere else, acting as an input gate.")
