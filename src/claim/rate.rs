@@ -104,6 +104,29 @@ mod tests {
     }
 
     #[test]
+    fn the_recorded_side_is_the_nearer_end_and_margins_are_in_half_widths() {
+        // Above the centre: the prediction against the upper end; below: against the lower end.
+        let above = RateCell { slack: 0.05, ..cell(-0.2, -0.1, -0.02) };
+        let c = above.comparison();
+        assert_eq!((c.relation, c.lhs), (Relation::AtMost, -0.02));
+        assert!((c.rhs - (-0.05)).abs() < 1e-15);
+        let below = RateCell { slack: 0.05, ..cell(-0.2, -0.1, -0.28) };
+        let c = below.comparison();
+        assert_eq!((c.relation, c.lhs), (Relation::AtLeast, -0.28));
+        assert!((c.rhs - (-0.25)).abs() < 1e-15);
+        // Margin: 1 − |predicted − centre|/half-width of the widened interval [−0.25, −0.05].
+        assert!((above.margin() - (1.0 - 0.13 / 0.1)).abs() < 1e-12);
+        assert!((below.margin() - (1.0 - 0.13 / 0.1)).abs() < 1e-12);
+        // One-sided: (predicted − widened lower end)/half-width; at the lower end exactly, 0.
+        let one = RateCell { at_most: true, slack: 0.05, ..cell(-0.2, -0.1, -0.25) };
+        assert!(one.margin().abs() < 1e-12);
+        assert!((RateCell { at_most: true, ..cell(-0.2, -0.1, -0.1) }.margin() - 2.0).abs() < 1e-12);
+        // A degenerate interval cannot contain a different prediction.
+        assert_eq!(cell(0.1, 0.1, 0.2).margin(), f64::NEG_INFINITY);
+        assert_eq!(RateCell { at_most: true, ..cell(0.1, 0.1, 0.2) }.margin(), f64::MIN);
+    }
+
+    #[test]
     fn one_sided_cells_refute_only_a_slower_decay() {
         let faster = RateCell { at_most: true, ..cell(-0.5, -0.4, -0.3) };
         let slower = RateCell { at_most: true, ..cell(-0.2, -0.1, -0.3) };
