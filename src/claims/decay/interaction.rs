@@ -167,6 +167,18 @@ fn matrix_lyapunov(model: &InteractionSsm, horizon: u64, replicas: u64, key: cra
     mean_interval(&rates, conf)
 }
 
+/// A general §4.1 model: Ā = expm(−Q diag(U(0.1, 1)) Qᵀ) (Q random orthogonal), G, W ~ N(0, 0.3²),
+/// B̄ ~ N(0, 1), h_0 = 0.
+fn general_model(stream: &mut Stream, h: usize) -> InteractionSsm {
+    let q = orthogonal(stream, h);
+    let d = Vector::from_fn(h, |_, _| -(0.1 + 0.9 * stream.uniform()));
+    let abar = expm(&(&q * Mat::from_diagonal(&d) * q.transpose()));
+    let g = Vector::from_fn(h, |_, _| 0.3 * stream.normal());
+    let w = Vector::from_fn(h, |_, _| 0.3 * stream.normal());
+    let bbar = Vector::from_fn(h, |_, _| stream.normal());
+    InteractionSsm { abar, bbar, g, w, h0: Vector::zeros(h) }
+}
+
 /// A general §4.1 model drawn and rejected because its λ_top was not shown to be negative.
 #[derive(Serialize)]
 struct RejectedDraw {
@@ -194,19 +206,13 @@ fn sec41_cells(ctx: &Context, horizon: u64, paths: u64, conf: f64) -> Result<(Ve
         let mu = expected_log_c_plus_gamma_x2(lh, gamma);
         cells.push(Sec41Cell { label: format!("special λ_H={lh}, γ={gamma}"), model, predicted: mu, predicted_slack: 1e-9, ssm_rate: lh.ln() });
     }
-    // General instances: Ā = expm(−Q diag(U(0.1,1)) Qᵀ), G, W ~ N(0, 0.3²), B̄ ~ N(0,1).
+    // General instances (see `general_model`).
     let mut rejected = vec![];
     for draw in 0..SEC41_MAX_DRAWS {
         if cells.len() == SEC41_SPECIAL.len() + SEC41_GENERAL {
             break;
         }
-        let q = orthogonal(&mut stream, h);
-        let d = Vector::from_fn(h, |_, _| -(0.1 + 0.9 * stream.uniform()));
-        let abar = expm(&(&q * Mat::from_diagonal(&d) * q.transpose()));
-        let g = Vector::from_fn(h, |_, _| 0.3 * stream.normal());
-        let w = Vector::from_fn(h, |_, _| 0.3 * stream.normal());
-        let bbar = Vector::from_fn(h, |_, _| stream.normal());
-        let model = InteractionSsm { abar, bbar, g, w, h0: Vector::zeros(h) };
+        let model = general_model(&mut stream, h);
         let top = matrix_lyapunov(&model, horizon, paths, ctx.key(&format!("lyapunov-matrix{draw}")), conf);
         if top.hi < 0.0 {
             let ssm_rate = spectral_radius(&model.abar).ln();
@@ -333,14 +339,9 @@ fn mean_check(interaction: bool) -> impl Check {
         let mut stream = Stream::new(ctx.key("models"), 0);
         let mut cells = vec![];
         for model_index in 0..models {
-            let q = orthogonal(&mut stream, h);
-            let d = Vector::from_fn(h, |_, _| -(0.1 + 0.9 * stream.uniform()));
-            let abar = expm(&(&q * Mat::from_diagonal(&d) * q.transpose()));
-            let g = Vector::from_fn(h, |_, _| 0.3 * stream.normal());
-            let w = Vector::from_fn(h, |_, _| 0.3 * stream.normal());
-            let bbar = Vector::from_fn(h, |_, _| stream.normal());
-            let mean_m = if interaction { &abar + &g * w.transpose() } else { abar.clone() };
-            let model = InteractionSsm { abar, bbar: bbar.clone(), g, w, h0: Vector::zeros(h) };
+            let model = general_model(&mut stream, h);
+            let mean_m = if interaction { &model.abar + &model.g * model.w.transpose() } else { model.abar.clone() };
+            let bbar = model.bbar.clone();
             for &k in &ks {
                 let mut draws = Stream::new(ctx.key(&format!("draws{model_index}/{k}")), 0);
                 let samples: Vec<Vector> = (0..replicates)

@@ -149,7 +149,7 @@ fn cor1_check(haar_rate: fn(usize) -> f64, fourier_rate: f64) -> impl Check {
         let mut cells = vec![];
         let mut fig = Figure::new("rates", "Best squared L² error against the number of basis functions N", "log10 N", "log10 squared L² error");
         ctx.progress.expect((targets * MS.len()) as u64);
-        for (mi, &m) in MS.iter().enumerate() {
+        for &m in &MS {
             let (mut haar_slopes, mut fourier_slopes) = (vec![], vec![]);
             for t in 0..targets {
                 let rho = Steps::random(&mut stream, m);
@@ -208,7 +208,6 @@ fn cor1_check(haar_rate: fn(usize) -> f64, fourier_rate: f64) -> impl Check {
                 }
                 ctx.progress.advance(1);
             }
-            let _ = mi;
             cells.push(RateCell {
                 label: format!("Mamba/Haar slope of log₂ err² per basis, m = {m}"),
                 measured: mean_interval(&haar_slopes, 1.0 - level),
