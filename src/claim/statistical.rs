@@ -105,6 +105,22 @@ mod tests {
     }
 
     #[test]
+    fn cells_report_their_margin_and_power() {
+        // Margin (bound − lower end)/max(bound, lower end), exactly.
+        let held = judge_cell(cell(60, 1000, 0.05), 0.99);
+        assert!((held.margin() - (0.05 - held.interval.lo) / 0.05).abs() < 1e-15 && held.margin() > 0.0);
+        let refuted = judge_cell(cell(120, 1000, 0.05), 0.99);
+        assert!((refuted.margin() - (0.05 - refuted.interval.lo) / refuted.interval.lo).abs() < 1e-15 && refuted.margin() < 0.0);
+        // Power at twice the bound: 4000 trials, bound 1%, one-sided level 2.5e−5 → 0.9054
+        // (recomputed with exact binomial sums outside this crate, proofs/recall.md).
+        let four = judge_cell(cell(0, 4000, 0.01), 1.0 - 5e-5);
+        assert!((four.power_at_twice_the_bound - 0.9054).abs() < 5e-4, "{}", four.power_at_twice_the_bound);
+        // It is reported for every cell of the judge.
+        let out = judge_tail_bounds(vec![cell(0, 4000, 0.01)], 2.5e-5);
+        assert!((out.details["cells"][0]["power_at_twice_the_bound"].as_f64().unwrap() - 0.9054).abs() < 5e-4);
+    }
+
+    #[test]
     fn correction_makes_each_cell_stricter() {
         // 75/1000 vs 0.05: refuted alone at α = 0.01, but not among 1000 cells.
         let alone = judge_tail_bounds(vec![cell(75, 1000, 0.05)], 0.01);

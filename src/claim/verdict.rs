@@ -144,3 +144,34 @@ impl Outcome {
         self
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refuted() -> Verdict {
+        let violation = crate::claim::Comparison::at_most(2.0, 1.0, 0.0, 0.0).named("lhs", "rhs");
+        Verdict::Refuted { counterexample: serde_json::json!({ "x": 2 }), violation, margin: -1.0 / 3.0, summary: "x = 2 > 1".into() }
+    }
+
+    #[test]
+    fn names_print_padded_and_summaries_say_what_happened() {
+        let names: Vec<&str> =
+            [VerdictKind::Holds, VerdictKind::Refuted, VerdictKind::Vacuous, VerdictKind::Inconclusive, VerdictKind::Skipped].map(VerdictKind::name).to_vec();
+        assert_eq!(names, ["holds", "refuted", "vacuous", "inconclusive", "skipped"]);
+        assert_eq!(format!("{:<9}|", VerdictKind::Holds), "holds    |");
+        assert_eq!(Verdict::Holds { evidence: "e".into() }.summary(), "e");
+        assert_eq!(refuted().summary(), "x = 2 > 1");
+        assert_eq!(Verdict::Vacuous { rejected: 3 }.summary(), "assumptions never met (3 rejected)");
+        assert_eq!(Verdict::Skipped { why: "no GPU".into() }.summary(), "no GPU");
+    }
+
+    #[test]
+    fn only_a_refutation_has_a_counterexample() {
+        assert!(refuted().is_refuted() && !Verdict::Holds { evidence: String::new() }.is_refuted());
+        let (instance, violation) = refuted().into_counterexample().expect("refuted");
+        assert_eq!((instance["x"].as_i64(), violation.lhs, violation.rhs), (Some(2), 2.0, 1.0));
+        assert!(Verdict::Inconclusive { why: String::new() }.into_counterexample().is_none());
+        assert_eq!(refuted().tag(), VerdictKind::Refuted);
+    }
+}
