@@ -105,7 +105,7 @@ pub fn render(fig: &Figure) -> Result<String, String> {
         let (x0, x1) = range(pts().map(|p| p[0]).chain(xe.iter().copied()), fig.x_log);
         let (y0, y1) = range(pts().map(|p| p[1]).chain(ye.iter().copied()), false);
         let mut builder = ChartBuilder::on(&plot_area);
-        builder.caption(&fig.title, ("sans-serif", 18)).margin(12).x_label_area_size(40).y_label_area_size(70);
+        builder.caption(&fig.title, ("sans-serif", 18)).margin(12).margin_right(28).x_label_area_size(40).y_label_area_size(70);
         macro_rules! draw {
             ($chart:expr) => {{
                 let mut chart = $chart;
