@@ -123,6 +123,16 @@ mod tests {
         // k = 5, n = 20, 95%: (0.0866, 0.4910) (reference: R binom.test(5, 20)).
         let ci = clopper_pearson(5, 20, 0.95);
         assert!((ci.lo - 0.086_571_5).abs() < 1e-6 && (ci.hi - 0.491_046_1).abs() < 1e-6, "{ci:?}");
+        assert_eq!((ci.estimate, ci.confidence), (0.25, 0.95));
+    }
+
+    #[test]
+    fn wilson_reference_values() {
+        // k = 5, n = 20, 95%: (0.111862, 0.468701) (reference: the score formula evaluated independently
+        // in Python with statistics.NormalDist).
+        let w = wilson(5, 20, 0.95);
+        assert!((w.lo - 0.111_861_7).abs() < 1e-6 && (w.hi - 0.468_700_9).abs() < 1e-6, "{w:?}");
+        assert_eq!(w.estimate, 0.25);
     }
 
     #[test]
