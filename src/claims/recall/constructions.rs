@@ -50,7 +50,7 @@ pub(super) fn cases(max_keys: usize, max_values: usize) -> impl Strategy<Value =
 /// The largest κ and |V| the constructions are run at.
 pub const LARGE: (usize, usize) = (64, 1024);
 
-/// Four draws in five from [`cases`], one in five large: κ ≤ 64 and |V| ≤ 1024 with κ|V| ≤
+/// Four draws in five as [`cases`] (κ ≤ `max_keys`, |V| ≤ `max_values`), one in five large: κ ≤ 64 and |V| ≤ 1024 with κ|V| ≤
 /// `max_product` (the width of Theorem 4's one-hot block embedding). With `adjacent`, half of all
 /// draws place the queries anywhere, so that some follow another key (eq 64–66).
 pub(super) fn cases_to_large(max_keys: usize, max_values: usize, max_product: usize, adjacent: bool) -> impl Strategy<Value = Case> {
