@@ -60,5 +60,18 @@ mod tests {
         assert!((ci.estimate - 2.5).abs() < 1e-15);
         assert!((ci.hi - (2.5 + 3.182_446 * 0.645_497)).abs() < 1e-4);
         assert!(ci.contains(2.5) && !ci.contains(6.0));
+        // Both ends exactly (t_{0.975,3} = 3.1824463053, computed independently in Python).
+        assert!((ci.lo - 0.445_739_743_2).abs() < 1e-9 && (ci.hi - 4.554_260_256_8).abs() < 1e-9, "{ci:?}");
+        // Two samples already give a finite interval (t_{0.975,1} = 12.7062047).
+        let two = mean_interval(&[1.0, 3.0], 0.95);
+        assert!((two.lo + 10.706_204_736).abs() < 1e-8 && (two.hi - 14.706_204_736).abs() < 1e-8, "{two:?}");
+        // One sample: the whole line.
+        assert_eq!(mean_interval(&[1.0], 0.95).lo, f64::NEG_INFINITY);
+    }
+
+    #[test]
+    fn widening_adds_the_slack_on_both_sides() {
+        let w = Interval { estimate: 1.0, lo: 0.5, hi: 1.5, confidence: 0.9 }.widened(0.25);
+        assert_eq!((w.estimate, w.lo, w.hi, w.confidence), (1.0, 0.25, 1.75, 0.9));
     }
 }

@@ -48,6 +48,18 @@ mod tests {
     }
 
     #[test]
+    fn the_series_alternates_and_small_samples_use_stephens_correction() {
+        // P(K > 0.5) = 0.9639452 and P(K > 0.8) = 0.5441424 need the alternating terms
+        // (computed independently in Python from the same series).
+        assert!((kolmogorov_survival(0.5) - 0.963_945_243_7).abs() < 1e-9);
+        assert!((kolmogorov_survival(0.8) - 0.544_142_411_6).abs() < 1e-9);
+        assert_eq!(kolmogorov_survival(0.1), 1.0);
+        // a = {1, 2, 3}, b = {2.5, 4, 5, 6}: D = 3/4, n_e = √(12/7), p = Q((n_e + 0.12 + 0.11/n_e)·D).
+        let (d, p) = ks_two_sample(&[3.0, 1.0, 2.0], &[6.0, 2.5, 5.0, 4.0]);
+        assert!((d - 0.75).abs() < 1e-15 && (p - 0.152_026_339_8).abs() < 1e-9, "D = {d}, p = {p}");
+    }
+
+    #[test]
     fn same_law_accepts_shifted_law_rejects() {
         let a: Vec<f64> = (0..2000).map(|i| (i as f64 + 0.5) / 2000.0).collect();
         let b: Vec<f64> = (0..1500).map(|i| (i as f64 + 0.25) / 1500.0).collect();

@@ -40,6 +40,19 @@ mod tests {
     use super::*;
 
     #[test]
+    fn slope_interval_matches_a_hand_computation() {
+        // Reference (computed independently in Python): slope 1.99, intercept 0.05, standard
+        // error 0.0597216, t_{0.975, 3} = 3.1824463 → [1.7999393, 2.1800607].
+        let fit = ols(&[1.0, 2.0, 3.0, 4.0, 5.0], &[2.1, 3.9, 6.2, 7.8, 10.1], 0.95).unwrap();
+        assert!((fit.slope.estimate - 1.99).abs() < 1e-12 && (fit.intercept - 0.05).abs() < 1e-12);
+        assert!((fit.slope.lo - 1.799_939_290_4).abs() < 1e-8 && (fit.slope.hi - 2.180_060_709_6).abs() < 1e-8, "{:?}", fit.slope);
+        assert_eq!((fit.n, fit.slope.confidence), (5, 0.95));
+        // Too few points, or mismatched lengths.
+        assert!(ols(&[1.0, 2.0], &[1.0, 2.0], 0.95).is_none());
+        assert!(ols(&[1.0, 2.0, 3.0], &[1.0, 2.0], 0.95).is_none());
+    }
+
+    #[test]
     fn exact_line_has_degenerate_interval() {
         let x = [1.0, 2.0, 3.0, 4.0];
         let y: Vec<f64> = x.iter().map(|a| 3.0 - 2.0 * a).collect();
