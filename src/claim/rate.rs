@@ -114,6 +114,9 @@ mod tests {
         let c = below.comparison();
         assert_eq!((c.relation, c.lhs), (Relation::AtLeast, -0.28));
         assert!((c.rhs - (-0.25)).abs() < 1e-15);
+        // Positive values: 1.4 lies below the centre 1.5 of [1, 2], so the lower end is recorded.
+        let c = cell(1.0, 2.0, 1.4).comparison();
+        assert_eq!((c.relation, c.rhs), (Relation::AtLeast, 1.0));
         // Margin: 1 − |predicted − centre|/half-width of the widened interval [−0.25, −0.05].
         assert!((above.margin() - (1.0 - 0.13 / 0.1)).abs() < 1e-12);
         assert!((below.margin() - (1.0 - 0.13 / 0.1)).abs() < 1e-12);
