@@ -47,7 +47,8 @@ mod tests {
         assert!((fit.slope.estimate - 1.99).abs() < 1e-12 && (fit.intercept - 0.05).abs() < 1e-12);
         assert!((fit.slope.lo - 1.799_939_290_4).abs() < 1e-8 && (fit.slope.hi - 2.180_060_709_6).abs() < 1e-8, "{:?}", fit.slope);
         assert_eq!((fit.n, fit.slope.confidence), (5, 0.95));
-        // Too few points, or mismatched lengths.
+        // Three points are enough (one degree of freedom); two are not, nor mismatched lengths.
+        assert!(ols(&[1.0, 2.0, 3.0], &[1.0, 2.5, 2.9], 0.95).is_some());
         assert!(ols(&[1.0, 2.0], &[1.0, 2.0], 0.95).is_none());
         assert!(ols(&[1.0, 2.0, 3.0], &[1.0, 2.0], 0.95).is_none());
     }
