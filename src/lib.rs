@@ -28,22 +28,64 @@
 pub mod bench;
 pub mod claim;
 pub mod claims;
+pub mod cli;
 pub mod error;
+pub mod harness;
 pub mod math;
 pub mod mc;
 pub mod model;
 pub mod progress;
 pub mod report;
 pub mod stats;
+pub mod strategy;
 pub mod tasks;
 
-/// The names most users need.
+/// The names most users need: the claim model, the helpers that state a relation, the
+/// generators (as `strategy::…`) and the models.
 pub mod prelude {
     pub use crate::claim::{
-        construction, custom, property, run_claims, Budget, Check, Claim, Comparison, Context, ErrorKind, Eval, Family, Figure, Kind, Outcome, Registry,
-        RunConfig, RunResults, Series, Status, Style, Verdict, VerdictKind,
+        check, construction, custom, property, property_in, run_claims, Budget, Check, Claim, ClaimResult, Comparison, Context, ErrorKind, Eval, Family,
+        Figure, Kind, Outcome, Registry, Rounding, RunConfig, RunResults, Search, Series, Status, Style, Trial, Verdict, VerdictKind,
     };
     pub use crate::claims::registry;
     pub use crate::error::{Error, Result};
-    pub use crate::mc::{Backend, BackendChoice, CpuBackend};
+    pub use crate::mc::{Backend, BackendChoice, CpuBackend, Stream};
+    pub use crate::model::{DeltaRule, DenseSsm, DiagonalSsm, Discretization, InteractionSsm};
+    pub use crate::strategy;
+    pub use proptest::strategy::Strategy;
+}
+
+/// A conjecture as short as a `proptest!` block: a documented function whose arguments are
+/// drawn from strategies and whose body returns an [`Eval`](claim::Eval). It expands to a
+/// function returning the [`Claim`](claim::Claim) (id `user.<name>`, family `User`, the doc
+/// comment as its statement, 200 / 2000 / 20000 instances at the quick / standard / deep
+/// budgets); each argument is a reference to its drawn value.
+///
+/// ```
+/// use ssmcheck::prelude::*;
+///
+/// ssmcheck::conjecture! {
+///     /// The ZOH factor e^{aΔ} of a stable mode is below 1.
+///     fn zoh_contracts(a in strategy::log_uniform(1e-3, 4.0), delta in strategy::log_uniform(1e-3, 10.0)) {
+///         Eval::lt((-a * delta).exp(), 1.0, 1.0, Rounding::value(1.0, 1.0))
+///     }
+/// }
+///
+/// ssmcheck::claim::check(&zoh_contracts()).assert_holds();
+/// ```
+#[macro_export]
+macro_rules! conjecture {
+    ($(#[doc = $doc:literal])+ fn $name:ident($($arg:ident in $strategy:expr),+ $(,)?) $body:block) => {
+        $(#[doc = $doc])+
+        pub fn $name() -> $crate::claim::Claim {
+            let statement = [$($doc),+].iter().map(|l| l.trim()).collect::<Vec<_>>().join(" ");
+            $crate::claim::Claim::conjecture(
+                concat!("user.", stringify!($name)),
+                $crate::claim::Family::User,
+                &statement,
+                $crate::claim::property([200, 2000, 20000], ($($strategy,)+), |($($arg,)+)| $body),
+            )
+            .source("user", concat!(file!(), ":", line!()), &statement)
+        }
+    };
 }

@@ -49,8 +49,9 @@ pub trait Check: Send + Sync {
     /// Re-evaluates one instance (a counterexample from the results JSON, or a candidate) and
     /// returns both sides of the relation with the margin. Property checks replay any instance
     /// of their strategy; statistical and rate checks re-judge a cell from its recorded numbers.
-    fn replay(&self, instance: &serde_json::Value) -> Result<Replay> {
-        let _ = instance;
+    /// `ctx` gives the seed and budget a property's [`Trial`](super::Trial) uses.
+    fn replay(&self, instance: &serde_json::Value, ctx: &Context) -> Result<Replay> {
+        let _ = (instance, ctx);
         Err(not_replayable(&format!("a {} check without a replay", self.kind())))
     }
 }
@@ -81,7 +82,7 @@ where
     }
     /// A cell of a statistical or rate judgement is re-judged from its numbers; other
     /// custom checks measure whole sweeps and cannot replay one instance.
-    fn replay(&self, instance: &serde_json::Value) -> Result<Replay> {
+    fn replay(&self, instance: &serde_json::Value, _: &Context) -> Result<Replay> {
         rejudge_cell(instance)
             .map(Replay::Evaluated)
             .ok_or_else(|| not_replayable(&format!("this {} check's counterexample is a summary of a sweep, not a cell with counts or an interval", self.kind)))

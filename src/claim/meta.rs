@@ -103,11 +103,13 @@ pub enum Family {
     Cot,
     /// B'MOJO realizations (001).
     Realization,
+    /// A user's own conjectures (no paper family).
+    User,
 }
 
 impl Family {
     /// Every family, in report order.
-    pub const ALL: [Family; 7] = [Family::Decay, Family::Stability, Family::Haar, Family::Recall, Family::Copy, Family::Cot, Family::Realization];
+    pub const ALL: [Family; 8] = [Family::Decay, Family::Stability, Family::Haar, Family::Recall, Family::Copy, Family::Cot, Family::Realization, Family::User];
     /// The lowercase name.
     pub fn name(self) -> &'static str {
         match self {
@@ -118,6 +120,7 @@ impl Family {
             Family::Copy => "copy",
             Family::Cot => "cot",
             Family::Realization => "realization",
+            Family::User => "user",
         }
     }
     /// The family with this name.
@@ -210,6 +213,9 @@ pub struct Claim {
     pub check: Box<dyn Check>,
     /// The negative control (required for theorems).
     pub control: Option<Control>,
+    /// For a conjecture: the verdict its author expects ([`Claim::expect`]); a different
+    /// verdict then disagrees, so `cargo test` fails on it.
+    pub expected: Option<super::verdict::VerdictKind>,
 }
 
 impl Claim {
@@ -227,6 +233,7 @@ impl Claim {
             },
             check: Box::new(check),
             control: None,
+            expected: None,
         }
     }
     /// A theorem: `statement` must hold under `check`.
@@ -254,6 +261,13 @@ impl Claim {
     /// Sets an erratum's kind of error and its particulars (see [`ErrorKind`]).
     pub fn error(mut self, kind: ErrorKind, detail: &str) -> Claim {
         self.meta.error = Some(ErrorReport { kind, detail: detail.into() });
+        self
+    }
+    /// The verdict a conjecture's author expects (`Holds` for one believed true, `Refuted` for
+    /// one believed false): any other verdict disagrees, and fails `cargo test`. Either verdict
+    /// is still reported as what it is; the status stays `Conjecture`.
+    pub fn expect(mut self, verdict: super::verdict::VerdictKind) -> Claim {
+        self.expected = Some(verdict);
         self
     }
     /// Sets the negative control: `check` is the same check on the mutant described by `mutation`.

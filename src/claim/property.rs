@@ -1,109 +1,139 @@
-//! The property judge: a thin layer over proptest strategies and value trees.
+//! The property judge: a layer over proptest strategies and value trees.
 //!
-//! A property maps an instance to a comparison of two sides with a signed, scale-aware margin
-//! ([`Eval::Compared`], from [`Eval::le`] or [`Eval::close`]; negative means the claim is
-//! violated), a bare margin ([`Eval::Margin`]), or a rejection ([`Eval::Reject`], assumptions
-//! not met — distinct from failure). The judge samples instances from proptest's ChaCha RNG
-//! seeded by (seed, claim id), counts every violation (so the violation rate is reported, with a
-//! Clopper–Pearson interval), shrinks the first one with proptest's simplify/complicate
-//! protocol and records it with both sides of its relation, and keeps the instance closest to the
-//! boundary when nothing fails. [`construction`] is the same judge for a proof's explicit
-//! weights, reported as an accuracy.
+//! A property maps an instance to an [`Eval`]: a comparison of two sides with a signed margin
+//! (negative: violated), a bare margin, or a rejection (assumptions not met — distinct from
+//! failure). The judge
+//! 1. draws instances from proptest's ChaCha RNG, each seeded by (seed, claim, instance), and
+//!    counts strict violations and ties apart (the violation rate, with its Clopper–Pearson
+//!    interval, is estimated on these random draws only);
+//! 2. at the standard and deep budgets, when nothing was refuted, searches
+//!    ([`Search::Targeted`], on by default): boundary-biased draws, the edge of a conditional
+//!    statement's hypothesis ([`Property::given`]), and a climb toward negative margin from the
+//!    lowest-margin instances, all through the strategy's choice sequence (`search`), so every
+//!    searched instance is one the strategy generates;
+//! 3. shrinks the worst strict violation (an exact tie of a strict relation if there is none):
+//!    its choices toward short dyadics, then its value tree with proptest's simplify/complicate,
+//!    and records it with both sides of its relation and how it was found; when nothing fails,
+//!    it keeps the instance closest to the boundary.
+//!
+//! [`construction`] is the same judge for a proof's explicit weights, reported as an accuracy.
 
-use super::budget::Context;
+use super::budget::{Budget, Context};
 use super::check::{Check, Kind};
-use super::comparison::{Comparison, Relation, Violation};
+use super::comparison::{Relation, Standing, Violation};
+use super::eval::Eval;
 use super::evidence::Figure;
 use super::replay::Replay;
+use super::search::{self, Choices, Phase};
+use super::trial::Trial;
 use super::verdict::{Outcome, Verdict};
 use crate::error::Result;
+use crate::mc::Stream;
 use crate::stats::clopper_pearson;
 use proptest::strategy::{Strategy, ValueTree};
-use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::fmt::Debug;
 
-/// The evaluation of one instance.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Eval {
-    /// A comparison of two sides with its signed margin (≥ 0 satisfies the claim, < 0
-    /// violates it): what [`Eval::le`] and [`Eval::close`] give, and what a refutation records.
-    Compared(Comparison),
-    /// A bare signed margin, for a claim whose sides cannot be named (prefer a comparison: a
-    /// refutation then records only the margin).
-    Margin(f64),
-    /// The instance does not meet the claim's assumptions.
-    Reject(&'static str),
-}
-
-impl Eval {
-    /// The margin of `lhs ≤ rhs` on a relative scale with absolute and relative tolerance:
-    /// `(rhs − lhs + atol + rtol·scale) / (|lhs| + |rhs| + atol)` ([`Comparison::at_most`]).
-    pub fn le(lhs: f64, rhs: f64, rtol: f64, atol: f64) -> Eval {
-        Eval::Compared(Comparison::at_most(lhs, rhs, rtol, atol))
-    }
-    /// The margin of `|got − want| ≤ rtol·scale + atol`: `1 − err/(rtol·scale + atol)`
-    /// ([`Comparison::within`]).
-    pub fn close(err: f64, scale: f64, rtol: f64, atol: f64) -> Eval {
-        Eval::Compared(Comparison::within(err, scale, rtol, atol))
-    }
-    /// The signed margin (`None` for a rejected instance).
-    pub fn margin(&self) -> Option<f64> {
-        match self {
-            Eval::Compared(c) => Some(c.margin),
-            Eval::Margin(m) => Some(*m),
-            Eval::Reject(_) => None,
-        }
-    }
-    /// The smaller of two evaluations by margin (a reject wins; a NaN margin loses to a number).
-    pub fn min(self, other: Eval) -> Eval {
-        match (self.margin(), other.margin()) {
-            (Some(a), Some(b)) => {
-                if a.min(b) == a || (a.is_nan() && b.is_nan()) {
-                    self
-                } else {
-                    other
-                }
-            }
-            (None, _) => self,
-            (_, None) => other,
-        }
-    }
-    /// The comparison behind this evaluation; a bare margin `m` becomes `m ≥ 0`.
-    fn comparison(&self) -> Option<Comparison> {
-        match *self {
-            Eval::Compared(c) => Some(c),
-            Eval::Margin(m) => Some(Comparison::custom(m, 0.0, Relation::AtLeast, m, "the claim's own signed margin (lhs), which must be ≥ 0")),
-            Eval::Reject(_) => None,
-        }
-    }
-}
-
 type Illustrate<V> = Box<dyn Fn(&V) -> Vec<Figure> + Send + Sync>;
 type Expand<V> = Box<dyn Fn(&V) -> serde_json::Value + Send + Sync>;
+type Hypothesis<V> = Box<dyn Fn(&V) -> f64 + Send + Sync>;
+
+/// How a property's instance is evaluated: with or without the run's [`Trial`].
+pub trait Evaluate<V>: Send + Sync {
+    /// Evaluates one instance.
+    fn evaluate(&self, trial: &Trial, value: &V) -> Eval;
+}
+
+/// An evaluation that needs only the instance ([`property`]).
+pub struct Plain<F>(F);
+
+impl<V, F: Fn(&V) -> Eval + Send + Sync> Evaluate<V> for Plain<F> {
+    fn evaluate(&self, _: &Trial, value: &V) -> Eval {
+        (self.0)(value)
+    }
+}
+
+/// An evaluation that uses the run's seed, budget, backend or keyed streams ([`property_in`]).
+pub struct WithTrial<F>(F);
+
+impl<V, F: Fn(&Trial, &V) -> Eval + Send + Sync> Evaluate<V> for WithTrial<F> {
+    fn evaluate(&self, trial: &Trial, value: &V) -> Eval {
+        (self.0)(trial, value)
+    }
+}
 
 /// A property check over instances drawn from a proptest strategy.
-pub struct Property<S: Strategy, F> {
+pub struct Property<S: Strategy, E> {
     cases: [u64; 3],
     strategy: S,
-    eval: F,
+    eval: E,
     max_shrink_iters: u32,
     illustrate: Option<Illustrate<S::Value>>,
     expand: Option<Expand<S::Value>>,
+    given: Option<(String, Hypothesis<S::Value>)>,
     sides: Option<(String, String)>,
+    search: Search,
     kind: Kind,
+}
+
+/// Whether a property searches beyond its random sample, and with how many evaluations.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Search {
+    /// Random instances only.
+    Off,
+    /// After the random phase, at the standard and deep budgets: boundary-biased draws,
+    /// instances at a hypothesis's edge, and a climb from the lowest margins, with `fraction`
+    /// of the random phase's evaluations (the default, 0.5).
+    Targeted {
+        /// The search's evaluations as a fraction of the random phase's.
+        fraction: f64,
+    },
 }
 
 /// A property check: `cases` instances at the quick, standard and deep budgets, drawn from
 /// `strategy` and judged by `eval`.
-pub fn property<S, F>(cases: [u64; 3], strategy: S, eval: F) -> Property<S, F>
+pub fn property<S, F>(cases: [u64; 3], strategy: S, eval: F) -> Property<S, Plain<F>>
 where
     S: Strategy + Send + Sync,
     S::Value: Serialize + DeserializeOwned + Debug,
     F: Fn(&S::Value) -> Eval + Send + Sync,
 {
-    Property { cases, strategy, eval, max_shrink_iters: 2048, illustrate: None, expand: None, sides: None, kind: Kind::Property }
+    Property {
+        cases,
+        strategy,
+        eval: Plain(eval),
+        max_shrink_iters: 2048,
+        illustrate: None,
+        expand: None,
+        given: None,
+        sides: None,
+        search: Search::Targeted { fraction: 0.5 },
+        kind: Kind::Property,
+    }
+}
+
+/// A property check whose evaluation gets the run's [`Trial`] (seed, budget, backend, streams
+/// keyed by the instance): for a Monte Carlo estimate inside a property.
+pub fn property_in<S, F>(cases: [u64; 3], strategy: S, eval: F) -> Property<S, WithTrial<F>>
+where
+    S: Strategy + Send + Sync,
+    S::Value: Serialize + DeserializeOwned + Debug,
+    F: Fn(&Trial, &S::Value) -> Eval + Send + Sync,
+{
+    let p = property(cases, strategy, |_: &S::Value| Eval::Margin(0.0));
+    Property {
+        eval: WithTrial(eval),
+        cases: p.cases,
+        strategy: p.strategy,
+        max_shrink_iters: p.max_shrink_iters,
+        illustrate: None,
+        expand: None,
+        given: None,
+        sides: None,
+        search: p.search,
+        kind: p.kind,
+    }
 }
 
 /// A construction check: the explicit weights of a proof, built and run on random task instances
@@ -111,16 +141,17 @@ where
 /// other output, a tie counting as wrong). Judged by exact accuracy: the construction must answer
 /// every instance, the accuracy is reported with its exact (Clopper–Pearson) interval, and a
 /// wrong answer is shrunk to the smallest failing instance like a property's counterexample.
-pub fn construction<S, F>(cases: [u64; 3], strategy: S, eval: F) -> Property<S, F>
+/// Constructions are run on random instances only (their accuracy is the claim).
+pub fn construction<S, F>(cases: [u64; 3], strategy: S, eval: F) -> Property<S, Plain<F>>
 where
     S: Strategy + Send + Sync,
     S::Value: Serialize + DeserializeOwned + Debug,
     F: Fn(&S::Value) -> Eval + Send + Sync,
 {
-    Property { kind: Kind::Construction, ..property(cases, strategy, eval) }
+    Property { kind: Kind::Construction, search: Search::Off, ..property(cases, strategy, eval) }
 }
 
-impl<S: Strategy, F> Property<S, F> {
+impl<S: Strategy, E> Property<S, E> {
     /// Figures drawn from the counterexample (or, when the claim holds, from the instance
     /// closest to violating it).
     pub fn illustrate(mut self, f: impl Fn(&S::Value) -> Vec<Figure> + Send + Sync + 'static) -> Self {
@@ -141,31 +172,131 @@ impl<S: Strategy, F> Property<S, F> {
         self.expand = Some(Box::new(f));
         self
     }
+    /// A conditional statement "if P then Q": `hypothesis` is P's signed margin (≥ 0: P holds),
+    /// `what` says what P is. Instances outside P are counted apart (not failures, not cases);
+    /// the search bisects from them to instances inside, so P's edge — where conditional
+    /// statements tend to fail — is sampled, not only what rejection leaves.
+    pub fn given(mut self, what: &str, hypothesis: impl Fn(&S::Value) -> f64 + Send + Sync + 'static) -> Self {
+        self.given = Some((what.into(), Box::new(hypothesis)));
+        self
+    }
+    /// Sets the number of random instances at the quick, standard and deep budgets.
+    pub fn cases(mut self, cases: [u64; 3]) -> Self {
+        self.cases = cases;
+        self
+    }
+    /// Sets the search ([`Search::Off`] for random instances only).
+    pub fn search(mut self, search: Search) -> Self {
+        self.search = search;
+        self
+    }
 }
 
-fn violated(e: Eval) -> Option<Eval> {
-    e.margin().is_some_and(|m| m < 0.0).then_some(e)
+/// One evaluated instance with the choices that produced it.
+struct Found<V> {
+    value: V,
+    choices: Choices,
+    eval: Eval,
+    phase: Phase,
+    /// The evaluation (counted within its phase) that found it.
+    at: u64,
 }
 
-impl<S, F> Property<S, F>
+/// Orders evaluations: strict violations first (most negative margin first), then refuting
+/// ties, then the rest by margin.
+fn rank(e: &Eval) -> (u8, f64) {
+    let m = e.margin().unwrap_or(f64::INFINITY);
+    match e.standing() {
+        Some(Standing::Violated) => (0, m),
+        Some(Standing::Tie) if e.refutes() => (1, m),
+        _ => (2, m),
+    }
+}
+
+fn better<V>(a: &Eval, b: &Option<Found<V>>) -> bool {
+    b.as_ref().is_none_or(|f| rank(a) < rank(&f.eval))
+}
+
+/// The lowest-margin instances kept as the climb's starting points.
+const POOL: usize = 4;
+
+/// What the random phase counted.
+#[derive(Default)]
+struct Tally {
+    cases: u64,
+    rejected: u64,
+    outside_hypothesis: u64,
+    violations: u64,
+    ties: u64,
+    nan: u64,
+}
+
+impl<S, E> Property<S, E>
 where
     S: Strategy + Send + Sync,
     S::Value: Serialize + Debug,
-    F: Fn(&S::Value) -> Eval + Send + Sync,
+    E: Evaluate<S::Value>,
 {
-    /// Shrinks a failing value tree; returns the simplest failing value, its evaluation and
-    /// the number of shrink steps taken.
-    fn shrink(&self, mut tree: S::Tree, mut best: S::Value, mut best_m: Eval) -> (S::Value, Eval, u32) {
-        let mut steps = 0;
-        if !tree.simplify() {
-            return (best, best_m, steps);
+    /// The evaluation of one value (`Reject` when it is outside the hypothesis).
+    fn evaluate(&self, ctx: &Context, value: &S::Value) -> Eval {
+        if let Some((_, h)) = &self.given {
+            if !(h(value) >= 0.0) {
+                return Eval::Reject("outside the hypothesis");
+            }
         }
-        while steps < self.max_shrink_iters {
-            steps += 1;
+        let json = || serde_json::to_string(value).unwrap_or_default();
+        self.eval.evaluate(&Trial::new(ctx, &json), value)
+    }
+
+    fn inside(&self, value: &S::Value) -> bool {
+        self.given.as_ref().is_none_or(|(_, h)| h(value) >= 0.0)
+    }
+
+    /// The 32 seed bytes of instance `i`: keyed by (seed, claim, instance), so an instance
+    /// does not depend on the ones before it.
+    fn instance_seed(ctx: &Context, i: u64) -> [u8; 32] {
+        let mut out = [0u8; 32];
+        for (j, chunk) in out.chunks_mut(8).enumerate() {
+            chunk.copy_from_slice(&ctx.key(&format!("instance{i}/{j}")).as_u64().to_le_bytes());
+        }
+        out
+    }
+
+    /// Shrinks a refuting instance: first its choices toward short dyadics (clearing low bits
+    /// of each word), then its value tree with proptest's simplify/complicate. Returns the
+    /// simplest refuting value, its evaluation and the number of shrink steps.
+    fn shrink(&self, ctx: &Context, found: Found<S::Value>) -> (S::Value, Eval, u32) {
+        let Found { mut value, mut choices, mut eval, .. } = found;
+        let mut steps = 0u32;
+        let budget = 128u32;
+        'words: for i in 0..search::word_count(&choices) {
+            for bits in [32, 24, 16, 8] {
+                if steps >= budget {
+                    break 'words;
+                }
+                let Some(c) = search::shorten(&choices, i, bits) else { continue };
+                let Some(tree) = search::replay(&self.strategy, &c) else { continue };
+                steps += 1;
+                let v = tree.current();
+                let e = self.evaluate(ctx, &v);
+                if e.refutes() && rank(&e).0 <= rank(&eval).0 {
+                    (value, choices, eval) = (v, c, e);
+                    break;
+                }
+            }
+        }
+        let Some(mut tree) = search::replay(&self.strategy, &choices) else { return (value, eval, steps) };
+        if !tree.simplify() {
+            return (value, eval, steps);
+        }
+        let class = rank(&eval).0;
+        let mut tree_steps = 0;
+        while tree_steps < self.max_shrink_iters {
+            tree_steps += 1;
             let candidate = tree.current();
-            if let Some(e) = violated((self.eval)(&candidate)) {
-                best = candidate;
-                best_m = e;
+            let e = self.evaluate(ctx, &candidate);
+            if e.refutes() && rank(&e).0 <= class {
+                (value, eval) = (candidate, e);
                 if !tree.simplify() {
                     break;
                 }
@@ -173,16 +304,9 @@ where
                 break;
             }
         }
-        (best, best_m, steps)
+        (value, eval, steps + tree_steps)
     }
-}
 
-impl<S, F> Property<S, F>
-where
-    S: Strategy + Send + Sync,
-    S::Value: Serialize + Debug,
-    F: Fn(&S::Value) -> Eval + Send + Sync,
-{
     /// The evaluation's comparison with its sides named: by [`Property::sides`], else by what
     /// the relation makes them.
     fn violation(&self, eval: &Eval) -> Violation {
@@ -206,19 +330,158 @@ where
         }
         Ok(json)
     }
+
+    /// Evaluates the value that `choices` encode (`None` when the strategy cannot build one
+    /// from them or the value is rejected).
+    fn try_choices(&self, ctx: &Context, st: &mut SearchState<S::Value>, choices: Choices, phase: Phase) -> Option<Found<S::Value>> {
+        st.attempts += 1;
+        let value = search::replay(&self.strategy, &choices)?.current();
+        let eval = self.evaluate(ctx, &value);
+        eval.margin()?;
+        st.used[phase as usize - 1] += 1;
+        ctx.progress.advance(1);
+        Some(Found { value, choices, eval, phase, at: st.used.iter().sum() })
+    }
+
+    /// Fresh draws biased to the domain's edges; the lowest margins join the pool.
+    fn boundary_phase(&self, ctx: &Context, st: &mut SearchState<S::Value>, budget: u64, len: usize) -> Option<Found<S::Value>> {
+        while st.used[0] < budget && st.attempts < st.max_attempts {
+            let choices = search::boundary(len, &mut st.stream);
+            let Some(f) = self.try_choices(ctx, st, choices, Phase::Boundary) else { continue };
+            if f.eval.refutes() {
+                return Some(f);
+            }
+            st.offer(f);
+        }
+        None
+    }
+
+    /// Instances at the hypothesis's edge: from each random instance outside it, bisect (24
+    /// halvings, on the hypothesis alone) toward a random instance inside it (pairs taken in
+    /// turn, so the edge points spread along the boundary), and evaluate the point just inside.
+    fn edge_phase(&self, ctx: &Context, st: &mut SearchState<S::Value>, budget: u64, outside: &[Choices], inside: &[Choices]) -> Option<Found<S::Value>> {
+        if self.given.is_none() || outside.is_empty() || inside.is_empty() {
+            return None;
+        }
+        let mut k = 0usize;
+        while st.used[1] < budget && st.attempts < st.max_attempts {
+            let (from, to) = (&outside[k % outside.len()], inside[(k / outside.len() + k) % inside.len()].clone());
+            k += 1;
+            let (mut lo, mut hi) = (0.0, 1.0);
+            for _ in 0..24 {
+                let t = 0.5 * (lo + hi);
+                let inside = search::replay(&self.strategy, &search::between(from, &to, t)).is_some_and(|tree| self.inside(&tree.current()));
+                if inside {
+                    hi = t;
+                } else {
+                    lo = t;
+                }
+            }
+            let Some(f) = self.try_choices(ctx, st, search::between(from, &to, hi), Phase::Edge) else { continue };
+            if f.eval.refutes() {
+                return Some(f);
+            }
+            st.offer(f);
+        }
+        None
+    }
+
+    /// A (1+1)-evolution strategy per pool instance, in turn: mutate its choices with a step
+    /// of `2^σ` (σ in bits, from 16), keep the mutant when its margin is no larger, and adapt σ
+    /// by the 1/5 rule (+1 on success, −¼ on failure).
+    fn climb(&self, ctx: &Context, st: &mut SearchState<S::Value>, budget: u64) -> Option<Found<S::Value>> {
+        let mut chains: Vec<(Found<S::Value>, f64)> = std::mem::take(&mut st.pool).into_iter().map(|f| (f, 16.0)).collect();
+        let mut k = 0usize;
+        while !chains.is_empty() && st.used.iter().sum::<u64>() < budget && st.attempts < st.max_attempts {
+            let i = k % chains.len();
+            k += 1;
+            let candidate = search::mutate(&chains[i].0.choices, chains[i].1, &mut st.stream);
+            let Some(f) = self.try_choices(ctx, st, candidate, Phase::Targeted) else { continue };
+            if f.eval.refutes() {
+                return Some(f);
+            }
+            let chain = &mut chains[i];
+            if rank(&f.eval) <= rank(&chain.0.eval) {
+                chain.0 = f;
+                chain.1 = (chain.1 + 1.0).min(31.0);
+            } else {
+                chain.1 = (chain.1 - 0.25).max(0.0);
+            }
+        }
+        None
+    }
+
+    /// The targeted phases, after a random phase that refuted nothing, with `budget`
+    /// evaluations: a quarter on boundary draws, an eighth at the hypothesis's edge, the rest
+    /// climbing. Stops at the first refuting instance; returns it and the search's record.
+    fn targeted(&self, ctx: &Context, budget: u64, pool: Vec<Found<S::Value>>, edge: &EdgeSeeds, len: usize) -> (Option<Found<S::Value>>, serde_json::Value) {
+        // The replay must reproduce what was drawn, or the search would judge other instances.
+        if let Some(f) = pool.first() {
+            let same =
+                search::replay(&self.strategy, &f.choices).is_some_and(|t| serde_json::to_value(t.current()).ok() == serde_json::to_value(&f.value).ok());
+            if !same {
+                return (
+                    None,
+                    serde_json::json!({ "evaluations": 0, "unavailable": "the strategy's draws cannot be rebuilt from their bytes (it forks its RNG)" }),
+                );
+            }
+        }
+        let mut st = SearchState { used: [0; 3], attempts: 0, max_attempts: 8 * budget + 64, stream: Stream::new(ctx.key("search"), 0), pool };
+        let found = self
+            .boundary_phase(ctx, &mut st, budget / 4, len)
+            .or_else(|| self.edge_phase(ctx, &mut st, budget / 8, &edge.outside, &edge.inside))
+            .or_else(|| self.climb(ctx, &mut st, budget));
+        let record = serde_json::json!({
+            "evaluations": st.used.iter().sum::<u64>(),
+            "boundary": st.used[0],
+            "edge": st.used[1],
+            "targeted": st.used[2],
+        });
+        (found, record)
+    }
 }
 
-impl<S, F> Check for Property<S, F>
+/// Random instances on either side of a hypothesis (up to 16 each), the ends of the segments
+/// the edge phase bisects.
+#[derive(Default)]
+struct EdgeSeeds {
+    outside: Vec<Choices>,
+    inside: Vec<Choices>,
+}
+
+/// The search's running state: evaluations per phase (boundary, edge, targeted), attempts
+/// (including choices that built no value), its random stream and the pool of lowest margins.
+struct SearchState<V> {
+    used: [u64; 3],
+    attempts: u64,
+    max_attempts: u64,
+    stream: Stream,
+    pool: Vec<Found<V>>,
+}
+
+impl<V> SearchState<V> {
+    /// Keeps `f` if it is among the [`POOL`] lowest margins.
+    fn offer(&mut self, f: Found<V>) {
+        if f.eval.standing() == Some(Standing::Nan) {
+            return;
+        }
+        self.pool.push(f);
+        self.pool.sort_by(|a, b| rank(&a.eval).partial_cmp(&rank(&b.eval)).unwrap_or(std::cmp::Ordering::Equal));
+        self.pool.truncate(POOL);
+    }
+}
+
+impl<S, E> Check for Property<S, E>
 where
     S: Strategy + Send + Sync,
     S::Value: Serialize + DeserializeOwned + Debug,
-    F: Fn(&S::Value) -> Eval + Send + Sync,
+    E: Evaluate<S::Value>,
 {
     fn kind(&self) -> Kind {
         self.kind
     }
 
-    fn replay(&self, instance: &serde_json::Value) -> Result<Replay> {
+    fn replay(&self, instance: &serde_json::Value, ctx: &Context) -> Result<Replay> {
         // An expanded counterexample that is not an object wraps the drawn value.
         let drawn = instance.get("drawn").filter(|_| self.expand.is_some()).unwrap_or(instance);
         let value: S::Value = serde_json::from_value(drawn.clone())?;
@@ -235,91 +498,143 @@ where
                 }
             }
         }
-        let eval = (self.eval)(&value);
-        Ok(match eval {
+        Ok(match self.evaluate(ctx, &value) {
             Eval::Reject(why) => Replay::Rejected(why),
-            _ => Replay::Evaluated(self.violation(&eval)),
+            eval => Replay::Evaluated(self.violation(&eval)),
         })
     }
 
     fn run(&self, ctx: &Context) -> Result<Outcome> {
         let n = ctx.budget.pick(self.cases[0], self.cases[1], self.cases[2]);
-        let config = Config { cases: n as u32, failure_persistence: None, ..Config::default() };
-        let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &ctx.proptest_seed());
-        let mut runner = TestRunner::new_with_rng(config, rng);
-        ctx.progress.expect(n);
+        let extra = match self.search {
+            Search::Targeted { fraction } if ctx.budget != Budget::Quick => (n as f64 * fraction).ceil() as u64,
+            _ => 0,
+        };
+        ctx.progress.expect(n + extra);
         let max_rejects = 20 * n + 1000;
-        let (mut cases, mut rejected, mut violations, mut nan) = (0u64, 0u64, 0u64, 0u64);
-        let mut closest: Option<(S::Value, f64)> = None;
-        let mut first: Option<(S::Value, Eval, u32, u64)> = None;
-        while cases < n && rejected <= max_rejects {
-            let Ok(tree) = self.strategy.new_tree(&mut runner) else {
-                rejected += 1;
+        let mut t = Tally::default();
+        let mut pool: Vec<Found<S::Value>> = vec![];
+        let mut worst: Option<Found<S::Value>> = None;
+        let mut edge = EdgeSeeds::default();
+        let mut max_len = 0usize;
+        let mut i = 0u64;
+        while t.cases < n && t.rejected <= max_rejects {
+            let seed = Self::instance_seed(ctx, i);
+            i += 1;
+            let Some((tree, choices)) = search::record(&self.strategy, &seed) else {
+                t.rejected += 1;
                 continue;
             };
+            max_len = max_len.max(choices.0.len());
             let value = tree.current();
-            let eval = (self.eval)(&value);
-            match eval.margin() {
-                None => rejected += 1,
-                Some(m) => {
-                    cases += 1;
-                    ctx.progress.advance(1);
-                    if m.is_nan() {
-                        nan += 1;
-                    } else if m < 0.0 {
-                        violations += 1;
-                        if first.is_none() {
-                            let (v, e, steps) = self.shrink(tree, value, eval);
-                            first = Some((v, e, steps, cases));
-                        }
-                    } else if closest.as_ref().is_none_or(|(_, c)| m < *c) {
-                        closest = Some((value, m));
+            let eval = self.evaluate(ctx, &value);
+            let Some(standing) = eval.standing() else {
+                t.rejected += 1;
+                if !self.inside(&value) {
+                    t.outside_hypothesis += 1;
+                    if edge.outside.len() < 16 {
+                        edge.outside.push(choices);
                     }
                 }
+                continue;
+            };
+            if self.given.is_some() && edge.inside.len() < 16 {
+                edge.inside.push(choices.clone());
+            }
+            t.cases += 1;
+            ctx.progress.advance(1);
+            match standing {
+                Standing::Nan => t.nan += 1,
+                Standing::Violated => t.violations += 1,
+                Standing::Tie => t.ties += 1,
+                Standing::Holds => {}
+            }
+            let found = Found { value, choices, eval, phase: Phase::Random, at: t.cases };
+            if eval.refutes() {
+                if better(&eval, &worst) {
+                    worst = Some(found);
+                }
+            } else if standing != Standing::Nan && (pool.len() < POOL || rank(&eval) < rank(&pool[pool.len() - 1].eval)) {
+                pool.push(found);
+                pool.sort_by(|a, b| rank(&a.eval).partial_cmp(&rank(&b.eval)).unwrap_or(std::cmp::Ordering::Equal));
+                pool.truncate(POOL);
             }
         }
-        let rate = (cases > 0).then(|| clopper_pearson(violations, cases, 0.95));
+        let closest = pool.first().map(|f| (serde_json::to_value(&f.value).unwrap_or_default(), f.eval.margin().unwrap_or(f64::NAN), f.phase));
+        let mut search_record = None;
+        if worst.is_none() && extra > 0 && t.nan == 0 && !pool.is_empty() {
+            let (found, record) = self.targeted(ctx, extra, pool, &edge, max_len);
+            worst = found;
+            search_record = Some(record);
+        }
+        let rate = (t.cases > 0).then(|| clopper_pearson(t.violations, t.cases, 0.95));
         let construction = self.kind == Kind::Construction;
         let base = |verdict, margin| {
-            let out = Outcome::new(verdict, cases, margin)
-                .detail("cases", cases)
-                .detail("rejected", rejected)
-                .detail("violations", violations)
+            let mut out = Outcome::new(verdict, t.cases, margin)
+                .detail("cases", t.cases)
+                .detail("rejected", t.rejected)
+                .detail("violations", t.violations)
+                .detail("ties", t.ties)
                 .detail("violation_rate_95", rate);
+            if let Some((what, _)) = &self.given {
+                out = out.detail("hypothesis", what).detail("outside_hypothesis", t.outside_hypothesis);
+            }
+            if let Some(record) = &search_record {
+                out = out.detail("search", record);
+            }
             // A construction's accuracy: instances answered exactly, with its 95% interval.
-            if construction && cases > 0 {
-                out.detail("instances_answered", cases - violations).detail("accuracy_95", clopper_pearson(cases - violations, cases, 0.95))
+            if construction && t.cases > 0 {
+                out.detail("instances_answered", t.cases - t.violations).detail("accuracy_95", clopper_pearson(t.cases - t.violations, t.cases, 0.95))
             } else {
                 out
             }
         };
-        if let Some((value, eval, steps, found_at)) = first {
+        if let Some(found) = worst {
+            let (phase, at) = (found.phase, found.at);
+            let (value, eval, steps) = self.shrink(ctx, found);
             let figures = self.illustrate.as_ref().map(|f| f(&value)).unwrap_or_default();
             let violation = self.violation(&eval);
             let margin = violation.margin;
-            let summary = format!("violated by {violations} of {cases} instances (first at #{found_at}); shrunk in {steps} steps to margin {margin:.3e}");
+            let what = if eval.standing() == Some(Standing::Tie) { "an exact tie of the strict relation" } else { "a strict violation" };
+            let how = match phase {
+                Phase::Random => format!("violated by {} of {} instances{} (worst at #{at})", t.violations, t.cases, ties_note(t.ties)),
+                p => format!("none of {} random instances violated it{}; found by the {} search after {at} evaluations", t.cases, ties_note(t.ties), p.name()),
+            };
+            let summary = format!("{how}; {what}, shrunk in {steps} steps to margin {margin:.3e}");
             let verdict = Verdict::Refuted { counterexample: self.counterexample(&value)?, violation, margin, summary };
-            return Ok(base(verdict, Some(margin)).detail("shrink_steps", steps).figures(figures));
+            return Ok(base(verdict, Some(margin)).detail("shrink_steps", steps).detail("found_by", phase.name()).figures(figures));
         }
-        if nan > 0 {
-            let why = format!("{nan} of {cases} instances gave a NaN margin (numerical failure)");
+        if t.nan > 0 {
+            let why = format!("{} of {} instances gave a NaN margin (numerical failure)", t.nan, t.cases);
             return Ok(base(Verdict::Inconclusive { why }, None));
         }
-        if cases == 0 {
-            return Ok(base(Verdict::Vacuous { rejected }, None));
+        if t.cases == 0 {
+            return Ok(base(Verdict::Vacuous { rejected: t.rejected }, None));
         }
-        if cases < n {
-            let why = format!("only {cases} of {n} instances met the assumptions ({rejected} rejected)");
-            return Ok(base(Verdict::Inconclusive { why }, closest.as_ref().map(|c| c.1)));
+        let Some((instance, m, phase)) = closest else { unreachable!("cases > 0 and nothing refuted or NaN") };
+        if t.cases < n {
+            let why = format!("only {} of {n} instances met the assumptions ({} rejected)", t.cases, t.rejected);
+            return Ok(base(Verdict::Inconclusive { why }, Some(m)));
         }
-        let (value, m) = closest.expect("cases > 0 and no violation");
-        let figures = self.illustrate.as_ref().map(|f| f(&value)).unwrap_or_default();
-        let evidence = if construction {
-            format!("answered all {cases} task instances exactly; smallest answer margin {m:.3e}")
-        } else {
-            format!("{cases} instances, none violated; smallest margin {m:.3e}")
+        let figures = match (&self.illustrate, serde_json::from_value::<S::Value>(instance.clone())) {
+            (Some(f), Ok(v)) => f(&v),
+            _ => vec![],
         };
-        Ok(base(Verdict::Holds { evidence }, Some(m)).detail("closest_instance", &value).figures(figures))
+        let searched = search_record.as_ref().and_then(|r| r["evaluations"].as_u64()).map(|e| format!(", nor {e} searched")).unwrap_or_default();
+        let evidence = if construction {
+            format!("answered all {} task instances exactly; smallest answer margin {m:.3e}", t.cases)
+        } else {
+            format!("{} instances{searched}, none violated{}; smallest margin {m:.3e}", t.cases, ties_note(t.ties))
+        };
+        Ok(base(Verdict::Holds { evidence }, Some(m)).detail("closest_instance", instance).detail("closest_found_by", phase.name()).figures(figures))
+    }
+}
+
+fn ties_note(ties: u64) -> String {
+    if ties == 0 {
+        String::new()
+    } else {
+        format!(" ({ties} ties within rounding, counted apart)")
     }
 }
 
@@ -330,6 +645,12 @@ mod tests {
     use crate::mc::CpuBackend;
     use crate::progress::Silent;
     use proptest::strategy::Strategy;
+
+    const BAR: Silent = Silent;
+
+    fn ctx() -> Context<'static> {
+        Context { seed: 1, budget: Budget::Quick, backend: &CpuBackend, stream_label: "test", progress: &BAR }
+    }
 
     fn run<C: Check>(c: &C, seed: u64) -> Outcome {
         let bar = Silent;
@@ -364,18 +685,6 @@ mod tests {
     }
 
     #[test]
-    fn min_keeps_the_smaller_margin_a_reject_and_a_number_over_nan() {
-        let m = |e: Eval| e.margin();
-        assert_eq!(m(Eval::Margin(1.0).min(Eval::Margin(-2.0))), Some(-2.0));
-        assert_eq!(m(Eval::Margin(-2.0).min(Eval::Margin(1.0))), Some(-2.0));
-        assert_eq!(m(Eval::Margin(f64::NAN).min(Eval::Margin(0.5))), Some(0.5));
-        assert_eq!(m(Eval::Margin(0.5).min(Eval::Margin(f64::NAN))), Some(0.5));
-        assert!(m(Eval::Margin(f64::NAN).min(Eval::Margin(f64::NAN))).unwrap().is_nan());
-        assert_eq!(m(Eval::Margin(1.0).min(Eval::Reject("no"))), None);
-        assert_eq!(m(Eval::Reject("no").min(Eval::Margin(1.0))), None);
-    }
-
-    #[test]
     fn a_zero_margin_holds() {
         // Margin exactly 0 is the boundary of the relation: satisfied, not violated.
         let p = property([20, 20, 20], 0.0..1.0f64, |_| Eval::Margin(0.0));
@@ -407,17 +716,17 @@ mod tests {
         let c = construction([10, 10, 10], 0.0..1.0f64, |&x| if x < 0.5 { Eval::Reject("below a half") } else { Eval::Margin(1.0) });
         assert_eq!(c.kind(), Kind::Construction);
         assert_eq!(property([10, 10, 10], 0.0..1.0f64, |_| Eval::Margin(1.0)).kind(), Kind::Property);
-        assert!(matches!(c.replay(&serde_json::json!(0.25)).unwrap(), Replay::Rejected("below a half")));
-        assert!(matches!(c.replay(&serde_json::json!(0.75)).unwrap(), Replay::Evaluated(_)));
+        assert!(matches!(c.replay(&serde_json::json!(0.25), &ctx()).unwrap(), Replay::Rejected("below a half")));
+        assert!(matches!(c.replay(&serde_json::json!(0.75), &ctx()).unwrap(), Replay::Evaluated(_)));
     }
 
     #[test]
     fn replay_refuses_an_expansion_its_parameters_do_not_generate() {
         let p = property([10, 10, 10], 0i64..10, |&x| Eval::le(x as f64, 5.0, 0.0, 0.0)).expand(|&x| serde_json::json!({ "square": x * x }));
         let ok = serde_json::json!({ "drawn": 3, "instance": { "square": 9 } });
-        assert!(p.replay(&ok).is_ok());
+        assert!(p.replay(&ok, &ctx()).is_ok());
         let tampered = serde_json::json!({ "drawn": 3, "instance": { "square": 10 } });
-        assert!(p.replay(&tampered).is_err());
+        assert!(p.replay(&tampered, &ctx()).is_err());
     }
 
     #[test]

@@ -22,6 +22,11 @@ impl Registry {
         self.claims.push(claim);
     }
 
+    /// The claims, by value (for [`harness::main`](crate::harness::main)).
+    pub fn into_claims(self) -> Vec<Claim> {
+        self.claims
+    }
+
     /// Every claim.
     pub fn iter(&self) -> impl Iterator<Item = &Claim> {
         self.claims.iter()

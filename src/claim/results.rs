@@ -79,6 +79,51 @@ pub struct ClaimResult {
     pub figures: Vec<Figure>,
 }
 
+impl ClaimResult {
+    /// Panics with the result unless the claim holds (a theorem's control must be refuted
+    /// too): the assertion of a conjecture believed true, in a user's test.
+    #[track_caller]
+    pub fn assert_holds(&self) {
+        let control_ok = self.control.as_ref().is_none_or(|c| c.detected);
+        assert!(self.result.verdict == VerdictKind::Holds && control_ok, "expected {} to hold:\n{self}", self.meta.id);
+    }
+    /// Panics with the result unless the claim is refuted: the assertion of a conjecture
+    /// believed false (its counterexample is in the message when it is).
+    #[track_caller]
+    pub fn assert_refuted(&self) {
+        assert!(self.result.is_refuted(), "expected {} to be refuted:\n{self}", self.meta.id);
+    }
+    /// Panics unless the verdict agrees with the claim's status (what `cargo test` checks of
+    /// every shipped claim).
+    #[track_caller]
+    pub fn assert_agrees(&self) {
+        assert!(self.agrees, "{} contradicts its status ({}):\n{self}", self.meta.id, self.disagreement.as_deref().unwrap_or(""));
+    }
+}
+
+/// The verdict, its evidence, and for a refutation the counterexample and both sides of the
+/// violated relation, as `cargo test` prints them.
+impl std::fmt::Display for ClaimResult {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let r = &self.result;
+        writeln!(f, "{} [{} · {}]: {} — {}", self.meta.id, self.meta.status, self.meta.kind, r.verdict, r.summary)?;
+        writeln!(f, "  statement: {}", self.meta.statement)?;
+        if let Some(v) = &r.violation {
+            writeln!(f, "  violated:  {} with lhs = {:e} ({}), rhs = {:e} ({}), margin {:e}", v.relation, v.lhs, v.lhs_is, v.rhs, v.rhs_is, v.margin)?;
+        }
+        if let Some(c) = &r.counterexample {
+            writeln!(f, "  counterexample: {c}")?;
+        }
+        if let Some(c) = &self.control {
+            writeln!(f, "  negative control ({}): {}{}", c.mutation, c.result.verdict, if c.detected { "" } else { " — NOT detected" })?;
+        }
+        if let Some(d) = &self.disagreement {
+            writeln!(f, "  disagreement: {d}")?;
+        }
+        Ok(())
+    }
+}
+
 /// A whole run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunResults {

@@ -27,9 +27,10 @@ fn execute(check: &dyn Check, ctx: &Context) -> Outcome {
     check.run(ctx).unwrap_or_else(|e| Outcome::new(Verdict::Inconclusive { why: format!("check failed: {e}") }, 0, None))
 }
 
-fn agreement(status: Status, verdict: &Verdict, control: Option<&ControlResult>) -> Option<String> {
-    match (status, verdict) {
-        (Status::Conjecture, _) | (_, Verdict::Skipped { .. }) => None,
+fn agreement(claim: &Claim, verdict: &Verdict, control: Option<&ControlResult>) -> Option<String> {
+    match (claim.meta.status, verdict) {
+        (_, Verdict::Skipped { .. }) => None,
+        (Status::Conjecture, v) => claim.expected.filter(|e| *e != v.tag()).map(|e| format!("the conjecture was expected to be {e}, and is {}", v.tag())),
         (Status::Erratum, Verdict::Refuted { .. }) => None,
         (Status::Erratum, v) => Some(format!("the printed statement was not refuted by the search ({})", v.tag())),
         (Status::Theorem, Verdict::Holds { .. }) => match control {
@@ -54,7 +55,7 @@ pub fn run_claim(claim: &Claim, cfg: &RunConfig) -> ClaimResult {
         let result = CheckResult::of(&run(c.check.as_ref()));
         ControlResult { mutation: c.mutation.clone(), detected: result.is_refuted(), result }
     });
-    let disagreement = agreement(claim.meta.status, &out.verdict, control.as_ref());
+    let disagreement = agreement(claim, &out.verdict, control.as_ref());
     ClaimResult {
         meta: claim.meta.clone(),
         result: CheckResult::of(&out),
@@ -63,6 +64,50 @@ pub fn run_claim(claim: &Claim, cfg: &RunConfig) -> ClaimResult {
         control,
         details: out.details,
         figures: out.figures,
+    }
+}
+
+/// Runs one claim (and its control) the way a user's test does: on the CPU, at the seed and
+/// budget of the environment ([`RunSettings::from_env`]: `SSMCHECK_SEED`, default 1;
+/// `SSMCHECK_BUDGET`, default `quick`). Panics with one clear line on a malformed variable.
+///
+/// ```no_run
+/// # use ssmcheck::prelude::*;
+/// # fn my_conjecture() -> Claim { unimplemented!() }
+/// ssmcheck::claim::check(&my_conjecture()).assert_holds();
+/// ```
+pub fn check(claim: &Claim) -> ClaimResult {
+    let settings = RunSettings::from_env().unwrap_or_else(|e| panic!("{e}"));
+    let cfg = RunConfig { seed: settings.seed, budget: settings.budget, backend: &crate::mc::CpuBackend, progress: false, parallel: false };
+    run_claim(claim, &cfg)
+}
+
+/// The seed and budget of a run started from a test, read from the environment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunSettings {
+    /// `SSMCHECK_SEED` (default 1).
+    pub seed: u64,
+    /// `SSMCHECK_BUDGET` (`quick`, `standard` or `deep`; default `quick`).
+    pub budget: Budget,
+}
+
+impl RunSettings {
+    /// Reads `SSMCHECK_SEED` and `SSMCHECK_BUDGET`; an unset variable takes its default, a
+    /// malformed one is an error naming it.
+    pub fn from_env() -> crate::error::Result<RunSettings> {
+        Self::from_vars(std::env::var("SSMCHECK_SEED").ok().as_deref(), std::env::var("SSMCHECK_BUDGET").ok().as_deref())
+    }
+    /// The settings these variable values give (`None`: unset).
+    pub fn from_vars(seed: Option<&str>, budget: Option<&str>) -> crate::error::Result<RunSettings> {
+        let seed = match seed {
+            None => 1,
+            Some(s) => s.trim().parse().map_err(|_| crate::error::Error::InvalidParameter(format!("SSMCHECK_SEED='{s}' is not a non-negative integer")))?,
+        };
+        let budget = match budget {
+            None => Budget::Quick,
+            Some(b) => b.trim().parse().map_err(|e| crate::error::Error::InvalidParameter(format!("SSMCHECK_BUDGET: {e}")))?,
+        };
+        Ok(RunSettings { seed, budget })
     }
 }
 
@@ -76,5 +121,18 @@ pub fn run_claims(claims: &[&Claim], cfg: &RunConfig) -> RunResults {
         budget: cfg.budget,
         backend: cfg.backend.name().into(),
         claims: results,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_default_and_reject_malformed_values() {
+        assert_eq!(RunSettings::from_vars(None, None).unwrap(), RunSettings { seed: 1, budget: Budget::Quick });
+        assert_eq!(RunSettings::from_vars(Some("42"), Some("standard")).unwrap(), RunSettings { seed: 42, budget: Budget::Standard });
+        assert!(RunSettings::from_vars(Some("-1"), None).unwrap_err().to_string().contains("SSMCHECK_SEED"));
+        assert!(RunSettings::from_vars(None, Some("huge")).unwrap_err().to_string().contains("SSMCHECK_BUDGET"));
     }
 }

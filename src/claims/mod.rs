@@ -2,12 +2,10 @@
 
 use crate::claim::Registry;
 
-pub mod conjectures;
 pub mod decay;
 pub mod haar;
 pub mod recall;
 pub mod stability;
-pub mod strategies;
 
 /// The source line of seed 004.
 pub const PAPER_004: &str = "004 Rethinking the long-range dependency in Mamba/SSM and transformer models (Ma, Najarian)";
@@ -30,5 +28,4 @@ pub fn register_all(r: &mut Registry) {
     stability::register(r);
     haar::register(r);
     recall::register(r);
-    conjectures::register(r);
 }

@@ -61,6 +61,16 @@ pub fn nonnormality(a: &Mat) -> f64 {
     (a * a.transpose() - a.transpose() * a).norm() / n2
 }
 
+/// The 2-norm of a vector.
+pub fn norm(v: &[f64]) -> f64 {
+    v.iter().map(|x| x * x).sum::<f64>().sqrt()
+}
+
+/// The 2-norm of the difference of two vectors.
+pub fn dist(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| (x - y).powi(2)).sum::<f64>().sqrt()
+}
+
 /// A matrix from row-major nested rows (the JSON layout of counterexamples).
 pub fn mat_from_rows(rows: &[Vec<f64>]) -> Mat {
     let n = rows.len();

@@ -45,6 +45,9 @@ pub struct Stream {
     instance: u64,
     next_block: u64,
     spare: Option<f64>,
+    /// Words of the current block not yet handed out by `RngCore` (from `word_pos` to 4).
+    words: [u32; 4],
+    word_pos: u8,
 }
 
 /// A uniform in the open interval (0, 1) from two 32-bit words (52 random bits, so that the
@@ -59,7 +62,7 @@ pub fn uniform_from_words(a: u32, b: u32) -> f64 {
 impl Stream {
     /// The stream of `instance` under `key`, positioned at its first draw.
     pub fn new(key: StreamKey, instance: u64) -> Self {
-        Stream { key, instance, next_block: 0, spare: None }
+        Stream { key, instance, next_block: 0, spare: None, words: [0; 4], word_pos: 4 }
     }
 
     fn block(&mut self) -> [u32; 4] {
@@ -107,6 +110,32 @@ impl Stream {
     }
 }
 
+/// The stream as a `rand_core` generator (rand 0.8 / rand_distr 0.4 / statrs): any
+/// distribution can draw from it — Gamma, Student-t, heavy tails — and stay keyed by (seed,
+/// claim, instance). Words are handed out four per Philox block, in order; a block used for
+/// words is not used for normals or uniforms.
+impl rand_core::RngCore for Stream {
+    fn next_u32(&mut self) -> u32 {
+        if self.word_pos == 4 {
+            self.words = self.block();
+            self.word_pos = 0;
+        }
+        let w = self.words[usize::from(self.word_pos)];
+        self.word_pos += 1;
+        w
+    }
+    fn next_u64(&mut self) -> u64 {
+        rand_core::impls::next_u64_via_u32(self)
+    }
+    fn fill_bytes(&mut self, dest: &mut [u8]) {
+        rand_core::impls::fill_bytes_via_next(self, dest)
+    }
+    fn try_fill_bytes(&mut self, dest: &mut [u8]) -> Result<(), rand_core::Error> {
+        self.fill_bytes(dest);
+        Ok(())
+    }
+}
+
 impl Normals for Stream {
     /// The same values as `out.len()` calls of [`Stream::normal`].
     fn fill(&mut self, out: &mut [f64]) {
@@ -127,6 +156,19 @@ impl Normals for Stream {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn rng_core_words_are_the_philox_blocks_in_order() {
+        use rand_core::RngCore;
+        let key = StreamKey::new(5, "rng");
+        let mut s = Stream::new(key, 3);
+        let block = Stream::new(key, 3).block_at(0);
+        assert_eq!([s.next_u32(), s.next_u32(), s.next_u32(), s.next_u32()], block);
+        assert_eq!(s.next_u64(), u64::from(Stream::new(key, 3).block_at(1)[0]) | (u64::from(Stream::new(key, 3).block_at(1)[1]) << 32));
+        let mut bytes = [0u8; 5];
+        s.fill_bytes(&mut bytes);
+        assert_eq!(bytes[..4], Stream::new(key, 3).block_at(1)[2].to_le_bytes());
+    }
+
     use super::*;
 
     #[test]

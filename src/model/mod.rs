@@ -14,6 +14,8 @@
 //! | one-layer mixers of 000 Table 2: Mamba, Mamba-2, S4D, Mamba-Δᵀ, gate, readout | [`mixer`] | 000 eq 14–15 |
 //! | 002's simplified Mamba (theory model) and its exact gradients | [`recall_toy`] | 002 Sec. 4, App. D |
 
+#[cfg(feature = "quickcheck")]
+mod arbitrary;
 pub mod attention;
 pub mod dense;
 pub mod diagonal;

@@ -17,12 +17,12 @@ use super::{overview, PAPER_000, PAPER_004};
 use crate::claim::custom;
 use crate::claim::rate::{judge_rates, RateCell};
 use crate::claim::{property, Check, Claim, ErrorKind, Eval, Family, Kind, ALPHA};
-use crate::claims::strategies::{grid, grid_matrix};
 use crate::math::derivative;
 use crate::math::linalg::{mat_from_rows, smallest_singular_value, spectral_norm, Mat};
 use crate::mc::Stream;
 use crate::model::Attention;
 use crate::stats::{bonferroni, mean_interval, ols};
+use crate::strategy::{grid, grid_matrix};
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 

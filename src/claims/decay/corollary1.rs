@@ -12,7 +12,6 @@
 use super::PAPER_004;
 use crate::claim::custom;
 use crate::claim::{property, Claim, Comparison, Context, ErrorKind, Eval, Family, Figure, Kind, Outcome, Relation, Series, Style, Verdict};
-use crate::claims::strategies::{grid, grid_matrix, grid_vec};
 use crate::math::linalg::{cond2, log_norm2, mat_from_rows, mat_to_rows, spectral_abscissa, Mat, Vector};
 use crate::math::softplus::softplus;
 use crate::mc::jobs::{DiagonalLrdJob, DiagonalLrdPath};
@@ -20,6 +19,7 @@ use crate::mc::paths::diagonal_lrd_path;
 use crate::mc::Stream;
 use crate::model::{DenseSsm, Discretization};
 use crate::stats::mean_interval;
+use crate::strategy::{grid, grid_matrix, grid_vec, normal_matrix};
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -66,42 +66,11 @@ pub struct NormalInstance {
     pub lambda1: f64,
 }
 
-/// Normal A = Q·blockdiag(real −λ or 2×2 [[α, −β], [β, α]])·Qᵀ, Q orthogonal from the QR of a grid
-/// matrix, with its exact spectral abscissa.
+/// Normal A from the public [`normal_matrix`] generator, with its exact spectral abscissa.
 fn normal_instances() -> impl Strategy<Value = NormalInstance> {
     (1usize..=4, 1usize..=30)
-        .prop_flat_map(|(h, steps)| {
-            (
-                grid_matrix(h, h, -2.0, 2.0, 0.25),
-                grid_vec(h, -2.0, -0.0625, 0.0625),
-                grid_vec(h, -2.0, 2.0, 0.25),
-                any::<bool>(),
-                grid_vec(h, -2.0, 2.0, 0.25),
-                grid_vec(steps + 1, 0.0625, 2.0, 0.0625),
-            )
-        })
-        .prop_map(|(q, re, im, complex, b, deltas)| {
-            let h = re.len();
-            let mut d = Mat::zeros(h, h);
-            let mut n = 0;
-            while n < h {
-                d[(n, n)] = re[n];
-                if complex && n + 1 < h {
-                    d[(n + 1, n + 1)] = re[n];
-                    d[(n, n + 1)] = -im[n];
-                    d[(n + 1, n)] = im[n];
-                    n += 2;
-                } else {
-                    n += 1;
-                }
-            }
-            let abscissa = (0..h).map(|i| d[(i, i)]).fold(f64::NEG_INFINITY, f64::max);
-            // Q from the QR of a grid matrix (+3I): orthogonal whatever the matrix.
-            let qm = mat_from_rows(&q) + Mat::identity(h, h) * 3.0;
-            let qq = qm.qr().q();
-            let a = &qq * d * qq.transpose();
-            NormalInstance { step: StepInstance { a: mat_to_rows(&a), b, deltas }, lambda1: abscissa }
-        })
+        .prop_flat_map(|(h, steps)| (normal_matrix(h), grid_vec(h, -2.0, 2.0, 0.25), grid_vec(steps + 1, 0.0625, 2.0, 0.0625)))
+        .prop_map(|(nm, b, deltas)| NormalInstance { step: StepInstance { a: nm.a, b, deltas }, lambda1: nm.lambda1 })
 }
 
 /// Margin of the per-step bound `‖v_{k+1}‖ ≤ e^{rate·Δ_{k+1}} ‖v_k‖` over all steps (relative
@@ -180,15 +149,7 @@ fn ratio_figure(name: &str, title: &str, a: &Mat, b: &[f64], delta: f64, steps: 
         .caption(format!("λ₁ = {:.4}, μ₂(A) = {:.4}, Δ = {delta}. Points above the printed line violate Corollary 1.", spectral_abscissa(a), log_norm2(a)))
 }
 
-/// The HiPPO-LegS matrix of order n: A_{ij} = −√(2i+1)√(2j+1) (i > j), −(i+1) (i = j), 0 above.
-pub fn hippo_legs(n: usize) -> (Mat, Vec<f64>) {
-    let a = Mat::from_fn(n, n, |i, j| match i.cmp(&j) {
-        std::cmp::Ordering::Greater => -((2 * i + 1) as f64).sqrt() * ((2 * j + 1) as f64).sqrt(),
-        std::cmp::Ordering::Equal => -((i + 1) as f64),
-        std::cmp::Ordering::Less => 0.0,
-    });
-    (a, (0..n).map(|i| ((2 * i + 1) as f64).sqrt()).collect())
-}
+pub use crate::strategy::hippo_legs;
 
 /// A diagonalisable instance A = V diag(λ) V⁻¹ with cumulative per-step Δ.
 #[derive(Clone, Debug, Serialize, Deserialize)]

@@ -9,10 +9,11 @@
 
 use super::PAPER_004;
 use crate::claim::{property, Claim, ErrorKind, Eval, Family};
-use crate::claims::strategies::{dist, grid, grid_matrix, grid_vec, norm};
+use crate::math::linalg::{dist, norm};
 use crate::math::linalg::{mat_from_rows, Vector};
 use crate::math::{central_difference, derivative};
 use crate::model::{DeltaRule, DenseSsm, DiagonalSsm, Discretization};
+use crate::strategy::{grid, grid_matrix, grid_vec};
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 

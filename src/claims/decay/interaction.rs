@@ -11,15 +11,16 @@ use super::PAPER_004;
 use crate::claim::custom;
 use crate::claim::rate::{judge_rates, RateCell};
 use crate::claim::{property, Check, Claim, Context, ErrorKind, Eval, Family, Figure, Kind, Outcome, Series, Style, ALPHA};
-use crate::claims::strategies::{dist, grid, grid_matrix, grid_vec, norm};
 use crate::error::Result;
 use crate::math::derivative;
+use crate::math::linalg::{dist, norm};
 use crate::math::linalg::{expm, mat_from_rows, mat_to_rows, spectral_radius, Mat, Vector};
 use crate::math::quadrature::expected_log_c_plus_gamma_x2;
 use crate::mc::jobs::{InteractionJob, InteractionPath, Start};
 use crate::mc::Stream;
 use crate::model::InteractionSsm;
 use crate::stats::{bonferroni, mean_interval, Interval};
+use crate::strategy::{grid, grid_matrix, grid_vec};
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 

@@ -12,10 +12,10 @@
 
 use super::PAPER_000;
 use crate::claim::{property, Claim, ErrorKind, Eval, Family, Figure, Series, Style};
-use crate::claims::strategies::{grid, grid_vec};
 use crate::math::derivative;
 use crate::math::softplus::{softplus, softplus_inv};
 use crate::model::{DeltaRule, DiagonalSsm, Discretization};
+use crate::strategy::{grid, grid_vec};
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 

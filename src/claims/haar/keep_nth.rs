@@ -11,12 +11,12 @@
 //!   construction (discretisation), not of the corollary. Control: the layer constant √(π/W).
 
 use crate::claim::{construction, property, Claim, ErrorKind, Eval, Family, Figure, Series, Style};
-use crate::claims::strategies::grid;
 use crate::claims::PAPER_000;
 use crate::math::haar::integrated_softplus_to;
 use crate::math::quadrature::adaptive_simpson;
 use crate::math::softplus::softplus;
 use crate::model::{DeltaRule, DiagonalSsm, Discretization};
+use crate::strategy::grid;
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 

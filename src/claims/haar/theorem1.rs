@@ -13,10 +13,10 @@
 use crate::claim::custom;
 use crate::claim::rate::{judge_rates, RateCell};
 use crate::claim::{property, Check, Claim, ErrorKind, Eval, Family, Figure, Kind, Series, Style, ALPHA};
-use crate::claims::strategies::grid;
 use crate::claims::PAPER_000;
 use crate::math::haar::{best_l2_approximation, haar, haar_from_mamba, haar_jumps, l2_norm_squared, mamba_basis, sup_norm};
 use crate::stats::{bonferroni, ols};
+use crate::strategy::grid;
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 

@@ -10,10 +10,10 @@
 //!   exactly with erfc/erf. Control: K₁ = 1 in the upper tail.
 
 use crate::claim::{property, Claim, ErrorKind, Eval, Family};
-use crate::claims::strategies::grid;
 use crate::claims::PAPER_004;
 use crate::math::quadrature::expected_log_erfcx_form;
 use crate::math::subexp::{LogChi2, SAFETY};
+use crate::strategy::grid;
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 use statrs::function::erf::erfc;

@@ -15,11 +15,11 @@
 
 use crate::claim::custom;
 use crate::claim::{property, Check, Claim, Comparison, ErrorKind, Eval, Family, Figure, Kind, Outcome, Relation, Series, Style, Verdict, Violation, ALPHA};
-use crate::claims::strategies::grid;
 use crate::claims::PAPER_004;
 use crate::math::subexp::LogChi2;
 use crate::mc::jobs::ScalarArJob;
 use crate::stats::{bonferroni, ks_two_sample, mean_interval};
+use crate::strategy::grid;
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 use statrs::distribution::{ContinuousCDF, Normal};

@@ -5,10 +5,10 @@
 //!   h_0. Control: the products of (15) taken in the reverse order.
 
 use crate::claim::{property, Claim, Eval, Family};
-use crate::claims::strategies::{grid, grid_matrix, grid_vec};
 use crate::claims::PAPER_004;
 use crate::math::linalg::{mat_from_rows, Vector};
 use crate::model::{InteractionSequence, StepRule};
+use crate::strategy::{grid, grid_matrix, grid_vec};
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 

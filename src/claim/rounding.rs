@@ -1,0 +1,67 @@
+//! Rounding-aware tolerances, derived from the standard model of floating-point arithmetic:
+//! every operation returns `(a ∘ b)(1 + δ)` with `|δ| ≤ u = 2⁻⁵³` (f64). A tolerance built here
+//! says where its rounding comes from and how it scales, instead of a guessed `1e-12`.
+
+/// Bounds on the rounding error of common computations, as absolute tolerances.
+pub struct Rounding;
+
+impl Rounding {
+    /// The unit roundoff of f64, `u = 2⁻⁵³`.
+    pub const UNIT: f64 = f64::EPSILON / 2.0;
+
+    /// `γ_n = n·u / (1 − n·u)`: the relative error bound of `n` successive roundings (Higham,
+    /// *Accuracy and Stability of Numerical Algorithms*, Lemma 3.1).
+    pub fn gamma(n: usize) -> f64 {
+        let nu = n as f64 * Self::UNIT;
+        nu / (1.0 - nu)
+    }
+    /// A sum of `n` terms accumulated in order: `|error| ≤ γ_{n−1}·Σ|xᵢ|`.
+    pub fn sum(n: usize, sum_abs: f64) -> f64 {
+        Self::gamma(n.saturating_sub(1)) * sum_abs
+    }
+    /// A dot product of length `n`: `|error| ≤ γ_n·Σ|xᵢyᵢ|`.
+    pub fn dot(n: usize, sum_abs_products: f64) -> f64 {
+        Self::gamma(n) * sum_abs_products
+    }
+    /// A value of size `abs` computed with a relative error of at most `ulps` units of roundoff
+    /// (a libm `exp` or `ln` is within 1–2 ulps).
+    pub fn value(abs: f64, ulps: f64) -> f64 {
+        ulps * Self::UNIT * abs
+    }
+    /// The forward difference quotient `(f(x+h) − f(x))/h` of a function of size `f_abs`
+    /// computed to `ulps` units of roundoff: the two values carry `2·ulps·u·f_abs`, which the
+    /// division by `h` amplifies, plus one rounding of the quotient `q`:
+    /// `2·ulps·u·f_abs/h + u·|q|`. (Truncation, `|f''|·h/2`, is the claim's to add.)
+    pub fn difference_quotient(f_abs: f64, h: f64, ulps: f64, q_abs: f64) -> f64 {
+        2.0 * ulps * Self::UNIT * f_abs / h.abs() + Self::UNIT * q_abs
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bounds_follow_the_standard_model() {
+        assert_eq!(Rounding::gamma(0), 0.0);
+        assert!((Rounding::gamma(10) - 10.0 * Rounding::UNIT).abs() < 1e-30);
+        assert_eq!(Rounding::sum(1, 5.0), 0.0);
+        // The sum 0.1 + 0.2 + 0.3 is within its bound of the exact 0.6.
+        let err: f64 = (0.1f64 + 0.2 + 0.3 - 0.6).abs();
+        assert!(err <= Rounding::sum(3, 0.6) + Rounding::value(0.6, 1.0));
+        assert_eq!(Rounding::dot(4, 2.0), Rounding::gamma(4) * 2.0);
+    }
+
+    #[test]
+    fn a_difference_quotient_over_a_small_step_is_covered() {
+        // d/dx exp(x) at 1 by (e^{1+h} − e)/h with h = 1e-6: the rounding bound covers the
+        // quotient's deviation beyond its truncation error e·h/2.
+        let (x, h) = (1.0f64, 1e-6);
+        let q = ((x + h).exp() - x.exp()) / h;
+        let truncation = x.exp() * h / 2.0 * 1.01;
+        let rounding = Rounding::difference_quotient(x.exp(), h, 1.0, q) + x.exp() * Rounding::UNIT * 2.0 / h;
+        assert!((q - x.exp()).abs() <= truncation + rounding);
+        // The rounding term alone is ~1e-10 relative: what a 1e-12 tolerance missed.
+        assert!(rounding > 1e-11);
+    }
+}

@@ -1,0 +1,258 @@
+//! Targeted falsification on any proptest strategy, through its *choice sequence*.
+//!
+//! A strategy turns the bytes it reads from its RNG into a value. Recording those bytes for
+//! each drawn instance (proptest's `Recorder` RNG, the same ChaCha stream) and feeding edited
+//! bytes back (its `PassThrough` RNG) gives a search space every strategy shares, and every
+//! point of it is a value the strategy itself generates: the domain — ranges, sizes, filters,
+//! maps, the stable-matrix construction — is respected by construction, never re-implemented.
+//! Integer and float ranges map a word to a value monotonically, so nudging a word nudges the
+//! value; a word at 0 or at its maximum is a range's end, and a word log-uniformly close to
+//! either is a value log-uniformly close to the edge (a parameter below 10⁻⁴ of a unit range,
+//! the corner of a box). Copying one word onto another makes two parameters equal (ties,
+//! repeated eigenvalues). Clearing a word's low bits makes its value a short dyadic.
+//!
+//! This is Hypothesis's choice-sequence idea applied to proptest; [`Phase`] names which part of
+//! the search found an instance.
+
+use crate::mc::Stream;
+use proptest::strategy::Strategy;
+use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+use serde::{Deserialize, Serialize};
+
+/// Which part of the search produced an instance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Phase {
+    /// Drawn by the strategy from the run's random stream (the honest sample: violation rates
+    /// are estimated on these only).
+    Random,
+    /// A fresh draw biased to the domain's edges (range ends, log-uniform distances to them,
+    /// equal parameters).
+    Boundary,
+    /// Bisected from an instance outside a conditional statement's hypothesis to one inside,
+    /// so it lies at the hypothesis's edge.
+    Edge,
+    /// Climbed from the lowest-margin instances toward a negative margin.
+    Targeted,
+}
+
+impl Phase {
+    /// The lowercase name used in JSON and summaries.
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Random => "random",
+            Phase::Boundary => "boundary",
+            Phase::Edge => "edge",
+            Phase::Targeted => "targeted",
+        }
+    }
+}
+
+/// The bytes a strategy read to build one value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Choices(pub Vec<u8>);
+
+/// The runner configuration for one draw: no persistence, and a filter that cannot be met by
+/// replayed bytes gives up quickly.
+fn config() -> Config {
+    Config { cases: 1, failure_persistence: None, max_local_rejects: 256, ..Config::default() }
+}
+
+/// Draws one value tree from `seed` and records the bytes it read.
+pub fn record<S: Strategy>(strategy: &S, seed: &[u8; 32]) -> Option<(S::Tree, Choices)> {
+    let mut runner = TestRunner::new_with_rng(config(), TestRng::from_seed(RngAlgorithm::Recorder, seed));
+    let tree = strategy.new_tree(&mut runner).ok()?;
+    Some((tree, Choices(runner.bytes_used())))
+}
+
+/// Bytes read after a choice sequence ends: a fixed pseudo-random tail (splitmix64 from 0), not
+/// zeros — rand's rejection samplers reject the all-zero word, so an endless run of zeros would
+/// never yield a value.
+fn tail() -> &'static [u8] {
+    static TAIL: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    TAIL.get_or_init(|| {
+        let mut z = 0u64;
+        (0..512)
+            .flat_map(|_| {
+                z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+                let mut x = z;
+                x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+                x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+                (x ^ (x >> 31)).to_le_bytes()
+            })
+            .collect()
+    })
+}
+
+/// Rebuilds the value tree that `choices` encode (bytes past the end come from a fixed tail).
+pub fn replay<S: Strategy>(strategy: &S, choices: &Choices) -> Option<S::Tree> {
+    let mut data = Vec::with_capacity(choices.0.len() + tail().len());
+    data.extend_from_slice(&choices.0);
+    data.extend_from_slice(tail());
+    let mut runner = TestRunner::new_with_rng(config(), TestRng::from_seed(RngAlgorithm::PassThrough, &data));
+    strategy.new_tree(&mut runner).ok()
+}
+
+fn words(c: &Choices) -> Vec<u32> {
+    c.0.chunks(4)
+        .map(|b| {
+            let mut w = [0u8; 4];
+            w[..b.len()].copy_from_slice(b);
+            u32::from_le_bytes(w)
+        })
+        .collect()
+}
+
+fn bytes(w: &[u32]) -> Choices {
+    Choices(w.iter().flat_map(|x| x.to_le_bytes()).collect())
+}
+
+/// A word log-uniformly close to 0: `⌊2^{32u}⌋ − 1` for uniform `u`.
+fn near_zero(s: &mut Stream) -> u32 {
+    (2f64.powf(32.0 * s.uniform()) - 1.0).floor().min(u32::MAX as f64) as u32
+}
+
+/// A word biased to the edges: uniform half the time, else exactly 0 or `u32::MAX`, or
+/// log-uniformly close to either.
+fn edge_word(s: &mut Stream) -> u32 {
+    let u = s.uniform();
+    if u < 0.5 {
+        (s.uniform() * 4_294_967_296.0) as u32
+    } else if u < 0.625 {
+        0
+    } else if u < 0.75 {
+        u32::MAX
+    } else if u < 0.875 {
+        near_zero(s)
+    } else {
+        u32::MAX - near_zero(s)
+    }
+}
+
+/// A fresh choice sequence of `len` bytes, each word biased to the edges ([`Phase::Boundary`]).
+pub fn boundary(len: usize, s: &mut Stream) -> Choices {
+    let w: Vec<u32> = (0..len.div_ceil(4)).map(|_| edge_word(s)).collect();
+    bytes(&w)
+}
+
+/// The point a fraction `t` of the way from `from` to `to`, word by word (for bisecting toward a
+/// hypothesis's edge; monotone word-to-value maps make it a segment in parameter space).
+pub fn between(from: &Choices, to: &Choices, t: f64) -> Choices {
+    let (a, b) = (words(from), words(to));
+    let n = a.len().max(b.len());
+    let w: Vec<u32> = (0..n)
+        .map(|i| {
+            let (x, y) = (f64::from(a.get(i).copied().unwrap_or(0)), f64::from(b.get(i).copied().unwrap_or(0)));
+            (x + t * (y - x)).round() as u32
+        })
+        .collect();
+    bytes(&w)
+}
+
+/// A random neighbour of `c`: one or a few words nudged by about `2^sigma` (saturating at the
+/// ends), set to an edge, copied onto another word, or redrawn. `sigma` is in bits (0..32).
+pub fn mutate(c: &Choices, sigma: f64, s: &mut Stream) -> Choices {
+    let mut w = words(c);
+    if w.is_empty() {
+        return boundary(16, s);
+    }
+    let pick = |s: &mut Stream, n: usize| ((s.uniform() * n as f64) as usize).min(n - 1);
+    let nudge = |x: u32, s: &mut Stream| {
+        let d = s.normal() * 2f64.powf(sigma);
+        (f64::from(x) + d).round().clamp(0.0, u32::MAX as f64) as u32
+    };
+    let u = s.uniform();
+    if u < 0.55 {
+        let i = pick(s, w.len());
+        w[i] = nudge(w[i], s);
+    } else if u < 0.7 {
+        for _ in 0..2 + pick(s, 3) {
+            let i = pick(s, w.len());
+            w[i] = nudge(w[i], s);
+        }
+    } else if u < 0.82 {
+        let i = pick(s, w.len());
+        w[i] = edge_word(s);
+    } else if u < 0.92 {
+        let (i, j) = (pick(s, w.len()), pick(s, w.len()));
+        w[j] = w[i];
+    } else {
+        let i = pick(s, w.len());
+        w[i] = (s.uniform() * 4_294_967_296.0) as u32;
+    }
+    bytes(&w)
+}
+
+/// The choices with word `i`'s lowest `bits` bits cleared (`None` when nothing changes): a
+/// range's value moves to a shorter dyadic.
+pub fn shorten(c: &Choices, i: usize, bits: u32) -> Option<Choices> {
+    let mut w = words(c);
+    let x = *w.get(i)?;
+    let y = if bits >= 32 { 0 } else { x & !((1u32 << bits) - 1) };
+    (y != x).then(|| {
+        w[i] = y;
+        bytes(&w)
+    })
+}
+
+/// The number of words in a choice sequence.
+pub fn word_count(c: &Choices) -> usize {
+    c.0.len().div_ceil(4)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mc::StreamKey;
+    use proptest::strategy::ValueTree;
+
+    fn stream() -> Stream {
+        Stream::new(StreamKey::new(1, "search-test"), 0)
+    }
+
+    #[test]
+    fn recorded_choices_replay_to_the_same_value() {
+        let strategy = (1usize..=4).prop_flat_map(|n| (proptest::collection::vec(-3.0..3.0f64, n), 0i64..100));
+        for k in 0..50u8 {
+            let (tree, choices) = record(&strategy, &[k; 32]).unwrap();
+            assert_eq!(replay(&strategy, &choices).unwrap().current(), tree.current());
+        }
+    }
+
+    #[test]
+    fn edge_words_reach_range_ends_and_thin_corners() {
+        let strategy = 0.0..1.0f64;
+        let mut s = stream();
+        let values: Vec<f64> = (0..400).map(|_| replay(&strategy, &boundary(8, &mut s)).unwrap().current()).collect();
+        assert!(values.iter().any(|&v| v == 0.0), "the low end");
+        assert!(values.iter().any(|&v| v > 0.0 && v < 1e-4), "log-uniformly near the low end");
+        assert!(values.iter().any(|&v| v > 1.0 - 1e-4), "near the high end");
+    }
+
+    #[test]
+    fn mutation_stays_in_the_domain_and_moves_locally() {
+        let strategy = (0i64..1000, 0i64..1000).prop_filter("sorted", |(a, b)| a <= b);
+        let (tree, c) = record(&strategy, &[7; 32]).unwrap();
+        let mut s = stream();
+        let mut near = 0;
+        for _ in 0..200 {
+            if let Some(t) = replay(&strategy, &mutate(&c, 20.0, &mut s)) {
+                let (a, b) = t.current();
+                assert!(a <= b);
+                let (a0, b0) = tree.current();
+                near += usize::from((a - a0).abs() <= 2 && (b - b0).abs() <= 2);
+            }
+        }
+        assert!(near > 50, "small nudges give nearby values ({near} of 200)");
+    }
+
+    #[test]
+    fn between_and_shorten_edit_words() {
+        let a = bytes(&[0, 100]);
+        let b = bytes(&[100, 0]);
+        assert_eq!(words(&between(&a, &b, 0.25)), vec![25, 75]);
+        assert_eq!(words(&shorten(&bytes(&[0b1011]), 0, 2).unwrap()), vec![0b1000]);
+        assert!(shorten(&bytes(&[0b1000]), 0, 2).is_none());
+        assert_eq!(word_count(&Choices(vec![1, 2, 3, 4, 5])), 2);
+    }
+}

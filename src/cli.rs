@@ -1,0 +1,358 @@
+//! The `ssmcheck` command line: list, check, explain, replay, report, bench and export — over
+//! any registry. `ssmcheck`'s own binary passes the shipped claims; a user's binary can pass
+//! its own (see [`main_with`]).
+
+use crate::claim::{run_claims, Budget, Context, Family, Registry, RunConfig, RunResults};
+use crate::error::{Error, Result};
+use crate::mc::{BackendChoice, CpuBackend};
+use clap::{Parser, Subcommand};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "ssmcheck", version, about = "Property-based verification of the theory of Mamba and state-space models")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(clap::Args)]
+struct RunArgs {
+    /// Budget: quick (seconds per family), standard (minutes in all), deep (long horizons).
+    #[arg(long, default_value = "standard")]
+    budget: Budget,
+    /// Seed of every random stream (same seed, same results).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Monte Carlo backend: auto, cpu, cuda, or shim (the CUDA kernels run on the CPU).
+    #[arg(long, default_value = "auto")]
+    backend: BackendChoice,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List the registered claims.
+    List {
+        /// Only this family (decay, stability, haar, recall, copy, cot, realization).
+        #[arg(long)]
+        family: Option<Family>,
+    },
+    /// Check claims and print a verdict table; exits non-zero when a verdict contradicts its status.
+    Check {
+        /// Claim ids (all when none).
+        ids: Vec<String>,
+        /// Only this family (decay, stability, haar, recall, copy, cot, realization).
+        #[arg(long)]
+        family: Option<Family>,
+        #[command(flatten)]
+        run: RunArgs,
+        /// Write the results as JSON to this file.
+        #[arg(long)]
+        json: Option<PathBuf>,
+    },
+    /// Run every claim and write the evidence report (HTML + SVG + results.json).
+    Report {
+        /// Output directory.
+        #[arg(long, default_value = "reports")]
+        out: PathBuf,
+        #[command(flatten)]
+        run: RunArgs,
+        /// Render from an existing results JSON instead of running the checks.
+        #[arg(long)]
+        from: Option<PathBuf>,
+    },
+    /// Re-evaluate one instance through a claim's check and print both sides of its relation
+    /// and the margin: a counterexample from results JSON, or a candidate of your own.
+    Replay {
+        /// Claim id.
+        id: String,
+        /// A JSON file holding the instance, or a results JSON (the claim's counterexample is
+        /// taken from it; `--control` takes its negative control's).
+        #[arg(long)]
+        counterexample: PathBuf,
+        /// Replay through the claim's negative control (the mutant) instead of the claim.
+        #[arg(long)]
+        control: bool,
+    },
+    /// Show a claim's statement, source, correction and check.
+    Explain {
+        /// Claim id.
+        id: String,
+    },
+    /// Write MQAR instances as JSON lines in the Zoology layout ({"inputs": [...], "labels": [...]},
+    /// labels −100 off the queries), to feed the same data to other models.
+    Export {
+        /// Keys κ.
+        #[arg(long, default_value_t = 8)]
+        keys: usize,
+        /// Values |V|.
+        #[arg(long, default_value_t = 128)]
+        values: usize,
+        /// Sequence length T (≥ 4κ).
+        #[arg(long, default_value_t = 100)]
+        len: usize,
+        /// Number of sequences.
+        #[arg(long, default_value_t = 1000)]
+        count: u64,
+        /// Zoology vocabulary size (keys take ids 1..vocab/2, values vocab/2..vocab).
+        #[arg(long, default_value_t = 8192)]
+        vocab: usize,
+        /// Seed (instance i is stream i of this seed).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Output file.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Time the reference Monte Carlo workloads W1–W4 (benches/reference) through the engine's
+    /// loops on the portable generator; one JSON line per workload on stdout (the format of
+    /// `benches/reference/reference.py` and `reference.c`), a table on a terminal.
+    Bench {
+        /// w1 (decay), w2 (tail), w3 (lyapunov), w4 (scan) or all.
+        #[arg(default_value = "all")]
+        workload: String,
+        /// Worker threads (default: every core).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Backend: only cpu runs the portable generator of the reference workloads.
+        #[arg(long, default_value = "cpu")]
+        backend: BackendChoice,
+        /// Small sizes (a smoke run; summaries are then not comparable with the references).
+        #[arg(long)]
+        quick: bool,
+    },
+}
+
+fn run(registry: &Registry, ids: &[String], family: Option<Family>, args: &RunArgs) -> Result<RunResults> {
+    let claims = registry.select(ids, family)?;
+    if claims.is_empty() {
+        return Err(Error::InvalidParameter("no claim matches the selection".into()));
+    }
+    let backend = args.backend.open()?;
+    let progress = std::io::stderr().is_terminal();
+    let cfg = RunConfig { seed: args.seed, budget: args.budget, backend: backend.as_ref(), progress, parallel: false };
+    Ok(run_claims(&claims, &cfg))
+}
+
+/// Prints the verdict table of a run (claims, statuses, verdicts, margins, agreement).
+pub fn print_table(results: &RunResults) {
+    let width = results.claims.iter().map(|c| c.meta.id.chars().count()).max().unwrap_or(0).max(24);
+    println!("{:<width$} {:<10} {:<11} {:<12} {:>9} {:>11}  agrees", "claim", "status", "kind", "verdict", "cases", "margin");
+    for c in &results.claims {
+        let margin = c.result.margin.map_or("-".into(), |m| format!("{m:.3e}"));
+        println!(
+            "{:<width$} {:<10} {:<11} {:<12} {:>9} {:>11}  {}",
+            c.meta.id,
+            c.meta.status.name(),
+            c.meta.kind.name(),
+            c.result.verdict.name(),
+            c.result.cases,
+            margin,
+            if c.agrees { "yes" } else { "NO" }
+        );
+        if let Some(why) = &c.disagreement {
+            println!("    ! {why}");
+        }
+    }
+    let bad = results.disagreements().len();
+    println!(
+        "\n{} claims, {} agree, {} disagree (seed {}, budget {}, backend {})",
+        results.claims.len(),
+        results.claims.len() - bad,
+        bad,
+        results.seed,
+        results.budget,
+        results.backend
+    );
+}
+
+fn bench(workload: &str, threads: Option<usize>, backend: BackendChoice, quick: bool) -> Result<()> {
+    use crate::bench::{run, si, BenchSizes, Workload};
+    if backend != BackendChoice::Cpu {
+        return Err(Error::InvalidParameter(format!(
+            "the benchmark workloads use the portable generator of benches/reference, which only the cpu backend implements (not '{backend}')"
+        )));
+    }
+    let workloads = Workload::parse(workload)?;
+    let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
+    let sizes = if quick { BenchSizes::quick() } else { BenchSizes::reference() };
+    let table = std::io::stderr().is_terminal();
+    if table {
+        eprintln!("{:<10} {:>7} {:>10} {:>16}  summary", "workload", "threads", "wall s", "throughput");
+    }
+    for w in workloads {
+        let line = run(w, &sizes, threads)?;
+        println!("{}", serde_json::to_string(&line)?);
+        if table {
+            eprintln!(
+                "{:<10} {:>7} {:>10.4} {:>16}  {}",
+                line.workload,
+                threads,
+                line.wall_s,
+                format!("{}{}", si(line.throughput), line.throughput_unit),
+                line.summary
+            );
+        }
+    }
+    Ok(())
+}
+
+/// `ssmcheck replay`: the instance (from a results JSON or a file of its own) through the
+/// claim's check or its control; prints both sides and the margin; true when it satisfies it.
+fn replay(registry: &Registry, id: &str, path: &std::path::Path, control: bool) -> Result<bool> {
+    use crate::claim::Replay;
+    let claim = registry.get(id)?;
+    let check = if control {
+        claim.control.as_ref().ok_or_else(|| Error::InvalidParameter(format!("claim '{id}' has no negative control")))?.check.as_ref()
+    } else {
+        claim.check.as_ref()
+    };
+    let text = std::fs::read_to_string(path).map_err(|source| Error::Io { action: "read", path: path.into(), source })?;
+    let json: serde_json::Value = serde_json::from_str(&text)?;
+    let instance = crate::claim::replay::instance_in(&json, id, control)?;
+    // A property's trial streams are keyed by the run's seed: take it (and the budget) from a
+    // results JSON; an instance file of one's own replays at seed 1, quick.
+    let seed = json.get("seed").and_then(serde_json::Value::as_u64).unwrap_or(1);
+    let budget = json.get("budget").and_then(|b| serde_json::from_value(b.clone()).ok()).unwrap_or(Budget::Quick);
+    let bar = crate::progress::Silent;
+    let ctx = Context { seed, budget, backend: &CpuBackend, stream_label: id, progress: &bar };
+    match check.replay(&instance, &ctx)? {
+        Replay::Rejected(why) => {
+            println!("{id}: the instance does not meet the claim's assumptions ({why})");
+            Ok(false)
+        }
+        Replay::Evaluated(v) => {
+            println!("{id}{}: {}", if control { " (negative control)" } else { "" }, v.relation);
+            println!("  lhs = {:.17e}  ({})", v.lhs, v.lhs_is);
+            println!("  rhs = {:.17e}  ({})", v.rhs, v.rhs_is);
+            println!("  margin = {:.6e}  [{}]", v.margin, v.margin_formula);
+            let holds = !v.refutes();
+            println!("  {}", if holds { "satisfied" } else { "VIOLATED" });
+            Ok(holds)
+        }
+    }
+}
+
+fn write_json(path: &std::path::Path, results: &RunResults) -> Result<()> {
+    let text = serde_json::to_string_pretty(results)?;
+    crate::report::write_atomically(path, text.as_bytes())
+}
+
+fn main_inner(cli: Cli, registry: &Registry) -> Result<bool> {
+    match cli.command {
+        Command::List { family } => {
+            let claims = registry.select(&[], family)?;
+            let width = claims.iter().map(|c| c.meta.id.chars().count()).max().unwrap_or(0);
+            for c in claims {
+                println!("{:<width$} {:<11} {:<10} {}", c.meta.id, c.meta.family, c.meta.status, c.meta.source.locus);
+            }
+            Ok(true)
+        }
+        Command::Check { ids, family, run: args, json } => {
+            if let Some(path) = &json {
+                crate::report::ensure_writable(path)?;
+            }
+            let results = run(registry, &ids, family, &args)?;
+            print_table(&results);
+            if let Some(path) = json {
+                write_json(&path, &results)?;
+            }
+            Ok(results.disagreements().is_empty())
+        }
+        Command::Report { out, run: args, from } => {
+            crate::report::ensure_writable_dir(&out)?;
+            let results = match from {
+                Some(path) => crate::report::read_results(&path)?,
+                None => run(registry, &[], None, &args)?,
+            };
+            let index = crate::report::write_report(&results, &out)?;
+            print_table(&results);
+            println!("report: {}", index.display());
+            Ok(results.disagreements().is_empty())
+        }
+        Command::Export { keys, values, len, count, vocab, seed, out } => {
+            crate::report::ensure_writable(&out)?;
+            let spec = crate::tasks::mqar::MqarSpec { keys, values, len, placement: crate::tasks::mqar::QueryPlacement::Separated };
+            let key = crate::mc::StreamKey::new(seed, "export/mqar");
+            let mut text = String::new();
+            for i in 0..count {
+                let inst = spec.sample(&mut crate::mc::Stream::new(key, i))?;
+                text.push_str(&serde_json::to_string(&inst.to_zoology(vocab)?)?);
+                text.push('\n');
+            }
+            crate::report::write_atomically(&out, text.as_bytes())?;
+            println!("wrote {count} MQAR sequences (κ = {keys}, |V| = {values}, T = {len}, Zoology vocabulary {vocab}) to {}", out.display());
+            Ok(true)
+        }
+        Command::Bench { workload, threads, backend, quick } => {
+            bench(&workload, threads, backend, quick)?;
+            Ok(true)
+        }
+        Command::Replay { id, counterexample, control } => replay(registry, &id, &counterexample, control),
+        Command::Explain { id } => {
+            let c = registry.get(&id)?;
+            let m = &c.meta;
+            println!("{}  [{} · {} · {}]", m.id, m.family, m.status, m.kind);
+            println!("source:    {} — {}", m.source.paper, m.source.locus);
+            println!("printed:   {}", m.source.printed);
+            println!("checked:   {}", m.statement);
+            if let Some(corr) = &m.correction {
+                println!("correction: {corr}");
+            }
+            if let Some(e) = &m.error {
+                println!("error:     {} ({})", e.kind, e.kind.meaning());
+                println!("           {}", e.detail);
+            }
+            if let Some(ctrl) = &c.control {
+                println!("negative control: {}", ctrl.mutation);
+            }
+            Ok(true)
+        }
+    }
+}
+
+/// Runs the command line (`std::env::args`) over `registry` and returns the process's exit
+/// code: 0 when every verdict agrees with its status, 1 when one does not, 2 on bad input.
+/// A crate with conjectures of its own gets the whole CLI — `list`, `check`, `report`,
+/// `replay`, `explain` — over its claims with a two-line binary:
+///
+/// ```no_run
+/// fn main() -> std::process::ExitCode {
+///     let mut registry = ssmcheck::claims::registry(); // or Registry::new() for yours alone
+///     // registry.add(my_conjecture());
+///     ssmcheck::cli::main_with(registry)
+/// }
+/// ```
+pub fn main_with(registry: Registry) -> ExitCode {
+    // Rust ignores SIGPIPE, so a closed pipe (`ssmcheck list | head`) would make println! panic;
+    // the default action ends the process quietly instead, as for other Unix tools. Files are
+    // written atomically, so nothing half-written is left behind.
+    #[cfg(unix)]
+    // SAFETY: called first thing in main, before any thread exists; SIG_DFL is a valid action.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+                let _ = e.print();
+                return ExitCode::SUCCESS;
+            }
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or("invalid arguments");
+            eprintln!("{first} (see `ssmcheck --help`)");
+            return ExitCode::from(2);
+        }
+    };
+    match main_inner(cli, &registry) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

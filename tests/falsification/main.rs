@@ -1,0 +1,243 @@
+//! The falsification benchmark: twelve conjectures about ssmcheck's own models, written through
+//! the public API as a user would, each with its ground truth established independently (a
+//! proof, a closed form, or exact f64 reasoning, given beside it).
+//!
+//! - Six are **false**, and uniform sampling of the stated domain hits a violation with
+//!   probability between 10⁻⁶ and 10⁻³ (computed exactly beside each): corners of a box, a
+//!   parameter below 10⁻⁴, a sliver at a hypothesis's edge, aligned signs in a code matrix, an
+//!   f64 tie.
+//! - Six are **true** with zero margin or a rounding trap: equality is attained (often exactly
+//!   where the search goes), ties, a difference quotient divided by h = 10⁻⁶, a product of
+//!   exponentials against the exponential of the sum.
+//!
+//! At the standard budget (2000 random instances + 1000 searched), every false conjecture must
+//! be refuted at 10 seeds out of 10 and no true one at any of them; random sampling alone at the
+//! same number of evaluations (3000) is measured beside it. `cargo test --test falsification --
+//! --nocapture` prints the table.
+
+use ssmcheck::claim::{run_claim, Search};
+use ssmcheck::math::softplus::{sigmoid, softplus};
+use ssmcheck::prelude::*;
+
+/// Random instances at the standard budget; the search adds half as many evaluations.
+const N: u64 = 2000;
+
+/// Which sampler a run uses: the default (random + targeted search) or random alone at the
+/// same number of evaluations.
+#[derive(Clone, Copy, PartialEq)]
+enum Mode {
+    Targeted,
+    RandomOnly,
+}
+
+fn sized<S, E>(p: ssmcheck::claim::Property<S, E>, mode: Mode) -> ssmcheck::claim::Property<S, E>
+where
+    S: Strategy,
+{
+    match mode {
+        Mode::Targeted => p.cases([200, N, 10 * N]),
+        Mode::RandomOnly => p.cases([200, N + N / 2, 15 * N]).search(Search::Off),
+    }
+}
+
+fn conjecture(id: &str, statement: &str, check: impl Check + 'static) -> Claim {
+    Claim::conjecture(id, Family::User, statement, check).source("tests/falsification", "benchmark", statement)
+}
+
+// ---------------------------------------------------------------------------------------------
+// False conjectures (thin violations).
+
+/// F1, a corner of Mamba's Δ box: "for a ∈ [−4, 0), w ∈ [0, 4], x ∈ [0, 3], one S6 step keeps
+/// e^{aΔ} ≥ e^{−44} of the state, Δ = softplus(w·x)". False: |a|·softplus(wx) reaches
+/// 4·softplus(12) = 48.00002. Violated iff |a|·softplus(wx) > 44; with u = |a|/4, v = w/4,
+/// s = x/3 uniform, that is about u·v·s > 44/48 (softplus(z) − z < 1e−5 there), whose
+/// probability is 1 − t(1 − ln t + ln²t/2) at t = 0.9167: 1.0e−4.
+fn f1_corner(mode: Mode) -> Claim {
+    let p = property([0; 3], (strategy::real(-4.0, -1.0 / 1024.0), strategy::real(0.0, 4.0), strategy::real(0.0, 3.0)), |(a, w, x)| {
+        let retention_log = a * softplus(w * x);
+        Eval::ge_by(retention_log, -44.0, 44.0, 0.0)
+    });
+    conjecture("bench.f1.s6_corner", "For a ∈ [−4, 0), w ∈ [0, 4], x ∈ [0, 3]: a·softplus(w·x) ≥ −44.", sized(p, mode))
+}
+
+/// The coherence max_{i≠j} |⟨cᵢ, cⱼ⟩| of ±1/√p codes, exactly: the sign agreements are counted
+/// as integers (|Σ sgn·sgn| ≤ p), so the result is `count/p` with `count` exact.
+fn coherence_count(codes: &[Vec<f64>]) -> i64 {
+    let mut worst = 0;
+    for i in 0..codes.len() {
+        for j in 0..i {
+            let agree: i64 = codes[i].iter().zip(&codes[j]).map(|(a, b)| if (a > &0.0) == (b > &0.0) { 1 } else { -1 }).sum();
+            worst = worst.max(agree.abs());
+        }
+    }
+    worst
+}
+
+/// F2, aligned signs in a code matrix: "8 Rademacher codes of width 18 have coherence
+/// max_{i≠j} |⟨cᵢ, cⱼ⟩| < 1". False: two codes equal up to sign give exactly 1 (counted as
+/// integers, so the tie is exact and refutes the strict inequality). Probability
+/// 28·2·2⁻¹⁸ = 2.1e−4 (to first order; pairs are nearly independent).
+fn f2_aligned_codes(mode: Mode) -> Claim {
+    let p = property([0; 3], strategy::rademacher(8, 18), |codes| Eval::lt(coherence_count(codes) as f64, 18.0, 18.0, 0.0));
+    conjecture("bench.f2.aligned_codes", "8 Rademacher codes of width 18 have coherence < 1.", sized(p, mode))
+}
+
+/// F3, a parameter that must be tiny: "a stable mode a ∈ [−1, 0) forgets: e^{100a} < 0.99 after
+/// 100 unit steps". False for |a| < ln(1/0.99)/100 = 1.005e−4: probability 1.005e−4.
+fn f3_small_mode(mode: Mode) -> Claim {
+    let p = property([0; 3], strategy::real(-1.0, -1.0 / 1048576.0), |a| Eval::lt((100.0 * a).exp(), 0.99, 1.0, Rounding::value(1.0, 2.0)));
+    conjecture("bench.f3.small_mode", "For a ∈ [−1, 0): e^{100a} < 0.99.", sized(p, mode))
+}
+
+/// F4, a sliver at a hypothesis's edge: "if λ + γ < 1 (λ ∈ [0, 1), γ ∈ [0, 0.02]), the scalar
+/// interaction model h_t = (λ + γx_t²)h_{t−1}, x ~ N(0, 1), is mean-square stable:
+/// E(λ + γx²)² = λ² + 2λγ + 3γ² < 1". False in the sliver (λ+γ)² + 2γ² ≥ 1 below the line
+/// λ + γ = 1, of width ≈ γ²: probability ∫₀^0.02 γ² dγ / 0.02 = 1.3e−4.
+fn f4_hypothesis_edge(mode: Mode) -> Claim {
+    let p = property([0; 3], (strategy::real(0.0, 1.0), strategy::real(0.0, 0.02)), |(l, g)| {
+        let second = l * l + 2.0 * l * g + 3.0 * g * g;
+        Eval::lt(second, 1.0, 1.0, Rounding::sum(3, 1.0) + Rounding::value(1.0, 2.0))
+    })
+    .given("λ + γ < 1", |(l, g)| 1.0 - l - g - 1e-12);
+    conjecture("bench.f4.ms_stability", "If λ + γ < 1 (γ ≤ 0.02), then λ² + 2λγ + 3γ² < 1.", sized(p, mode))
+}
+
+/// F5, an f64 tie: "ssmcheck's softplus satisfies softplus(x) > x for x ∈ [−10⁴, 37]". True in
+/// exact arithmetic, false in f64: for x ≥ 33.27, e^{−x} < ulp(x)/2 and x + log1p(e^{−x})
+/// rounds to x exactly (an exact tie of a strict relation). Probability 3.73/10037 = 3.7e−4.
+fn f5_softplus_tie(mode: Mode) -> Claim {
+    let p = property([0; 3], strategy::real(-10000.0, 37.0), |x| Eval::gt(softplus(*x), *x, 1.0 + x.abs(), 0.0));
+    conjecture("bench.f5.softplus_tie", "In f64, softplus(x) > x for x ∈ [−10⁴, 37].", sized(p, mode))
+}
+
+/// F6, the corner of a 4-cube: "four Mamba-2 steps with Δᵢ ∈ [0, 1] and a = −1 keep
+/// ∏ e^{−Δᵢ} ≥ e^{−3.7}". False iff ΣΔᵢ > 3.7: the Irwin–Hall tail 0.3⁴/4! = 3.4e−4.
+fn f6_cube_corner(mode: Mode) -> Claim {
+    let p = property([0; 3], proptest::collection::vec(strategy::real(0.0, 1.0), 4), |d| {
+        let retention: f64 = d.iter().map(|x| (-x).exp()).product();
+        Eval::ge_by(retention.ln(), -3.7, 3.7, Rounding::value(4.0, 8.0))
+    });
+    conjecture("bench.f6.cube_corner", "For Δ ∈ [0, 1]⁴: ∏ e^{−Δᵢ} ≥ e^{−3.7}.", sized(p, mode))
+}
+
+// ---------------------------------------------------------------------------------------------
+// True conjectures (zero margin, ties, rounding traps).
+
+/// T1, equality attained: "coherence ≤ 1" for the codes of F2 (Cauchy–Schwarz; equality when
+/// two codes are equal up to sign, counted exactly).
+fn t1_coherence_at_most_one(mode: Mode) -> Claim {
+    let p = property([0; 3], strategy::rademacher(8, 18), |codes| Eval::le_by(coherence_count(codes) as f64, 18.0, 18.0, 0.0));
+    conjecture("bench.t1.coherence", "8 Rademacher codes of width 18 have coherence ≤ 1.", sized(p, mode))
+}
+
+/// T2, equality at the domain's edge: "e^{aΔ} ≤ 1 for a ∈ [−4, 0], Δ ∈ [0, 10]" (a ≤ 0, Δ ≥ 0;
+/// equality at a = 0 or Δ = 0, exactly in f64: exp(−0) = 1 and exp of a negative rounds to ≤ 1).
+fn t2_retention_at_most_one(mode: Mode) -> Claim {
+    let p = property([0; 3], (strategy::real(-4.0, 0.0), strategy::real(0.0, 10.0)), |(a, d)| Eval::le_by((a * d).exp(), 1.0, 1.0, 0.0));
+    conjecture("bench.t2.retention", "For a ∈ [−4, 0], Δ ∈ [0, 10]: e^{aΔ} ≤ 1.", sized(p, mode))
+}
+
+/// T3, a conditional whose conclusion is tight at the hypothesis's edge: "if
+/// λ² + 2λγ + 3γ² ≤ 1 then λ + γ ≤ 1" (Jensen: (E Y)² ≤ E Y² for Y = λ + γx²; equality at
+/// γ = 0, λ = 1). The rounding of λ + γ is one ulp of 1.
+fn t3_ms_implies_mean(mode: Mode) -> Claim {
+    let p = property([0; 3], (strategy::real(0.0, 1.5), strategy::real(0.0, 1.0)), |(l, g)| Eval::le_by(l + g, 1.0, 1.0, Rounding::value(1.0, 1.0)))
+        .given("λ² + 2λγ + 3γ² ≤ 1", |(l, g)| 1.0 - (l * l + 2.0 * l * g + 3.0 * g * g));
+    conjecture("bench.t3.ms_implies_mean", "If λ² + 2λγ + 3γ² ≤ 1 (λ, γ ≥ 0), then λ + γ ≤ 1.", sized(p, mode))
+}
+
+/// T4, a difference quotient divided by h = 10⁻⁶: "(softplus(x+h) − softplus(x))/h = σ(x) within
+/// truncation |f''|h/2 ≤ h/8 and rounding" (calculus: softplus' = σ, softplus'' = σ(1−σ) ≤ 1/4).
+/// The rounding is `Rounding::difference_quotient` plus the rounding of x + h (|x|·u/h): about
+/// 10⁻¹⁰ at |x| = 20 — a tolerance of 10⁻¹² "refutes" this true statement.
+fn t4_difference_quotient(mode: Mode) -> Claim {
+    let p = property([0; 3], strategy::real(-20.0, 20.0), |x| {
+        let h = 1e-6;
+        let q = (softplus(x + h) - softplus(*x)) / h;
+        let f_abs = softplus(x.abs() + h);
+        let tol = h / 8.0 + Rounding::difference_quotient(f_abs, h, 2.0, q.abs()) + Rounding::value(x.abs() + h, 1.0) / h;
+        Eval::close((q - sigmoid(*x)).abs(), 1.0, 0.0, tol)
+    });
+    conjecture("bench.t4.difference_quotient", "(softplus(x+h) − softplus(x))/h matches σ(x) within h/8 and rounding, h = 10⁻⁶.", sized(p, mode))
+}
+
+/// T5, equality at a corner with a rounding trap: "∏ e^{−Δᵢ} ≥ e^{−ΣΔᵢ}" for Δ ∈ [0, 1]⁴ (equal in
+/// exact arithmetic; in f64 the product of four roundings of exp and three products can fall
+/// below exp of the exact sum by γ₈ relative, so the tolerance is γ₈·e^{−ΣΔ}).
+fn t5_product_of_exponentials(mode: Mode) -> Claim {
+    let p = property([0; 3], proptest::collection::vec(strategy::real(0.0, 1.0), 4), |d| {
+        let product: f64 = d.iter().map(|x| (-x).exp()).product();
+        let exact = (-d.iter().sum::<f64>()).exp();
+        Eval::le_by(exact, product, exact, Rounding::gamma(8) * exact)
+    });
+    conjecture("bench.t5.product_of_exponentials", "For Δ ∈ [0, 1]⁴: ∏ e^{−Δᵢ} ≥ e^{−ΣΔᵢ} (equal in exact arithmetic).", sized(p, mode))
+}
+
+/// T6, ties everywhere in a corner: "softplus(x) ≥ x in f64 for x ∈ [−10⁴, 37]" (the non-strict
+/// F5: log1p(e^{−x}) ≥ 0 and rounding is monotone, so x + it rounds to ≥ x; ties on [33.27, 37]).
+fn t6_softplus_at_least(mode: Mode) -> Claim {
+    let p = property([0; 3], strategy::real(-10000.0, 37.0), |x| Eval::ge_by(softplus(*x), *x, 1.0 + x.abs(), 0.0));
+    conjecture("bench.t6.softplus_ge", "In f64, softplus(x) ≥ x for x ∈ [−10⁴, 37].", sized(p, mode))
+}
+
+type Bench = fn(Mode) -> Claim;
+
+const FALSE: [(Bench, f64); 6] = [
+    (f1_corner, 1.0e-4),
+    (f2_aligned_codes, 2.1e-4),
+    (f3_small_mode, 1.005e-4),
+    (f4_hypothesis_edge, 1.3e-4),
+    (f5_softplus_tie, 3.7e-4),
+    (f6_cube_corner, 3.4e-4),
+];
+const TRUE: [Bench; 6] =
+    [t1_coherence_at_most_one, t2_retention_at_most_one, t3_ms_implies_mean, t4_difference_quotient, t5_product_of_exponentials, t6_softplus_at_least];
+const SEEDS: std::ops::RangeInclusive<u64> = 1..=10;
+
+fn refuted(claim: &Claim, seed: u64) -> (bool, String) {
+    let cfg = RunConfig { seed, budget: Budget::Standard, backend: &CpuBackend, progress: false, parallel: false };
+    let r = run_claim(claim, &cfg);
+    (r.result.is_refuted(), r.details.get("found_by").map(|f| f.to_string()).unwrap_or_default())
+}
+
+#[test]
+fn every_false_conjecture_is_refuted_at_ten_seeds_and_random_alone_is_measured() {
+    println!("{:<28} {:>9} {:>16} {:>20}  found by", "conjecture", "P(hit)", "targeted (10)", "random-only (10)");
+    let mut missed = vec![];
+    for (bench, p) in FALSE {
+        let (targeted, random) = (bench(Mode::Targeted), bench(Mode::RandomOnly));
+        let mut hits = [0; 2];
+        let mut how = vec![];
+        for seed in SEEDS {
+            let (t, by) = refuted(&targeted, seed);
+            hits[0] += usize::from(t);
+            how.push(by);
+            hits[1] += usize::from(refuted(&random, seed).0);
+            if !t {
+                missed.push(format!("{} at seed {seed}", targeted.meta.id));
+            }
+        }
+        // What random sampling alone should give: 1 − (1 − p)^3000.
+        let expected = 1.0 - (1.0 - p).powf((N + N / 2) as f64);
+        println!("{:<28} {:>9.1e} {:>13}/10 {:>11}/10 ({:.0}%)  {}", targeted.meta.id, p, hits[0], hits[1], 100.0 * expected, how.join(" "));
+    }
+    assert!(missed.is_empty(), "false conjectures not refuted: {missed:?}");
+}
+
+#[test]
+fn no_true_conjecture_is_refuted_at_any_seed() {
+    let mut refutations = vec![];
+    for bench in TRUE {
+        for mode in [Mode::Targeted, Mode::RandomOnly] {
+            let claim = bench(mode);
+            for seed in SEEDS {
+                let cfg = RunConfig { seed, budget: Budget::Standard, backend: &CpuBackend, progress: false, parallel: false };
+                let r = run_claim(&claim, &cfg);
+                if r.result.verdict != VerdictKind::Holds {
+                    refutations.push(format!("{}", r));
+                }
+            }
+        }
+    }
+    assert!(refutations.is_empty(), "true conjectures not confirmed:\n{}", refutations.join("\n"));
+}
