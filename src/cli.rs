@@ -58,9 +58,11 @@ enum Command {
         out: PathBuf,
         #[command(flatten)]
         run: RunArgs,
-        /// Render from an existing results JSON instead of running the checks.
-        #[arg(long)]
-        from: Option<PathBuf>,
+        /// Render from existing results JSON instead of running the checks; several files (e.g.
+        /// the shipped claims' and your conjectures' from `SSMCHECK_RESULTS`) are merged, and
+        /// must share seed and budget.
+        #[arg(long, num_args = 1..)]
+        from: Vec<PathBuf>,
     },
     /// Re-evaluate one instance through a claim's check and print both sides of its relation
     /// and the margin: a counterexample from results JSON, or a candidate of your own.
@@ -262,10 +264,7 @@ fn main_inner(cli: Cli, registry: &Registry) -> Result<bool> {
         }
         Command::Report { out, run: args, from } => {
             crate::report::ensure_writable_dir(&out)?;
-            let results = match from {
-                Some(path) => crate::report::read_results(&path)?,
-                None => run(registry, &[], None, &args)?,
-            };
+            let results = if from.is_empty() { run(registry, &[], None, &args)? } else { crate::report::read_merged(&from)? };
             let index = crate::report::write_report(&results, &out)?;
             print_table(&results);
             println!("report: {}", index.display());

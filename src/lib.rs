@@ -20,6 +20,12 @@
 //! assert_eq!(results.claims[0].result.verdict, VerdictKind::Refuted);
 //! ```
 //!
+//! Your own conjectures live in your own test files: [`conjecture!`] (or
+//! [`claim::property`]) over the generators of [`strategy`], judged by [`claim::check`] or run
+//! one test per claim by [`harness::main`]; [`cli::main_with`] gives a crate of conjectures the
+//! whole command line. At the standard and deep budgets a property is also searched for
+//! counterexamples in the corners random sampling misses ([`claim::search`]).
+//!
 //! Layers (each usable alone): [`math`], [`stats`], [`model`], [`mc`] know nothing of claims;
 //! [`claim`] is the engine; [`claims`] holds the families; [`report`] renders results.
 

@@ -1,37 +1,13 @@
-//! Every registered claim, at the quick budget: its verdict must fit its status (a theorem
-//! holds and its negative control is refuted; an erratum is refuted by the search).
+//! The registry's structure, the family ids, the proofs' tables, and errata refuted from other
+//! seeds. (Every claim's verdict at the quick budget is `tests/each_claim.rs`, one test per
+//! claim.)
 
 use ssmcheck::prelude::*;
-
-fn quick(registry: &Registry, seed: u64) -> RunResults {
-    let claims: Vec<&Claim> = registry.iter().collect();
-    let cfg = RunConfig { seed, budget: Budget::Quick, backend: &CpuBackend, progress: false, parallel: true };
-    run_claims(&claims, &cfg)
-}
 
 #[test]
 fn the_registry_is_sound() {
     let registry = ssmcheck::claims::registry();
     assert_eq!(registry.problems(), Vec::<String>::new());
-}
-
-#[test]
-fn every_claim_agrees_with_its_status_at_the_quick_budget() {
-    let registry = ssmcheck::claims::registry();
-    let results = quick(&registry, 1);
-    let bad: Vec<String> =
-        results.disagreements().iter().map(|c| format!("{}: {} ({})", c.meta.id, c.disagreement.clone().unwrap_or_default(), c.result.summary)).collect();
-    assert!(bad.is_empty(), "claims contradicting their status:\n{}", bad.join("\n"));
-    for c in &results.claims {
-        if c.meta.status == Status::Theorem {
-            let control = c.control.as_ref().expect("theorem has a control");
-            assert!(control.detected, "{}: control not detected", c.meta.id);
-            assert_eq!(control.result.cases, c.result.cases, "{}: the control must run at the claim's sample size", c.meta.id);
-        }
-        if c.meta.status == Status::Erratum {
-            assert!(c.result.counterexample.is_some(), "{}: erratum without a counterexample", c.meta.id);
-        }
-    }
 }
 
 #[test]

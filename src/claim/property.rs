@@ -262,14 +262,19 @@ where
         out
     }
 
-    /// Shrinks a refuting instance: first its choices toward short dyadics (clearing low bits
-    /// of each word), then its value tree with proptest's simplify/complicate. Returns the
+    /// Shrinks a refuting instance. A random draw shrinks its own value tree (`drawn`); a
+    /// searched instance first shrinks its choices toward short dyadics (clearing low bits of
+    /// each of the first 64 words, at most 128 evaluations), then the value tree they rebuild with proptest's simplify/complicate. Returns the
     /// simplest refuting value, its evaluation and the number of shrink steps.
-    fn shrink(&self, ctx: &Context, found: Found<S::Value>) -> (S::Value, Eval, u32) {
+    fn shrink(&self, ctx: &Context, found: Found<S::Value>, drawn: Option<S::Tree>) -> (S::Value, Eval, u32) {
         let Found { mut value, mut choices, mut eval, .. } = found;
         let mut steps = 0u32;
+        if let Some(tree) = drawn {
+            return self.shrink_tree(ctx, tree, value, eval, 0);
+        }
         let budget = 128u32;
-        'words: for i in 0..search::word_count(&choices) {
+        // The first 64 words (the leading parameters; later ones are proptest's to shrink).
+        'words: for i in 0..search::word_count(&choices).min(64) {
             for bits in [32, 24, 16, 8] {
                 if steps >= budget {
                     break 'words;
@@ -285,7 +290,15 @@ where
                 }
             }
         }
-        let Some(mut tree) = search::replay(&self.strategy, &choices) else { return (value, eval, steps) };
+        match search::replay_to_shrink(&self.strategy, &choices) {
+            Some(tree) => self.shrink_tree(ctx, tree, value, eval, steps),
+            None => (value, eval, steps),
+        }
+    }
+
+    /// Proptest's simplify/complicate on a refuting value tree, keeping refutations of the same
+    /// class (a strict violation stays strict).
+    fn shrink_tree(&self, ctx: &Context, mut tree: S::Tree, mut value: S::Value, mut eval: Eval, steps: u32) -> (S::Value, Eval, u32) {
         if !tree.simplify() {
             return (value, eval, steps);
         }
@@ -515,6 +528,7 @@ where
         let mut t = Tally::default();
         let mut pool: Vec<Found<S::Value>> = vec![];
         let mut worst: Option<Found<S::Value>> = None;
+        let mut worst_tree: Option<S::Tree> = None;
         let mut edge = EdgeSeeds::default();
         let mut max_len = 0usize;
         let mut i = 0u64;
@@ -553,6 +567,7 @@ where
             if eval.refutes() {
                 if better(&eval, &worst) {
                     worst = Some(found);
+                    worst_tree = Some(tree);
                 }
             } else if standing != Standing::Nan && (pool.len() < POOL || rank(&eval) < rank(&pool[pool.len() - 1].eval)) {
                 pool.push(found);
@@ -591,7 +606,7 @@ where
         };
         if let Some(found) = worst {
             let (phase, at) = (found.phase, found.at);
-            let (value, eval, steps) = self.shrink(ctx, found);
+            let (value, eval, steps) = self.shrink(ctx, found, worst_tree);
             let figures = self.illustrate.as_ref().map(|f| f(&value)).unwrap_or_default();
             let violation = self.violation(&eval);
             let margin = violation.margin;

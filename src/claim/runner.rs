@@ -27,7 +27,7 @@ fn execute(check: &dyn Check, ctx: &Context) -> Outcome {
     check.run(ctx).unwrap_or_else(|e| Outcome::new(Verdict::Inconclusive { why: format!("check failed: {e}") }, 0, None))
 }
 
-fn agreement(claim: &Claim, verdict: &Verdict, control: Option<&ControlResult>) -> Option<String> {
+fn agreement(claim: &Claim, verdict: &Verdict, cases: u64, control: Option<&ControlResult>) -> Option<String> {
     match (claim.meta.status, verdict) {
         (_, Verdict::Skipped { .. }) => None,
         (Status::Conjecture, v) => claim.expected.filter(|e| *e != v.tag()).map(|e| format!("the conjecture was expected to be {e}, and is {}", v.tag())),
@@ -36,6 +36,9 @@ fn agreement(claim: &Claim, verdict: &Verdict, control: Option<&ControlResult>) 
         (Status::Theorem, Verdict::Holds { .. }) => match control {
             None => Some("theorem without a negative control".into()),
             Some(c) if !c.detected => Some(format!("negative control '{}' not refuted ({}): the check may be unable to fail", c.mutation, c.result.verdict)),
+            Some(c) if c.result.cases != cases => {
+                Some(format!("negative control '{}' ran on {} cases, the claim on {cases}: it must run at the same sample size", c.mutation, c.result.cases))
+            }
             Some(_) => None,
         },
         (Status::Theorem, v) => Some(format!("theorem not confirmed: {}", v.tag())),
@@ -55,7 +58,7 @@ pub fn run_claim(claim: &Claim, cfg: &RunConfig) -> ClaimResult {
         let result = CheckResult::of(&run(c.check.as_ref()));
         ControlResult { mutation: c.mutation.clone(), detected: result.is_refuted(), result }
     });
-    let disagreement = agreement(claim, &out.verdict, control.as_ref());
+    let disagreement = agreement(claim, &out.verdict, out.cases, control.as_ref());
     ClaimResult {
         meta: claim.meta.clone(),
         result: CheckResult::of(&out),

@@ -67,12 +67,13 @@ pub fn record<S: Strategy>(strategy: &S, seed: &[u8; 32]) -> Option<(S::Tree, Ch
 
 /// Bytes read after a choice sequence ends: a fixed pseudo-random tail (splitmix64 from 0), not
 /// zeros — rand's rejection samplers reject the all-zero word, so an endless run of zeros would
-/// never yield a value.
+/// never yield a value. 16 MiB: a value tree regenerates inner values from it while it shrinks
+/// (`prop_flat_map`), up to the judge's 2048 shrink steps; building one value reads far less.
 fn tail() -> &'static [u8] {
     static TAIL: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
     TAIL.get_or_init(|| {
         let mut z = 0u64;
-        (0..512)
+        (0..(1 << 21))
             .flat_map(|_| {
                 z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
                 let mut x = z;
@@ -84,11 +85,24 @@ fn tail() -> &'static [u8] {
     })
 }
 
-/// Rebuilds the value tree that `choices` encode (bytes past the end come from a fixed tail).
+/// Rebuilds the value that `choices` encode (bytes past the end come from the first MiB of a
+/// fixed tail, room for an edited size word to grow a value a hundredfold): for the search,
+/// which only reads the tree's current value. A strategy that reads past the tail reads zeros,
+/// which rand's rejection samplers never accept: values must stay below about a MiB of draws.
 pub fn replay<S: Strategy>(strategy: &S, choices: &Choices) -> Option<S::Tree> {
-    let mut data = Vec::with_capacity(choices.0.len() + tail().len());
+    replay_with_tail(strategy, choices, 1 << 20)
+}
+
+/// Rebuilds the value tree that `choices` encode, followed by the whole 16 MiB tail: for
+/// shrinking, which may regenerate parts of the value from the bytes that follow.
+pub fn replay_to_shrink<S: Strategy>(strategy: &S, choices: &Choices) -> Option<S::Tree> {
+    replay_with_tail(strategy, choices, tail().len())
+}
+
+fn replay_with_tail<S: Strategy>(strategy: &S, choices: &Choices, tail_len: usize) -> Option<S::Tree> {
+    let mut data = Vec::with_capacity(choices.0.len() + tail_len);
     data.extend_from_slice(&choices.0);
-    data.extend_from_slice(tail());
+    data.extend_from_slice(&tail()[..tail_len]);
     let mut runner = TestRunner::new_with_rng(config(), TestRng::from_seed(RngAlgorithm::PassThrough, &data));
     strategy.new_tree(&mut runner).ok()
 }
@@ -221,7 +235,7 @@ mod tests {
 
     #[test]
     fn edge_words_reach_range_ends_and_thin_corners() {
-        let strategy = 0.0..1.0f64;
+        let strategy = crate::strategy::real(0.0, 1.0);
         let mut s = stream();
         let values: Vec<f64> = (0..400).map(|_| replay(&strategy, &boundary(8, &mut s)).unwrap().current()).collect();
         assert!(values.iter().any(|&v| v == 0.0), "the low end");

@@ -60,6 +60,38 @@ pub fn read_results(path: &Path) -> Result<RunResults> {
     Ok(serde_json::from_str(&text)?)
 }
 
+/// Reads several results files as one run: the claims in file order. The files must share seed
+/// and budget (one report states one of each) and must not repeat a claim id.
+pub fn read_merged(paths: &[PathBuf]) -> Result<RunResults> {
+    let mut merged: Option<RunResults> = None;
+    for path in paths {
+        let next = read_results(path)?;
+        match &mut merged {
+            None => merged = Some(next),
+            Some(m) => {
+                if (m.seed, m.budget) != (next.seed, next.budget) {
+                    return Err(Error::InvalidParameter(format!(
+                        "{} was run at seed {}, budget {}, the first file at seed {}, budget {}: merge results of one seed and budget",
+                        path.display(),
+                        next.seed,
+                        next.budget,
+                        m.seed,
+                        m.budget
+                    )));
+                }
+                if let Some(dup) = next.claims.iter().find(|c| m.claim(&c.meta.id).is_some()) {
+                    return Err(Error::InvalidParameter(format!("claim '{}' appears in more than one results file ({})", dup.meta.id, path.display())));
+                }
+                if m.backend != next.backend {
+                    m.backend = format!("{} + {}", m.backend, next.backend);
+                }
+                m.claims.extend(next.claims);
+            }
+        }
+    }
+    merged.ok_or_else(|| Error::InvalidParameter("no results file given".into()))
+}
+
 /// Writes the report for `results` into `out` (`index.html`, `results.json`, `svg/`); returns
 /// the path of `index.html`. The SVGs are written to a temporary directory and swapped in; the
 /// JSON and the page are each written atomically, the page last.

@@ -1,0 +1,55 @@
+//! Your own conjectures, as a user writes them: in a test file of your crate, through the public
+//! API, with no change to `src/`. Each appears in `cargo test` as its own test with its verdict
+//! (this file has `harness = false` in `Cargo.toml`); `SSMCHECK_RESULTS=mine.json cargo test
+//! --test conjectures` also writes their results for `ssmcheck report --from`.
+
+use ssmcheck::prelude::*;
+
+ssmcheck::conjecture! {
+    /// For S6 with one stable mode a < 0, B = 1, Δ = softplus(x): |LRD(1+k, 1)| is non-increasing in k ≤ 19.
+    fn s6_lrd_is_monotone(a in strategy::log_uniform(1e-3, 4.0), x in strategy::inputs(20, 3.0)) {
+        let m = DiagonalSsm { a: vec![-a], b_bias: vec![1.0], b_weight: vec![0.0], delta: DeltaRule::Selective { w: 1.0, b: 0.0 }, disc: Discretization::Zoh };
+        let lrd: Vec<f64> = (0..20).map(|k| m.lrd_eq10(x, 1, k)[0].abs()).collect();
+        lrd.windows(2).map(|p| Eval::le(p[1], p[0], 4.0 * Rounding::UNIT, 0.0)).fold(Eval::Margin(1.0), Eval::min)
+    }
+}
+
+ssmcheck::conjecture! {
+    /// One ZOH step of a stable S4D mode keeps less than the whole state: e^{aΔ} < 1 for a ∈ [−4, −10⁻³], Δ ∈ [10⁻³, 10].
+    fn zoh_step_contracts(a in strategy::log_uniform(1e-3, 4.0), delta in strategy::selective_deltas(1)) {
+        Eval::lt((-a * delta[0]).exp(), 1.0, 1.0, 0.0)
+    }
+}
+
+/// A conditional statement with a Monte Carlo estimate inside: if the scalar interaction model
+/// h_t = (λ + γx_t²)h_{t−1} is mean-square stable (λ² + 2λγ + 3γ² < 1), its sample second
+/// moment after 50 steps from h₀ = 1 is below 1 + 4 standard errors. The draws come from the
+/// trial's streams, keyed by (seed, claim, instance), so shrinking and replay redraw them.
+fn interaction_second_moment() -> Claim {
+    let check = property_in([20, 100, 1000], (strategy::real(0.0, 1.0), strategy::real(0.0, 0.5)), |trial: &Trial, (l, g): &(f64, f64)| {
+        let paths = trial.pick(200, 1000, 10000);
+        let squares: Vec<f64> = (0..paths)
+            .map(|i| {
+                let mut s = trial.stream("x", i);
+                (0..50).fold(1.0, |h: f64, _| h * (l + g * s.normal().powi(2))).powi(2)
+            })
+            .collect();
+        let mean = squares.iter().sum::<f64>() / paths as f64;
+        let se = (squares.iter().map(|q| (q - mean).powi(2)).sum::<f64>() / (paths as f64 - 1.0) / paths as f64).sqrt();
+        Eval::le(mean, 1.0 + 4.0 * se, 0.0, 0.0)
+    })
+    .given("λ² + 2λγ + 3γ² < 1", |(l, g)| 1.0 - (l * l + 2.0 * l * g + 3.0 * g * g));
+    Claim::conjecture("user.interaction_second_moment", Family::User, "If λ² + 2λγ + 3γ² < 1, the sample E h_50² is below 1 + 4 SE.", check).source(
+        "user",
+        "tests/conjectures.rs",
+        "mean-square stability bounds the second moment",
+    )
+}
+
+fn main() -> std::process::ExitCode {
+    ssmcheck::harness::main(vec![
+        s6_lrd_is_monotone().expect(VerdictKind::Holds),
+        zoh_step_contracts().expect(VerdictKind::Holds),
+        interaction_second_moment().expect(VerdictKind::Holds),
+    ])
+}
