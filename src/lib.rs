@@ -36,6 +36,7 @@ pub mod claim;
 pub mod claims;
 pub mod cli;
 pub mod error;
+pub mod estimate;
 pub mod harness;
 pub mod math;
 pub mod mc;

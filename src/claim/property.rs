@@ -473,15 +473,19 @@ struct SearchState<V> {
 }
 
 impl<V> SearchState<V> {
-    /// Keeps `f` if it is among the [`POOL`] lowest margins.
     fn offer(&mut self, f: Found<V>) {
-        if f.eval.standing() == Some(Standing::Nan) {
-            return;
-        }
-        self.pool.push(f);
-        self.pool.sort_by(|a, b| rank(&a.eval).partial_cmp(&rank(&b.eval)).unwrap_or(std::cmp::Ordering::Equal));
-        self.pool.truncate(POOL);
+        offer(&mut self.pool, f);
     }
+}
+
+/// Keeps `f` in `pool` if it is among the [`POOL`] lowest margins (never a NaN).
+fn offer<V>(pool: &mut Vec<Found<V>>, f: Found<V>) {
+    if f.eval.standing() == Some(Standing::Nan) || (pool.len() >= POOL && rank(&f.eval) >= rank(&pool[POOL - 1].eval)) {
+        return;
+    }
+    pool.push(f);
+    pool.sort_by(|a, b| rank(&a.eval).partial_cmp(&rank(&b.eval)).unwrap_or(std::cmp::Ordering::Equal));
+    pool.truncate(POOL);
 }
 
 impl<S, E> Check for Property<S, E>
@@ -569,10 +573,8 @@ where
                     worst = Some(found);
                     worst_tree = Some(tree);
                 }
-            } else if standing != Standing::Nan && (pool.len() < POOL || rank(&eval) < rank(&pool[pool.len() - 1].eval)) {
-                pool.push(found);
-                pool.sort_by(|a, b| rank(&a.eval).partial_cmp(&rank(&b.eval)).unwrap_or(std::cmp::Ordering::Equal));
-                pool.truncate(POOL);
+            } else {
+                offer(&mut pool, found);
             }
         }
         let closest = pool.first().map(|f| (serde_json::to_value(&f.value).unwrap_or_default(), f.eval.margin().unwrap_or(f64::NAN), f.phase));

@@ -137,37 +137,6 @@ fn orthogonal(stream: &mut Stream, h: usize) -> Mat {
     Mat::from_fn(h, h, |_, _| stream.normal()).qr().q()
 }
 
-/// λ_top of the product ∏ M(x_j), x_j ~ N(0,1) iid, estimated independently of the LRD paths: a
-/// different estimator (the Frobenius norm of the whole matrix product, renormalised every 16
-/// steps, instead of the norm of one propagated vector), different code (nalgebra on the CPU,
-/// not the Monte Carlo backend) and its own streams. Each replica's rate is taken after a 10%
-/// burn-in; the interval is Student-t over `replicas` at `conf`.
-fn matrix_lyapunov(model: &InteractionSsm, horizon: u64, replicas: u64, key: crate::mc::StreamKey, conf: f64) -> Interval {
-    use rayon::prelude::*;
-    let burn_in = horizon / 10;
-    let rates: Vec<f64> = (0..replicas)
-        .into_par_iter()
-        .map(|r| {
-            let mut stream = Stream::new(key, r);
-            let h = model.size();
-            let (mut product, mut log_norm, mut at_burn_in) = (Mat::identity(h, h), 0.0, 0.0);
-            for step in 1..=horizon {
-                product = model.transition(stream.normal()) * product;
-                if step % 16 == 0 || step == burn_in || step == horizon {
-                    let n = product.norm();
-                    log_norm += n.ln();
-                    product /= n;
-                }
-                if step == burn_in {
-                    at_burn_in = log_norm;
-                }
-            }
-            (log_norm - at_burn_in) / (horizon - burn_in) as f64
-        })
-        .collect();
-    mean_interval(&rates, conf)
-}
-
 /// A general §4.1 model: Ā = expm(−Q diag(U(0.1, 1)) Qᵀ) (Q random orthogonal), G, W ~ N(0, 0.3²),
 /// B̄ ~ N(0, 1), h_0 = 0.
 fn general_model(stream: &mut Stream, h: usize) -> InteractionSsm {
@@ -190,7 +159,7 @@ struct RejectedDraw {
 
 /// The §4.1 cells: the special case of §4.2 (four (λ_H, γ), predicted rate μ by quadrature) and
 /// [`SEC41_GENERAL`] general random models whose top Lyapunov exponent, estimated by
-/// [`matrix_lyapunov`], has its whole interval below 0. Draws that fail that are rejected and
+/// [`lambda_top`](crate::estimate::lambda_top), has its whole interval below 0. Draws that fail that are rejected and
 /// returned (at most [`SEC41_MAX_DRAWS`] draws).
 fn sec41_cells(ctx: &Context, horizon: u64, paths: u64, conf: f64) -> Result<(Vec<Sec41Cell>, Vec<RejectedDraw>)> {
     let h = 4;
@@ -214,7 +183,7 @@ fn sec41_cells(ctx: &Context, horizon: u64, paths: u64, conf: f64) -> Result<(Ve
             break;
         }
         let model = general_model(&mut stream, h);
-        let top = matrix_lyapunov(&model, horizon, paths, ctx.key(&format!("lyapunov-matrix{draw}")), conf);
+        let top = crate::estimate::lambda_top(&model, horizon, paths, ctx.key(&format!("lyapunov-matrix{draw}")), conf);
         if top.hi < 0.0 {
             let ssm_rate = spectral_radius(&model.abar).ln();
             cells.push(Sec41Cell {
