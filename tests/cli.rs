@@ -216,3 +216,23 @@ fn replay_rejects_bad_input_with_one_line() {
         "differs from what its drawn parameters generate",
     );
 }
+
+#[test]
+fn report_merges_results_files_of_one_seed_and_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b, c) = (dir.path().join("a.json"), dir.path().join("b.json"), dir.path().join("c.json"));
+    assert!(ssmcheck(&["check", "004.eq10", "--budget", "quick", "--json", a.to_str().unwrap()]).status.success());
+    assert!(ssmcheck(&["check", "000.lem1", "--budget", "quick", "--json", b.to_str().unwrap()]).status.success());
+    let out = dir.path().join("report");
+    let merged = ssmcheck(&["report", "--out", out.to_str().unwrap(), "--from", a.to_str().unwrap(), b.to_str().unwrap()]);
+    assert!(merged.status.success(), "{}", String::from_utf8_lossy(&merged.stderr));
+    let json = std::fs::read_to_string(out.join("results.json")).unwrap();
+    assert!(json.contains("\"004.eq10\"") && json.contains("\"000.lem1\""));
+    // Another seed, or the same claim twice: one clear line.
+    assert!(ssmcheck(&["check", "000.lem1", "--budget", "quick", "--seed", "2", "--json", c.to_str().unwrap()]).status.success());
+    assert_one_line_error(&ssmcheck(&["report", "--out", out.to_str().unwrap(), "--from", a.to_str().unwrap(), c.to_str().unwrap()]), "seed 2");
+    assert_one_line_error(
+        &ssmcheck(&["report", "--out", out.to_str().unwrap(), "--from", a.to_str().unwrap(), a.to_str().unwrap()]),
+        "more than one results file",
+    );
+}

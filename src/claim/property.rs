@@ -746,6 +746,55 @@ mod tests {
         assert!(p.replay(&tampered, &ctx()).is_err());
     }
 
+    fn run_at(c: &impl Check, seed: u64, budget: Budget) -> Outcome {
+        let bar = Silent;
+        c.run(&Context { seed, budget, backend: &CpuBackend, stream_label: "test", progress: &bar }).unwrap()
+    }
+
+    #[test]
+    fn the_search_finds_a_thin_corner_and_says_how() {
+        // "x ≤ 1 − 10⁻⁵ on [0, 1]": violated on 10⁻⁵ of the grid; 200 random draws miss it.
+        let p = property([200, 200, 200], crate::strategy::real(0.0, 1.0), |x| Eval::le_by(*x, 1.0 - 1e-5, 1.0, 0.0));
+        assert_eq!(run(&p, 1).verdict.tag(), crate::claim::VerdictKind::Holds, "quick: random only");
+        let out = run_at(&p, 1, Budget::Standard);
+        assert_eq!(out.verdict.tag(), crate::claim::VerdictKind::Refuted, "{:?}", out.verdict);
+        assert_ne!(out.details["found_by"], serde_json::json!("random"));
+        assert!(out.details["search"]["evaluations"].as_u64().unwrap() <= 100);
+        // Off: random instances only, at any budget.
+        let off = property([200, 200, 200], crate::strategy::real(0.0, 1.0), |x| Eval::le_by(*x, 1.0 - 1e-5, 1.0, 0.0)).search(Search::Off);
+        assert_eq!(run_at(&off, 1, Budget::Standard).verdict.tag(), crate::claim::VerdictKind::Holds);
+    }
+
+    #[test]
+    fn ties_are_counted_apart_and_the_worst_strict_violation_is_shown() {
+        // x < 5 on the integers 0..10 with a rounding band of 0.5: x = 5 ties (not a refutation),
+        // x > 5 violates; the counterexample shrinks within the strict violations to 6.
+        let p = property([300, 300, 300], 0i64..10, |&x| Eval::lt(x as f64, 5.0, 1.0, 0.5));
+        let out = run(&p, 2);
+        assert!(out.details["ties"].as_u64().unwrap() > 0 && out.details["violations"].as_u64().unwrap() > 0);
+        let Verdict::Refuted { counterexample, violation, .. } = &out.verdict else { panic!("{:?}", out.verdict) };
+        assert_eq!((counterexample.as_i64(), violation.lhs), (Some(6), 6.0));
+        // Ties alone do not refute a relation computed with rounding.
+        let ties_only = property([100, 100, 100], 0i64..6, |&x| Eval::lt(x as f64, 5.0, 1.0, 0.5));
+        assert_eq!(run(&ties_only, 2).verdict.tag(), crate::claim::VerdictKind::Holds);
+        // An exactly computed strict relation is refuted by equality, shown as a tie.
+        let exact = property([100, 100, 100], 0i64..6, |&x| Eval::lt(x as f64, 5.0, 1.0, 0.0));
+        assert!(run(&exact, 2).verdict.summary().contains("exact tie"));
+    }
+
+    #[test]
+    fn a_hypothesis_is_counted_apart_and_its_edge_is_searched() {
+        // "if x + y ≤ 1 then x·y < 0.249" on [0, 1]²: false only where x + y ≥ 0.998 and
+        // |x − y| ≤ 0.063, a sliver of area ~10⁻⁴ at the hypothesis's edge.
+        let p = property([1000, 1000, 1000], (crate::strategy::real(0.0, 1.0), crate::strategy::real(0.0, 1.0)), |(x, y)| Eval::lt(x * y, 0.249, 1.0, 0.0))
+            .given("x + y ≤ 1", |(x, y)| 1.0 - x - y);
+        let out = run_at(&p, 3, Budget::Standard);
+        assert!(out.details["outside_hypothesis"].as_u64().unwrap() > 300);
+        assert_eq!(out.details["hypothesis"], serde_json::json!("x + y ≤ 1"));
+        assert_eq!(out.verdict.tag(), crate::claim::VerdictKind::Refuted, "{:?}", out.verdict);
+        assert!(matches!(p.replay(&serde_json::json!([0.9, 0.9]), &ctx()).unwrap(), Replay::Rejected(_)));
+    }
+
     #[test]
     fn same_seed_same_outcome() {
         let p = property([100, 100, 100], 0.0..100.0f64, |&x| Eval::le(x, 90.0, 0.0, 0.0));
