@@ -21,7 +21,7 @@
 //! ```
 //!
 //! Your own conjectures live in your own test files: [`conjecture!`] (or
-//! [`claim::property`]) over the generators of [`strategy`], judged by [`claim::check`] or run
+//! [`claim::property()`]) over the generators of [`strategy`], judged by [`claim::check()`] or run
 //! one test per claim by [`harness::main`]; [`cli::main_with`] gives a crate of conjectures the
 //! whole command line. At the standard and deep budgets a property is also searched for
 //! counterexamples in the corners random sampling misses ([`claim::search`]).

@@ -239,15 +239,15 @@ where
 {
     /// The evaluation of one value (`Reject` when it is outside the hypothesis).
     fn evaluate(&self, ctx: &Context, value: &S::Value) -> Eval {
-        if let Some((_, h)) = &self.given {
-            if !(h(value) >= 0.0) {
-                return Eval::Reject("outside the hypothesis");
-            }
+        // A NaN hypothesis margin counts as outside.
+        if !self.inside(value) {
+            return Eval::Reject("outside the hypothesis");
         }
         let json = || serde_json::to_string(value).unwrap_or_default();
         self.eval.evaluate(&Trial::new(ctx, &json), value)
     }
 
+    /// Whether `value` meets the hypothesis (always, without one; never, when its margin is NaN).
     fn inside(&self, value: &S::Value) -> bool {
         self.given.as_ref().is_none_or(|(_, h)| h(value) >= 0.0)
     }
