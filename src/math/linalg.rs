@@ -61,6 +61,11 @@ pub fn nonnormality(a: &Mat) -> f64 {
     (a * a.transpose() - a.transpose() * a).norm() / n2
 }
 
+/// The coherence of a set of codes: max_{i≠j} |⟨cᵢ, cⱼ⟩| (0 for fewer than two codes).
+pub fn coherence(codes: &[nalgebra::DVector<f64>]) -> f64 {
+    (0..codes.len()).flat_map(|i| (0..i).map(move |j| (i, j))).map(|(i, j)| codes[i].dot(&codes[j]).abs()).fold(0.0, f64::max)
+}
+
 /// The 2-norm of a vector.
 pub fn norm(v: &[f64]) -> f64 {
     v.iter().map(|x| x * x).sum::<f64>().sqrt()
@@ -86,6 +91,14 @@ pub fn mat_to_rows(a: &Mat) -> Vec<Vec<f64>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn coherence_is_the_largest_off_diagonal_inner_product() {
+        use nalgebra::DVector;
+        let codes = [DVector::from_vec(vec![1.0, 0.0]), DVector::from_vec(vec![0.6, -0.8]), DVector::from_vec(vec![0.0, 1.0])];
+        assert_eq!(coherence(&codes), 0.8);
+        assert_eq!(coherence(&codes[..1]), 0.0);
+    }
 
     #[test]
     fn jordan_block_has_log_norm_above_its_abscissa() {

@@ -231,6 +231,7 @@ pub fn thm4(keys: usize, codes: &[DVector<f64>], beta: f64, gated: bool) -> Cons
     Construction { embed: Box::new(embed), mixer, readout }
 }
 
+/// The public [`one_hot`](crate::strategy::one_hot) codes as vectors.
 pub(super) fn one_hot_codes(n: usize) -> Vec<DVector<f64>> {
-    (0..n).map(|j| DVector::from_fn(n, |a, _| if a == j { 1.0 } else { 0.0 })).collect()
+    crate::strategy::one_hot(n).into_iter().map(DVector::from_vec).collect()
 }

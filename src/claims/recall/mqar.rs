@@ -199,10 +199,6 @@ pub struct PerturbedCase {
     pub pv: usize,
 }
 
-fn coherence(codes: &[DVector<f64>]) -> f64 {
-    (0..codes.len()).flat_map(|i| (0..i).map(move |j| (i, j))).map(|(i, j)| codes[i].dot(&codes[j]).abs()).fold(0.0, f64::max)
-}
-
 /// proofs/recall.md, Theorem 3 retrieval condition: with ε_k, ε_v the key and value coherences and m the number of
 /// positions s ≤ t whose predecessor is another key, `1 − ε_v > factor·m·ε_k` implies a correct
 /// answer at t (factor = 2 is the bound; smaller factors are the negative control).
@@ -229,7 +225,7 @@ fn perturbed_content(pc: &PerturbedCase) -> serde_json::Value {
 
 fn condition_margin(pc: &PerturbedCase, factor: f64) -> Eval {
     let (inst, keys, values) = perturbed_codes(pc);
-    let (eps_k, eps_v) = (coherence(&keys), coherence(&values));
+    let (eps_k, eps_v) = (crate::math::linalg::coherence(&keys), crate::math::linalg::coherence(&values));
     let con = thm3_codes(&keys, &values, Activation::Identity);
     let queries: Vec<usize> = inst.queries().map(|(t, _)| t).collect();
     let worst = con
