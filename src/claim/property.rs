@@ -99,17 +99,15 @@ where
     S::Value: Serialize + DeserializeOwned + Debug,
     F: Fn(&S::Value) -> Eval + Send + Sync,
 {
-    Property {
-        cases,
-        strategy,
-        eval: Plain(eval),
-        max_shrink_iters: 2048,
-        illustrate: None,
-        expand: None,
-        given: None,
-        sides: None,
-        search: Search::Targeted { fraction: 0.5 },
-        kind: Kind::Property,
+    Property::new(cases, strategy, Plain(eval))
+}
+
+impl<S: Strategy, E> Property<S, E> {
+    /// A property with the defaults: 2048 shrink steps, the targeted search at half the random
+    /// phase's evaluations.
+    fn new(cases: [u64; 3], strategy: S, eval: E) -> Self {
+        let search = Search::Targeted { fraction: 0.5 };
+        Property { cases, strategy, eval, max_shrink_iters: 2048, illustrate: None, expand: None, given: None, sides: None, search, kind: Kind::Property }
     }
 }
 
@@ -121,19 +119,7 @@ where
     S::Value: Serialize + DeserializeOwned + Debug,
     F: Fn(&Trial, &S::Value) -> Eval + Send + Sync,
 {
-    let p = property(cases, strategy, |_: &S::Value| Eval::Margin(0.0));
-    Property {
-        eval: WithTrial(eval),
-        cases: p.cases,
-        strategy: p.strategy,
-        max_shrink_iters: p.max_shrink_iters,
-        illustrate: None,
-        expand: None,
-        given: None,
-        sides: None,
-        search: p.search,
-        kind: p.kind,
-    }
+    Property::new(cases, strategy, WithTrial(eval))
 }
 
 /// A construction check: the explicit weights of a proof, built and run on random task instances
