@@ -75,9 +75,8 @@ pub fn run_claim(claim: &Claim, cfg: &RunConfig) -> ClaimResult {
 /// `SSMCHECK_BUDGET`, default `quick`). Panics with one clear line on a malformed variable.
 ///
 /// ```no_run
-/// # use ssmcheck::prelude::*;
-/// # fn my_conjecture() -> Claim { unimplemented!() }
-/// ssmcheck::claim::check(&my_conjecture()).assert_holds();
+/// let claim = ssmcheck::claims::registry().into_claims().remove(0); // or a conjecture of yours
+/// ssmcheck::claim::check(&claim).assert_agrees();
 /// ```
 pub fn check(claim: &Claim) -> ClaimResult {
     let settings = RunSettings::from_env().unwrap_or_else(|e| panic!("{e}"));
