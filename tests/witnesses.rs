@@ -1,9 +1,9 @@
 //! Fixed witnesses (proofs/decay.md, "Reference values"), kept as regression cases beside the search (the search
 //! refutes each erratum on its own; these pin reference values with their source).
 
-use ssmcheck::claims::decay::corollary1::hippo_legs;
 use ssmcheck::math::linalg::{expm, log_norm2, mat_from_rows, spectral_abscissa, spectral_norm, Vector};
 use ssmcheck::model::{DenseSsm, Discretization};
+use ssmcheck::strategy::hippo_legs;
 
 #[test]
 fn jordan_witness_of_corollary1() {

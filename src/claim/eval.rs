@@ -29,6 +29,8 @@ pub enum Eval {
 
 /// The margin formula of [`Eval::le_by`].
 pub const LE_BY_FORMULA: &str = "(rhs − lhs + tolerance) / scale";
+/// The margin formula of [`Eval::ge_by`].
+pub const GE_BY_FORMULA: &str = "(lhs − rhs + tolerance) / scale";
 
 impl Eval {
     /// The margin of `lhs ≤ rhs` on a relative scale with absolute and relative tolerance:
@@ -46,7 +48,7 @@ impl Eval {
     /// `lhs ≥ rhs` with a margin linear in the gap ([`Eval::le_by`] mirrored).
     pub fn ge_by(lhs: f64, rhs: f64, scale: f64, tolerance: f64) -> Eval {
         let scale = if scale > 0.0 { scale } else { 1.0 };
-        Eval::Compared(Comparison::custom(lhs, rhs, Relation::AtLeast, (lhs - rhs + tolerance) / scale, "(lhs − rhs + tolerance) / scale"))
+        Eval::Compared(Comparison::custom(lhs, rhs, Relation::AtLeast, (lhs - rhs + tolerance) / scale, GE_BY_FORMULA))
     }
     /// The margin of `|got − want| ≤ rtol·scale + atol`: `1 − err/(rtol·scale + atol)`
     /// ([`Comparison::within`]).

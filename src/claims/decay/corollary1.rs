@@ -19,7 +19,7 @@ use crate::mc::paths::diagonal_lrd_path;
 use crate::mc::Stream;
 use crate::model::{DenseSsm, Discretization};
 use crate::stats::mean_interval;
-use crate::strategy::{grid, grid_matrix, grid_vec, normal_matrix};
+use crate::strategy::{grid, grid_matrix, grid_vec, hippo_legs, normal_matrix};
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -148,8 +148,6 @@ fn ratio_figure(name: &str, title: &str, a: &Mat, b: &[f64], delta: f64, steps: 
         .with(Series::new("corrected bound e^{μ₂(A)Δ}", Style::Dashed, line(mu)))
         .caption(format!("λ₁ = {:.4}, μ₂(A) = {:.4}, Δ = {delta}. Points above the printed line violate Corollary 1.", spectral_abscissa(a), log_norm2(a)))
 }
-
-pub use crate::strategy::hippo_legs;
 
 /// A diagonalisable instance A = V diag(λ) V⁻¹ with cumulative per-step Δ.
 #[derive(Clone, Debug, Serialize, Deserialize)]
