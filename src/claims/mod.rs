@@ -2,6 +2,7 @@
 
 use crate::claim::Registry;
 
+pub mod copy;
 pub mod decay;
 pub mod haar;
 pub mod recall;
@@ -14,6 +15,9 @@ pub const PAPER_000: &str = "000 Understanding Input Selectivity in Mamba (Huang
 
 /// The source line of seed 002.
 pub const PAPER_002: &str = "002 How does Mamba Perform Associative Recall? A Mechanistic Study (Le Corre, Huang, Bietti)";
+
+/// The source line of seed 003.
+pub const PAPER_003: &str = "003 Can Mamba Always Enjoy the \"Free Lunch\"? (Ren, Li, Liu)";
 
 /// Every shipped claim of every family, in report order.
 pub fn registry() -> Registry {
@@ -28,4 +32,5 @@ pub fn register_all(r: &mut Registry) {
     stability::register(r);
     haar::register(r);
     recall::register(r);
+    copy::register(r);
 }

@@ -12,6 +12,7 @@
 //! | interaction-term SSM | [`InteractionSsm`] | 004 eq 13–16 |
 //! | Mamba S6 selective scan over d channels (forward) | [`selective_scan()`] | 000 eq 6–7 |
 //! | one-layer mixers of 000 Table 2: Mamba, Mamba-2, S4D, Mamba-Δᵀ, gate, readout | [`mixer`] | 000 eq 14–15 |
+//! | 003's vector-input selective SSM (eq 1), its unrolled form (eqs 4–6) and the Mamba block (eqs 2–3) | [`vector_ssm`] | 003 §3 |
 //! | 002's simplified Mamba (theory model) and its exact gradients | [`recall_toy`] | 002 Sec. 4, App. D |
 
 #[cfg(feature = "quickcheck")]
@@ -24,6 +25,7 @@ pub mod interaction;
 pub mod mixer;
 pub mod recall_toy;
 pub mod selective_scan;
+pub mod vector_ssm;
 
 pub use attention::Attention;
 pub use dense::DenseSsm;

@@ -1,9 +1,10 @@
-//! Synthetic sequence tasks the recall constructions are run on: multi-query associative recall
-//! ([`mqar`]), induction heads ([`induction`]) and the associative-recall variants of 002
-//! ([`associative_recall`]). Every generator draws from a [`Stream`], so an
+//! Synthetic sequence tasks the recall and copy constructions are run on: multi-query associative
+//! recall ([`mqar`]), induction heads ([`induction`]), the associative-recall variants of 002
+//! ([`associative_recall`]) and COPY with the string-copying task of 003 ([`copy`]). Every generator draws from a [`Stream`], so an
 //! instance is reproducible from (seed, claim, instance index).
 
 pub mod associative_recall;
+pub mod copy;
 pub mod induction;
 pub mod mqar;
 

@@ -1,0 +1,24 @@
+//! The copy family: 003's COPY bounds — Theorem 1 (constant size, exponential scores) as
+//! printed and corrected, Theorem 2 (exact copy with state N), the unrolled form (5)/(6), and
+//! the derived lower bounds that bracket them (score, distance, rank, bits).
+//! Proofs and corrections: `proofs/copy.md`. Models: [`crate::model::vector_ssm`]; COPY,
+//! Assumption 1 and the copy task: [`crate::tasks::copy`].
+
+use crate::claim::Registry;
+
+pub mod capacity;
+pub mod distance;
+pub mod experiments;
+pub mod theorem1;
+pub mod theorem2;
+pub mod unrolled;
+
+/// Registers the copy claims.
+pub fn register(r: &mut Registry) {
+    unrolled::register(r);
+    theorem1::register(r);
+    distance::register(r);
+    theorem2::register(r);
+    capacity::register(r);
+    experiments::register(r);
+}

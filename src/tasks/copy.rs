@@ -1,0 +1,275 @@
+//! COPY (003 Definition 1, Assumption 1) and the string-copying task of Jelassi et al. (2024),
+//! "Repeat After Me", used by 003 §4.3.
+//!
+//! * [`copy_outputs`]: the COPY operation `o_i = v_{pos(i)}` with `pos(i) ≤ i` supplied.
+//! * [`CopyQuery`]: one query of Definition 1 at score level — the decays a_k, the scores
+//!   s_j = c_iᵀb_j of every position j ≤ i against the query i, the window L, the target
+//!   pos(i), δ, ε and the value bound V = M‖Δ‖∞ — with Assumption 1 as a predicate
+//!   ([`CopyQuery::assumption1`]) and the exact worst-case copy error ([`CopyQuery::worst_case_error`]).
+//!   A long history is a constant-decay prefix with alternating scores, so positions up to 10⁶
+//!   stay a handful of numbers.
+//! * [`CopyTask`]: `<BOS> s_1 … s_n <SEP> s_1 … s_n` over an alphabet, with the copy target of
+//!   every position.
+
+use super::uniform_index;
+use crate::mc::Stream;
+use serde::{Deserialize, Serialize};
+
+/// The COPY operation of Definition 1: `o_i = v_{pos(i)}` (0-based; `pos[i] ≤ i`). Returns
+/// `None` when some `pos[i] > i` (COPY is causal).
+pub fn copy_outputs(values: &[Vec<f64>], pos: &[usize]) -> Option<Vec<Vec<f64>>> {
+    pos.iter().enumerate().map(|(i, &p)| (p <= i).then(|| values[p].clone())).collect()
+}
+
+/// One query i of Definition 1 at score level (positions 1-based, as in the paper).
+///
+/// Positions `1..=prefix_len` have decay `prefix_decay` and scores `±prefix_score`
+/// (alternating, starting with +); positions `prefix_len + 1 ..= i` have the explicit
+/// `decays` and `scores`. The query is the last position, `i = prefix_len + decays.len()`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CopyQuery {
+    /// The target error ε.
+    pub eps: f64,
+    /// The value bound V = M‖Δ‖∞ (‖v_j‖∞ ≤ V).
+    pub v_bound: f64,
+    /// The matching threshold δ.
+    pub delta: f64,
+    /// The window L: S_i ⊆ [i − L + 1, i].
+    pub window: usize,
+    /// pos(i), 1-based.
+    pub pos: usize,
+    /// Length of the constant prefix.
+    pub prefix_len: usize,
+    /// Decay a_k of every prefix position.
+    pub prefix_decay: f64,
+    /// |s_j| of every prefix position.
+    pub prefix_score: f64,
+    /// a_k for k = prefix_len + 1 ..= i.
+    pub decays: Vec<f64>,
+    /// s_j for j = prefix_len + 1 ..= i.
+    pub scores: Vec<f64>,
+}
+
+/// Assumption 1 of 003, each part as a signed margin (≥ 0 holds; strict parts are negative at
+/// equality).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Assumption1 {
+    /// `(s_pos − δ)/δ`: the target's score ρ = s_pos is at least δ (so pos ∈ S_i).
+    pub target_score: f64,
+    /// `(δ − max_{j∉window}|s_j|)/δ`, strict: positions outside the window score below δ.
+    pub outside_window: f64,
+    /// `1 − Σ_{j∈S_i} α_j|s_j|`, strict (Assumption 1.2).
+    pub matched_mass: f64,
+}
+
+impl Assumption1 {
+    /// The smallest margin: Assumption 1 holds iff it is ≥ 0.
+    pub fn margin(&self) -> f64 {
+        self.target_score.min(self.outside_window).min(self.matched_mass)
+    }
+}
+
+/// A strict margin: exact equality counts as a violation.
+fn strict(m: f64) -> f64 {
+    if m > 0.0 {
+        m
+    } else {
+        m.min(-f64::MIN_POSITIVE)
+    }
+}
+
+impl CopyQuery {
+    /// The query position i.
+    pub fn len(&self) -> usize {
+        self.prefix_len + self.decays.len()
+    }
+    /// Whether there is no position at all.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// ε′ = ε / V.
+    pub fn eps_rel(&self) -> f64 {
+        self.eps / self.v_bound
+    }
+    /// a_k (1-based).
+    pub fn decay(&self, k: usize) -> f64 {
+        if k <= self.prefix_len {
+            self.prefix_decay
+        } else {
+            self.decays[k - self.prefix_len - 1]
+        }
+    }
+    /// s_j (1-based).
+    pub fn score(&self, j: usize) -> f64 {
+        if j <= self.prefix_len {
+            if j % 2 == 1 {
+                self.prefix_score
+            } else {
+                -self.prefix_score
+            }
+        } else {
+            self.scores[j - self.prefix_len - 1]
+        }
+    }
+    /// The first position of the window, i − L + 1 (at least 1).
+    pub fn window_start(&self) -> usize {
+        (self.len() + 1).saturating_sub(self.window).max(1)
+    }
+    /// Calls `f(j, ln α_j, s_j)` for j = i down to 1, with `α_j = ∏_{k=j+1}^{i} a_k` summed in
+    /// the log domain.
+    pub fn for_each_term(&self, mut f: impl FnMut(usize, f64, f64)) {
+        let mut log_alpha = 0.0;
+        for j in (1..=self.len()).rev() {
+            f(j, log_alpha, self.score(j));
+            log_alpha += self.decay(j).ln();
+        }
+    }
+    /// ln α_pos.
+    pub fn log_alpha_pos(&self) -> f64 {
+        (self.pos + 1..=self.len()).map(|k| self.decay(k).ln()).sum()
+    }
+    /// Assumption 1 for this query.
+    pub fn assumption1(&self) -> Assumption1 {
+        let start = self.window_start();
+        let (mut outside, mut mass) = (0.0f64, 0.0);
+        self.for_each_term(|j, la, s| {
+            if j < start {
+                outside = outside.max(s.abs());
+            } else if s.abs() >= self.delta {
+                mass += la.exp() * s.abs();
+            }
+        });
+        let in_window = self.pos >= start && self.pos <= self.len();
+        Assumption1 {
+            target_score: if in_window { (self.score(self.pos) - self.delta) / self.delta } else { -1.0 },
+            outside_window: strict((self.delta - outside) / self.delta),
+            matched_mass: strict(1.0 - mass),
+        }
+    }
+    /// The exact worst-case copy error over values v_j ∈ [−V, V]^d chosen independently of the
+    /// scores and decays (proofs/copy.md, LB-0):
+    /// `E_wc = V·(Σ_{j≠pos} α_j|s_j| + |α_pos s_pos − 1|)`, attained by `v_j = V·sign(α_j s_j)`,
+    /// `v_pos = V·sign(α_pos s_pos − 1)`. Also returns `V·Σ_j α_j|s_j|`, the scale of its rounding.
+    pub fn worst_case_error(&self) -> (f64, f64) {
+        let (mut off, mut abs) = (0.0, 0.0);
+        let mut target = 0.0;
+        self.for_each_term(|j, la, s| {
+            let w = la.exp() * s;
+            abs += w.abs();
+            if j == self.pos {
+                target = w;
+            } else {
+                off += w.abs();
+            }
+        });
+        (self.v_bound * (off + (target - 1.0).abs()), self.v_bound * (abs + 1.0))
+    }
+}
+
+/// A token of the copy task.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CopyToken {
+    /// Beginning of sequence.
+    Bos,
+    /// A symbol of the alphabet.
+    Symbol(usize),
+    /// The separator after which the string is repeated.
+    Sep,
+}
+
+/// The copy task's sizes (Jelassi et al. 2024: string length uniform in `[min_len, max_len]`,
+/// symbols i.i.d. uniform; 003 §4.3 does not state the alphabet).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CopyTask {
+    /// Alphabet size K.
+    pub alphabet: usize,
+    /// Shortest string.
+    pub min_len: usize,
+    /// Longest string.
+    pub max_len: usize,
+}
+
+/// One copy-task sequence `<BOS> s_1 … s_n <SEP> s_1 … s_n` and the copy target of every
+/// position (next-token prediction: at `<SEP>` and at the m-th repeated symbol the next token
+/// is s_{m+1}, held at position m + 1; elsewhere a position copies itself).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CopyInstance {
+    /// The tokens.
+    pub tokens: Vec<CopyToken>,
+    /// pos(i) ≤ i, 0-based.
+    pub pos: Vec<usize>,
+}
+
+impl CopyTask {
+    /// The one-hot width of a token: the alphabet plus `<BOS>` and `<SEP>`.
+    pub fn width(&self) -> usize {
+        self.alphabet + 2
+    }
+    /// Draws a sequence.
+    pub fn sample(&self, s: &mut Stream) -> CopyInstance {
+        let n = self.min_len + uniform_index(s, self.max_len - self.min_len + 1);
+        let string: Vec<usize> = (0..n).map(|_| uniform_index(s, self.alphabet)).collect();
+        let mut tokens = vec![CopyToken::Bos];
+        tokens.extend(string.iter().map(|&c| CopyToken::Symbol(c)));
+        tokens.push(CopyToken::Sep);
+        tokens.extend(string.iter().map(|&c| CopyToken::Symbol(c)));
+        let pos = (0..tokens.len()).map(|t| if t > n && t < 2 * n + 1 { t - n } else { t }).collect();
+        CopyInstance { tokens, pos }
+    }
+    /// The one-hot embedding of a token.
+    pub fn embed(&self, t: CopyToken) -> Vec<f64> {
+        let mut e = vec![0.0; self.width()];
+        e[match t {
+            CopyToken::Symbol(c) => c,
+            CopyToken::Bos => self.alphabet,
+            CopyToken::Sep => self.alphabet + 1,
+        }] = 1.0;
+        e
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mc::StreamKey;
+
+    #[test]
+    fn the_copy_task_targets_the_next_token() {
+        let task = CopyTask { alphabet: 5, min_len: 3, max_len: 8 };
+        for i in 0..20 {
+            let inst = task.sample(&mut Stream::new(StreamKey::new(1, "copy-task"), i));
+            let n = (inst.tokens.len() - 2) / 2;
+            assert!((3..=8).contains(&n));
+            for (t, &p) in inst.pos.iter().enumerate() {
+                assert!(p <= t);
+                if t >= n + 1 && t < 2 * n + 1 {
+                    // The token after position t is the one at pos(t).
+                    assert_eq!(inst.tokens[t + 1], inst.tokens[p], "t={t}");
+                }
+            }
+        }
+        assert!(copy_outputs(&[vec![1.0], vec![2.0]], &[0, 0]).is_some());
+        assert!(copy_outputs(&[vec![1.0], vec![2.0]], &[1, 1]).is_none(), "pos(1) > 1 is not causal");
+    }
+
+    #[test]
+    fn the_catalogued_witness_violates_the_printed_bound() {
+        // i = 2, L = 1, pos = 2, a = (0.01, 0.99), δ = ε = 1e-3, s_1 = 0.999e-3 (outside the
+        // window), s_2 = 0.9995 + 0.0005·(0.01/0.99).
+        let q = CopyQuery {
+            eps: 1e-3,
+            v_bound: 1.0,
+            delta: 1e-3,
+            window: 1,
+            pos: 2,
+            prefix_len: 0,
+            prefix_decay: 0.5,
+            prefix_score: 0.0,
+            decays: vec![0.01, 0.99],
+            scores: vec![0.999e-3, 0.9995 + 0.0005 * (0.01 / 0.99)],
+        };
+        assert!(q.assumption1().margin() > 0.0);
+        let (e, _) = q.worst_case_error();
+        assert!((e - 1.484e-3).abs() < 1e-6, "{e}");
+    }
+}
