@@ -141,11 +141,13 @@ impl SparseState {
         for k in 0..d {
             self.cum[k] += delta[k];
         }
+        let (a, cum) = (self.a, &self.cum);
         for &(n, bn) in b {
-            let fresh = (vec![0.0; d], self.cum.clone());
-            let row = self.rows.get(&n).cloned().unwrap_or(fresh);
-            let values = (0..d).map(|k| self.current(&row, k) + bn * (delta[k] * x[k])).collect();
-            self.rows.insert(n, (values, self.cum.clone()));
+            let row = self.rows.entry(n).or_insert_with(|| (vec![0.0; d], cum.clone()));
+            for k in 0..d {
+                row.0[k] = (a * (cum[k] - row.1[k])).exp() * row.0[k] + bn * (delta[k] * x[k]);
+                row.1[k] = cum[k];
+            }
         }
         (0..d).map(|k| c.iter().filter_map(|&(n, cn)| self.rows.get(&n).map(|row| self.current(row, k) * cn)).sum()).collect()
     }

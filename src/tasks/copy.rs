@@ -119,9 +119,10 @@ impl CopyQuery {
     /// the log domain.
     pub fn for_each_term(&self, mut f: impl FnMut(usize, f64, f64)) {
         let mut log_alpha = 0.0;
+        let ln_prefix = self.prefix_decay.ln();
         for j in (1..=self.len()).rev() {
             f(j, log_alpha, self.score(j));
-            log_alpha += self.decay(j).ln();
+            log_alpha += if j <= self.prefix_len { ln_prefix } else { self.decay(j).ln() };
         }
     }
     /// ln α_pos.

@@ -88,7 +88,8 @@ fn rank_bound(m: &PositionalSsm, factor: f64) -> Eval {
     // Theorem 2 on d_h slots: G = diag(1 on slots 0..d_h), exactly N − d_h errors of unit variance.
     let slots = (m.len - m.state) as f64 / m.len as f64;
     // ‖G − I‖_∞ on every row when N²d_h ≤ 2·10⁸, else on 256 rows (a lower bound of the norm).
-    let rows: Box<dyn Iterator<Item = usize>> = if m.len * m.len * m.state <= 200_000_000 { Box::new(0..m.len) } else { Box::new((0..m.len).step_by(m.len / 256)) };
+    let rows: Box<dyn Iterator<Item = usize>> =
+        if m.len * m.len * m.state <= 200_000_000 { Box::new(0..m.len) } else { Box::new((0..m.len).step_by(m.len / 256)) };
     let worst = inf_norm(&q, &k, rows);
     Eval::ge_by(random, bound, 1.0, tol(sr))
         .min(Eval::ge_by(lsq, bound, 1.0, tol(sl)))
@@ -205,8 +206,11 @@ fn vacuity_figure() -> Figure {
     let k = 26;
     let mut fig = Figure::new("fano", "LB-4: least average copy error with S state bits (K = 26)", "log10 N", "least average error")
         .caption("The 135M Mamba of Fig. 2 (20 layers × 2048 × 16 state numbers at 16 bits ≈ 1.05·10⁷ bits) is bounded away from exact copying only beyond N ≈ 2·10⁶ tokens: at Fig. 2's N ≤ 40 the capacity bound is vacuous, so the figure measures learnability, not capacity.");
-    for (c, (label, bits)) in [("S = 256 bits", 256u64), ("S = 4096 bits", 4096), ("S = 1.05·10⁷ bits (135M Mamba)", 20 * 2048 * 16 * 16)].into_iter().enumerate() {
-        let pts = (0..=64).map(|e| 10f64.powf(e as f64 / 8.0)).map(|n| [n.log10(), fano_bound(&BitBudget { len: n as usize, alphabet: k, bits }, 1.0)]).collect();
+    for (c, (label, bits)) in
+        [("S = 256 bits", 256u64), ("S = 4096 bits", 4096), ("S = 1.05·10⁷ bits (135M Mamba)", 20 * 2048 * 16 * 16)].into_iter().enumerate()
+    {
+        let pts =
+            (0..=64).map(|e| 10f64.powf(e as f64 / 8.0)).map(|n| [n.log10(), fano_bound(&BitBudget { len: n as usize, alphabet: k, bits }, 1.0)]).collect();
         fig = fig.with(Series::new(label, Style::Line, pts).color(c));
     }
     fig.with(Series::new("Fig. 2's largest N = 40", Style::Dashed, vec![[40f64.log10(), 0.0], [40f64.log10(), 1.0]]).color(3))

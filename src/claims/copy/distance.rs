@@ -83,17 +83,39 @@ fn score_rate_check(slope_factor: f64) -> impl crate::claim::Check {
             // The intercept ln(1 − ε′ + off) drifts by at most ln((1 − ε′ + δ/(1−a))/(1 − ε′)) over
             // the range of D: that bounds the slope's bias.
             let slack = ((1.0 - eps + delta / (1.0 - a)) / (1.0 - eps)).ln() / (x[x.len() - 1] - x[0]);
-            cells.push(RateCell { label: format!("slope of ln s_min on D, a = {a}"), measured: fit.slope, predicted: slope_factor * -a.ln(), slack, at_most: false });
+            cells.push(RateCell {
+                label: format!("slope of ln s_min on D, a = {a}"),
+                measured: fit.slope,
+                predicted: slope_factor * -a.ln(),
+                slack,
+                at_most: false,
+            });
             fig = fig
-                .with(Series::new(format!("least admissible score (bisection on E_wc), a = {a}"), Style::Points, pts.iter().map(|p| [p[0], p[1] / std::f64::consts::LN_10]).collect()).color(c))
+                .with(
+                    Series::new(
+                        format!("least admissible score (bisection on E_wc), a = {a}"),
+                        Style::Points,
+                        pts.iter().map(|p| [p[0], p[1] / std::f64::consts::LN_10]).collect(),
+                    )
+                    .color(c),
+                )
                 .with(Series::new(format!("Theorem 1 (corrected) sufficient score, a = {a}"), Style::Dashed, suff).color(c))
                 .with(Series::new(format!("LB-1 lower end (1 − ε′)/α_pos, a = {a}"), Style::Line, lb).color(c));
-            bits = bits.with(Series::new(format!("a = {a}"), Style::Points, pts.iter().map(|p| [p[0], (p[1] - eps.ln()) / std::f64::consts::LN_2]).collect()).color(c));
+            bits = bits.with(
+                Series::new(format!("a = {a}"), Style::Points, pts.iter().map(|p| [p[0], (p[1] - eps.ln()) / std::f64::consts::LN_2]).collect()).color(c),
+            );
             ctx.progress.advance(1);
         }
         let fig = fig.caption("The least score grows like a^{−D} (slope log10(1/a)); Theorem 1's sufficient score and LB-1's necessary score bracket it. Copying anywhere in a length-N sequence at fixed decay needs Θ(N) bits.");
         let bits = bits.caption("Bits to represent the least admissible score to relative precision ε′: log2(s_min/ε′), linear in D with slope log2(1/a).");
-        Ok(judge_rates(cells, &format!("least-squares slope intervals at 1 − α/m, α = {ALPHA}, Bonferroni over {} decays; slack = the intercept's drift over the range of D", decays.len())).figures([fig, bits]))
+        Ok(judge_rates(
+            cells,
+            &format!(
+                "least-squares slope intervals at 1 − α/m, α = {ALPHA}, Bonferroni over {} decays; slack = the intercept's drift over the range of D",
+                decays.len()
+            ),
+        )
+        .figures([fig, bits]))
     })
 }
 
@@ -101,7 +123,17 @@ fn score_rate_check(slope_factor: f64) -> impl crate::claim::Check {
 /// [0.2, 0.999], off-target scores in [−R₀, R₀] with R₀ log-uniform, and s_pos = (1 + w·ε′)/α_pos
 /// with w ∈ [−1.5, 1.5] (around the admissible interval).
 pub fn any_queries() -> impl Strategy<Value = CopyQuery> + Clone {
-    (1usize..=16, prop_oneof![Just(0usize), 1usize..1000], prop::collection::vec(real(0.2, 0.999), 16), prop::collection::vec(real(-1.0, 1.0), 16), log_uniform(1e-6, 1e-1), log_uniform(1e-4, 0.1), real(0.5, 4.0), real(-1.5, 1.5), real(0.0, 1.0))
+    (
+        1usize..=16,
+        prop_oneof![Just(0usize), 1usize..1000],
+        prop::collection::vec(real(0.2, 0.999), 16),
+        prop::collection::vec(real(-1.0, 1.0), 16),
+        log_uniform(1e-6, 1e-1),
+        log_uniform(1e-4, 0.1),
+        real(0.5, 4.0),
+        real(-1.5, 1.5),
+        real(0.0, 1.0),
+    )
         .prop_map(|(k, prefix_len, mut decays, mut scores, r0, eps, v_bound, w, up)| {
             decays.truncate(k);
             scores.truncate(k);
@@ -154,7 +186,8 @@ fn reach_figure() -> Figure {
     let mut fig = Figure::new("reach", "LB-2: the farthest copy with scores |s| ≤ R = N^k (a_max = 0.9, ε′ = 0.01)", "log2 N", "distance")
         .caption("Under log precision (R = poly(N)) a constant-state copy reaches O(log N) positions back; copying across the whole sequence needs scores exponential in N.");
     for (c, k) in [1.0, 2.0, 4.0].iter().enumerate() {
-        fig = fig.with(Series::new(format!("R = N^{k}"), Style::Line, ns.iter().map(|&n| [n.log2(), (n.powf(*k) / 0.99).ln() / -(0.9f64).ln()]).collect()).color(c));
+        fig = fig
+            .with(Series::new(format!("R = N^{k}"), Style::Line, ns.iter().map(|&n| [n.log2(), (n.powf(*k) / 0.99).ln() / -(0.9f64).ln()]).collect()).color(c));
     }
     fig.with(Series::new("D = N (copy anywhere)", Style::Dashed, ns.iter().filter(|&&n| n <= 1024.0).map(|&n| [n.log2(), n]).collect()).color(3))
 }
@@ -221,7 +254,12 @@ impl ShiftCopy {
 }
 
 fn shifts() -> impl Strategy<Value = ShiftCopy> + Clone {
-    (1usize..=8, real(0.05, 0.9), log_uniform(1.0, 1e6), real(0.5, 4.0)).prop_map(|(shift, decay, n, v_bound)| ShiftCopy { shift, decay, len: shift + 1 + n as usize, v_bound })
+    (1usize..=8, real(0.05, 0.9), log_uniform(1.0, 1e6), real(0.5, 4.0)).prop_map(|(shift, decay, n, v_bound)| ShiftCopy {
+        shift,
+        decay,
+        len: shift + 1 + n as usize,
+        v_bound,
+    })
 }
 
 fn shift_eval(c: &ShiftCopy, geometric: bool) -> Eval {

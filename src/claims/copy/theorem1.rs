@@ -93,53 +93,72 @@ pub fn within_eps(q: &CopyQuery) -> Eval {
 
 /// Random queries in the regime of Theorem 1, with s_pos set to the condition's right-hand side
 /// (times 1 + slack, slack 0 half the time): 1–12 explicit positions after a constant prefix of
-/// 0 or up to 10⁶ positions, decays in [0.2, 0.999] (a_pos in [0.95, 0.999] three times in ten,
-/// where the printed a_max,< misses it), δ up to 1.5ε′, off-target scores ±[½, 1)·δ and, one in
+/// 0 or up to 10⁶ positions, decays in [0.2, 0.999] (three times in ten a_pos in [0.95, 0.999]
+/// and the earlier decays scaled below 0.2: where the printed a_max,< misses a_pos; one in four
+/// all decays below 0.2), δ = f·ε′/(α_pos G) with f ∈ [0.01, 1.2] (Assumption 1.2
+/// needs f < 1), off-target scores ±[½, 1)·δ and, one in
 /// five, an extra window member with |s| ∈ [δ, 3δ].
 pub fn queries(reading: AMax, form: Form) -> impl Strategy<Value = CopyQuery> + Clone {
     let shape = (1usize..=12, prop_oneof![Just(0usize), log_uniform(1.0, 1e6).prop_map(|x| x as usize)], real(0.0, 1.0), real(0.0, 1.0));
-    let decays = (prop::collection::vec(real(0.2, 0.999), 12), real(0.2, 0.999), prop::bool::weighted(0.3), real(0.95, 0.999));
+    let decays = (
+        prop::collection::vec(real(0.2, 0.999), 12),
+        real(0.2, 0.999),
+        prop::bool::weighted(0.3),
+        real(0.95, 0.999),
+        real(0.01, 0.2),
+        prop::bool::weighted(0.25),
+    );
     let scores = (prop::collection::vec((real(0.5, 1.0), any::<bool>(), prop::bool::weighted(0.2), real(1.0, 3.0)), 12), real(0.5, 1.0));
-    let scale = (log_uniform(1e-4, 0.1), real(0.5, 4.0), real(0.01, 1.5), prop_oneof![Just(0.0), real(0.0, 0.01)]);
-    (shape, decays, scores, scale).prop_map(move |((k, prefix_len, uw, up), (mut decays, prefix_decay, adversarial, a_pos), (fracs, prefix_frac), (eps, v_bound, df, slack))| {
-        decays.truncate(k);
-        let window = 1 + ((uw * uw * k as f64) as usize).min(k - 1);
-        let i = prefix_len + k;
-        let pos = i - ((up * window as f64) as usize).min(window - 1);
-        if adversarial {
-            decays[pos - prefix_len - 1] = a_pos;
-        }
-        let delta = df * eps / v_bound;
-        let start = i + 1 - window;
-        let scores = fracs
-            .iter()
-            .take(k)
-            .enumerate()
-            .map(|(m, &(u, sign, extra, big))| {
-                let j = prefix_len + 1 + m;
-                let mag = if extra && j >= start { big * delta } else { u * delta };
-                if sign {
-                    mag
-                } else {
-                    -mag
+    let scale = (log_uniform(1e-4, 0.1), real(0.5, 4.0), real(0.01, 1.2), prop_oneof![Just(0.0), real(0.0, 0.01)]);
+    (shape, decays, scores, scale).prop_map(
+        move |((k, prefix_len, uw, up), (mut decays, mut prefix_decay, adversarial, a_pos, forget, fast), (fracs, prefix_frac), (eps, v_bound, df, slack))| {
+            decays.truncate(k);
+            let window = 1 + ((uw * k as f64) as usize).min(k - 1);
+            let i = prefix_len + k;
+            let pos = i - ((up * window as f64) as usize).min(window - 1);
+            let p = pos - prefix_len - 1;
+            if adversarial || fast {
+                // Fast forgetting before pos (everywhere when `fast`): small G, large δ.
+                let end = if fast { k } else { p };
+                for a in &mut decays[..end] {
+                    *a *= forget / 0.999;
                 }
-            })
-            .collect();
-        let mut q = CopyQuery { eps, v_bound, delta, window, pos, prefix_len, prefix_decay, prefix_score: prefix_frac * delta, decays, scores };
-        let rhs = required_score(&q, reading, form);
-        q.scores[pos - prefix_len - 1] = rhs * (1.0 + slack);
-        q
-    })
+                prefix_decay *= forget / 0.999;
+            }
+            if adversarial {
+                // a_pos near 1 after fast forgetting: where the printed a_max,< misses a_pos.
+                decays[p] = a_pos;
+            }
+            let mut q = CopyQuery { eps, v_bound, delta: 1.0, window, pos, prefix_len, prefix_decay, prefix_score: 0.0, decays, scores: vec![0.0; k] };
+            // δ on the scale Assumption 1.2 allows: α_pos·s_pos < 1 with s_pos ≥ RHS needs δ·α_pos·G < ε′.
+            let room = q.log_alpha_pos().exp() * g_factor(&q, reading);
+            let half = if form == Form::MainText { 1.0 } else { 2.0 };
+            q.delta = df * q.eps_rel() / (half * if room > 0.0 { room } else { 1.0 });
+            let start = i + 1 - window;
+            for (m, &(u, sign, extra, big)) in fracs.iter().take(k).enumerate() {
+                let j = prefix_len + 1 + m;
+                let mag = if extra && j >= start { big * q.delta } else { u * q.delta };
+                q.scores[m] = if sign { mag } else { -mag };
+            }
+            q.prefix_score = prefix_frac * q.delta;
+            let rhs = required_score(&q, reading, form);
+            q.scores[pos - prefix_len - 1] = rhs * (1.0 + slack);
+            q
+        },
+    )
 }
 
-fn condition_claim(reading: AMax, form: Form) -> crate::claim::Property<impl Strategy<Value = CopyQuery> + Clone, crate::claim::property::Plain<fn(&CopyQuery) -> Eval>> {
+fn condition_claim(
+    reading: AMax,
+    form: Form,
+) -> crate::claim::Property<impl Strategy<Value = CopyQuery> + Clone, crate::claim::property::Plain<fn(&CopyQuery) -> Eval>> {
     let what = match (reading, form) {
         (AMax::Printed, Form::MainText) => "Assumption 1 and (7) with a_max,< = max_{1≤j<pos} a_j",
         (AMax::Corrected, Form::MainText) => "Assumption 1 and (7) with a_max,< = max_{2≤k≤pos} a_k",
         (AMax::Printed, Form::Appendix) => "Assumption 1 and (8) with a_max,< = max_{1≤j<pos} a_j",
         (AMax::Corrected, Form::Appendix) => "Assumption 1 and (8) with a_max,< = max_{2≤k≤pos} a_k",
     };
-    property([300, 3000, 30000], queries(reading, form), within_eps as fn(&CopyQuery) -> Eval)
+    property([300, 2000, 20000], queries(reading, form), within_eps as fn(&CopyQuery) -> Eval)
         .given(what, move |q| hypothesis(q, reading, form))
         .sides("E_wc = V(Σ_{j≠pos} α_j|s_j| + |α_pos s_pos − 1|), the exact worst-case copy error", "ε")
         .expand(move |q| expand(q, reading, form))
@@ -164,10 +183,12 @@ pub fn expand(q: &CopyQuery, reading: AMax, form: Form) -> serde_json::Value {
 /// E_wc/ε of the printed and the corrected condition on the same draws (2000 from the claim's
 /// generator with a fixed seed), the violations marked.
 fn printed_vs_corrected() -> Figure {
-    let mut runner = TestRunner::new_with_rng(Config::default(), proptest::test_runner::TestRng::deterministic_rng(proptest::test_runner::RngAlgorithm::ChaCha));
+    let mut runner =
+        TestRunner::new_with_rng(Config::default(), proptest::test_runner::TestRng::deterministic_rng(proptest::test_runner::RngAlgorithm::ChaCha));
     let mut fig = Figure::new("printed-vs-corrected", "Theorem 1: worst-case error / ε at s_pos = RHS(7)", "draw", "E_wc / ε")
         .caption("2000 draws of the claim's generator (fixed seed) that meet Assumption 1 and (7), once with the printed a_max,< and once with the corrected one. Above the line at 1 the printed theorem is violated; the corrected one never is.");
-    for (c, reading, label) in [(0, AMax::Printed, "printed a_max,< = max_{1≤j<pos} a_j"), (1, AMax::Corrected, "corrected a_max,< = max_{2≤k≤pos} a_k")] {
+    for (c, reading, label) in [(0, AMax::Printed, "printed a_max,< = max_{1≤j<pos} a_j"), (1, AMax::Corrected, "corrected a_max,< = max_{2≤k≤pos} a_k")]
+    {
         let strategy = queries(reading, Form::MainText);
         let mut pts = vec![];
         for draw in 0..2000 {
@@ -200,7 +221,12 @@ pub fn realised_error(q: &CopyQuery, adversarial: bool) -> (f64, f64, f64) {
         let delta = -q.decay(j).ln();
         let s = q.score(j);
         let sign = if !adversarial || (j == q.pos && alpha[j] * s - 1.0 >= 0.0) || (j != q.pos && alpha[j] * s >= 0.0) { 1.0 } else { -1.0 };
-        let step = Step { delta: vec![delta], x: vec![sign * q.v_bound / delta], b: (1..=i).map(|n| if n == j { 1.0 } else { 0.0 }).collect(), c: if j == i { (1..=i).map(|n| q.score(n)).collect() } else { vec![0.0; i] } };
+        let step = Step {
+            delta: vec![delta],
+            x: vec![sign * q.v_bound / delta],
+            b: (1..=i).map(|n| if n == j { 1.0 } else { 0.0 }).collect(),
+            c: if j == i { (1..=i).map(|n| q.score(n)).collect() } else { vec![0.0; i] },
+        };
         if j == q.pos {
             target = step.value()[0];
         }
@@ -244,9 +270,10 @@ fn moreover_printed(q: &CopyQuery) -> Eval {
 }
 
 fn moreover_bound(q: &CopyQuery, factor: f64) -> Eval {
-    // δ < ε′/(α_pos G): the bound carries the roundings of α_pos (i logarithms) and G.
-    let bound = factor * q.eps_rel() * (-q.log_alpha_pos()).exp() / g_factor(q, AMax::Corrected);
-    Eval::lt(q.delta, bound, bound.max(q.delta), Rounding::gamma(q.len() + 16) * bound.min(1e300))
+    // δ < ε′/(α_pos G), multiplied out (G = 0 when pos = i = 1): δ·α_pos·G < factor·ε′, with
+    // the roundings of α_pos (i logarithms) and G.
+    let lhs = q.delta * q.log_alpha_pos().exp() * g_factor(q, AMax::Corrected);
+    Eval::lt(lhs, factor * q.eps_rel(), q.eps_rel(), Rounding::gamma(q.len() + 16) * lhs)
 }
 
 /// Registers the Theorem 1 / Theorem 5 claims.
@@ -280,12 +307,16 @@ pub fn register(r: &mut crate::claim::Registry) {
         .correction("a_max,< = max_{2≤k≤pos(i)} a_k.")
         .control(
             "(7) with (1 − ε′) in place of (1 − ε′/2): the halving of (22)–(25) dropped",
-            property([300, 3000, 30000], queries(AMax::Corrected, Form::MainText).prop_map(|mut q| {
-                let shift = q.eps_rel() / 2.0 * (-q.log_alpha_pos()).exp();
-                let p = q.pos - q.prefix_len - 1;
-                q.scores[p] -= shift;
-                q
-            }), within_eps)
+            property(
+                [300, 2000, 20000],
+                queries(AMax::Corrected, Form::MainText).prop_map(|mut q| {
+                    let shift = q.eps_rel() / 2.0 * (-q.log_alpha_pos()).exp();
+                    let p = q.pos - q.prefix_len - 1;
+                    q.scores[p] -= shift;
+                    q
+                }),
+                within_eps,
+            )
             .given("Assumption 1 and (7) with (1 − ε′) for (1 − ε′/2)", |q| {
                 let rhs = required_score(q, AMax::Corrected, Form::MainText) - q.eps_rel() / 2.0 * (-q.log_alpha_pos()).exp();
                 q.assumption1().margin().min((q.score(q.pos) - rhs) / rhs)
@@ -300,7 +331,11 @@ pub fn register(r: &mut crate::claim::Registry) {
              A sufficient condition stronger than (7), so it holds wherever 003.thm1.corrected does.",
             condition_claim(AMax::Corrected, Form::Appendix),
         )
-        .source(PAPER_003, "Theorem 5 (App. A.1, eq 8)", "… ‖y_i − o_i‖ ≤ ε if ρ ≥ (1 − ε/(2M‖Δ‖∞))·1/α_pos(i) + δ(a_max,</(1 − a_max,<) + ((1/a_min,>)^{L−1} − 1)/(1 − a_min,>)).")
+        .source(
+            PAPER_003,
+            "Theorem 5 (App. A.1, eq 8)",
+            "… ‖y_i − o_i‖ ≤ ε if ρ ≥ (1 − ε/(2M‖Δ‖∞))·1/α_pos(i) + δ(a_max,</(1 − a_max,<) + ((1/a_min,>)^{L−1} − 1)/(1 − a_min,>)).",
+        )
         .correction("a_max,< = max_{2≤k≤pos(i)} a_k, as in 003.thm1.corrected.")
         .control("(8) with a_max,< as printed (max_{1≤j<pos} a_j)", condition_claim(AMax::Printed, Form::Appendix)),
     );
@@ -313,7 +348,11 @@ pub fn register(r: &mut crate::claim::Registry) {
              |y_i − v_pos| = E_wc (rounding γ_{6i+16}). Queries of 003.thm1.corrected with a prefix up to 300 positions.",
             property([100, 1000, 10000], small_queries(), |q: &CopyQuery| realises(q, true)),
         )
-        .source(PAPER_003, "Theorem 1, proof A.1 eqs (9)–(12) (exact in the worst case: proofs/copy.md)", "‖y_i − v_pos(i)‖ ≤ ‖Σ_{j≠pos} α_j c_iᵀb_j v_j‖ + ‖(α_pos c_iᵀb_pos − 1)v_pos‖ ≤ M‖Δ‖∞(Σ_{j≠pos} α_j|c_iᵀb_j| + 1 − α_pos c_iᵀb_pos).")
+        .source(
+            PAPER_003,
+            "Theorem 1, proof A.1 eqs (9)–(12) (exact in the worst case: proofs/copy.md)",
+            "‖y_i − v_pos(i)‖ ≤ ‖Σ_{j≠pos} α_j c_iᵀb_j v_j‖ + ‖(α_pos c_iᵀb_pos − 1)v_pos‖ ≤ M‖Δ‖∞(Σ_{j≠pos} α_j|c_iᵀb_j| + 1 − α_pos c_iᵀb_pos).",
+        )
         .control("every value +V instead of the adversarial signs", property([100, 1000, 10000], small_queries(), |q: &CopyQuery| realises(q, false))),
     );
     r.add(
@@ -322,7 +361,7 @@ pub fn register(r: &mut crate::claim::Registry) {
             Family::Copy,
             "Theorem 1's 'moreover' clause: for every query meeting Assumption 1 and (7) (corrected) with L ≥ 2, some δ′ ≤ \
              ε′/(L−1) meets Assumption 1 and (7) in place of δ — in particular (the other reading) the query's own δ does.",
-            property([300, 3000, 30000], queries(AMax::Corrected, Form::MainText), moreover_printed)
+            property([300, 2000, 20000], queries(AMax::Corrected, Form::MainText), moreover_printed)
                 .given("Assumption 1 and (7) (corrected), L ≥ 2", |q| hypothesis(q, AMax::Corrected, Form::MainText).min(q.window as f64 - 1.5))
                 .sides("the least δ′ meeting Assumption 1 and (7) (the query's δ is one)", "ε′/(L − 1)")
                 .expand(|q| {
@@ -346,15 +385,15 @@ pub fn register(r: &mut crate::claim::Registry) {
             "003.thm1.moreover",
             Family::Copy,
             "Under Assumption 1 and (7) (corrected), δ < ε′/(α_pos·G) (rounding γ_{i+16} of the bound).",
-            property([300, 3000, 30000], queries(AMax::Corrected, Form::MainText), |q: &CopyQuery| moreover_bound(q, 1.0))
+            property([300, 2000, 20000], queries(AMax::Corrected, Form::MainText), |q: &CopyQuery| moreover_bound(q, 1.0))
                 .given("Assumption 1 and (7) (corrected)", |q| hypothesis(q, AMax::Corrected, Form::MainText))
-                .sides("δ", "ε′/(α_pos G)"),
+                .sides("δ·α_pos·G", "ε′"),
         )
         .source(PAPER_003, "Theorem 1, proof A.1 eq (26), corrected (proofs/copy.md)", "Moreover, in such cases, there exists δ ≤ ε/((L−1)M‖Δ‖∞) when L ≥ 2.")
         .correction("δ < ε′/(α_pos(i)·G).")
         .control(
             "half the bound: δ < ε′/(2α_pos G)",
-            property([300, 3000, 30000], queries(AMax::Corrected, Form::MainText), |q: &CopyQuery| moreover_bound(q, 0.5))
+            property([300, 2000, 20000], queries(AMax::Corrected, Form::MainText), |q: &CopyQuery| moreover_bound(q, 0.5))
                 .given("Assumption 1 and (7) (corrected)", |q| hypothesis(q, AMax::Corrected, Form::MainText)),
         ),
     );
@@ -364,7 +403,9 @@ pub fn register(r: &mut crate::claim::Registry) {
 /// state is i × 1).
 fn small_queries() -> impl Strategy<Value = CopyQuery> + Clone {
     queries(AMax::Corrected, Form::MainText).prop_map(|mut q| {
-        q.prefix_len = q.prefix_len.min(300);
+        let cut = q.prefix_len.saturating_sub(300);
+        q.prefix_len -= cut;
+        q.pos -= cut;
         q
     })
 }

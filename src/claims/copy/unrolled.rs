@@ -31,7 +31,13 @@ fn instances() -> impl Strategy<Value = Unrolled> + Clone {
     (1usize..=4, 1usize..=4)
         .prop_flat_map(|(d, dh)| {
             let a = grid_matrix(dh, d, -2.0, 0.0, 1.0 / 64.0);
-            (a, grid_matrix(dh, d, -1.0, 1.0, 1.0 / 64.0), grid_matrix(dh, d, -1.0, 1.0, 1.0 / 64.0), grid_matrix(d, d, -1.0, 1.0, 1.0 / 64.0), grid_vec(d, -1.0, 1.0, 1.0 / 64.0))
+            (
+                a,
+                grid_matrix(dh, d, -1.0, 1.0, 1.0 / 64.0),
+                grid_matrix(dh, d, -1.0, 1.0, 1.0 / 64.0),
+                grid_matrix(d, d, -1.0, 1.0, 1.0 / 64.0),
+                grid_vec(d, -1.0, 1.0, 1.0 / 64.0),
+            )
         })
         .prop_flat_map(|(a, w_b, w_c, w_delta, skip)| {
             let ssm = VectorSsm { a, w_b, w_c, w_delta, skip };
