@@ -654,6 +654,84 @@ def rows_printed_002(cx):
 
 
 # ---------------------------------------------------------------------------------------------
+# Seed 003: COPY (Theorem 1 as printed, its 'moreover' clause, Theorem 2's size).
+
+
+def copy_query(cx):
+    """A recorded query: i, a(k), s(j) (1-based; a constant prefix with alternating scores)."""
+    p_len, dec, sc = cx["prefix_len"], cx["decays"], cx["scores"]
+
+    def a(k):
+        return cx["prefix_decay"] if k <= p_len else dec[k - p_len - 1]
+
+    def s(j):
+        if j <= p_len:
+            return cx["prefix_score"] if j % 2 == 1 else -cx["prefix_score"]
+        return sc[j - p_len - 1]
+    return p_len + len(dec), a, s
+
+
+def copy_hypothesis(cx, delta, printed):
+    """Assumption 1 and (7) for the recorded query with δ replaced by `delta` (a_max,< as
+    printed: max over 1 ≤ j < pos; corrected: max over 2 ≤ k ≤ pos)."""
+    i, a, s = copy_query(cx)
+    p, L, eps_rel = cx["pos"], cx["window"], cx["eps"] / cx["v_bound"]
+    start = max(i - L + 1, 1)
+    alpha, la = {}, 0.0
+    for j in range(i, 0, -1):
+        alpha[j] = math.exp(la)
+        la += math.log(a(j))
+    outside = max([abs(s(j)) for j in range(1, start)], default=0.0)
+    mass = sum(alpha[j] * abs(s(j)) for j in range(start, i + 1) if abs(s(j)) >= delta)
+    ok = start <= p <= i and s(p) >= delta and outside < delta and mass < 1
+    before = [a(k) for k in (range(1, p) if printed else range(2, p + 1))]
+    g = (max(before) / (1 - max(before)) if before else 0.0)
+    if p < i:
+        amin = min(a(k) for k in range(p + 1, i + 1))
+        g += sum((1 / amin) ** k for k in range(1, L))
+    rhs = (1 - eps_rel / 2) / alpha[p] + delta / 2 * g
+    return ok and s(p) >= rhs * (1 - 1e-12), alpha
+
+
+def copy_printed(cx):
+    """Theorem 1 as printed: Assumption 1 and (7) hold, yet the exact worst-case error
+    E_wc = V(Σ_{j≠pos} α_j|s_j| + |α_pos s_pos − 1|) exceeds ε."""
+    i, _, s = copy_query(cx)
+    ok, alpha = copy_hypothesis(cx, cx["delta"], printed=True)
+    p = cx["pos"]
+    e = cx["v_bound"] * (sum(alpha[j] * abs(s(j)) for j in range(1, i + 1) if j != p) + abs(alpha[p] * s(p) - 1))
+    return e, cx["eps"], ok and e > cx["eps"] * (1 + 1e-9)
+
+
+def copy_moreover(cx):
+    """'There exists δ ≤ ε′/(L−1)': the least δ′ meeting Assumption 1 and (7) (corrected)
+    exceeds ε′/(L − 1). S_i is constant between consecutive window scores and (7) is easiest at an
+    interval's lower end: the candidates are just above the largest score outside the window and
+    just above every window score beyond it."""
+    i, _, s = copy_query(cx)
+    start = max(i - cx["window"] + 1, 1)
+    outside = max([abs(s(j)) for j in range(1, start)], default=0.0)
+    floor = max(math.nextafter(outside, math.inf), sys.float_info.min)
+    cands = sorted({floor} | {math.nextafter(abs(s(j)), math.inf) for j in range(start, i + 1) if abs(s(j)) >= floor})
+    least = next((d for d in cands if copy_hypothesis(cx, d, printed=False)[0]), cx["delta"])
+    bound = cx["eps"] / cx["v_bound"] / (cx["window"] - 1)
+    return least, bound, least > bound * (1 + 1e-12)
+
+
+def copy_size(cx):
+    """'Size O(N)' read as the dense state N(d + 2N): its least-squares log–log slope over
+    N = n_min … n_max (powers of two) exceeds 1."""
+    fields = dict(part.split("=", 1) for part in cx["label"].replace(" ", "").split(","))
+    d, lo, hi = int(fields["d"]), int(fields["n_min"]), int(fields["n_max"])
+    ns = [n for n in (2 ** e for e in range(1, 40)) if lo <= n <= hi]
+    x = [math.log(n) for n in ns]
+    y = [math.log(n * (d + 2 * n)) for n in ns]
+    mx, my = sum(x) / len(x), sum(y) / len(y)
+    slope = sum((a - mx) * (b - my) for a, b in zip(x, y)) / sum((a - mx) ** 2 for a in x)
+    return slope, 1.0, slope > 1.5
+
+
+# ---------------------------------------------------------------------------------------------
 
 RECOMPUTE = {
     "004.eq10.selective": eq10_selective,
@@ -674,13 +752,17 @@ RECOMPUTE = {
     "000.lem3.printed": lem3_printed,
     "002.lem1.printed": lem1_printed_002,
     "002.lem1.rows.printed": rows_printed_002,
+    "003.thm1.printed": copy_printed,
+    "003.thm1.moreover.printed": copy_moreover,
+    "003.thm2.size": copy_size,
 }
 
 # Errata whose recorded sides are the same two numbers this script computes (so they are compared
 # too); the others record a scaled error or a summary of a sweep. For the LHS_ONLY ones the left
 # side is the same number (an error) and the right side a tolerance of the suite's own scale.
 SAME_SIDES = {"002.lem1.rows.printed", "004.cor1.printed", "000.lem2.printed", "004.lem1.printed", "004.lem1.chi2", "004.thm4.appendix", "004.stability.printed",
-              "000.thm2.reduced.printed", "000.thm3.reduced.printed", "000.thm4.reduced.printed", "000.lem3.printed"}
+              "000.thm2.reduced.printed", "000.thm3.reduced.printed", "000.thm4.reduced.printed", "000.lem3.printed",
+              "003.thm1.printed", "003.thm1.moreover.printed"}
 
 
 LHS_ONLY = {"004.eq10.selective", "004.thm1.printed", "004.thm3.printed", "000.cor2.printed"}

@@ -244,16 +244,17 @@ fn realises(q: &CopyQuery, adversarial: bool) -> Eval {
     Eval::close((err - e).abs(), scale, Rounding::gamma(6 * q.len() + 16), 0.0)
 }
 
-/// The smallest δ′ ≤ s_pos for which Assumption 1 and (7) (corrected) hold with δ′ in place of δ
-/// (the reading "there exists δ"): S_i only changes at the scores, so the candidates are just
-/// above the largest score outside the window and every window score above it.
+/// The smallest δ′ for which Assumption 1 and (7) (corrected) hold with δ′ in place of δ (the
+/// reading "there exists δ"). S_i = {window j : |s_j| ≥ δ′} is constant on each interval between
+/// consecutive window scores and (7) is easiest at an interval's lower end, so the candidates are
+/// just above the largest score outside the window and just above every window score beyond it.
 pub fn least_feasible_delta(q: &CopyQuery) -> f64 {
     let start = q.window_start();
     let mut outside = 0.0f64;
     let mut inside = vec![];
     q.for_each_term(|j, _, s| if j < start { outside = outside.max(s.abs()) } else { inside.push(s.abs()) });
     let floor = outside.next_up().max(f64::MIN_POSITIVE);
-    let mut candidates: Vec<f64> = inside.into_iter().filter(|&s| s > floor).chain([floor, q.delta]).collect();
+    let mut candidates: Vec<f64> = inside.into_iter().filter(|&s| s >= floor).map(f64::next_up).chain([floor]).collect();
     candidates.sort_by(f64::total_cmp);
     candidates
         .into_iter()
