@@ -2,7 +2,8 @@
 //!
 //! Construction (App. A.2): input x̃_i = [x_i; e_i; e_pos(i)] ∈ ℝ^{d+2N}, gate off (W_2 = 0,
 //! b_2 = k·1 with SiLU(k) = 1, W_1 = W_3 = I), d_h = N, A = 0, W_b = [0, I, 0] (b_i = e_i),
-//! W_c = [0, 0, I] (c_i = e_pos(i)), W_Δ = ln(e − 1) on the e_i columns (Δ = softplus(ln(e−1)) = 1),
+//! W_c = [0, 0, I] (c_i = e_pos(i)), W_Δ = ln(e − 1) on the e_i columns (Δ = softplus(ln(e−1)) = 1; the f64 nearest ln(e−1)
+//! whose softplus is exactly 1),
 //! skip 0. Then H_i = Σ_{j≤i} e_j v_jᵀ and y_i = v_pos(i).
 //!
 //! * `003.thm2` (Theorem, construction): bit-exact at the SSM output, within 1.5·2⁻⁵² relative
@@ -63,9 +64,16 @@ pub const DENSE_MAX: usize = 4096;
 /// … when its N²d updates fit in this budget (the sparse state beyond).
 pub const DENSE_WORK: usize = 100_000_000;
 
-/// Δ of the construction: softplus(ln(e − 1)).
+/// The construction's W_Δ entry: the f64 nearest ln(e − 1) whose softplus is exactly 1 (within a
+/// few ulps of ln(e − 1); the suite's softplus of ln(e − 1) itself is not exactly 1).
+pub fn delta_weight() -> f64 {
+    let w = (std::f64::consts::E - 1.0).ln();
+    (0..16u64).flat_map(|k| [f64::from_bits(w.to_bits() + k), f64::from_bits(w.to_bits() - k)]).find(|&z| softplus(z) == 1.0).unwrap_or(w)
+}
+
+/// Δ of the construction: softplus of [`delta_weight`], exactly 1.
 pub fn unit_delta() -> f64 {
-    softplus((std::f64::consts::E - 1.0).ln())
+    softplus(delta_weight())
 }
 
 /// The outputs of one run: the COPY targets v_pos(i), the SSM outputs and the block outputs.
@@ -117,7 +125,7 @@ impl ExactCopy {
         let w = d + 2 * n;
         let eye = |r: usize, c: usize| (0..r).map(|i| (0..c).map(|j| if i == j { 1.0 } else { 0.0 }).collect()).collect::<Vec<Vec<f64>>>();
         let select = |offset: usize| (0..n).map(|i| (0..w).map(|j| if j == offset + i { 1.0 } else { 0.0 }).collect()).collect::<Vec<Vec<f64>>>();
-        let ln_e1 = (std::f64::consts::E - 1.0).ln();
+        let ln_e1 = delta_weight();
         let w_delta = (0..w).map(|_| (0..w).map(|j| if (d..d + n).contains(&j) { ln_e1 } else { 0.0 }).collect()).collect();
         MambaBlock {
             w1: eye(w, w),
@@ -272,7 +280,7 @@ pub fn register(r: &mut crate::claim::Registry) {
         Claim::theorem(
             "003.thm2",
             Family::Copy,
-            "Theorem 2's construction (x̃_i = [x_i; e_i; e_pos(i)], d_h = N, A = 0, b_i = e_i, c_i = e_pos(i), Δ = softplus(ln(e−1)), \
+            "Theorem 2's construction (x̃_i = [x_i; e_i; e_pos(i)], d_h = N, A = 0, b_i = e_i, c_i = e_pos(i), Δ = softplus(W_Δ) = 1 with W_Δ ≈ ln(e−1), \
              gate off) copies exactly: H_iᵀc_i = v_pos(i) as IEEE values at every position, and the gated block is within \
              1.5·2⁻⁵²|v| (SiLU(k) = 1 + 2⁻⁵²). Values: the copy task (one-hot tokens) or reals with ±M, ±0 and subnormals, \
              pos(i) ≤ i; N up to 48 through the full block, 4096 with the dense state (N²d ≤ 10⁸), 10⁶ with the sparse state.",
@@ -315,7 +323,8 @@ mod tests {
 
     #[test]
     fn the_three_tiers_copy_exactly_and_softplus_gives_delta_one() {
-        assert_eq!(unit_delta(), 1.0, "softplus(ln(e−1)) is exactly 1 in f64");
+        assert_eq!(unit_delta(), 1.0, "softplus(W_Δ) is exactly 1 in f64");
+        assert!((delta_weight() - (std::f64::consts::E - 1.0).ln()).abs() < 1e-15);
         for len in [5, 40, 300, 5000] {
             let c = ExactCopy { len, values: CopyValues::Random { channels: 3, amplitude: 2.0 }, values_seed: 3, a: 0.0 };
             assert!(exact(&c).margin().unwrap() >= 0.0, "N = {len}");
