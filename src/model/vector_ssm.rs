@@ -3,8 +3,8 @@
 //!
 //! ```text
 //! H_i = Ã_i ⊙ H_{i−1} + b_i (Δ_i ⊙ x_i)ᵀ,   y_i = H_iᵀ c_i + d ⊙ x_i                   (1)
-//! Ã_i[n,k] = exp(Δ_i[k]·A[n,k]),  b_i = W_b x_i,  c_i = W_c x_i,  Δ_i = softplus(W_Δ x_i)
-//! y_i[k] = Σ_{j≤i} Σ_n c_i[n]·exp(Σ_{t=j+1}^{i} Δ_t[k]A[n,k])·b_j[n]·Δ_j[k]x_j[k] + d[k]x_i[k]   (5), with Π_jᵀ
+//! Ã_i\[n,k\] = exp(Δ_i\[k\]·A\[n,k\]),  b_i = W_b x_i,  c_i = W_c x_i,  Δ_i = softplus(W_Δ x_i)
+//! y_i\[k\] = Σ_{j≤i} Σ_n c_i\[n\]·exp(Σ_{t=j+1}^{i} Δ_t\[k\]A\[n,k\])·b_j\[n\]·Δ_j\[k\]x_j\[k\] + d\[k\]x_i\[k\]   (5), with Π_jᵀ
 //! f(X) = W_3·[SSM(W_1 X + b_1) ⊙ SiLU(W_2 X + b_2)]                                     (3)
 //! ```
 //!
@@ -21,7 +21,7 @@ pub fn silu(z: f64) -> f64 {
 
 /// The gate constant `k = 1 + W₀(1/e)` with `SiLU(k) = 1`: a gate branch `W_2 = 0, b_2 = k·1`
 /// switches the gate off (003 Thm 1–2). In f64, `SiLU(k) = 1 + 2⁻⁵²`.
-pub const GATE_OFF: f64 = 1.278_464_542_761_073_8;
+pub const GATE_OFF: f64 = 1.278_464_542_761_074;
 
 /// One step of eq (1) with its input-dependent quantities computed: what the recurrence and the
 /// unrolled form both consume.
@@ -48,13 +48,13 @@ impl Step {
 /// (d × d, no bias) and the skip d.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct VectorSsm {
-    /// A[n][k] ≤ 0.
+    /// A\[n\]\[k\] ≤ 0.
     pub a: Vec<Vec<f64>>,
-    /// W_b[n][m].
+    /// W_b\[n\]\[m\].
     pub w_b: Vec<Vec<f64>>,
-    /// W_c[n][m].
+    /// W_c\[n\]\[m\].
     pub w_c: Vec<Vec<f64>>,
-    /// W_Δ[k][m] (the low-rank product).
+    /// W_Δ\[k\]\[m\] (the low-rank product).
     pub w_delta: Vec<Vec<f64>>,
     /// The skip d ∈ ℝ^d.
     pub skip: Vec<f64>,
@@ -88,7 +88,7 @@ impl VectorSsm {
 /// sparsity of b and c.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DenseState {
-    /// H[n][k].
+    /// H\[n\]\[k\].
     pub h: Vec<Vec<f64>>,
 }
 
@@ -138,8 +138,8 @@ impl SparseState {
     /// and returns y_i.
     pub fn advance(&mut self, delta: &[f64], x: &[f64], b: &[(usize, f64)], c: &[(usize, f64)]) -> Vec<f64> {
         let d = x.len();
-        for k in 0..d {
-            self.cum[k] += delta[k];
+        for (c, dk) in self.cum.iter_mut().zip(delta) {
+            *c += dk;
         }
         let (a, cum) = (self.a, &self.cum);
         for &(n, bn) in b {

@@ -243,7 +243,7 @@ mod tests {
             assert!((3..=8).contains(&n));
             for (t, &p) in inst.pos.iter().enumerate() {
                 assert!(p <= t);
-                if t >= n + 1 && t < 2 * n + 1 {
+                if t > n && t < 2 * n + 1 {
                     // The token after position t is the one at pos(t).
                     assert_eq!(inst.tokens[t + 1], inst.tokens[p], "t={t}");
                 }

@@ -16,7 +16,7 @@ use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 
 /// A random positional SSM: N content positions with keys b_j ~ N(0, I_{d_h}) and per-state
-/// decays a_j[n] ~ U(0.5, 1), then queries c^{(p)} ~ N(0, I) for each position p, all from the
+/// decays a_j\[n\] ~ U(0.5, 1), then queries c^{(p)} ~ N(0, I) for each position p, all from the
 /// Philox stream `StreamKey::new(seed, "003.lb.rank")`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PositionalSsm {
@@ -29,8 +29,8 @@ pub struct PositionalSsm {
 }
 
 impl PositionalSsm {
-    /// The effective keys K[j][n] = b_j[n]·∏_{k>j} a_k[n] (decays in the log domain) and the
-    /// queries Q[p][n].
+    /// The effective keys K\[j\]\[n\] = b_j\[n\]·∏_{k>j} a_k\[n\] (decays in the log domain) and the
+    /// queries Q\[p\]\[n\].
     pub fn keys_and_queries(&self) -> (DMatrix<f64>, DMatrix<f64>) {
         let (n, dh) = (self.len, self.state);
         let mut s = Stream::new(StreamKey::new(self.seed, "003.lb.rank"), 0);

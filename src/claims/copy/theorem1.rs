@@ -148,17 +148,17 @@ pub fn queries(reading: AMax, form: Form) -> impl Strategy<Value = CopyQuery> + 
     )
 }
 
-fn condition_claim(
-    reading: AMax,
-    form: Form,
-) -> crate::claim::Property<impl Strategy<Value = CopyQuery> + Clone, crate::claim::property::Plain<fn(&CopyQuery) -> Eval>> {
+/// A property over [`queries`] judged by [`within_eps`].
+type ConditionCheck = crate::claim::Property<SBoxedStrategy<CopyQuery>, crate::claim::property::Plain<fn(&CopyQuery) -> Eval>>;
+
+fn condition_claim(reading: AMax, form: Form) -> ConditionCheck {
     let what = match (reading, form) {
         (AMax::Printed, Form::MainText) => "Assumption 1 and (7) with a_max,< = max_{1≤j<pos} a_j",
         (AMax::Corrected, Form::MainText) => "Assumption 1 and (7) with a_max,< = max_{2≤k≤pos} a_k",
         (AMax::Printed, Form::Appendix) => "Assumption 1 and (8) with a_max,< = max_{1≤j<pos} a_j",
         (AMax::Corrected, Form::Appendix) => "Assumption 1 and (8) with a_max,< = max_{2≤k≤pos} a_k",
     };
-    property([300, 2000, 20000], queries(reading, form), within_eps as fn(&CopyQuery) -> Eval)
+    property([300, 2000, 20000], queries(reading, form).sboxed(), within_eps as fn(&CopyQuery) -> Eval)
         .given(what, move |q| hypothesis(q, reading, form))
         .sides("E_wc = V(Σ_{j≠pos} α_j|s_j| + |α_pos s_pos − 1|), the exact worst-case copy error", "ε")
         .expand(move |q| expand(q, reading, form))
@@ -217,10 +217,10 @@ pub fn realised_error(q: &CopyQuery, adversarial: bool) -> (f64, f64, f64) {
     let mut state = DenseState::new(i, 1);
     let mut y = 0.0;
     let mut target = 0.0;
-    for j in 1..=i {
+    for (j, &alpha_j) in alpha.iter().enumerate().skip(1) {
         let delta = -q.decay(j).ln();
         let s = q.score(j);
-        let sign = if !adversarial || (j == q.pos && alpha[j] * s - 1.0 >= 0.0) || (j != q.pos && alpha[j] * s >= 0.0) { 1.0 } else { -1.0 };
+        let sign = if !adversarial || (j == q.pos && alpha_j * s - 1.0 >= 0.0) || (j != q.pos && alpha_j * s >= 0.0) { 1.0 } else { -1.0 };
         let step = Step {
             delta: vec![delta],
             x: vec![sign * q.v_bound / delta],
@@ -253,8 +253,8 @@ pub fn least_feasible_delta(q: &CopyQuery) -> f64 {
     let mut outside = 0.0f64;
     let mut inside = vec![];
     q.for_each_term(|j, _, s| if j < start { outside = outside.max(s.abs()) } else { inside.push(s.abs()) });
-    let floor = outside.next_up().max(f64::MIN_POSITIVE);
-    let mut candidates: Vec<f64> = inside.into_iter().filter(|&s| s >= floor).map(f64::next_up).chain([floor]).collect();
+    let floor = next_up(outside).max(f64::MIN_POSITIVE);
+    let mut candidates: Vec<f64> = inside.into_iter().filter(|&s| s >= floor).map(next_up).chain([floor]).collect();
     candidates.sort_by(f64::total_cmp);
     candidates
         .into_iter()
@@ -263,6 +263,11 @@ pub fn least_feasible_delta(q: &CopyQuery) -> f64 {
             hypothesis(&trial, AMax::Corrected, Form::MainText) >= 0.0
         })
         .unwrap_or(q.delta)
+}
+
+/// The next f64 above a finite x ≥ 0 (`f64::next_up` needs Rust 1.86).
+fn next_up(x: f64) -> f64 {
+    f64::from_bits(x.to_bits() + 1)
 }
 
 fn moreover_printed(q: &CopyQuery) -> Eval {

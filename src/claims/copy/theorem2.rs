@@ -1,8 +1,8 @@
 //! 003 Theorem 2 / Theorem 6: exact COPY with state size N.
 //!
 //! Construction (App. A.2): input x̃_i = [x_i; e_i; e_pos(i)] ∈ ℝ^{d+2N}, gate off (W_2 = 0,
-//! b_2 = k·1 with SiLU(k) = 1, W_1 = W_3 = I), d_h = N, A = 0, W_b = [0, I, 0] (b_i = e_i),
-//! W_c = [0, 0, I] (c_i = e_pos(i)), W_Δ = ln(e − 1) on the e_i columns (Δ = softplus(ln(e−1)) = 1; the f64 nearest ln(e−1)
+//! b_2 = k·1 with SiLU(k) = 1, W_1 = W_3 = I), d_h = N, A = 0, W_b = \[0, I, 0\] (b_i = e_i),
+//! W_c = \[0, 0, I\] (c_i = e_pos(i)), W_Δ = ln(e − 1) on the e_i columns (Δ = softplus(ln(e−1)) = 1; the f64 nearest ln(e−1)
 //! whose softplus is exactly 1),
 //! skip 0. Then H_i = Σ_{j≤i} e_j v_jᵀ and y_i = v_pos(i).
 //!
@@ -53,7 +53,7 @@ pub struct ExactCopy {
     pub values: CopyValues,
     /// The stream the values and positions are drawn from (`StreamKey::new(values_seed, "003.thm2")`).
     pub values_seed: u64,
-    /// A[n][k] for every n, k.
+    /// A\[n\]\[k\] for every n, k.
     pub a: f64,
 }
 
