@@ -22,6 +22,11 @@ pub fn sigmoid(z: f64) -> f64 {
     }
 }
 
+/// `SiLU(z) = z·σ(z)`, Mamba's activation and gate.
+pub fn silu(z: f64) -> f64 {
+    z * sigmoid(z)
+}
+
 /// The inverse of softplus on (0, ∞): `ln(e^y − 1)`, accurate for tiny and large y.
 ///
 /// Returns NaN for `y ≤ 0`, which is outside softplus' range.

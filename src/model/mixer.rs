@@ -35,7 +35,7 @@ impl Activation {
         match self {
             Activation::Identity => z,
             Activation::Relu => z.max(0.0),
-            Activation::Silu => z * crate::math::softplus::sigmoid(z),
+            Activation::Silu => crate::math::softplus::silu(z),
         }
     }
 }

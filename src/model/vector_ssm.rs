@@ -12,12 +12,8 @@
 //! domain, so positions up to 10⁶ neither underflow nor overflow. The precedence of (3) is
 //! W_3 applied after the gate (the only reading under which the proofs' degenerate blocks work).
 
-use crate::math::softplus::{sigmoid, softplus};
-
-/// `SiLU(z) = z·sigmoid(z)`, the gate of eq (3).
-pub fn silu(z: f64) -> f64 {
-    z * sigmoid(z)
-}
+pub use crate::math::softplus::silu;
+use crate::math::softplus::softplus;
 
 /// The gate constant `k = 1 + W₀(1/e)` with `SiLU(k) = 1`: a gate branch `W_2 = 0, b_2 = k·1`
 /// switches the gate off (003 Thm 1–2). In f64, `SiLU(k) = 1 + 2⁻⁵²`.

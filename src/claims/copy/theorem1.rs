@@ -297,7 +297,7 @@ pub fn register(r: &mut crate::claim::Registry) {
         .correction("a_max,< = max_{2≤k≤pos(i)} a_k (the decays between j and pos, a_pos included): 003.thm1.corrected.")
         .error(
             ErrorKind::FalseStatement,
-            "Theorem 1 defines 'a_max,< = max_{1≤j<pos(i)} a_j', but the proof bounds α_j/α_pos = ∏_{k=j+1}^{pos} a_k (eq 14) by a_max,<^{pos−j} (eq 18), and that product contains a_pos, which the printed maximum omits. With a_pos near 1 and the earlier decays small, (7) holds and Assumption 1 holds, yet the worst-case error exceeds ε. The statement holds with a_max,< = max_{2≤k≤pos} a_k: 003.thm1.corrected.",
+            "Theorem 1 defines 'a_max,< = max_{1≤j<pos(i)} a_j', but the proof bounds α_j/α_pos = ∏_{k=j+1}^{pos} a_k (eq 14) by a_max,<^{pos−j} (eq 18), and that product contains a_pos, which the printed maximum omits. With a_pos near 1 and the earlier decays small, (7) holds and Assumption 1 holds, yet the worst-case error exceeds ε. The statement is read as the proof uses it (eqs 9–12): every block whose scores and decays meet Assumption 1 and (7) copies within ε for every input with ‖x_j‖∞ ≤ M; the violating ±V values are realised by the recurrence itself (003.thm1.vector). The statement holds with a_max,< = max_{2≤k≤pos} a_k: 003.thm1.corrected.",
         ),
     );
     r.add(

@@ -47,7 +47,8 @@ pub enum CopyValues {
 /// entry of A (0 in the construction; the control's forgetting A < 0).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ExactCopy {
-    /// N.
+    /// N (the copy task rounds it down to an even length 2n + 2 ≥ 4: `<BOS>`, n symbols,
+    /// `<SEP>`, n symbols).
     pub len: usize,
     /// The values.
     pub values: CopyValues,
@@ -147,8 +148,7 @@ impl ExactCopy {
         let gate = silu(GATE_OFF);
         let (ssm, block) = if n <= FULL_BLOCK_MAX {
             let block = self.block(n, d);
-            let onehot = |i: usize| (0..n).map(move |j| if j == i { 1.0 } else { 0.0 });
-            let tilde: Vec<Vec<f64>> = xs.iter().enumerate().map(|(i, x)| x.iter().copied().chain(onehot(i)).chain(onehot(pos[i])).collect()).collect();
+            let tilde = augmented(&xs, &pos);
             let ssm = block.ssm.recurrence(&tilde).into_iter().map(|y| y[..d].to_vec()).collect();
             let out = block.forward(&tilde).into_iter().map(|y| y[..d].to_vec()).collect();
             (ssm, out)
@@ -171,6 +171,13 @@ impl ExactCopy {
         };
         CopyRun { target, ssm, block, pos }
     }
+}
+
+/// Theorem 2's input x̃_i = [x_i; e_i; e_pos(i)] ∈ ℝ^{d+2N} (pos 0-based).
+pub fn augmented(xs: &[Vec<f64>], pos: &[usize]) -> Vec<Vec<f64>> {
+    let n = xs.len();
+    let onehot = |i: usize| (0..n).map(move |j| if j == i { 1.0 } else { 0.0 });
+    xs.iter().enumerate().map(|(i, x)| x.iter().copied().chain(onehot(i)).chain(onehot(pos[i])).collect()).collect()
 }
 
 /// The gate's bound: SiLU(k) = 1 + 2⁻⁵² in f64, so y = v(1 + 2⁻⁵²) rounded: |y − v| ≤ 2⁻⁵²|v| +
@@ -221,11 +228,12 @@ fn exact_copies(a: f64) -> impl Strategy<Value = ExactCopy> + Clone {
 }
 
 /// The construction's sizes at N: the dense state d_h·d_inner = N(d+2N), its nonzeros after N
-/// steps N(d+2) (each row holds v_j, e_j and e_pos(j)), and the dense parameter count.
+/// steps N(d+2) (each row holds v_j, e_j and e_pos(j)), and the dense parameter count: W_1, W_2,
+/// W_3 and W_Δ are (d+2N)² each, W_b, W_c and A are N × (d+2N), plus b_1, b_2 and the skip.
 pub fn sizes(n: usize, d: usize) -> (f64, f64, f64) {
     let w = (d + 2 * n) as f64;
     let (n, d) = (n as f64, d as f64);
-    (n * w, n * (d + 2.0), 3.0 * w * w + 3.0 * n * w + 3.0 * w)
+    (n * w, n * (d + 2.0), 4.0 * w * w + 3.0 * n * w + 3.0 * w)
 }
 
 /// Counts the nonzero state entries of the full block after N steps of a random run.
@@ -234,10 +242,8 @@ fn counted_nonzeros(n: usize, d: usize) -> usize {
     let (xs, pos) = c.inputs();
     let xs: Vec<Vec<f64>> = xs.into_iter().map(|x| x.into_iter().map(|v| if v == 0.0 || v.abs() < 1e-200 { 0.5 } else { v }).collect()).collect();
     let block = c.block(n, d);
-    let onehot = |i: usize| (0..n).map(move |j| if j == i { 1.0 } else { 0.0 });
     let mut state = DenseState::new(n, d + 2 * n);
-    for (i, x) in xs.iter().enumerate() {
-        let tilde: Vec<f64> = x.iter().copied().chain(onehot(i)).chain(onehot(pos[i])).collect();
+    for tilde in augmented(&xs, &pos) {
         state.advance(&block.ssm.a, &block.ssm.skip, &block.ssm.step(&tilde));
     }
     state.h.iter().flatten().filter(|v| **v != 0.0).count()
