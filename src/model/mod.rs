@@ -18,14 +18,17 @@
 #[cfg(feature = "quickcheck")]
 mod arbitrary;
 pub mod attention;
+pub mod cot_machine;
 pub mod dense;
 pub mod diagonal;
 pub mod discretize;
+pub mod gadgets;
 pub mod interaction;
 pub mod mixer;
 pub mod recall_toy;
 pub mod selective_scan;
 pub mod vector_ssm;
+pub mod windowed;
 
 pub use attention::Attention;
 pub use dense::DenseSsm;

@@ -5,6 +5,7 @@
 
 pub mod associative_recall;
 pub mod copy;
+pub mod dp;
 pub mod induction;
 pub mod mqar;
 
