@@ -61,6 +61,18 @@ pub struct Figure {
     /// A heat map drawn under the series (phase diagrams), if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub heat: Option<HeatMap>,
+    /// A table shown in place of a plot (a transcript, a list of cells), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table: Option<Table>,
+}
+
+/// Rows of text under a header, for evidence that is read rather than plotted.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Table {
+    /// Column headings.
+    pub header: Vec<String>,
+    /// The rows, one cell per heading.
+    pub rows: Vec<Vec<String>>,
 }
 
 /// A grid of values in [0, 1] (e.g. accuracies) drawn as shaded cells centred at (x_i, y_j),
@@ -92,11 +104,17 @@ impl Figure {
             series: vec![],
             caption: String::new(),
             heat: None,
+            table: None,
         }
     }
     /// Draws a heat map under the series.
     pub fn heat(mut self, heat: HeatMap) -> Self {
         self.heat = Some(heat);
+        self
+    }
+    /// Shows a table instead of a plot.
+    pub fn table(mut self, table: Table) -> Self {
+        self.table = Some(table);
         self
     }
     /// Adds a series.

@@ -3,6 +3,7 @@
 use crate::claim::Registry;
 
 pub mod copy;
+pub mod cot;
 pub mod decay;
 pub mod haar;
 pub mod recall;
@@ -33,4 +34,5 @@ pub fn register_all(r: &mut Registry) {
     haar::register(r);
     recall::register(r);
     copy::register(r);
+    cot::register(r);
 }

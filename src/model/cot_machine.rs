@@ -32,8 +32,10 @@ pub struct CotMachine {
     pub problem: DpProblem,
     /// T: the longest chain of thought it serves (input, cells, answer).
     pub max_len: usize,
-    /// λ of every SiLU block (hats, selects, Lemma 2 blocks, indicators).
+    /// λ of the SiLU blocks (selects, Lemma 2 blocks, indicators).
     pub lambda: f64,
+    /// λ of the positional hats (the same as `lambda` in the construction).
+    pub hat_lambda: f64,
     /// The numbers it computes with.
     pub precision: Precision,
 }
@@ -115,7 +117,8 @@ impl CotMachine {
     /// The machine for strings of lengths n₁, n₂ at the λ of [`CotMachine::lambda_for`], in f64.
     pub fn new(problem: DpProblem, n1: usize, n2: usize) -> Self {
         let max_len = cot_len(n1, n2);
-        CotMachine { problem, max_len, lambda: Self::lambda_for(max_len), precision: Precision::F64 }
+        let lambda = Self::lambda_for(max_len);
+        CotMachine { problem, max_len, lambda, hat_lambda: lambda, precision: Precision::F64 }
     }
 
     /// State entries: 2 for the separators, 2T for the positional COPY (input and DP channels).
@@ -130,7 +133,7 @@ impl CotMachine {
         let big = 2.0 * t_len as f64 + 2.0;
         // Gadgets, built once: hats (3 ReLU units per position, Lemma 2 scaled), select on values
         // (M = 2T + 2) and on flags (M = 1), both with α = ½ and t = flag − ½.
-        let hats = Hats { len: t_len, lambda };
+        let hats = Hats { len: t_len, lambda: self.hat_lambda };
         let select_value = select_relu(1, big, 0.5).silu_scaled(lambda);
         let select_flag = select_relu(1, 1.0, 0.5).silu_scaled(lambda);
         let indicator = Indicator { shift: 0.5, alpha: 0.5, lambda, multiplier: Multiplier::tight(1.0 + 1.0 / lambda, 1.0 / 16.0) };

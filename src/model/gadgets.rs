@@ -28,13 +28,16 @@ impl Precision {
     /// Plain f64.
     pub const F64: Precision = Precision { bits: None };
 
-    /// Rounds `x` to the precision.
+    /// Rounds `x` to the precision: the low 53 − p bits of the significand are rounded off
+    /// (to nearest, ties away from zero; a carry moves into the exponent).
     pub fn round(self, x: f64) -> f64 {
         match self.bits {
-            Some(p) if p < 53 && x != 0.0 && x.is_finite() => {
-                let e = x.abs().log2().floor() as i32;
-                let scale = 2f64.powi(p as i32 - 1 - e);
-                (x * scale).round() / scale
+            Some(p) if p < 53 && x.is_finite() => {
+                let drop = 53 - p.max(1);
+                let bits = x.to_bits();
+                let sign = bits & (1 << 63);
+                let magnitude = ((bits & !(1 << 63)) + (1 << (drop - 1))) >> drop << drop;
+                f64::from_bits(sign | magnitude)
             }
             _ => x,
         }

@@ -166,6 +166,18 @@ fn section(out: &mut String, c: &ClaimResult) {
         }
     }
     for f in &c.figures {
+        if let Some(t) = &f.table {
+            let cells = |row: &[String], tag: &str| row.iter().map(|v| format!("<{tag}>{}</{tag}>", escape(v))).collect::<String>();
+            let body: String = t.rows.iter().map(|r| format!("<tr>{}</tr>", cells(r, "td"))).collect();
+            let _ = writeln!(
+                out,
+                "<figure><table class=\"evidence\"><caption>{}</caption><thead><tr>{}</tr></thead><tbody>{body}</tbody></table><figcaption>{}</figcaption></figure>",
+                escape(&f.title),
+                cells(&t.header, "th"),
+                escape(&f.caption)
+            );
+            continue;
+        }
         let _ = writeln!(
             out,
             "<figure><img src=\"svg/{}\" alt=\"{}\"><figcaption>{}</figcaption></figure>",

@@ -1,0 +1,18 @@
+//! The cot family: 003's second half — the SiLU gadgets of Lemmas 1–5 (multiplication, ReLU
+//! MLPs, linear maps, select, indicators; Remark 1's switch-off) and the Mamba chain-of-thought
+//! constructions of Theorems 3 and 4 with Table 1's costs and the precision they need.
+//! Proofs, repairs and errata: `proofs/cot.md`. Models: [`crate::model::gadgets`],
+//! [`crate::model::cot_machine`], [`crate::model::windowed`]; the DPs: [`crate::tasks::dp`].
+
+use crate::claim::Registry;
+
+pub mod lemmas;
+pub mod multiply;
+pub mod programs;
+
+/// Registers the cot claims.
+pub fn register(r: &mut Registry) {
+    multiply::register(r);
+    lemmas::register(r);
+    programs::register(r);
+}
