@@ -17,6 +17,7 @@ import cmath
 import itertools
 import json
 import math
+import struct
 import sys
 
 # ---------------------------------------------------------------------------------------------
@@ -733,6 +734,91 @@ def copy_size(cx):
 
 # ---------------------------------------------------------------------------------------------
 
+
+def f32(x):
+    """x rounded to IEEE single precision (to nearest, ties to even)."""
+    return struct.unpack("f", struct.pack("f", x))[0]
+
+
+def cot_silu(z):
+    return z / (1.0 + math.exp(-z)) if z >= 0 else z * math.exp(z) / (1.0 + math.exp(z))
+
+
+def lem1_f32(cx):
+    """Lemma 1's eq (30), λ = 108M³/ε, every operation in f32 (exp as the f64 one rounded):
+    |g(a, b) − ab| against ε."""
+    m, eps = cx["m"], cx["eps"]
+    lam = 108.0 * m * m * m / eps
+    assert abs(lam - cx["lambda"]) <= 1e-12 * lam, "recorded λ is not 108M³/ε"
+    l, a, b = f32(lam), f32(cx["a"]), f32(cx["b"])
+    s, t = f32(f32(a + b) / l), f32(f32(a - b) / l)
+
+    def silu(z):
+        return f32(z / f32(1.0 + f32(math.exp(-z))))
+
+    total = f32(f32(f32(silu(s) + silu(-s)) - silu(t)) - silu(-t))
+    g = f32(f32(f32(l * l) / 2.0) * total)
+    err = abs(g - cx["a"] * cx["b"])
+    return err, eps, err > eps
+
+
+def lem1_sigma3(cx):
+    """The printed σ‴ (e^{−2}) against SiLU's third derivative by Leibniz, 3s″ + x·s‴."""
+    x = cx["instance"]["x"] if "instance" in cx else cx["x"]
+    printed = ((x - 3) * math.exp(-x) - 4 * x * math.exp(-2.0) + (x + 3) * math.exp(-3 * x)) / (1 + math.exp(-x)) ** 4
+    s = 1 / (1 + math.exp(-x))
+    d = s * (1 - s)
+    true = 3 * d * (1 - 2 * s) + x * d * (1 - 6 * s + 6 * s * s)
+    scale = (abs(x - 3) * math.exp(-x) + 4 * abs(x) * max(math.exp(-2.0), math.exp(-2 * x)) + abs(x + 3) * math.exp(-3 * x)) / (1 + math.exp(-x)) ** 4 \
+        + 3 * abs(d * (1 - 2 * s)) + abs(x * d * (1 - 6 * s + 6 * s * s))
+    tol = 16 * 2.0 ** -53 / (1 - 16 * 2.0 ** -53) * scale
+    return abs(printed - true), tol, abs(printed - true) > tol
+
+
+def cot_rem1(cx):
+    """Remark 1: the SSM state after `steps` steps with input 1, A = a, Δ = softplus(W_Δ·1),
+    b = W_b·1: H ← e^{ΔA}H + Δ·b. The statement says ‖H‖∞ ≤ 10⁻³ once e^{ΔA} ≤ 10⁻³."""
+    w_b, a, steps = cx["w_b"], cx["a"], cx["steps"]
+    h = len(w_b[0])
+    y = cx["delta"]
+    w = (y + math.log1p(-math.exp(-y)) if y > 30 else math.log(math.expm1(y))) / h
+    delta = softplus(w * h)
+    assert math.exp(delta * a) <= 1e-3 * (1 + 1e-9), "outside the hypothesis"
+    state = [[0.0] * h for _ in w_b]
+    for _ in range(steps):
+        for n, row in enumerate(w_b):
+            b = sum(row)
+            for k in range(h):
+                state[n][k] = math.exp(delta * a) * state[n][k] + delta * 1.0 * b
+    norm = max(abs(v) for r in state for v in r)
+    return norm, 1e-3, norm > 1e-3
+
+
+def cot_lem5(cx):
+    """Lemma 5's indicators by the proof's construction (select(1, 0, a − b − shift) as the
+    λ-scaled SiLU block of the 4-unit ReLU select; ≠ through Lemma 1's multiplier)."""
+    ind, a, b, op = cx["indicator"], cx["a"], cx["b"], cx["op"]
+    lam, alpha, shift = ind["lambda"], ind["alpha"], ind["shift"]
+
+    def select(t):
+        k = 1.0 / alpha
+        z = [1.0 + k * t, -1.0 + k * t, 0.0 - k * t, -0.0 - k * t]
+        return sum(w * cot_silu(lam * v) / lam for w, v in zip([0.5, -0.5, 0.5, -0.5], z))
+
+    gt, lt = select(a - b - shift), select(b - a - shift)
+    if op == "Greater":
+        f, truth = gt, float(a > b)
+    elif op == "Less":
+        f, truth = lt, float(a < b)
+    else:
+        lm = ind["multiplier"]["lambda"]
+        p, q = 1 - gt, 1 - lt
+        prod = lm * lm / 2 * (cot_silu((p + q) / lm) + cot_silu(-(p + q) / lm) - cot_silu((p - q) / lm) - cot_silu((q - p) / lm))
+        f, truth = 1 - prod, float(a != b)
+    err = abs(f - truth)
+    return err, cx["eps"], err > cx["eps"]
+
+
 RECOMPUTE = {
     "004.eq10.selective": eq10_selective,
     "004.cor1.printed": cor1_printed,
@@ -755,6 +841,10 @@ RECOMPUTE = {
     "003.thm1.printed": copy_printed,
     "003.thm1.moreover.printed": copy_moreover,
     "003.thm2.size": copy_size,
+    "003.lem1.f32": lem1_f32,
+    "003.lem1.sigma3.printed": lem1_sigma3,
+    "003.rem1.printed": cot_rem1,
+    "003.lem5.printed": cot_lem5,
 }
 
 # Errata whose recorded sides are the same two numbers this script computes (so they are compared
@@ -762,7 +852,7 @@ RECOMPUTE = {
 # side is the same number (an error) and the right side a tolerance of the suite's own scale.
 SAME_SIDES = {"002.lem1.rows.printed", "004.cor1.printed", "000.lem2.printed", "004.lem1.printed", "004.lem1.chi2", "004.thm4.appendix", "004.stability.printed",
               "000.thm2.reduced.printed", "000.thm3.reduced.printed", "000.thm4.reduced.printed", "000.lem3.printed",
-              "003.thm1.printed", "003.thm1.moreover.printed"}
+              "003.thm1.printed", "003.thm1.moreover.printed", "003.lem1.f32", "003.lem1.sigma3.printed", "003.rem1.printed", "003.lem5.printed"}
 
 
 LHS_ONLY = {"004.eq10.selective", "004.thm1.printed", "004.thm3.printed", "000.cor2.printed"}

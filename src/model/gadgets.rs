@@ -124,9 +124,16 @@ pub struct Multiplier {
     pub lambda: f64,
 }
 
+/// e^x for the f32 evaluations: the f64 exponential rounded to f32, so the f32 model depends
+/// only on IEEE operations and a correctly rounded f64 `exp` (a platform's `expf` may differ by
+/// an ulp), and an independent script can reproduce it bit for bit.
+pub fn exp_f32(x: f32) -> f32 {
+    (x as f64).exp() as f32
+}
+
 /// SiLU in f32, `z/(1 + e^{−z})`.
 pub fn silu_f32(z: f32) -> f32 {
-    z / (1.0 + (-z).exp())
+    z / (1.0 + exp_f32(-z))
 }
 
 impl Multiplier {
@@ -165,11 +172,13 @@ impl Multiplier {
         l * l / 2.0 * (silu_f32(s) + silu_f32(-s) - silu_f32(t) - silu_f32(-t))
     }
     /// The stable form in f32: σ(u) + σ(−u) = u·tanh(u/2), so g = (λ²/2)(s·tanh(s/2) −
-    /// t·tanh(t/2)), s = (a+b)/λ, t = (a−b)/λ, with no cancellation between σ(u) and σ(−u).
+    /// t·tanh(t/2)), s = (a+b)/λ, t = (a−b)/λ, with no cancellation between σ(u) and σ(−u)
+    /// (tanh as the f64 one rounded to f32, like [`exp_f32`]).
     pub fn stable_f32(&self, a: f32, b: f32) -> f32 {
         let l = self.lambda as f32;
         let (s, t) = ((a + b) / l, (a - b) / l);
-        l * l / 2.0 * (s * (s / 2.0).tanh() - t * (t / 2.0).tanh())
+        let tanh = |x: f32| (x as f64).tanh() as f32;
+        l * l / 2.0 * (s * tanh(s / 2.0) - t * tanh(t / 2.0))
     }
     /// The paper's error bound for |a|, |b| ≤ M: (λ²/2)·216M³/λ³ = 108M³/λ (needs λ > 2M).
     pub fn paper_bound(&self, m: f64) -> f64 {
