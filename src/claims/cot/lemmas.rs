@@ -36,22 +36,41 @@ pub struct LargeDelta {
 }
 
 impl LargeDelta {
-    /// The final state H.
-    pub fn state(&self) -> Vec<Vec<f64>> {
+    /// The branch's SSM: A = a everywhere, W_c = 0, W_Δ = softplus⁻¹(Δ)/h in every entry, skip 1.
+    pub fn ssm(&self) -> VectorSsm {
         let (dh, h) = (self.w_b.len(), self.w_b[0].len());
-        let ssm = VectorSsm {
+        VectorSsm {
             a: vec![vec![self.a; h]; dh],
             w_b: self.w_b.clone(),
             w_c: vec![vec![0.0; h]; dh],
             w_delta: vec![vec![softplus_inv(self.delta) / h as f64; h]; h],
             skip: vec![1.0; h],
-        };
-        let mut s = DenseState::new(dh, h);
+        }
+    }
+    /// The final state H.
+    pub fn state(&self) -> Vec<Vec<f64>> {
+        let ssm = self.ssm();
+        let mut s = DenseState::new(self.w_b.len(), self.w_b[0].len());
         for _ in 0..self.steps {
-            s.advance(&ssm.a, &ssm.skip, &ssm.step(&vec![1.0; h]));
+            s.advance(&ssm.a, &ssm.skip, &ssm.step(&vec![1.0; self.w_b[0].len()]));
         }
         s.h
     }
+}
+
+/// ‖H_t − w·Δ·W_b1‖∞ against Ã/(1 − Ã)·Δ‖W_b1‖∞ (w = 1: the write term; w = 0: zero). Δ is
+/// softplus of W_Δ·1, taken from the branch's own step. Rounding: each step rounds the decay,
+/// the product and the sum (γ₃ per step, of terms summing to at most Δ‖b‖/(1 − Ã)).
+fn write_term(c: &LargeDelta, w: f64) -> Eval {
+    let h = c.state();
+    let step = c.ssm().step(&vec![1.0; c.w_b[0].len()]);
+    let delta = step.delta.iter().fold(0.0f64, |m, v| m.max(*v));
+    let decay = (delta * c.a).exp();
+    let size = delta * step.b.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    let gap = h.iter().zip(&step.b).flat_map(|(row, bn)| row.iter().zip(&step.delta).map(move |(v, d)| (v - w * d * bn).abs())).fold(0.0, f64::max);
+    let bound = decay / (1.0 - decay) * size;
+    let tol = Rounding::gamma(4 + 3 * c.steps) * size / (1.0 - decay);
+    Eval::le_by(gap, bound, bound + tol + f64::MIN_POSITIVE, tol)
 }
 
 fn large_deltas() -> impl Strategy<Value = LargeDelta> + Clone {
@@ -308,8 +327,20 @@ pub fn register(r: &mut crate::claim::Registry) {
         .correction("A large Δ erases the past (Ã → 0) but scales the write: H_t → Δ·b_t x_tᵀ, unbounded in Δ. Only W_b = 0 (the main construction) or W_c = 0 with skip 1 switches the branch off.")
         .error(
             ErrorKind::Construction,
-            "Remark 1 proposes to 'make Δ sufficiently large and correspondingly Ã sufficently small with A ≤ 0 so that the hidden states approximates zeros'. The update H_t = Ã_t ⊙ H_{t−1} + (Δ_t ⊙ x_t)b_tᵀ has a write term proportional to Δ: as Δ → ∞ the state tends to Δ·b_t x_tᵀ, not 0, unless W_b = 0 — which is the paper's main construction, not an alternative. The lemmas stand with W_b = 0.",
+            "Remark 1 proposes to 'make Δ sufficiently large and correspondingly Ã sufficently small with A ≤ 0 so that the hidden states approximates zeros'. The update H_t = Ã_t ⊙ H_{t−1} + (Δ_t ⊙ x_t)b_tᵀ has a write term proportional to Δ: as Δ → ∞ the state tends to Δ·b_t x_tᵀ, not 0, unless W_b = 0 — which is the paper's main construction, not an alternative. The state is the write term up to Ã (003.rem1), so the existence claims of Lemmas 1–5 survive with the W_b = 0 switch-off.",
         ),
+    );
+    r.add(
+        Claim::theorem(
+            "003.rem1",
+            Family::Cot,
+            "What a large Δ does instead: whenever Ã = e^{ΔA} ≤ 10⁻³, the state of the SSM branch (input 1) is the write term              Δ·b up to the decayed past: ‖H_t − Δ·W_b1‖∞ ≤ Ã/(1 − Ã)·Δ‖W_b1‖∞, plus γ₄ of Δ‖W_b1‖∞/(1 − Ã).",
+            property([200, 2000, 20000], large_deltas(), |c: &LargeDelta| write_term(c, 1.0))
+                .given("Ã = e^{ΔA} ≤ 10⁻³", |c| (-c.delta * c.a - 1000f64.ln()) / 1000f64.ln())
+                .sides("‖H_t − Δ·W_b1‖∞", "Ã/(1 − Ã)·Δ‖W_b1‖∞"),
+        )
+        .source(PAPER_003, "Remark 1 (App. A.3)", "… we could also choose to make Δ sufficiently large and correspondingly Ã sufficently small with A ≤ 0 so that the hidden states approximates zeros.")
+        .control("the state within Ã/(1 − Ã)·Δ‖W_b1‖∞ of 0 (the remark's reading)", property([200, 2000, 20000], large_deltas(), |c: &LargeDelta| write_term(c, 0.0)).given("Ã = e^{ΔA} ≤ 10⁻³", |c| (-c.delta * c.a - 1000f64.ln()) / 1000f64.ln())),
     );
     r.add(
         Claim::theorem(
