@@ -175,8 +175,8 @@ impl CotMachine {
             x.t = (t + 1) as f64;
             // 1–3: keys and the two COPY states.
             let key = hats.eval(x.t, p);
-            for k in 0..2 {
-                h_sep[k] = p.round(h_sep[k] + p.round(x.sep[k] * x.t));
+            for (hk, sk) in h_sep.iter_mut().zip(x.sep) {
+                *hk = p.round(*hk + p.round(sk * x.t));
             }
             for (hn, kn) in h.iter_mut().zip(&key) {
                 hn[0] = p.round(hn[0] + p.round(kn * x.input));

@@ -184,8 +184,8 @@ impl Multiplier {
     pub fn paper_bound(&self, m: f64) -> f64 {
         108.0 * m.powi(3) / self.lambda
     }
-    /// The tight bound M⁴/(3λ²), valid for every λ > 0: with u·tanh(u/2) − u²/2 ∈ [−u⁴/24, 0],
-    /// g − ab = −(λ²/48)(s⁴ − t⁴)·θ for some θ ∈ \[0, 1\] per term, at most M⁴/(3λ²) in size.
+    /// The tight bound M⁴/(3λ²), valid for every λ > 0: g − ab = −(λ²/2)(r(s) − r(t)) with
+    /// r(u) = u²/2 − u·tanh(u/2) ∈ \[0, u⁴/24\] and |s|, |t| ≤ 2M/λ.
     pub fn tight_bound(&self, m: f64) -> f64 {
         m.powi(4) / (3.0 * self.lambda * self.lambda)
     }
@@ -250,16 +250,30 @@ pub fn select_relu(d: usize, m: f64, alpha: f64) -> Mlp {
 pub fn linear_silu(w: &[Vec<f64>]) -> Mlp {
     let d2 = w.len();
     let w2 = w.iter().cloned().chain(w.iter().map(|r| r.iter().map(|v| -v).collect())).collect();
-    let w3 = (0..d2).map(|i| (0..2 * d2).map(|j| if j == i { 1.0 } else if j == i + d2 { -1.0 } else { 0.0 }).collect()).collect();
+    let w3 = (0..d2)
+        .map(|i| {
+            (0..2 * d2)
+                .map(|j| {
+                    if j == i {
+                        1.0
+                    } else if j == i + d2 {
+                        -1.0
+                    } else {
+                        0.0
+                    }
+                })
+                .collect()
+        })
+        .collect();
     Mlp { w2, b2: vec![0.0; 2 * d2], w3, activation: Activation::Silu }
 }
 
 /// Which comparison an indicator computes (Lemma 5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Comparison {
-    /// 𝕀[a > b].
+    /// 𝕀\[a > b\].
     Greater,
-    /// 𝕀[a < b].
+    /// 𝕀\[a < b\].
     Less,
     /// 𝕀[a ≠ b].
     NotEqual,
@@ -283,7 +297,7 @@ impl Comparison {
     }
 }
 
-/// Lemma 5's indicators: `𝕀[a > b] = select(1, 0, a − b − shift)` with |t| ≥ α, 𝕀[a < b]
+/// Lemma 5's indicators: `𝕀[a > b] = select(1, 0, a − b − shift)` with |t| ≥ α, 𝕀\[a < b\]
 /// likewise, and `𝕀[a ≠ b] = 1 − (1 − 𝕀[a>b])(1 − 𝕀[a<b])` as two blocks (8 select units, then
 /// Lemma 1's multiplier). The paper's version has shift 0 (false at a = b, `003.lem5.printed`);
 /// on integers, shift ½ and α = ½ make it exact up to the gadgets' errors (`003.lem5`).
@@ -304,7 +318,7 @@ impl Indicator {
     fn select(&self) -> Mlp {
         select_relu(1, 1.0, self.alpha).silu_scaled(self.lambda)
     }
-    /// 𝕀̂[a > b] and 𝕀̂[a < b] (block 1's selects).
+    /// 𝕀̂\[a > b\] and 𝕀̂\[a < b\] (block 1's selects).
     fn one_sided(&self, a: f64, b: f64, p: Precision) -> (f64, f64) {
         let s = self.select();
         let gt = s.forward_in(&[1.0, 0.0, p.round(a - b - self.shift)], p)[0];

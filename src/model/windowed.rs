@@ -62,8 +62,20 @@ impl WindowedMachine {
         let (g, m, modulus) = (self.groups, r.order(), r.modulus as f64);
         let int = |x: f64| x.round();
         // Which coefficient each group's value takes at phase s: lag ((s − r) mod g) + 1.
-        let lags: Vec<Vec<f64>> =
-            (0..g).map(|grp| (0..g).map(|s| { let k = (s + g - grp) % g + 1; if k <= m { r.coeffs[k - 1] as f64 } else { 0.0 } }).collect()).collect();
+        let lags: Vec<Vec<f64>> = (0..g)
+            .map(|grp| {
+                (0..g)
+                    .map(|s| {
+                        let k = (s + g - grp) % g + 1;
+                        if k <= m {
+                            r.coeffs[k - 1] as f64
+                        } else {
+                            0.0
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
         let weights = linear_silu(&lags);
         let product = self.multiplier.mlp();
         let flag = select_relu(1, 1.0, 0.5).silu_scaled(self.lambda);

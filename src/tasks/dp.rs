@@ -67,10 +67,8 @@ impl DpProblem {
         out.push(CotToken::Separator { index: 1 });
         out.extend(b.iter().map(|&s| CotToken::Input { symbol: s }));
         out.push(CotToken::Separator { index: 2 });
-        for i in 1..=a.len() {
-            for j in 1..=b.len() {
-                out.push(CotToken::Cell { i, j, value: table[i][j] });
-            }
+        for (i, row) in table.iter().enumerate().skip(1) {
+            out.extend(row.iter().enumerate().skip(1).map(|(j, &value)| CotToken::Cell { i, j, value }));
         }
         out.push(CotToken::Answer { value: table[a.len()][b.len()] });
         out

@@ -104,7 +104,11 @@ fn relu_cases() -> impl Strategy<Value = ReluCase> + Clone {
                 log_uniform(1e-3, 1e4),
             )
         })
-        .prop_map(|(w2, b2, w3, lambda, x, s)| ReluCase { mlp: Mlp { w2, b2, w3, activation: Activation::Relu }, lambda, x: x.into_iter().map(|v| v * s).collect() })
+        .prop_map(|(w2, b2, w3, lambda, x, s)| ReluCase {
+            mlp: Mlp { w2, b2, w3, activation: Activation::Relu },
+            lambda,
+            x: x.into_iter().map(|v| v * s).collect(),
+        })
 }
 
 /// Both evaluations' rounding for output r at x: each hidden unit's pre-activation is a dot
@@ -167,7 +171,12 @@ fn lemma2(case: &ReluCase, sharp: bool, factor: f64) -> Eval {
     // at most 50e^{−50}/λ each.
     let w: f64 = case.mlp.w3[row].iter().map(|v| v.abs()).sum();
     let tol_adv = relu_rounding(&case.mlp, &x) + w * (case.lambda * residual * residual + 50.0 * (-50.0f64).exp() / case.lambda);
-    random.min(Eval::le_by(err, bound, bound + tol_adv, tol_adv)).min(Eval::ge_by(err, case.mlp.silu_gap(case.lambda) * factor.min(1.0), bound + tol_adv, tol_adv))
+    random.min(Eval::le_by(err, bound, bound + tol_adv, tol_adv)).min(Eval::ge_by(
+        err,
+        case.mlp.silu_gap(case.lambda) * factor.min(1.0),
+        bound + tol_adv,
+        tol_adv,
+    ))
 }
 
 /// A linear map W (entries in [−M, M]) and an x scaled so that max_k |(Wx)_k| = u_max,
@@ -193,7 +202,12 @@ fn linear_cases() -> impl Strategy<Value = LinearCase> + Clone {
 fn lemma3(c: &LinearCase, one_branch: bool) -> Eval {
     let block = if one_branch {
         let d2 = c.w.len();
-        Mlp { w2: c.w.clone(), b2: vec![0.0; d2], w3: (0..d2).map(|i| (0..d2).map(|j| f64::from(u8::from(i == j))).collect()).collect(), activation: Activation::Silu }
+        Mlp {
+            w2: c.w.clone(),
+            b2: vec![0.0; d2],
+            w3: (0..d2).map(|i| (0..d2).map(|j| f64::from(u8::from(i == j))).collect()).collect(),
+            activation: Activation::Silu,
+        }
     } else {
         linear_silu(&c.w)
     };
@@ -275,23 +289,27 @@ pub struct IndicatorCase {
 /// ε/4, the multiplier at ε/4.
 fn real_indicators() -> impl Strategy<Value = IndicatorCase> + Clone {
     let op = prop::sample::select(Comparison::ALL.to_vec());
-    (log_uniform(0.1, 100.0), log_uniform(1e-4, 0.1), log_uniform(1e-3, 1.0), real(-1.0, 1.0), real(-1.0, 1.0), 0u8..4, op).prop_map(|(m, eps, alpha_rel, u, v, eq, op)| {
-        let lambda = 4.0 * RELU_GAP / eps;
-        let indicator = Indicator { shift: 0.0, alpha: alpha_rel * m, lambda, multiplier: Multiplier::tight(1.0 + eps, eps / 4.0) };
-        IndicatorCase { m, eps, indicator, a: u * m, b: if eq == 0 { u * m } else { v * m }, op }
-    })
+    (log_uniform(0.1, 100.0), log_uniform(1e-4, 0.1), log_uniform(1e-3, 1.0), real(-1.0, 1.0), real(-1.0, 1.0), 0u8..4, op).prop_map(
+        |(m, eps, alpha_rel, u, v, eq, op)| {
+            let lambda = 4.0 * RELU_GAP / eps;
+            let indicator = Indicator { shift: 0.0, alpha: alpha_rel * m, lambda, multiplier: Multiplier::tight(1.0 + eps, eps / 4.0) };
+            IndicatorCase { m, eps, indicator, a: u * m, b: if eq == 0 { u * m } else { v * m }, op }
+        },
+    )
 }
 
 /// Integers a, b ∈ [−M, M] with the ½ shift (α = ½) or without it (the control).
 fn integer_indicators(shift: f64) -> impl Strategy<Value = IndicatorCase> + Clone {
     let op = prop::sample::select(Comparison::ALL.to_vec());
-    (log_uniform(1.0, 1e4), log_uniform(1.0, 1e3), log_uniform(1e-6, 0.1), real(-1.0, 1.0), real(-1.0, 1.0), 0u8..4, op).prop_map(move |(m, lambda, eps_m, u, v, eq, op)| {
-        let m = m.round();
-        let (a, b) = ((u * m).round(), if eq == 0 { (u * m).round() } else { (v * m).round() });
-        let e = RELU_GAP / lambda;
-        let indicator = Indicator { shift, alpha: 0.5, lambda, multiplier: Multiplier::tight(1.0 + e, eps_m) };
-        IndicatorCase { m, eps: indicator.bound(op), indicator, a, b, op }
-    })
+    (log_uniform(1.0, 1e4), log_uniform(1.0, 1e3), log_uniform(1e-6, 0.1), real(-1.0, 1.0), real(-1.0, 1.0), 0u8..4, op).prop_map(
+        move |(m, lambda, eps_m, u, v, eq, op)| {
+            let m = m.round();
+            let (a, b) = ((u * m).round(), if eq == 0 { (u * m).round() } else { (v * m).round() });
+            let e = RELU_GAP / lambda;
+            let indicator = Indicator { shift, alpha: 0.5, lambda, multiplier: Multiplier::tight(1.0 + e, eps_m) };
+            IndicatorCase { m, eps: indicator.bound(op), indicator, a, b, op }
+        },
+    )
 }
 
 /// |𝕀̂ − 𝕀| ≤ ε plus the rounding: the select units reach λ(1 + 2(2M + ½)), the product's
@@ -365,9 +383,14 @@ pub fn register(r: &mut crate::claim::Registry) {
             Family::Cot,
             "The sharp form of Lemma 2: ‖f − g‖∞ ≤ W₀(1/e)/λ·max_r max(Σ⁺W̄₃[r], Σ⁻|W̄₃[r]|) at every x (W₀(1/e) = 0.27846), and when W̄₂ \
              has full row rank the input with z_k = (1 + W₀(1/e))/λ on the worst row's larger side (−50/λ elsewhere) attains it.",
-            property([300, 3000, 30000], relu_cases(), |c: &ReluCase| lemma2(c, true, 1.0)).sides("‖f(x) − g(x)‖∞ (random x and the attaining x)", "W₀(1/e)·max_r max(Σ⁺, Σ⁻)/λ"),
+            property([300, 3000, 30000], relu_cases(), |c: &ReluCase| lemma2(c, true, 1.0))
+                .sides("‖f(x) − g(x)‖∞ (random x and the attaining x)", "W₀(1/e)·max_r max(Σ⁺, Σ⁻)/λ"),
         )
-        .source(PAPER_003, "Lemma 2, eqs (32)–(35) (App. A.3): '|ReLU(z) − SiLU(λz)/λ| = |z|/(e^{λ|z|} + 1) ≤ 1/λ'", "‖W̄₃ReLU(z) − W̄₃SiLU(λz)/λ‖∞ ≤ ‖W̄₃‖∞‖ReLU(z) − SiLU(λz)/λ‖∞ ≤ Md/λ.")
+        .source(
+            PAPER_003,
+            "Lemma 2, eqs (32)–(35) (App. A.3): '|ReLU(z) − SiLU(λz)/λ| = |z|/(e^{λ|z|} + 1) ≤ 1/λ'",
+            "‖W̄₃ReLU(z) − W̄₃SiLU(λz)/λ‖∞ ≤ ‖W̄₃‖∞‖ReLU(z) − SiLU(λz)/λ‖∞ ≤ Md/λ.",
+        )
         .control("the constant 10% smaller", property([300, 3000, 30000], relu_cases(), |c: &ReluCase| lemma2(c, true, 0.9))),
     );
     r.add(
@@ -391,7 +414,11 @@ pub fn register(r: &mut crate::claim::Registry) {
              (d ≤ 4), |t| = α(1 + E·{0, 1, 10³}), plus the rounding γ₁₂·2M(1 + |t|/α).",
             property([300, 3000, 30000], select_cases(true), lemma4).sides("‖f(x, y, t) − g(x, y, t)‖∞ (ReLU; SiLU)", "0; W₀(1/e)/λ"),
         )
-        .source(PAPER_003, "Lemma 4 (App. A.3; the construction is cited from Feng et al. 2024, Lemma C.4)", "… for all x ∈ [−M, M]^d, y ∈ [−M, M]^d, and t ∈ [−∞, −α] ∪ [α, +∞], we have ‖f(x, y, t) − g(x, y, t)‖∞ ≤ ε.")
+        .source(
+            PAPER_003,
+            "Lemma 4 (App. A.3; the construction is cited from Feng et al. 2024, Lemma C.4)",
+            "… for all x ∈ [−M, M]^d, y ∈ [−M, M]^d, and t ∈ [−∞, −α] ∪ [α, +∞], we have ‖f(x, y, t) − g(x, y, t)‖∞ ≤ ε.",
+        )
         .correction("The paper gives no construction; the suite's is stated in proofs/cot.md. The interval [−∞, −α] ∪ [α, +∞] reads (−∞, −α] ∪ [α, ∞).")
         .control("|t| < α", property([300, 3000, 30000], select_cases(false), lemma4)),
     );

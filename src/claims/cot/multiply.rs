@@ -123,7 +123,9 @@ fn third(printed: bool) -> impl crate::claim::Check {
         let d = s * (1.0 - s);
         // Both sides' rounding: the formula's three terms (≤ 4 roundings each, exp within 2 ulps)
         // over the rounded fourth power; the Leibniz form's two terms.
-        let scale = ((x - 3.0).abs() * e1 + 4.0 * x.abs() * e2 + (x + 3.0).abs() * e3) / den + 3.0 * (d * (1.0 - 2.0 * s)).abs() + (x * d * (1.0 - 6.0 * s + 6.0 * s * s)).abs();
+        let scale = ((x - 3.0).abs() * e1 + 4.0 * x.abs() * e2 + (x + 3.0).abs() * e3) / den
+            + 3.0 * (d * (1.0 - 2.0 * s)).abs()
+            + (x * d * (1.0 - 6.0 * s + 6.0 * s * s)).abs();
         let f = if printed { silu_third_printed(x) } else { silu_third_corrected(x) };
         Eval::close((f - silu_third(x)).abs(), scale, Rounding::gamma(16), 0.0)
     })
@@ -136,7 +138,8 @@ fn third(printed: bool) -> impl crate::claim::Check {
 fn error_against_lambda() -> Figure {
     let grid: Vec<f64> = (0..=20).map(|i| -1.0 + 0.1 * i as f64).collect();
     let lambdas: Vec<f64> = (0..=36).map(|i| 10f64.powf(0.25 * i as f64)).collect();
-    let worst = |f: &dyn Fn(f64, f64) -> f64| grid.iter().flat_map(|a| grid.iter().map(move |b| (a, b))).map(|(a, b)| (f(*a, *b) - a * b).abs()).fold(0.0, f64::max);
+    let worst =
+        |f: &dyn Fn(f64, f64) -> f64| grid.iter().flat_map(|a| grid.iter().map(move |b| (a, b))).map(|(a, b)| (f(*a, *b) - a * b).abs()).fold(0.0, f64::max);
     let series = |label: &str, style, color, f: &dyn Fn(Multiplier) -> f64| {
         Series::new(label, style, lambdas.iter().map(|&l| [l.log10(), f(Multiplier { lambda: l }).max(1e-300).log10()]).collect()).color(color)
     };
@@ -146,7 +149,7 @@ fn error_against_lambda() -> Figure {
         .with(series("measured, f64", Style::Line, 1, &|g| worst(&|a, b| g.eval(a, b))))
         .with(series("measured, f32 as printed", Style::Line, 2, &|g| worst(&|a, b| g.eval_f32(a as f32, b as f32) as f64)))
         .with(series("measured, f32 stable form", Style::Points, 3, &|g| worst(&|a, b| g.stable_f32(a as f32, b as f32) as f64)))
-        .caption("The tight bound is attained until rounding takes over: f64 from λ ≈ 10⁴, f32 as printed from λ ≈ 30 (its error then grows like λ·u), while the stable form follows the bound down to f32's resolution. The paper's λ for ε = 10⁻² is 1.08·10⁴: 10⁶ times more than the tight λ = 5.8, and past f32's turning point.")
+        .caption("The tight bound is attained until rounding takes over, which grows like λ: f64 from λ ≈ 10⁵, f32 as printed from λ ≈ 10², while the stable form stays at f32's resolution (≈ 10⁻⁷). The paper's λ for ε = 10⁻² is 1.08·10⁴, about 1900 times the tight λ = M²/√(3ε) = 5.8, and already past f32's turning point.")
 }
 
 /// Where f32 fails Lemma 1 with the paper's λ: 1 where the printed form misses ε somewhere on a
@@ -165,7 +168,8 @@ fn f32_region() -> Figure {
                         return f64::NAN;
                     }
                     let g = Multiplier::paper(p.m, p.eps);
-                    let fails = grid.iter().any(|u| grid.iter().any(|v| ((g.eval_f32((u * p.m) as f32, (v * p.m) as f32) as f64) - u * v * p.m * p.m).abs() > p.eps));
+                    let fails =
+                        grid.iter().any(|u| grid.iter().any(|v| ((g.eval_f32((u * p.m) as f32, (v * p.m) as f32) as f64) - u * v * p.m * p.m).abs() > p.eps));
                     f64::from(u8::from(fails))
                 })
                 .collect()
@@ -173,7 +177,7 @@ fn f32_region() -> Figure {
         .collect();
     Figure::new("lemma1-f32-region", "Lemma 1 in f32 with λ = 108M³/ε: where eq (30) misses ε", "log10 M", "log10 ε")
         .heat(HeatMap { x: ms, y: eps, values, label: "1: misses ε, 0: meets ε".into(), range: None })
-        .caption("The printed form's rounding is ≈ 4Mλ·2⁻²⁴ = 2.6·10⁻⁵M⁴/ε, so it misses ε once M²/ε exceeds ≈ 200 — most of the plane where f32 could hold ab at all. The stable form meets ε everywhere shown (003.lem1.stable).")
+        .caption("The printed form's rounding is ≈ 4Mλ·2⁻²⁴ = 2.6·10⁻⁵M⁴/ε, so it misses ε once M²/ε exceeds ≈ 200, up to the blank region where f32 cannot hold ab within ε at all (ε < 2⁻¹⁶M²). The stable form meets ε everywhere shown (003.lem1.stable).")
 }
 
 /// Registers the Lemma 1 claims.
