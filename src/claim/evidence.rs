@@ -83,13 +83,21 @@ pub struct HeatMap {
     pub x: Vec<f64>,
     /// Cell centres along y (increasing).
     pub y: Vec<f64>,
-    /// `values[j][i]` at (x_i, y_j); NaN leaves a cell blank.
+    /// `values[j][i]` at (x_i, y_j); NaN leaves a cell blank (written as `null` in the JSON,
+    /// read back as NaN).
+    #[serde(deserialize_with = "nan_from_null")]
     pub values: Vec<Vec<f64>>,
     /// What the shade means (e.g. "accuracy").
     pub label: String,
     /// The values mapped to the lightest and darkest shade (default [0, 1]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub range: Option<[f64; 2]>,
+}
+
+/// Reads a grid whose blank (NaN) cells JSON wrote as `null`.
+fn nan_from_null<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Vec<f64>>, D::Error> {
+    let grid: Vec<Vec<Option<f64>>> = Deserialize::deserialize(d)?;
+    Ok(grid.into_iter().map(|row| row.into_iter().map(|v| v.unwrap_or(f64::NAN)).collect()).collect())
 }
 
 impl Figure {
@@ -131,5 +139,18 @@ impl Figure {
     pub fn log_x(mut self) -> Self {
         self.x_log = true;
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blank_heat_map_cells_survive_the_json_round_trip() {
+        let h = HeatMap { x: vec![0.0, 1.0], y: vec![0.0], values: vec![vec![0.5, f64::NAN]], label: "v".into(), range: None };
+        let back: HeatMap = serde_json::from_str(&serde_json::to_string(&h).unwrap()).unwrap();
+        assert_eq!(back.values[0][0], 0.5);
+        assert!(back.values[0][1].is_nan());
     }
 }

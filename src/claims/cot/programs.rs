@@ -268,8 +268,8 @@ fn thm4_cost(per_step_slope: f64) -> impl crate::claim::Check {
 }
 
 /// The fewest significand bits at which the machine reproduces the chain of thought, by
-/// bisection over 2…53 bits (exactness is monotone in the bits on the instances tried; the
-/// search checks the bound it returns).
+/// bisection over 2…53 bits, assuming exactness is monotone in the bits (53 bits is plain f64,
+/// where `003.thm3` holds); the value returned is always one at which the run was exact, or 53.
 pub fn fewest_bits(c: &DpCase) -> u32 {
     let exact = |bits: u32| {
         let mut m = machine(c, None);
