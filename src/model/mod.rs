@@ -14,6 +14,9 @@
 //! | one-layer mixers of 000 Table 2: Mamba, Mamba-2, S4D, Mamba-Δᵀ, gate, readout | [`mixer`] | 000 eq 14–15 |
 //! | 003's vector-input selective SSM (eq 1), its unrolled form (eqs 4–6) and the Mamba block (eqs 2–3) | [`vector_ssm`] | 003 §3 |
 //! | 002's simplified Mamba (theory model) and its exact gradients | [`recall_toy`] | 002 Sec. 4, App. D |
+//! | 003's SiLU gadgets: multiplier, ReLU-MLP blocks, linear map, select, indicators; p-bit precision | [`gadgets`] | 003 App. A.3, Lemmas 1–5 |
+//! | 003's chain-of-thought machine for two-string DPs (Theorem 3, repaired) | [`cot_machine`] | 003 §5, App. A.3 |
+//! | 003's windowed machine for m-local DPs (Theorem 4) | [`windowed`] | 003 §5, App. A.4 |
 
 #[cfg(feature = "quickcheck")]
 mod arbitrary;

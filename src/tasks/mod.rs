@@ -1,6 +1,7 @@
 //! Synthetic sequence tasks the recall and copy constructions are run on: multi-query associative
 //! recall ([`mqar`]), induction heads ([`induction`]), the associative-recall variants of 002
-//! ([`associative_recall`]) and COPY with the string-copying task of 003 ([`copy`]). Every generator draws from a [`Stream`], so an
+//! ([`associative_recall`]), COPY with the string-copying task of 003 ([`copy`]) and 003's
+//! dynamic programs with chain of thought ([`dp`]). Every generator draws from a [`Stream`], so an
 //! instance is reproducible from (seed, claim, instance index).
 
 pub mod associative_recall;
