@@ -434,7 +434,7 @@ pub fn register(r: &mut crate::claim::Registry) {
         .correction("On integers (Assumption 2) with 𝕀[a > b] = select(1, 0, a − b − ½), α = ½: 003.lem5. 𝕀[≠] takes two blocks; the linear pre-map folds into {W₂, b₂}, not {W₁, b₁}.")
         .error(
             ErrorKind::FalseStatement,
-            "Lemma 5 claims |f(a, b) − 𝕀(a, b, ∘)| ≤ ε 'for any a, b ∈ [−M, M]' with 'a Mamba block'. A Mamba block is continuous and 𝕀 jumps at a = b, so no block meets ε < ½ near a = b; the proof's select g(1, 0, a − b) needs |a − b| ≥ α (Lemma 4) and at a = b returns ½, so 𝕀[a > b] errs by ½ and 𝕀[a ≠ b] = 1 − ½·½ = 0.75 instead of 0. True on integers with a ½-shifted threshold (003.lem5); 𝕀[≠] then takes two blocks, not one.",
+            "Lemma 5 claims |f(a, b) − 𝕀(a, b, ∘)| ≤ ε 'for any a, b ∈ [−M, M]' with 'a Mamba block'. A Mamba block is continuous and 𝕀 jumps at a = b, so no block meets ε < ½ near a = b; the proof's select g(1, 0, a − b) needs |a − b| ≥ α (Lemma 4) and at a = b returns ½, so 𝕀[a > b] errs by ½ and 𝕀[a ≠ b] = 1 − ½·½ = 0.75 instead of 0. The lemma defines 𝕀: ℝ² × {≠, >, <} → {0, 1}, so the reals are the printed domain; read on integers (as Assumption 2 would supply), the proof's unshifted construction still fails at a = b, and the statement holds with a ½-shifted threshold (003.lem5); 𝕀[≠] then takes two blocks, not one.",
         ),
     );
     r.add(
