@@ -261,6 +261,7 @@ fn thm4_cost(per_step_slope: f64) -> impl crate::claim::Check {
             .caption(format!("{t1}; {t2}; {t3}. Per step the machine spends g products, ⌊g(p−1)²/p⌋ indicators and two cyclic shifts, independent of T."));
         let fig_m = Figure::new("thm4-window", "Theorem 4's windowed machine: operations per step against the window m (p = 7)", "log10 m", "log10 operations per step")
             .with(Series::new("measured", Style::Points, by_m.iter().map(|p| [p[0].log10(), p[1].log10()]).collect()).color(1))
+            .with(Series::new("O(m) from m = 2", Style::Dashed, by_m.iter().map(|p| [p[0].log10(), (by_m[0][1] * p[0] / by_m[0][0]).log10()]).collect()).color(1))
             .caption(format!("{t4}: the products, the ⌊m(p−1)²/p⌋ mod-p indicators and the shifts of the phase and coefficient vectors are each linear in m, so a step is O(m) and the whole chain O(mT), as the paper says."));
         let correction = format!("least-squares slope intervals at 1 − α/4, α = {ALPHA} (Bonferroni over 4 cells); exact counts, slack from the lower-order terms and the logs' rounding");
         Ok(judge_rates(vec![c1, c2, c3, c4], &correction).detail("per_step_by_m", by_m).figures([fig, fig_m]))
