@@ -86,12 +86,20 @@ impl Mlp {
     /// the SiLU block is `Σ_k W_3[r][k]·δ_k` with `δ_k ∈ [0, W₀(1/e)/λ]`, so
     /// `‖f − g‖∞ ≤ W₀(1/e)/λ · max_r max(Σ⁺ W_3[r], Σ⁻ |W_3[r]|)` — attained when W_2 is onto.
     pub fn silu_gap(&self, lambda: f64) -> f64 {
-        let side = |r: &Vec<f64>| {
-            let pos: f64 = r.iter().filter(|v| **v > 0.0).sum();
-            let neg: f64 = r.iter().filter(|v| **v < 0.0).map(|v| -v).sum();
-            pos.max(neg)
-        };
-        RELU_GAP / lambda * self.w3.iter().map(side).fold(0.0, f64::max)
+        RELU_GAP / lambda * self.worst_row().map_or(0.0, |w| w.2)
+    }
+    /// The output row with the largest side max(Σ⁺ W_3\[r\], Σ⁻ |W_3\[r\]|): its index, whether
+    /// the positive side is the larger, and that side's sum (None without outputs).
+    pub fn worst_row(&self) -> Option<(usize, bool, f64)> {
+        self.w3
+            .iter()
+            .enumerate()
+            .map(|(r, row)| {
+                let pos: f64 = row.iter().filter(|v| **v > 0.0).sum();
+                let neg: f64 = row.iter().filter(|v| **v < 0.0).map(|v| -v).sum();
+                (r, pos >= neg, pos.max(neg))
+            })
+            .max_by(|a, b| a.2.total_cmp(&b.2))
     }
     /// The paper's bound of Lemma 2, `M·d/λ` (eq 35): M the largest |entry| of W_2, b_2 and W_3,
     /// d the hidden width.
@@ -180,6 +188,12 @@ impl Multiplier {
         let tanh = |x: f32| (x as f64).tanh() as f32;
         l * l / 2.0 * (s * tanh(s / 2.0) - t * tanh(t / 2.0))
     }
+    /// The largest [`Multiplier::rounding`] over [−M, M]²: Σ|σ(x_k)| ≤ Σ|x_k| ≤ 8M/λ, so
+    /// 4Mλ(γ₁₀ + 1.1γ₂) + γ₂M².
+    pub fn worst_rounding(&self, m: f64, unit: f64) -> f64 {
+        let gamma = |n| gamma_in(n, unit);
+        4.0 * m * self.lambda * (gamma(10.0) + 1.1 * gamma(2.0)) + gamma(2.0) * m * m
+    }
     /// The paper's error bound for |a|, |b| ≤ M: (λ²/2)·216M³/λ³ = 108M³/λ (needs λ > 2M).
     pub fn paper_bound(&self, m: f64) -> f64 {
         108.0 * m.powi(3) / self.lambda
@@ -195,12 +209,17 @@ impl Multiplier {
     /// the product with λ²/2 add γ₅ of Σ|σ̂| — in all
     /// `(λ²/2)·(γ₁₀·Σ|σ(x_k)| + 1.1·γ₂·Σ|x_k|)` plus γ₂ of the result.
     pub fn rounding(&self, a: f64, b: f64, unit: f64) -> f64 {
-        let gamma = |n: f64| n * unit / (1.0 - n * unit);
+        let gamma = |n| gamma_in(n, unit);
         let x = self.args(a, b);
         let sig: f64 = x.iter().map(|v| silu(*v).abs()).sum();
         let arg: f64 = x.iter().map(|v| v.abs()).sum();
         self.lambda * self.lambda / 2.0 * (gamma(10.0) * sig + 1.1 * gamma(2.0) * arg) + gamma(2.0) * (a * b).abs()
     }
+}
+
+/// γ_n = nu/(1 − nu) for a unit roundoff u (f64 or f32): n successive roundings.
+fn gamma_in(n: f64, unit: f64) -> f64 {
+    n * unit / (1.0 - n * unit)
 }
 
 /// SiLU's third derivative as printed in Lemma 1's proof, with `e^{−2}` in the middle term:

@@ -134,12 +134,7 @@ fn attaining_input(case: &ReluCase) -> Option<(Vec<f64>, usize, f64)> {
     if d > d1 {
         return None;
     }
-    let side = |r: &Vec<f64>| {
-        let pos: f64 = r.iter().filter(|v| **v > 0.0).sum();
-        let neg: f64 = r.iter().filter(|v| **v < 0.0).map(|v| -v).sum();
-        (pos.max(neg), pos >= neg)
-    };
-    let (row, positive) = (0..mlp.w3.len()).map(|r| (r, side(&mlp.w3[r]))).max_by(|a, b| a.1 .0.total_cmp(&b.1 .0)).map(|(r, (_, p))| (r, p))?;
+    let (row, positive, _) = mlp.worst_row()?;
     let target: Vec<f64> = (0..d)
         .map(|k| {
             let w = mlp.w3[row][k];
@@ -212,12 +207,11 @@ fn lemma3(c: &LinearCase, one_branch: bool) -> Eval {
         linear_silu(&c.w)
     };
     let f = block.forward(&c.x);
-    let want = Mlp { w2: c.w.clone(), b2: vec![0.0; c.w.len()], w3: vec![], activation: Activation::Identity };
     // u = Wx is computed in the same order for both sides (−W's rows give −u exactly); each
     // SiLU is within γ₅ of its value and the difference adds one rounding: γ₆(|σ(u)| + |σ(−u)|).
     let mut worst = Eval::Margin(f64::INFINITY);
     for (k, fk) in f.iter().enumerate() {
-        let u: f64 = want.w2[k].iter().zip(&c.x).fold(0.0, |acc, (a, b)| acc + a * b);
+        let u: f64 = c.w[k].iter().zip(&c.x).fold(0.0, |acc, (a, b)| acc + a * b);
         let tol = Rounding::gamma(6) * (silu(u).abs() + silu(-u).abs());
         worst = worst.min(Eval::le_by((fk - u).abs(), 0.0, u.abs().max(f64::MIN_POSITIVE), tol));
     }

@@ -59,16 +59,9 @@ fn scaled_products() -> impl Strategy<Value = ScaledProduct> + Clone {
     (log_uniform(0.01, 100.0), log_uniform(1e-2, 1e4), factors()).prop_map(|(m, r, (u, v))| ScaledProduct { m, lambda: r * m, a: u * m, b: v * m })
 }
 
-/// The largest rounding of eq (30) over [−M, M]² at λ, unit roundoff `unit`: Σ|σ(x_k)| ≤
-/// Σ|x_k| ≤ 8M/λ in [`Multiplier::rounding`], so 4Mλ(γ₁₀ + 1.1γ₂) + γ₂M².
-pub fn worst_rounding(m: f64, lambda: f64, unit: f64) -> f64 {
-    let gamma = |n: f64| n * unit / (1.0 - n * unit);
-    4.0 * m * lambda * (gamma(10.0) + 1.1 * gamma(2.0)) + gamma(2.0) * m * m
-}
-
 /// `003.lem1`'s hypothesis: f64 resolves ε at the paper's λ (worst rounding ≤ ε/2).
 fn resolves(p: &Product, lambda: f64) -> f64 {
-    (p.eps / 2.0 - worst_rounding(p.m, lambda, Rounding::UNIT)) / p.eps
+    (p.eps / 2.0 - Multiplier { lambda }.worst_rounding(p.m, Rounding::UNIT)) / p.eps
 }
 
 /// `003.lem1.f32`'s hypothesis: ε ≥ 2⁻¹⁶M², so f32 can hold ab to well within ε.

@@ -35,12 +35,8 @@ pub struct DpCase {
 
 impl DpCase {
     /// T, the chain of thought's length.
-    pub fn len(&self) -> usize {
+    pub fn total_len(&self) -> usize {
         cot_len(self.a.len(), self.b.len())
-    }
-    /// Whether a string is empty (never, for generated cases).
-    pub fn is_empty(&self) -> bool {
-        self.a.is_empty() || self.b.is_empty()
     }
     /// The reference tokens after the second separator.
     pub fn expected(&self) -> Vec<CotToken> {
@@ -81,7 +77,7 @@ fn first_wrong(hat_lambda: Option<f64>) -> impl Fn(&DpCase) -> serde_json::Value
         let expected = c.expected();
         let at = expected.iter().zip(&run.generated).position(|(a, b)| a != b);
         serde_json::json!({
-            "T": c.len(), "lambda": m.lambda, "hat_lambda": m.hat_lambda,
+            "T": c.total_len(), "lambda": m.lambda, "hat_lambda": m.hat_lambda,
             "answer": c.problem.answer(&c.a, &c.b),
             "generated_answer": run.generated.last(),
             "first_wrong": at.map(|i| serde_json::json!({ "step": i + 1, "expected": expected[i], "generated": run.generated[i] })),
@@ -111,7 +107,7 @@ fn transcript_table() -> Figure {
     }
     Figure::new("cot-transcript", "A generated chain of thought: edit distance of \"cat\" and \"cuts\"", "", "")
         .table(Table { header: vec!["t".into(), "token".into(), "cell".into(), "reference dp".into()], rows })
-        .caption(format!("Tokens 1–9 are the input (s⁽¹⁾ | s⁽²⁾ |); the machine generated the rest, one cell per step in row-major order, then the answer (T = {}, λ = {:.2}). Every cell equals the reference table.", c.len(), machine(&c, None).lambda))
+        .caption(format!("Tokens 1–9 are the input (s⁽¹⁾ | s⁽²⁾ |); the machine generated the rest, one cell per step in row-major order, then the answer (T = {}, λ = {:.2}). Every cell equals the reference table.", c.total_len(), machine(&c, None).lambda))
 }
 
 /// An m-local recurrence and the length to run it to.
@@ -299,7 +295,7 @@ fn precision_check() -> impl crate::claim::Check {
         for &n in &ns {
             for problem in DpProblem::ALL {
                 let c = DpCase { problem, a: (0..n).map(|i| 1 + (i * 5) % 3).collect(), b: (0..n).map(|i| 1 + (i * 3) % 4).collect() };
-                points.push((c.len() as f64, fewest_bits(&c) as f64, problem));
+                points.push((c.total_len() as f64, fewest_bits(&c) as f64, problem));
             }
         }
         let ratio = points.iter().map(|p| p.1 / p.0.log2()).fold(0.0, f64::max);
