@@ -17,16 +17,26 @@
 //! | 003's SiLU gadgets: multiplier, ReLU-MLP blocks, linear map, select, indicators; p-bit precision | [`gadgets`] | 003 App. A.3, Lemmas 1–5 |
 //! | 003's chain-of-thought machine for two-string DPs (Theorem 3, repaired) | [`cot_machine`] | 003 §5, App. A.3 |
 //! | 003's windowed machine for m-local DPs (Theorem 4) | [`windowed`] | 003 §5, App. A.4 |
+//! | SISO diagonal and companion (controllable canonical) forms, exact or f64 | [`companion`] | 001 App. C.3 eqs 19–20 |
+//! | MIMO linear systems, both causal conventions, Kalman predictor | [`lti`] | 001 §2, App. C.3 eqs 21–24 |
+//! | attention as a nilpotent system, B'MOJO-F, the interleaved window | [`bmojo`] | 001 Sec. 3.1, 3.3, eq 9, App. B.2 |
+//! | linear attention and its realizations (12), (13), (18) | [`linear_attention`] | 001 App. C.1–C.2.1 |
+//! | innovation selection and the eidetic memory | [`eidetic`] | 001 Sec. 3, Algorithm 1 |
 
 #[cfg(feature = "quickcheck")]
 mod arbitrary;
 pub mod attention;
+pub mod bmojo;
+pub mod companion;
 pub mod cot_machine;
 pub mod dense;
 pub mod diagonal;
 pub mod discretize;
+pub mod eidetic;
 pub mod gadgets;
 pub mod interaction;
+pub mod linear_attention;
+pub mod lti;
 pub mod mixer;
 pub mod recall_toy;
 pub mod selective_scan;
