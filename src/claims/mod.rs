@@ -6,6 +6,7 @@ pub mod copy;
 pub mod cot;
 pub mod decay;
 pub mod haar;
+pub mod realization;
 pub mod recall;
 pub mod stability;
 
@@ -19,6 +20,9 @@ pub const PAPER_002: &str = "002 How does Mamba Perform Associative Recall? A Me
 
 /// The source line of seed 003.
 pub const PAPER_003: &str = "003 Can Mamba Always Enjoy the \"Free Lunch\"? (Ren, Li, Liu)";
+
+/// The source line of seed 001.
+pub const PAPER_001: &str = "001 B'MOJO: Hybrid State Space Realizations of Foundation Models with Eidetic and Fading Memory (Zancato et al.)";
 
 /// Every shipped claim of every family, in report order.
 pub fn registry() -> Registry {
@@ -35,4 +39,5 @@ pub fn register_all(r: &mut Registry) {
     recall::register(r);
     copy::register(r);
     cot::register(r);
+    realization::register(r);
 }

@@ -238,6 +238,9 @@ mod tests {
     #[test]
     fn interleaved_window_sees_its_chunk_memory() {
         assert_eq!(interleaved_visible(10, 3, 2, 5, 4), uniform_visible(3, 2, 4));
-        assert_eq!(uniform_visible(3, 2, 4), vec![Slot::Memory { chunk: 1, j: 0 }, Slot::Memory { chunk: 1, j: 1 }, Slot::Token(2), Slot::Token(3), Slot::Token(4)]);
+        assert_eq!(
+            uniform_visible(3, 2, 4),
+            vec![Slot::Memory { chunk: 1, j: 0 }, Slot::Memory { chunk: 1, j: 1 }, Slot::Token(2), Slot::Token(3), Slot::Token(4)]
+        );
     }
 }

@@ -153,9 +153,11 @@ impl<S: Field> Companion<S> {
     /// One step `X ← A_c X + e_n u`, returning the output `βᵀX + D u` read before the step.
     pub fn step(&self, x: &mut Vec<S>, u: S) -> S {
         let y = x.iter().zip(&self.beta).fold(self.d.clone() * u.clone(), |s, (xi, bi)| s + bi.clone() * xi.clone());
-        let last = x.iter().zip(&self.alpha).fold(u, |s, (xi, ai)| s - ai.clone() * xi.clone());
-        x.remove(0);
-        x.push(last);
+        if !x.is_empty() {
+            let last = x.iter().zip(&self.alpha).fold(u, |s, (xi, ai)| s - ai.clone() * xi.clone());
+            x.remove(0);
+            x.push(last);
+        }
         y
     }
 

@@ -1,0 +1,18 @@
+//! The realization family: 001 (B'MOJO) — attention, Mamba and hybrids as realizations of one
+//! system. Canonical forms and their conversions ([`canonical`]), the attention side
+//! ([`attention`]), Mamba's scan ([`mamba`]), innovation selection and eidetic memory
+//! ([`memory`]), and the suite-added stability of input-varying companions ([`stability`]).
+//! Proofs, corrections and the catalogue of every statement: `proofs/realization.md`. Models:
+//! [`crate::model::companion`], [`crate::model::lti`], [`crate::model::bmojo`],
+//! [`crate::model::linear_attention`], [`crate::model::eidetic`].
+
+use crate::claim::Registry;
+
+pub mod attention;
+pub mod canonical;
+
+/// Registers the realization claims.
+pub fn register(r: &mut Registry) {
+    canonical::register(r);
+    attention::register(r);
+}
