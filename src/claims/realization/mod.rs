@@ -10,9 +10,11 @@ use crate::claim::Registry;
 
 pub mod attention;
 pub mod canonical;
+pub mod mamba;
 
 /// Registers the realization claims.
 pub fn register(r: &mut Registry) {
     canonical::register(r);
     attention::register(r);
+    mamba::register(r);
 }
