@@ -11,10 +11,14 @@ use crate::claim::Registry;
 pub mod attention;
 pub mod canonical;
 pub mod mamba;
+pub mod memory;
+pub mod stability;
 
 /// Registers the realization claims.
 pub fn register(r: &mut Registry) {
     canonical::register(r);
     attention::register(r);
     mamba::register(r);
+    memory::register(r);
+    stability::register(r);
 }
