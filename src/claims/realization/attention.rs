@@ -337,7 +337,7 @@ pub fn register(r: &mut crate::claim::Registry) {
         .correction("With a validity mask over the written blocks (or only for t ≥ N − 1) the identity is exact: 001.c6.")
         .error(
             ErrorKind::Reading,
-            "Eq (9) defines the state, not its start or which blocks ρ reads. Read with the usual zero initial state and ρ = softmax over the whole state, the blocks not yet written are keys 0 (weight e⁰ = 1 against e^{qᵀk}) with values 0, which dilute every output for t < N − 1. Read with a validity mask (or from t ≥ N − 1) it is exact (001.c6).",
+            "Eq (9) defines the state, not its start or which blocks ρ reads. Read with the usual zero initial state and ρ = softmax over the whole state, the blocks not yet written are keys 0 (weight e⁰ = 1 against e^{qᵀk}) with values 0, which dilute every output for t < N − 1. Reading checked: with a validity mask (or from t ≥ N − 1) it is exact (001.c6).",
         ),
     );
     r.add(
@@ -387,7 +387,7 @@ pub fn register(r: &mut crate::claim::Registry) {
         .correction("(12) is an integrator, x_t = x_{t−1} + φ(k_t)v_tᵀ: a constant state of d_k(d_v + 1) numbers (001.c8). The growing state belongs to softmax attention, which needs the unsummed shift register.")
         .error(
             ErrorKind::FalseStatement,
-            "App. C.1 calls (12) 'a Finite-Impulse Response dynamical system' whose 'state … is t, and it always increases over time'. The sum x_t = Σ_{i≤t} φ(k_i)v_i is updated by x_t = x_{t−1} + φ(k_t)v_t: an IIR integrator (pole at z = 1) with a state of d_k·d_v numbers (plus d_k for the normaliser) whatever t. The Remark's 'non-linear read-out (the exp) in place of the identity' works only on the unsummed shift-register state, which is what grows.",
+            "App. C.1 calls (12) 'a Finite-Impulse Response dynamical system' whose 'state … is t, and it always increases over time'. The sum x_t = Σ_{i≤t} φ(k_i)v_i is updated by x_t = x_{t−1} + φ(k_t)v_t: an IIR integrator (pole at z = 1) with a state of d_k·d_v numbers (plus d_k for the normaliser) whatever t. The Remark's 'non-linear read-out (the exp) in place of the identity' works only on the unsummed shift-register state, which is what grows. The recurrence is exact: 001.c8.",
         ),
     );
     r.add(
@@ -459,7 +459,7 @@ pub fn register(r: &mut crate::claim::Registry) {
         .correction("With the read-out e_lastᵀZ_t + φ(k_t)v_t (the integrator's slot only) the realization is exact: 001.c10.")
         .error(
             ErrorKind::Construction,
-            "With the last row [0 … 0 1] the last slot integrates, z_{t+1} = z_t + φ(k_t)v_t, so the slots hold the lagged prefix sums P_{t−K−1}, …, P_{t−1}; the printed all-ones read-out returns Σ_j P_{t−j} + φ(k_t)v_t, a sum of K + 1 overlapping prefixes, not the local + global sum P_t of (17). Reading only the last slot (plus the feedthrough) gives P_t exactly.",
+            "With the last row [0 … 0 1] the last slot integrates, z_{t+1} = z_t + φ(k_t)v_t, so the slots hold the lagged prefix sums P_{t−K−1}, …, P_{t−1}; the printed all-ones read-out returns Σ_j P_{t−j} + φ(k_t)v_t, a sum of K + 1 overlapping prefixes, not the local + global sum P_t of (17). Reading only the last slot (plus the feedthrough) gives P_t exactly (001.c10), so the existence of a canonical realization of (17) survives.",
         ),
     );
     r.add(
@@ -494,7 +494,7 @@ pub fn register(r: &mut crate::claim::Registry) {
         .correction("K − 1 slots plus the current term's feedthrough give exactly the window of K tokens: 001.c10.window.")
         .error(
             ErrorKind::Typo,
-            "The state [z^{t−K}; …; z^t] lists K + 1 slots and the read-out adds the current φ(k_t)v_t, so Z̄_t sums K + 2 terms: the realization is a window of K + 2 tokens, not K. The indices should run over K − 1 slots, z^{t−K+1} … z^{t−1}.",
+            "The state [z^{t−K}; …; z^t] lists K + 1 slots and the read-out adds the current φ(k_t)v_t, so Z̄_t sums K + 2 terms: the realization is a window of K + 2 tokens, not K. The indices should run over K − 1 slots, z^{t−K+1} … z^{t−1}; so corrected the realization is exact (001.c10.window).",
         ),
     );
     r.add(

@@ -440,7 +440,7 @@ pub fn register(r: &mut crate::claim::Registry) {
         .correction("Exact for frozen (LTI) systems: 001.c12. An input-varying system needs a time-varying state transform T_{t+1}A_tT_t⁻¹, which is not the companion matrix of A_t's characteristic polynomial.")
         .error(
             ErrorKind::Construction,
-            "App. C.3 says the canonical form 'can be easily extended to Time-Varying Systems and Input-Varying as well'. The evident extension — the companion matrix of each step's characteristic polynomial, as B'MOJO-F's A(u_t) is written — realizes a different system as soon as the poles change: a change of coordinates x̂_t = T_t x_t turns A_t into T_{t+1}A_tT_t⁻¹, which is not companion(charpoly(A_t)). An input-varying realization may exist (with uniform controllability), but not by this construction.",
+            "App. C.3 says the canonical form 'can be easily extended to Time-Varying Systems and Input-Varying as well'. The evident extension — the companion matrix of each step's characteristic polynomial, as B'MOJO-F's A(u_t) is written — realizes a different system as soon as the poles change: a change of coordinates x̂_t = T_t x_t turns A_t into T_{t+1}A_tT_t⁻¹, which is not companion(charpoly(A_t)). The existence claim may survive — an input-varying realization can exist under uniform controllability, with time-varying coordinates — but not by this construction; for frozen systems it is exact (001.c12).",
         ),
     );
     r.add(
@@ -463,7 +463,7 @@ pub fn register(r: &mut crate::claim::Registry) {
         .correction("The companion pair (A_c, e_n) is always controllable; the realization is minimal exactly when β and α are coprime (no mode with c_i b_i = 0): 001.c16.")
         .error(
             ErrorKind::FalseStatement,
-            "Sec. 3.1: 'In Appendix C we show that B'MOJO-F is a minimal realization'. Appendix C has no such proof, and it is false in general: a companion realization is minimal iff it is also observable, i.e. iff β(z) and α(z) share no root. A Mamba channel with c_i b_i = 0 for some mode (the paper itself mentions 'zero-pole cancellations depending on B(u_t) and C(u_t)') converts to a companion form whose observability rank is N minus the cancelled modes.",
+            "Sec. 3.1: 'In Appendix C we show that B'MOJO-F is a minimal realization'. Appendix C has no such proof, and it is false in general: a companion realization is minimal iff it is also observable, i.e. iff β(z) and α(z) share no root. A Mamba channel with c_i b_i = 0 for some mode (the paper itself mentions 'zero-pole cancellations depending on B(u_t) and C(u_t)') converts to a companion form whose observability rank is N minus the cancelled modes (001.c16).",
         ),
     );
     r.add(

@@ -229,7 +229,7 @@ pub fn register(r: &mut crate::claim::Registry) {
         .correction("With eviction of the smallest entry at a fixed capacity m_e the memory is the top-m_e set at a fixed cost (001.c21).")
         .error(
             ErrorKind::Reading,
-            "Read literally, the rule never evicts: the first token enters (min ∅ = −∞), the smallest ε held then stays the first token's (only larger ones enter), so every later token with ε above that threshold is added and |M_t| grows linearly with t — contradicting 'a fixed compute cost'. The paper also says M_t 'can grow unbounded over time up to hardware limitations', so the printed rule may be intended; under the bounded reading (B.2: m_e fixed to an upper bound) the memory is the top-m_e set (001.c21).",
+            "Read literally, the rule never evicts: the first token enters (min ∅ = −∞), the smallest ε held then stays the first token's (only larger ones enter), so every later token with ε above that threshold is added and |M_t| grows linearly with t — contradicting 'a fixed compute cost'. The paper also says M_t 'can grow unbounded over time up to hardware limitations', so the printed rule may be intended. Reading checked: under the bounded reading (B.2: m_e fixed to an upper bound) the memory is the top-m_e set at a fixed cost (001.c21).",
         ),
     );
     r.add(
