@@ -337,7 +337,7 @@ pub fn register(r: &mut crate::claim::Registry) {
         .correction("With a validity mask over the written blocks (or only for t ≥ N − 1) the identity is exact: 001.c6.")
         .error(
             ErrorKind::Reading,
-            "Eq (9) defines the state, not its start or which blocks ρ reads. Read with the usual zero initial state and ρ = softmax over the whole state, the blocks not yet written are keys 0 (weight e⁰ = 1 against e^{qᵀk}) with values 0, which dilute every output for t < N − 1. Reading checked: with a validity mask (or from t ≥ N − 1) it is exact (001.c6).",
+            "Eq (9) defines the state ('A Transformer has only short-term eidetic memory that is deadbeat in N steps'), not its start or which blocks ρ reads. Read with the usual zero initial state and ρ = softmax over the whole state, the blocks not yet written are keys 0 (weight e⁰ = 1 against e^{qᵀk}) with values 0, which dilute every output for t < N − 1. Reading checked: with a validity mask (or from t ≥ N − 1) it is exact (001.c6).",
         ),
     );
     r.add(

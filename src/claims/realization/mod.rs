@@ -10,6 +10,7 @@ use crate::claim::Registry;
 
 pub mod attention;
 pub mod canonical;
+pub mod causal;
 pub mod mamba;
 pub mod memory;
 pub mod stability;
@@ -17,6 +18,7 @@ pub mod stability;
 /// Registers the realization claims.
 pub fn register(r: &mut Registry) {
     canonical::register(r);
+    causal::register(r);
     attention::register(r);
     mamba::register(r);
     memory::register(r);
