@@ -819,6 +819,194 @@ def cot_lem5(cx):
     return err, cx["eps"], err > cx["eps"]
 
 
+
+# --- 001 (B'MOJO): exact fractions where the suite is exact, plain floats otherwise ---
+
+from fractions import Fraction as Fr
+
+
+def poly_roots(roots):
+    p = [Fr(1)]
+    for r in roots:
+        q = [Fr(0)] * (len(p) + 1)
+        for i, c in enumerate(p):
+            q[i + 1] += c
+            q[i] -= r * c
+        p = q
+    return p[:-1]
+
+
+def companion_of(lam, b, c):
+    lam, b, c = [Fr(x) for x in lam], [Fr(x) for x in b], [Fr(x) for x in c]
+    n = len(lam)
+    beta = [Fr(0)] * n
+    for i in range(n):
+        p = poly_roots([l for j, l in enumerate(lam) if j != i]) + [Fr(1)]
+        for k in range(n):
+            beta[k] += c[i] * b[i] * p[k]
+    return poly_roots(lam), beta
+
+
+def bmojo_c13(cx):
+    systems = cx["systems"]
+    comps = [companion_of(s["lambda"], s["b"], s["c"]) for s in systems]
+    n = len(systems[0]["lambda"])
+    x, z, gap = [Fr(0)] * n, [Fr(0)] * n, Fr(0)
+    for sym, u in zip(cx["symbols"], cx["u"]):
+        s, (alpha, beta), u = systems[sym], comps[sym], Fr(u)
+        yd = Fr(s["d"]) * u + sum(Fr(ci) * xi for ci, xi in zip(s["c"], x))
+        x = [Fr(l) * xi + Fr(bi) * u for l, xi, bi in zip(s["lambda"], x, s["b"])]
+        yc = Fr(s["d"]) * u + sum(bk * zk for bk, zk in zip(beta, z))
+        last = u - sum(a * zk for a, zk in zip(alpha, z))
+        z = z[1:] + [last]
+        gap = max(gap, abs(yd - yc))
+    return float(gap), 0.0, gap > 0
+
+
+def frac_rank(rows):
+    m = [list(r) for r in rows]
+    r = 0
+    for c in range(len(m[0]) if m else 0):
+        p = next((i for i in range(r, len(m)) if m[i][c] != 0), None)
+        if p is None:
+            continue
+        m[r], m[p] = m[p], m[r]
+        for i in range(r + 1, len(m)):
+            f = m[i][c] / m[r][c]
+            m[i] = [a - f * b for a, b in zip(m[i], m[r])]
+        r += 1
+    return r
+
+
+def bmojo_c16(cx):
+    alpha, beta = companion_of(cx["lambda"], cx["b"], cx["c"])
+    n = len(alpha)
+    a = [[(-alpha[j] if i == n - 1 else Fr(int(j == i + 1))) for j in range(n)] for i in range(n)]
+    rows, row = [], beta
+    for _ in range(n):
+        rows.append(row)
+        row = [sum(row[k] * a[k][j] for k in range(n)) for j in range(n)]
+    r = frac_rank(rows)
+    return float(r), float(n), r < n
+
+
+def bmojo_c17(cx):
+    a, b, c, d = [Fr(v) for v in cx["abcd"]]
+    u = [Fr(v) for v in cx["u"]]
+    x = xh = Fr(0)
+    gap = Fr(0)
+    for t, ut in enumerate(u):
+        x = a * x + b * ut
+        y = c * x + d * ut
+        yh = c * a * b * xh + (c * b + d) * ut
+        xh = a * xh + (u[t - 1] if t >= 1 else Fr(0))  # the printed u_{t−1}
+        gap = max(gap, abs(y - yh))
+    return float(gap), 0.0, gap > 0
+
+
+def mv(w, x):
+    return [sum(a * b for a, b in zip(r, x)) for r in w]
+
+
+def softmax_avg(q, pairs):
+    s = [sum(a * b for a, b in zip(q, k)) for k, _ in pairs]
+    m = max(s)
+    w = [math.exp(v - m) for v in s]
+    return [sum(wi * v[j] for wi, (_, v) in zip(w, pairs)) / sum(w) for j in range(len(pairs[0][1]))]
+
+
+def bmojo_c6_unmasked(cx):
+    p, n, u = cx["proj"], cx["order"], cx["u"]
+    kv = [(mv(p["wk"], x), mv(p["wv"], x)) for x in u]
+    zero = ([0.0] * len(p["wk"]), [0.0] * len(p["wv"]))
+    gap = 0.0
+    for t, x in enumerate(u):
+        q = mv(p["wq"], x)
+        window = kv[max(0, t - n + 1): t + 1]
+        unmasked = [zero] * (n - len(window)) + window
+        gap = max(gap, max(abs(a - b) for a, b in zip(softmax_avg(q, unmasked), softmax_avg(q, window))))
+    return gap, 0.0, gap > 1e-12
+
+
+def bmojo_c7(cx):
+    p, t = cx["proj"], len(cx["u"])
+    size = len(p["wk"]) * (len(p["wv"]) + 1)
+    return float(size), float(t), size < t
+
+
+def elu1(x):
+    return x + 1.0 if x > 0 else math.exp(x)
+
+
+def linear_terms(p, u):
+    out = []
+    for x in u:
+        k = [elu1(v) for v in mv(p["wk"], x)]
+        v = mv(p["wv"], x) + [1.0]
+        out.append([[ki * vj for vj in v] for ki in k])
+    return out
+
+
+def linear_read(p, x, z):
+    q = [elu1(v) for v in mv(p["wq"], x)]
+    cols = [sum(qi * z[i][j] for i, qi in enumerate(q)) for j in range(len(z[0]))]
+    return [c / cols[-1] for c in cols[:-1]]
+
+
+def madd(a, b):
+    return [[x + y for x, y in zip(r, s)] for r, s in zip(a, b)]
+
+
+def register_vs_direct(cx, slots, integrator, window):
+    p, u = cx["proj"], cx["u"]
+    terms = linear_terms(p, u)
+    zero = [[0.0] * len(terms[0][0]) for _ in terms[0]]
+    reg = [zero] * slots
+    gap = 0.0
+    for t, x in enumerate(u):
+        z = zero
+        for s in reg:
+            z = madd(z, s)
+        y = linear_read(p, x, madd(z, terms[t]))
+        lo = 0 if window is None else max(0, t - window + 1)
+        d = zero
+        for s in terms[lo: t + 1]:
+            d = madd(d, s)
+        gap = max(gap, max(abs(a - b) for a, b in zip(y, linear_read(p, x, d))))
+        last = madd(terms[t], reg[-1]) if integrator else terms[t]
+        reg = reg[1:] + [last]
+    return gap, 0.0, gap > 1e-12
+
+
+def bmojo_c10(cx):
+    return register_vs_direct(cx, cx["order"] + 1, True, None)
+
+
+def bmojo_c10_window(cx):
+    return register_vs_direct(cx, cx["order"] + 1, False, cx["order"])
+
+
+def bmojo_c21_literal(cx):
+    y, ys = 0.0, []
+    for u in cx["u"]:
+        y = cx["abar"] * y + (1 - cx["abar"]) * u
+        ys.append(y)
+    k = cx["k"]
+    eps = [(ys[t] - sum(ys[t - j] for j in range(1, k + 1) if j <= t) / k) ** 2 for t in range(len(ys))]
+    mem = []
+    for e in eps:
+        if not mem or e > min(mem):
+            mem.append(e)
+    return float(len(mem)), 8.0, len(mem) > 8
+
+
+def bmojo_stability(cx):
+    s = list(cx["start"])
+    n = len(s)
+    for sym in cx["symbols"]:
+        s.append(sum(a * x for a, x in zip(cx["rows"][sym], s[-n:])))
+    return abs(s[-1]), 1.0, abs(s[-1]) > 1.0
+
 RECOMPUTE = {
     "004.eq10.selective": eq10_selective,
     "004.cor1.printed": cor1_printed,
@@ -845,6 +1033,15 @@ RECOMPUTE = {
     "003.lem1.sigma3.printed": lem1_sigma3,
     "003.rem1.printed": cot_rem1,
     "003.lem5.printed": cot_lem5,
+    "001.c13": bmojo_c13,
+    "001.c16.printed": bmojo_c16,
+    "001.c17.printed": bmojo_c17,
+    "001.c6.unmasked": bmojo_c6_unmasked,
+    "001.c7.linear": bmojo_c7,
+    "001.c10.printed": bmojo_c10,
+    "001.c10.window.printed": bmojo_c10_window,
+    "001.c21.literal": bmojo_c21_literal,
+    "001.stability.printed": bmojo_stability,
 }
 
 # Errata whose recorded sides are the same two numbers this script computes (so they are compared
@@ -852,7 +1049,8 @@ RECOMPUTE = {
 # side is the same number (an error) and the right side a tolerance of the suite's own scale.
 SAME_SIDES = {"002.lem1.rows.printed", "004.cor1.printed", "000.lem2.printed", "004.lem1.printed", "004.lem1.chi2", "004.thm4.appendix", "004.stability.printed",
               "000.thm2.reduced.printed", "000.thm3.reduced.printed", "000.thm4.reduced.printed", "000.lem3.printed",
-              "003.thm1.printed", "003.thm1.moreover.printed", "003.lem1.f32", "003.lem1.sigma3.printed", "003.rem1.printed", "003.lem5.printed"}
+              "003.thm1.printed", "003.thm1.moreover.printed", "003.lem1.f32", "003.lem1.sigma3.printed", "003.rem1.printed", "003.lem5.printed",
+              "001.c13", "001.c16.printed", "001.c7.linear", "001.c21.literal", "001.stability.printed"}
 
 
 LHS_ONLY = {"004.eq10.selective", "004.thm1.printed", "004.thm3.printed", "000.cor2.printed"}
