@@ -225,13 +225,12 @@ pub fn rank(rows: &[Vec<Exact>]) -> usize {
     for c in 0..cols {
         let Some(p) = (r..m.len()).find(|&i| !m[i][c].is_zero()) else { continue };
         m.swap(r, p);
-        for i in r + 1..m.len() {
-            if !m[i][c].is_zero() {
-                let f = &m[i][c] / &m[r][c];
-                for k in c..cols {
-                    let v = &f * &m[r][k];
-                    m[i][k] -= v;
-                }
+        let (top, rest) = m.split_at_mut(r + 1);
+        let pivot = &top[r];
+        for row in rest.iter_mut().filter(|row| !row[c].is_zero()) {
+            let f = &row[c] / &pivot[c];
+            for (x, p) in row[c..].iter_mut().zip(&pivot[c..]) {
+                *x -= &f * p;
             }
         }
         r += 1;

@@ -69,7 +69,7 @@ pub fn kalman_predictor(a: &Mat, c: &Mat, q: &Mat, r: &Mat) -> Option<Mat> {
     let mut p = q.clone();
     for _ in 0..100_000 {
         let s = c * &p * c.transpose() + r;
-        let k = &*a * &p * c.transpose() * s.clone().try_inverse()?;
+        let k = a * &p * c.transpose() * s.clone().try_inverse()?;
         let next = a * &p * a.transpose() + q - &k * s * k.transpose();
         let moved = (&next - &p).amax();
         p = next;
@@ -102,7 +102,7 @@ mod tests {
     fn scalar_strict_form_matches() {
         let s = Step { a: Mat::from_element(1, 1, 0.5), b: Mat::from_element(1, 1, 2.0), c: Mat::from_element(1, 1, 3.0), d: Mat::from_element(1, 1, 1.0) };
         let u: Vec<Vector> = [1.0, -1.0, 0.5].iter().map(|v| Vector::from_element(1, *v)).collect();
-        let a = simulate_nonstrict(&[s.clone()], &u);
+        let a = simulate_nonstrict(std::slice::from_ref(&s), &u);
         let b = simulate_strict(&[s.strictly_causal()], &u);
         // y_0 = 3·2 + 1 = 7; y_1 = 3(0.5·2 − 2) − 1 = −4.
         assert_eq!(a[0][0], 7.0);
