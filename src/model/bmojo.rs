@@ -6,7 +6,7 @@
 //!   the oldest, the last block written as `Σ_i a_i ⊙ x^{(i)} + b(u_t)`, and a softmax read-out
 //!   over the blocks. With every `a_i = 0` it is the nilpotent attention system of eq (9)
 //!   (`A_ATT`). Two time conventions ([`Convention`]) and an optional validity mask;
-//! * [`interleaved_visible`]: the chunked, interleaved sliding window of Sec. 3.3 / App. B.2;
+//! * [`interleaved`], [`window_of`]: the chunked, interleaved sliding window of Sec. 3.3 / App. B.2;
 //! * [`attend`]: softmax attention of one query over a set of tokens (B'MOJO's read-out over
 //!   window, fading and eidetic tokens).
 
@@ -185,13 +185,10 @@ pub fn interleaved(len: usize, w: usize, m: usize) -> Vec<Slot> {
 }
 
 /// What raw token `g` sees under a causal sliding window of `window` positions (self included)
-/// over the interleaved sequence, sorted.
-pub fn interleaved_visible(len: usize, w: usize, m: usize, window: usize, g: usize) -> Vec<Slot> {
-    let seq = interleaved(len, w, m);
-    let at = seq.iter().position(|s| *s == Slot::Token(g)).expect("g < len");
-    let mut seen = seq[(at + 1).saturating_sub(window)..=at].to_vec();
-    seen.sort();
-    seen
+/// over the interleaved sequence `seq`, in sequence order.
+pub fn window_of(seq: &[Slot], g: usize, window: usize) -> &[Slot] {
+    let at = seq.iter().position(|s| *s == Slot::Token(g)).expect("g is a token of the sequence");
+    &seq[(at + 1).saturating_sub(window)..=at]
 }
 
 /// What App. B.2 says token `g` should see: the last w raw tokens `g−w+1..=g` and the m memory
@@ -237,7 +234,9 @@ mod tests {
 
     #[test]
     fn interleaved_window_sees_its_chunk_memory() {
-        assert_eq!(interleaved_visible(10, 3, 2, 5, 4), uniform_visible(3, 2, 4));
+        let mut seen = window_of(&interleaved(10, 3, 2), 4, 5).to_vec();
+        seen.sort();
+        assert_eq!(seen, uniform_visible(3, 2, 4));
         assert_eq!(
             uniform_visible(3, 2, 4),
             vec![Slot::Memory { chunk: 1, j: 0 }, Slot::Memory { chunk: 1, j: 1 }, Slot::Token(2), Slot::Token(3), Slot::Token(4)]

@@ -13,9 +13,8 @@
 //! `f64` (Vandermonde-like growth of the coefficients), so the claims check it in [`Exact`]
 //! arithmetic, where it is an identity, and report the `f64` error against the order.
 
-use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::{Num, One, Zero};
+use num_traits::{Num, One, ToPrimitive, Zero};
 use serde::{Deserialize, Serialize};
 
 /// An exact rational: every dyadic `f64` the generators draw converts to one without loss.
@@ -26,15 +25,10 @@ pub fn exact(x: f64) -> Exact {
     BigRational::from_float(x).unwrap_or_else(|| panic!("exact({x}): not finite"))
 }
 
-/// An `f64` within 2⁻⁵⁹ (relative) of an exact rational: the integer quotient of the two big
-/// integers scaled to 60 bits, then rounded once.
+/// The `f64` nearest an exact rational (num-rational's correctly rounded conversion; ±∞ or 0
+/// outside f64's range).
 pub fn to_f64(x: &Exact) -> f64 {
-    let (n, d) = (x.numer(), x.denom());
-    let shift = (n.bits() as i64 - d.bits() as i64 - 60).max(0) as u32;
-    let scale = (d.bits() as i64 - n.bits() as i64 + 60).max(0) as u32;
-    let q: BigInt = (n << scale) / (d << shift);
-    let q = i128::try_from(q).map(|v| v as f64).unwrap_or(f64::NAN);
-    q * 2f64.powi(shift as i32 - scale as i32)
+    x.to_f64().unwrap_or(f64::NAN)
 }
 
 /// The scalar of a generic system: `f64` or [`Exact`].

@@ -17,8 +17,9 @@
 use super::canonical::{diagonal_of_order, DiagonalCase};
 use crate::claim::{property, Claim, ErrorKind, Eval, Family, Rounding};
 use crate::claims::PAPER_001;
+use crate::math::linalg::mat_from_rows;
 use crate::model::bmojo::{
-    attend, attention_matrix, interleaved, interleaved_visible, matvec, sliding_window_attention, uniform_visible, BmojoF, Convention, KvProjection, Slot,
+    attend, attention_matrix, interleaved, matvec, sliding_window_attention, uniform_visible, window_of, BmojoF, Convention, KvProjection, Slot,
 };
 use crate::model::companion::{exact, to_f64, Companion};
 use crate::model::linear_attention::{LinearAttention, Readout, ShiftRegister};
@@ -108,17 +109,8 @@ fn strictly_causal(window_shift: usize) -> impl Fn(&AttnCase) -> Eval + Clone {
 fn deadbeat(early: usize) -> impl Fn(&(AttnCase, usize)) -> Eval + Clone {
     move |(c, s): &(AttnCase, usize)| {
         let w = c.proj.dk() + c.proj.wv.len();
-        let a = attention_matrix(c.order, w);
-        let mul = |x: &[Vec<f64>], y: &[Vec<f64>]| -> Vec<Vec<f64>> {
-            x.iter().map(|r| (0..y[0].len()).map(|j| r.iter().zip(y).map(|(p, row)| p * row[j]).sum()).collect()).collect()
-        };
-        let mut p = a.clone();
-        for _ in 1..c.order - 1 {
-            p = mul(&p, &a);
-        }
-        let below = if c.order > 1 { p.iter().flatten().any(|v| *v != 0.0) } else { true };
-        let power = if c.order > 1 { mul(&p, &a) } else { p };
-        let nilpotent = power.iter().flatten().all(|v| *v == 0.0) && below;
+        let a = mat_from_rows(&attention_matrix(c.order, w));
+        let nilpotent = a.pow(c.order as u32).iter().all(|v| *v == 0.0) && a.pow(c.order as u32 - 1).iter().any(|v| *v != 0.0);
         let s = s % c.u.len();
         let mut moved = c.clone();
         moved.u[s].iter_mut().for_each(|v| *v += 1.0);
@@ -265,15 +257,16 @@ fn chunk_uniform(c: &ChunkCase, short: usize) -> Eval {
     let mut wrong = 0usize;
     let mut out_gap = 0.0f64;
     for g in 0..c.len {
-        let seen = interleaved_visible(c.len, c.w, c.m, window, g);
+        let in_order = window_of(&seq, g, window);
+        let mut seen = in_order.to_vec();
+        seen.sort();
         let want = uniform_visible(c.w, c.m, g);
         if seen != want {
             wrong += 1;
             continue;
         }
         // The interleaved window's own order, against the sorted set.
-        let at = seq.iter().position(|s| *s == Slot::Token(g)).expect("token present");
-        let in_window: Vec<Vec<f64>> = seq[(at + 1).saturating_sub(window)..=at].iter().map(|s| c.vector(s).to_vec()).collect();
+        let in_window: Vec<Vec<f64>> = in_order.iter().map(|s| c.vector(s).to_vec()).collect();
         let sorted: Vec<Vec<f64>> = want.iter().map(|s| c.vector(s).to_vec()).collect();
         let q = c.vector(&Slot::Token(g));
         out_gap = out_gap.max(gap(&[attend(&c.attn.proj, q, &in_window)], &[attend(&c.attn.proj, q, &sorted)]));

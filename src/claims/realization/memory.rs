@@ -126,9 +126,7 @@ fn needle_path(stream: &mut Stream, abar: f64, capacity: usize, distractors: usi
         let prev = y;
         y = abar * y + (1.0 - abar) * u;
         let e = (y - prev) * (y - prev);
-        if m.entries.len() < capacity || e > m.min_eps().unwrap_or(f64::NEG_INFINITY) {
-            m.offer(t as usize, e);
-        }
+        m.offer(t as usize, e);
         while rec < lags.len() && lags[rec] == t {
             held.push(m.entries.iter().any(|x| x.pos == 0));
             rec += 1;
