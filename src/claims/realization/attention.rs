@@ -380,7 +380,7 @@ pub fn register(r: &mut crate::claim::Registry) {
         .correction("(12) is an integrator, x_t = x_{t−1} + φ(k_t)v_tᵀ: a constant state of d_k(d_v + 1) numbers (001.c8). The growing state belongs to softmax attention, which needs the unsummed shift register.")
         .error(
             ErrorKind::FalseStatement,
-            "App. C.1 calls (12) 'a Finite-Impulse Response dynamical system' whose 'state … is t, and it always increases over time'. The sum x_t = Σ_{i≤t} φ(k_i)v_i is updated by x_t = x_{t−1} + φ(k_t)v_t: an IIR integrator (pole at z = 1) with a state of d_k·d_v numbers (plus d_k for the normaliser) whatever t. The Remark's 'non-linear read-out (the exp) in place of the identity' works only on the unsummed shift-register state, which is what grows. The recurrence is exact: 001.c8.",
+            "App. C.1 calls (12) 'a Finite-Impulse Response dynamical system' whose 'state … is t, and it always increases over time'. The sum x_t = Σ_{i≤t} φ(k_i)v_i is updated by x_t = x_{t−1} + φ(k_t)v_t: an IIR integrator (pole at z = 1) with a state of d_k·d_v numbers (plus d_k for the normaliser) whatever t. The Remark's 'non-linear read-out (the exp) in place of the identity' works only on the unsummed shift-register state, which is what grows. Read as 'one realization of (12) is a shift register of t terms' the sentence is true but says nothing about (12): by the paper's own definition (Sec. 2) a state is a statistic sufficient for prediction, and x_t is one of constant size. The recurrence is exact: 001.c8.",
         ),
     );
     r.add(
@@ -452,7 +452,7 @@ pub fn register(r: &mut crate::claim::Registry) {
         .correction("With the read-out e_lastᵀZ_t + φ(k_t)v_t (the integrator's slot only) the realization is exact: 001.c10.")
         .error(
             ErrorKind::Construction,
-            "With the last row [0 … 0 1] the last slot integrates, z_{t+1} = z_t + φ(k_t)v_t, so the slots hold the lagged prefix sums P_{t−K−1}, …, P_{t−1}; the printed all-ones read-out returns Σ_j P_{t−j} + φ(k_t)v_t, a sum of K + 1 overlapping prefixes, not the local + global sum P_t of (17). Reading only the last slot (plus the feedthrough) gives P_t exactly (001.c10), so the existence of a canonical realization of (17) survives.",
+            "App. C.2.1 says the local–global form (17) 'can be written as' x_t = x_{t−K} + Σ φ(k_{t−i})v_{t−i} 'and canonically realized as' (18). With the last row [0 … 0 1] the last slot integrates, z_{t+1} = z_t + φ(k_t)v_t, so the slots hold the lagged prefix sums P_{t−K−1}, …, P_{t−1}; the printed all-ones read-out returns Σ_j P_{t−j} + φ(k_t)v_t, a sum of K + 1 overlapping prefixes, not the local + global sum P_t of (17). Reading only the last slot (plus the feedthrough) gives P_t exactly (001.c10), so the existence of a canonical realization of (17) survives.",
         ),
     );
     r.add(
@@ -487,7 +487,7 @@ pub fn register(r: &mut crate::claim::Registry) {
         .correction("K − 1 slots plus the current term's feedthrough give exactly the window of K tokens: 001.c10.window.")
         .error(
             ErrorKind::Typo,
-            "The state [z^{t−K}; …; z^t] lists K + 1 slots and the read-out adds the current φ(k_t)v_t, so Z̄_t sums K + 2 terms: the realization is a window of K + 2 tokens, not K. The indices should run over K − 1 slots, z^{t−K+1} … z^{t−1}; so corrected the realization is exact (001.c10.window).",
+            "App. C.1 assumes 'the attention is computed on a sliding window of size K' and gives (13) as 'a canonical realization of the FIR described above', but its state [z^{t−K}; …; z^t] lists K + 1 slots and the read-out adds the current φ(k_t)v_t, so Z̄_t sums K + 2 terms: the realization is a window of K + 2 tokens, not K. The indices should run over K − 1 slots, z^{t−K+1} … z^{t−1}; so corrected the realization is exact (001.c10.window).",
         ),
     );
     r.add(

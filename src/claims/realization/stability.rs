@@ -113,7 +113,7 @@ pub fn register(r: &mut crate::claim::Registry) {
         .correction("A sufficient condition that is input-uniform: Σ_i |a_i(u)| ≤ γ < 1 for every u (001.stability).")
         .error(
             ErrorKind::Reading,
-            "The paper leaves the input-dependent last row a_i(u_t) unconstrained and says nothing about stability; the tempting reading 'each frozen A(u) is stable, so the system is' is false for input-varying systems: the product of two stable companion matrices can have spectral radius above 1, and alternating them makes the state grow geometrically. Reading checked: the input-uniform condition Σ_i |a_i(u)| ≤ γ < 1 does give a contraction (001.stability).",
+            "The paper leaves the input-dependent last row a_i(u_t) unconstrained and says nothing about stability, only that 'B'MOJO-F uses a fixed computational budget to capture long-range dependencies far beyond the span of Attention thanks to the last rows in the state transition matrix'; the tempting reading 'each frozen A(u) is stable, so the system is' is false for input-varying systems: the product of two stable companion matrices can have spectral radius above 1, and alternating them makes the state grow geometrically. Reading checked: the input-uniform condition Σ_i |a_i(u)| ≤ γ < 1 does give a contraction (001.stability).",
         ),
     );
     r.add(
