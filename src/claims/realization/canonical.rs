@@ -530,8 +530,8 @@ mod tests {
 
     #[test]
     fn frozen_companion_differs_when_poles_switch() {
-        let s0 = DiagonalCase { lambda: vec![0.5, -0.25], b: vec![1.0, 1.0], c: vec![1.0, 1.0], d: 0.0, u: vec![] };
-        let s1 = DiagonalCase { lambda: vec![0.75, 0.25], ..s0.clone() };
+        let s0 = DiagonalLti { lambda: vec![0.5, -0.25], b: vec![1.0, 1.0], c: vec![1.0, 1.0], d: 0.0 };
+        let s1 = DiagonalLti { lambda: vec![0.75, 0.25], ..s0.clone() };
         let c = SelectiveCase { systems: vec![s0, s1], symbols: vec![0, 1, 0, 1, 1], u: vec![1.0, 0.0, 0.0, 0.0, 0.0] };
         assert!(frozen_companion_gap(&c).0 > 0.01);
     }
