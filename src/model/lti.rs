@@ -61,11 +61,20 @@ pub fn simulate_strict(steps: &[Step], u: &[Vector]) -> Vec<Vector> {
         .collect()
 }
 
-/// The steady-state Kalman one-step predictor of `x_{t+1} = Ax_t + w_t`, `y_t = Cx_t + v_t`
-/// (`w ~ N(0, Q)`, `v ~ N(0, R)`): the gain `K = APCᵀ(CPCᵀ + R)⁻¹` with `P` the fixed point of
-/// the Riccati recursion `P ← APAᵀ + Q − K(CPCᵀ + R)Kᵀ`, iterated from `P = Q` until it moves by
-/// less than 10⁻¹⁴ relative (at most 10⁵ steps). `None` when the recursion does not settle.
-pub fn kalman_predictor(a: &Mat, c: &Mat, q: &Mat, r: &Mat) -> Option<Mat> {
+/// The steady-state Kalman one-step predictor of `x_{t+1} = Ax_t + w_t`, `y_t = Cx_t + v_t`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Kalman {
+    /// The gain `K = APCᵀ(CPCᵀ + R)⁻¹` of `x̂_{t+1} = A x̂_t + K(y_t − C x̂_t)`.
+    pub gain: Mat,
+    /// `P`, the steady-state covariance of the prediction error `x_t − x̂_t`.
+    pub error_cov: Mat,
+}
+
+/// The steady-state Kalman predictor of `x_{t+1} = Ax_t + w_t`, `y_t = Cx_t + v_t`
+/// (`w ~ N(0, Q)`, `v ~ N(0, R)`), with `P` the fixed point of the Riccati recursion
+/// `P ← APAᵀ + Q − K(CPCᵀ + R)Kᵀ`, iterated from `P = Q` until it moves by less than 10⁻¹⁴
+/// relative (at most 10⁵ steps). `None` when the recursion does not settle.
+pub fn kalman_predictor(a: &Mat, c: &Mat, q: &Mat, r: &Mat) -> Option<Kalman> {
     let mut p = q.clone();
     for _ in 0..100_000 {
         let s = c * &p * c.transpose() + r;
@@ -75,7 +84,7 @@ pub fn kalman_predictor(a: &Mat, c: &Mat, q: &Mat, r: &Mat) -> Option<Mat> {
         p = next;
         if moved <= 1e-14 * p.amax() {
             let s = c * &p * c.transpose() + r;
-            return Some(a * &p * c.transpose() * s.try_inverse()?);
+            return Some(Kalman { gain: a * &p * c.transpose() * s.try_inverse()?, error_cov: p });
         }
     }
     None
@@ -115,8 +124,10 @@ mod tests {
         // a = 0.9, c = q = r = 1: k = ap/(p + 1), so p = k/(a − k) must solve the scalar Riccati
         // equation p = a²p + 1 − a²p²/(p + 1).
         let one = Mat::from_element(1, 1, 1.0);
-        let k = kalman_predictor(&Mat::from_element(1, 1, 0.9), &one, &one, &one).unwrap()[(0, 0)];
+        let kalman = kalman_predictor(&Mat::from_element(1, 1, 0.9), &one, &one, &one).unwrap();
+        let k = kalman.gain[(0, 0)];
         let p = k / (0.9 - k);
+        assert!((kalman.error_cov[(0, 0)] - p).abs() < 1e-12);
         let residual = 0.81 * p + 1.0 - 0.81 * p * p / (p + 1.0) - p;
         assert!(residual.abs() < 1e-12, "{residual}");
     }

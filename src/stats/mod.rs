@@ -1,5 +1,5 @@
 //! Statistics with stated confidence: exact binomial intervals (Clopper–Pearson, Wilson as a
-//! cross-check), Bonferroni correction, Student-t intervals for means and least-squares slopes.
+//! cross-check), Bonferroni correction, Student-t intervals for means and least-squares slopes, the Ljung–Box test of whiteness.
 //!
 //! Every interval is a typed, serialisable [`Interval`] carrying its confidence level, so a
 //! verdict can say exactly what was claimed at what level.
@@ -7,11 +7,13 @@
 pub mod binomial;
 pub mod interval;
 pub mod ks;
+pub mod ljung_box;
 pub mod regression;
 
 pub use binomial::{binomial_upper_tail, clopper_pearson, refutation_power, refuting_count, wilson};
 pub use interval::{mean_interval, Interval};
 pub use ks::ks_two_sample;
+pub use ljung_box::{ljung_box, LjungBox};
 pub use regression::{ols, LinearFit};
 
 /// Per-comparison significance level after a Bonferroni correction over `m` comparisons

@@ -1,7 +1,8 @@
 //! The realization family: 001 (B'MOJO) — attention, Mamba and hybrids as realizations of one
 //! system. Canonical forms and their conversions ([`canonical`]), the attention side
 //! ([`attention`]), Mamba's scan ([`mamba`]), innovation selection and eidetic memory
-//! ([`memory`]), and the suite-added stability of input-varying companions ([`stability`]).
+//! ([`memory`]), the Kalman predictor's white innovations ([`whiteness`]), and the suite-added
+//! stability of input-varying companions ([`stability`]).
 //! Proofs, corrections and the catalogue of every statement: `proofs/realization.md`. Models:
 //! [`crate::model::companion`], [`crate::model::lti`], [`crate::model::bmojo`],
 //! [`crate::model::linear_attention`], [`crate::model::eidetic`].
@@ -14,6 +15,7 @@ pub mod causal;
 pub mod mamba;
 pub mod memory;
 pub mod stability;
+pub mod whiteness;
 
 /// Registers the realization claims.
 pub fn register(r: &mut Registry) {
@@ -23,4 +25,5 @@ pub fn register(r: &mut Registry) {
     mamba::register(r);
     memory::register(r);
     stability::register(r);
+    whiteness::register(r);
 }
