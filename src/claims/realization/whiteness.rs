@@ -95,7 +95,7 @@ fn whiteness_check(shrink: f64) -> impl crate::claim::Check {
             .iter()
             .zip(&judged)
             .map(|(&n, p)| {
-                let rejected = p.iter().filter(|v| !(**v >= SIZE)).count() as u64;
+                let rejected = p.iter().filter(|v| v.is_nan() || **v < SIZE).count() as u64; // a predictor that fails to settle counts as a rejection
                 RateCell {
                     label: if n == 0 { "reference: iid N(0, 1) series".into() } else { format!("{n}-state systems") },
                     measured: clopper_pearson(rejected, runs, 1.0 - alpha),
