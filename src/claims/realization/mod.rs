@@ -1,8 +1,9 @@
 //! The realization family: 001 (B'MOJO) — attention, Mamba and hybrids as realizations of one
 //! system. Canonical forms and their conversions ([`canonical`]), the attention side
 //! ([`attention`]), Mamba's scan ([`mamba`]), innovation selection and eidetic memory
-//! ([`memory`]), the Kalman predictor's white innovations ([`whiteness`]), and the suite-added
-//! stability of input-varying companions ([`stability`]).
+//! ([`memory`]), a toy associative recall task for it ([`mqar`]), the Kalman predictor's white
+//! innovations ([`whiteness`]), and the suite-added stability of input-varying companions
+//! ([`stability`]).
 //! Proofs, corrections and the catalogue of every statement: `proofs/realization.md`. Models:
 //! [`crate::model::companion`], [`crate::model::lti`], [`crate::model::bmojo`],
 //! [`crate::model::linear_attention`], [`crate::model::eidetic`].
@@ -14,6 +15,7 @@ pub mod canonical;
 pub mod causal;
 pub mod mamba;
 pub mod memory;
+pub mod mqar;
 pub mod stability;
 pub mod whiteness;
 
@@ -24,6 +26,7 @@ pub fn register(r: &mut Registry) {
     attention::register(r);
     mamba::register(r);
     memory::register(r);
+    mqar::register(r);
     stability::register(r);
     whiteness::register(r);
 }
