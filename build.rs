@@ -19,6 +19,7 @@ fn main() {
         "kernels/diagonal_lrd.cu",
         "kernels/tail_sums.cu",
         "kernels/interaction.cu",
+        "kernels/needle.cu",
     ] {
         println!("cargo:rerun-if-changed={f}");
     }

@@ -12,6 +12,7 @@
 #include "diagonal_lrd.cu"
 #include "tail_sums.cu"
 #include "interaction.cu"
+#include "needle.cu"
 
 #ifndef SSM_PREFIX
 #define SSM_PREFIX ssm_cpu_
@@ -35,3 +36,4 @@ static void ssm_run(void (*kernel)(A...), unsigned grid, unsigned block, void** 
 SSM_EXPORT(diagonal_lrd)
 SSM_EXPORT(tail_sums)
 SSM_EXPORT(interaction)
+SSM_EXPORT(needle)

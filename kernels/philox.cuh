@@ -55,3 +55,12 @@ SSM_DEVICE double ssm_normal(SsmStream* s) {
     s->spare = z1; s->has_spare = 1;
     return z0;
 }
+
+// The next uniform in (0, 1): one block per uniform (its last two words discarded), and the
+// pending spare normal dropped, as Stream::uniform does.
+SSM_DEVICE double ssm_uniform(SsmStream* s) {
+    ssm_u32 w[4];
+    s->has_spare = 0;
+    ssm_block(s, w);
+    return ssm_uniform_from_words(w[0], w[1]);
+}

@@ -1,7 +1,7 @@
 //! The backend seam: one method per Monte Carlo job, so a GPU backend can implement the same
 //! jobs with kernels (as candle does per op) and fall back to the CPU shape.
 
-use super::jobs::{DiagonalLrdJob, DiagonalLrdPath, InteractionJob, InteractionPath, ScalarArJob, ScalarArPath, TailSumJob};
+use super::jobs::{DiagonalLrdJob, DiagonalLrdPath, InteractionJob, InteractionPath, NeedleJob, ScalarArJob, ScalarArPath, TailSumJob};
 use crate::error::Result;
 use crate::progress::Progress;
 
@@ -20,4 +20,7 @@ pub trait Backend: Send + Sync {
     fn tail_sums(&self, job: &TailSumJob, progress: &dyn Progress) -> Result<Vec<Vec<f64>>>;
     /// Runs a [`ScalarArJob`]; `progress` advances by one per 1024 paths.
     fn scalar_ar(&self, job: &ScalarArJob, progress: &dyn Progress) -> Result<Vec<ScalarArPath>>;
+    /// Runs a [`NeedleJob`]: whether the needle is held at each lag, one vector per path;
+    /// `progress` advances by one per finished path.
+    fn needle(&self, job: &NeedleJob, progress: &dyn Progress) -> Result<Vec<Vec<bool>>>;
 }

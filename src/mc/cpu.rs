@@ -2,8 +2,8 @@
 //! results collected in path order. The loops themselves are in [`super::paths`].
 
 use super::backend::Backend;
-use super::jobs::{log_checkpoints, DiagonalLrdJob, DiagonalLrdPath, InteractionJob, InteractionPath, ScalarArJob, ScalarArPath, TailSumJob};
-use super::paths::{diagonal_lrd_path, interaction_paths, scalar_ar_path, tail_sum_sample, LOCKSTEP};
+use super::jobs::{log_checkpoints, DiagonalLrdJob, DiagonalLrdPath, InteractionJob, InteractionPath, NeedleJob, ScalarArJob, ScalarArPath, TailSumJob};
+use super::paths::{diagonal_lrd_path, interaction_paths, needle_path, scalar_ar_path, tail_sum_sample, LOCKSTEP};
 use super::stream::Stream;
 use crate::error::Result;
 use crate::progress::{Progress, Silent};
@@ -32,6 +32,11 @@ impl Backend for CpuBackend {
     fn scalar_ar(&self, job: &ScalarArJob, progress: &dyn Progress) -> Result<Vec<ScalarArPath>> {
         job.validate()?;
         Ok(chunked(job.paths, progress, |p| scalar_ar_path(job, Stream::new(job.key, p))))
+    }
+
+    fn needle(&self, job: &NeedleJob, progress: &dyn Progress) -> Result<Vec<Vec<bool>>> {
+        job.validate()?;
+        Ok(per_path(job.paths, progress, |p| needle_path(job, Stream::new(job.key, p))))
     }
 
     fn interaction(&self, job: &InteractionJob, progress: &dyn Progress) -> Result<Vec<InteractionPath>> {

@@ -184,6 +184,56 @@ pub struct ScalarArPath {
     pub value: Vec<f64>,
 }
 
+/// Largest eidetic memory a [`NeedleJob`] takes (the kernel's per-thread arrays).
+pub const MAX_NEEDLE_CAPACITY: usize = 16;
+
+/// 001.c21.needle: a needle of amplitude A₀ at t = 0 and `distractors` spikes at
+/// `⌊jT/(D + 1)⌋`, j = 1..=D, amplitudes iid U[1, 1.5], zero input elsewhere, through the fading
+/// SSM `y_t = ā y_{t−1} + (1 − ā)u_t`; each token's innovation `ε_t = (y_t − y_{t−1})²` (the
+/// one-tap predictor, k = 1) is offered to the bounded top-m_e memory
+/// ([`crate::model::eidetic::TopMemory`]). Whether the needle (position 0) is held after token
+/// L, at each record lag L.
+///
+/// Stream layout: uniforms 0..=D are A₀ (the needle), A₁, …, A_D, one Philox block each.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct NeedleJob {
+    /// The fading pole ā ∈ [0, 1).
+    pub abar: f64,
+    /// m_e, at most [`MAX_NEEDLE_CAPACITY`].
+    pub capacity: usize,
+    /// D, the number of distractor spikes.
+    pub distractors: u64,
+    /// T, the last token (at least D + 1, so every spike has its own position).
+    pub horizon: u64,
+    /// Record lags, strictly increasing, in 1..=T.
+    pub lags: Vec<u64>,
+    /// Independent paths.
+    pub paths: u64,
+    /// Stream key.
+    pub key: StreamKey,
+}
+
+impl NeedleJob {
+    /// The position of distractor j (1..=D).
+    pub fn position(&self, j: u64) -> u64 {
+        j * self.horizon / (self.distractors + 1)
+    }
+    /// Rejects ā outside [0, 1), a memory over the kernel's limit, T ≤ D or T > 2⁴⁰, bad lags
+    /// and zero paths.
+    pub fn validate(&self) -> Result<()> {
+        let ok = (0.0..1.0).contains(&self.abar)
+            && self.capacity <= MAX_NEEDLE_CAPACITY
+            && self.horizon > self.distractors
+            && self.horizon <= 1 << 40
+            && self.paths > 0
+            && self.lags.last().is_some_and(|l| *l <= self.horizon);
+        if !ok {
+            return Err(Error::InvalidParameter(format!("needle job needs 0 ≤ ā < 1, m_e ≤ {MAX_NEEDLE_CAPACITY}, D < T ≤ 2⁴⁰, lags ≤ T, paths ≥ 1")));
+        }
+        check_times(&self.lags)
+    }
+}
+
 fn check_times(times: &[u64]) -> Result<()> {
     if times.is_empty() || times[0] == 0 || times.windows(2).any(|w| w[0] >= w[1]) {
         return Err(Error::InvalidParameter("record times must be strictly increasing and ≥ 1".into()));

@@ -7,7 +7,7 @@
 
 use super::backend::Backend;
 use super::cpu::CpuBackend;
-use super::jobs::{log_checkpoints, DiagonalLrdJob, DiagonalLrdPath, InteractionJob, InteractionPath, ScalarArJob, ScalarArPath, Start, TailSumJob};
+use super::jobs::{log_checkpoints, DiagonalLrdJob, DiagonalLrdPath, InteractionJob, InteractionPath, NeedleJob, ScalarArJob, ScalarArPath, Start, TailSumJob};
 use crate::error::{Error, Result};
 use crate::model::Discretization;
 use crate::progress::Progress;
@@ -145,8 +145,28 @@ pub const INTERACTION: Kernel = Kernel {
     block: 64,
 };
 
+/// `needle`: one thread per path of a [`NeedleJob`].
+pub const NEEDLE: Kernel = Kernel {
+    entry: "needle",
+    file: "needle.cu",
+    source: include_str!("../../kernels/needle.cu"),
+    params: &[
+        ("abar", F64),
+        ("capacity", I32),
+        ("distractors", U64),
+        ("horizon", U64),
+        ("lags", InU64),
+        ("n_lags", I32),
+        ("paths", U64),
+        ("k0", U32),
+        ("k1", U32),
+        ("held", OutF64),
+    ],
+    block: 64,
+};
+
 /// Every kernel.
-pub const KERNELS: [Kernel; 3] = [DIAGONAL_LRD, TAIL_SUMS, INTERACTION];
+pub const KERNELS: [Kernel; 4] = [DIAGONAL_LRD, TAIL_SUMS, INTERACTION, NEEDLE];
 
 /// The single source NVRTC compiles for `kernel`: the prelude, the vecmath and Philox headers
 /// and the kernel, with their `#include`s resolved in place.
@@ -254,6 +274,9 @@ impl<L: Launcher> Backend for L {
     fn scalar_ar(&self, job: &ScalarArJob, progress: &dyn Progress) -> Result<Vec<ScalarArPath>> {
         CpuBackend.scalar_ar(job, progress)
     }
+    fn needle(&self, job: &NeedleJob, progress: &dyn Progress) -> Result<Vec<Vec<bool>>> {
+        run_needle(self, job, progress)
+    }
 }
 
 /// Values per path in a kernel's two output buffers: the summary, and each of the m trace rows.
@@ -351,6 +374,25 @@ pub fn interaction_launch(job: &InteractionJob) -> Result<(Launch, usize)> {
     Ok((Launch::new(&INTERACTION, job.paths, args), m))
 }
 
+/// The launch of a [`NeedleJob`].
+pub fn needle_launch(job: &NeedleJob) -> Result<Launch> {
+    job.validate()?;
+    let n = job.lags.len();
+    let args = vec![
+        Arg::F64(job.abar),
+        Arg::I32(job.capacity as i32),
+        Arg::U64(job.distractors),
+        Arg::U64(job.horizon),
+        Arg::InU64(job.lags.clone()),
+        Arg::I32(n as i32),
+        Arg::U64(job.paths),
+        Arg::U32(job.key.0[0]),
+        Arg::U32(job.key.0[1]),
+        Arg::OutF64(job.paths as usize * n),
+    ];
+    Ok(Launch::new(&NEEDLE, job.paths, args))
+}
+
 /// Paths from the LRD kernel's outputs ([`DIAGONAL_OUTPUT`]).
 pub fn decode_diagonal(summary: &[f64], trace: &[f64], n: usize, m: usize) -> Vec<DiagonalLrdPath> {
     let (ns, nt) = (DIAGONAL_OUTPUT.summary, DIAGONAL_OUTPUT.trace_row);
@@ -381,6 +423,11 @@ pub fn decode_tail(out: &[f64], n_times: usize) -> Vec<Vec<f64>> {
     out.chunks(n_times).map(<[f64]>::to_vec).collect()
 }
 
+/// Rows of the needle kernel's output: held (1) or not (0) at each of `n_lags` lags.
+pub fn decode_needle(out: &[f64], n_lags: usize) -> Vec<Vec<bool>> {
+    out.chunks(n_lags).map(|row| row.iter().map(|h| *h != 0.0).collect()).collect()
+}
+
 /// The diagonal LRD job through `launcher`.
 fn run_diagonal(launcher: &dyn Launcher, job: &DiagonalLrdJob, progress: &dyn Progress) -> Result<Vec<DiagonalLrdPath>> {
     let (launch, m) = diagonal_launch(job)?;
@@ -403,6 +450,14 @@ fn run_interaction(launcher: &dyn Launcher, job: &InteractionJob, progress: &dyn
     let out = launcher.launch(&launch)?;
     progress.advance(job.paths);
     Ok(decode_interaction(&out[0], &out[1], job.paths as usize, m))
+}
+
+/// The needle job through `launcher`.
+fn run_needle(launcher: &dyn Launcher, job: &NeedleJob, progress: &dyn Progress) -> Result<Vec<Vec<bool>>> {
+    let launch = needle_launch(job)?;
+    let out = launcher.launch(&launch)?;
+    progress.advance(job.paths);
+    Ok(decode_needle(&out[0], job.lags.len()))
 }
 
 #[cfg(test)]

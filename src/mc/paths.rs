@@ -9,10 +9,14 @@
 //! blocking changes no bit of the results. Nothing is allocated per step, and nothing grows with
 //! the horizon except the checkpoint traces.
 
-use super::jobs::{DiagonalLrdJob, DiagonalLrdPath, InteractionJob, InteractionPath, ScalarArJob, ScalarArPath, Start, TailSumJob, MAX_INTERACTION_STATE};
+use super::jobs::{
+    DiagonalLrdJob, DiagonalLrdPath, InteractionJob, InteractionPath, NeedleJob, ScalarArJob, ScalarArPath, Start, TailSumJob, MAX_INTERACTION_STATE,
+};
 use super::normals::{Buffered, Normals};
+use super::Stream;
 use crate::math::vecmath::{exp, ln, softplus, EXP_ZERO_BELOW};
 use crate::model::discretize::diagonal;
+use crate::model::eidetic::TopMemory;
 use crate::model::log_lrd_norm;
 
 /// Steps per block (8 KiB per f64 buffer: the working set stays in L1/L2).
@@ -171,6 +175,31 @@ pub fn scalar_ar_path(job: &ScalarArJob, normals: impl Normals) -> ScalarArPath 
         out.value.push(if scale == 0.0 { z } else { z.signum() * f64::INFINITY });
     }
     out
+}
+
+/// One path of a [`NeedleJob`]: whether the needle is held at each of the job's lags. The
+/// amplitudes are drawn as their spikes arrive (the same uniforms, in the same order, as
+/// drawing them all first).
+pub fn needle_path(job: &NeedleJob, mut stream: Stream) -> Vec<bool> {
+    let mut memory = TopMemory::new(job.capacity);
+    let (mut y, mut next, mut rec) = (0.0f64, 1u64, 0usize);
+    let mut held = Vec::with_capacity(job.lags.len());
+    for t in 0..=job.horizon {
+        let u = if t == 0 || (next <= job.distractors && job.position(next) == t) {
+            next += u64::from(t > 0);
+            1.0 + 0.5 * stream.uniform()
+        } else {
+            0.0
+        };
+        let prev = y;
+        y = job.abar * y + (1.0 - job.abar) * u;
+        memory.offer(t as usize, (y - prev) * (y - prev));
+        while rec < job.lags.len() && job.lags[rec] == t {
+            held.push(memory.entries.iter().any(|e| e.pos == 0));
+            rec += 1;
+        }
+    }
+    held
 }
 
 /// The transition `M = Ā + x² G Wᵀ` in fixed-size arrays of `P ≥ H` entries, padded with

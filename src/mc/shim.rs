@@ -17,20 +17,29 @@ extern "C" {
     fn ssm_cpu_diagonal_lrd(grid: u32, block: u32, params: *mut *mut c_void);
     fn ssm_cpu_tail_sums(grid: u32, block: u32, params: *mut *mut c_void);
     fn ssm_cpu_interaction(grid: u32, block: u32, params: *mut *mut c_void);
+    fn ssm_cpu_needle(grid: u32, block: u32, params: *mut *mut c_void);
     fn ssm_planted_diagonal_lrd(grid: u32, block: u32, params: *mut *mut c_void);
     fn ssm_planted_tail_sums(grid: u32, block: u32, params: *mut *mut c_void);
     fn ssm_planted_interaction(grid: u32, block: u32, params: *mut *mut c_void);
+    fn ssm_planted_needle(grid: u32, block: u32, params: *mut *mut c_void);
 }
 
 /// The kernels on the CPU (single-threaded, like one GPU thread after another).
 #[derive(Clone, Copy, Debug)]
 pub struct ShimBackend {
-    entries: [(&'static str, Entry); 3],
+    entries: [(&'static str, Entry); 4],
 }
 
 impl Default for ShimBackend {
     fn default() -> Self {
-        ShimBackend { entries: [("diagonal_lrd", ssm_cpu_diagonal_lrd), ("tail_sums", ssm_cpu_tail_sums), ("interaction", ssm_cpu_interaction)] }
+        ShimBackend {
+            entries: [
+                ("diagonal_lrd", ssm_cpu_diagonal_lrd),
+                ("tail_sums", ssm_cpu_tail_sums),
+                ("interaction", ssm_cpu_interaction),
+                ("needle", ssm_cpu_needle),
+            ],
+        }
     }
 }
 
@@ -43,7 +52,14 @@ impl ShimBackend {
     /// agreement test (never use it for results).
     #[doc(hidden)]
     pub fn with_planted_bug() -> Self {
-        ShimBackend { entries: [("diagonal_lrd", ssm_planted_diagonal_lrd), ("tail_sums", ssm_planted_tail_sums), ("interaction", ssm_planted_interaction)] }
+        ShimBackend {
+            entries: [
+                ("diagonal_lrd", ssm_planted_diagonal_lrd),
+                ("tail_sums", ssm_planted_tail_sums),
+                ("interaction", ssm_planted_interaction),
+                ("needle", ssm_planted_needle),
+            ],
+        }
     }
 }
 

@@ -14,13 +14,11 @@
 use crate::claim::rate::{judge_rates, RateCell};
 use crate::claim::{custom, property, Claim, ErrorKind, Eval, Family, Figure, Kind, Series, Style, ALPHA};
 use crate::claims::PAPER_001;
-use crate::mc::jobs::log_checkpoints;
-use crate::mc::Stream;
+use crate::mc::jobs::{log_checkpoints, NeedleJob};
 use crate::model::eidetic::{innovations, top_by_innovation, LiteralMemory, TopMemory};
 use crate::stats::{bonferroni, clopper_pearson};
 use crate::strategy::{grid, grid_vec};
 use proptest::prelude::*;
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 /// A scalar fading SSM `y_t = ā y_{t−1} + (1 − ā)u_t` on an input with an optional spike,
@@ -104,37 +102,9 @@ fn selection_invariants(c: &SelectionCase, fifo: bool) -> Eval {
     Eval::le_by((wrong + decreased) as f64, 0.0, 1.0, 0.0)
 }
 
-/// `001.c21.needle`: one path — needle of amplitude A₀ at position 0, `distractors` spikes at
-/// positions ⌊jT/(D + 1)⌋, amplitudes iid U[1, 1.5] (the needle's too, drawn first), zero input
-/// elsewhere; y_t = ā y_{t−1} + (1 − ā)u_t, k = 1, top-m_e memory. Whether the needle is held at
-/// each record lag.
-fn needle_path(stream: &mut Stream, abar: f64, capacity: usize, distractors: usize, horizon: u64, lags: &[u64]) -> Vec<bool> {
-    let amp: Vec<f64> = (0..=distractors).map(|_| 1.0 + 0.5 * stream.uniform()).collect();
-    let positions: Vec<u64> = (1..=distractors as u64).map(|j| j * horizon / (distractors as u64 + 1)).collect();
-    let mut m = TopMemory::new(capacity);
-    let (mut y, mut next, mut rec) = (0.0f64, 0usize, 0usize);
-    let mut held = Vec::with_capacity(lags.len());
-    for t in 0..=horizon {
-        let u = if t == 0 {
-            amp[0]
-        } else if next < positions.len() && positions[next] == t {
-            next += 1;
-            amp[next]
-        } else {
-            0.0
-        };
-        let prev = y;
-        y = abar * y + (1.0 - abar) * u;
-        let e = (y - prev) * (y - prev);
-        m.offer(t as usize, e);
-        while rec < lags.len() && lags[rec] == t {
-            held.push(m.entries.iter().any(|x| x.pos == 0));
-            rec += 1;
-        }
-    }
-    held
-}
-
+/// `001.c21.needle`: a [`NeedleJob`] per distractor count D ∈ {2, 8, 32} (m_e = 4, ā = 0.9)
+/// on the Monte Carlo backend; the retention rate at each lag against min(1, (m_e −
+/// `slots_off`)/(J_L + 1)) (`slots_off` = 1: the control).
 fn needle_check(slots_off: usize) -> impl crate::claim::Check {
     custom(Kind::Statistical, move |ctx| {
         let (paths, horizon): (u64, u64) = ctx.budget.pick((1000, 10_000), (1000, 100_000), (10_000, 1_000_000));
@@ -145,8 +115,8 @@ fn needle_check(slots_off: usize) -> impl crate::claim::Check {
         let mut cells = Vec::new();
         let mut fig = Figure::new("needle_retention", "Needle retention against lag (m_e = 4, ā = 0.9)", "lag L", "P(needle in M_L)").log_x();
         for (i, &d) in counts.iter().enumerate() {
-            let key = ctx.key(&format!("needle/{d}"));
-            let held: Vec<Vec<bool>> = (0..paths).into_par_iter().map(|p| needle_path(&mut Stream::new(key, p), abar, capacity, d, horizon, &lags)).collect();
+            let job = NeedleJob { abar, capacity, distractors: d as u64, horizon, lags: lags.clone(), paths, key: ctx.key(&format!("needle/{d}")) };
+            let held = ctx.backend.needle(&job, ctx.progress)?;
             let mut measured = Vec::new();
             let mut predicted_pts = Vec::new();
             for (j, &lag) in lags.iter().enumerate() {
