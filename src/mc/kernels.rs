@@ -329,20 +329,19 @@ pub fn diagonal_launch(job: &DiagonalLrdJob) -> Result<(Launch, usize)> {
     Ok((Launch::new(&DIAGONAL_LRD, job.paths, args), m))
 }
 
+/// The arguments the two recording kernels end with: the record times and their count, the
+/// number of items (samples or paths), the stream key, and an output of one value per item and
+/// time.
+fn record_tail(times: &[u64], items: u64, key: super::StreamKey) -> [Arg; 6] {
+    let n = times.len();
+    [Arg::InU64(times.to_vec()), Arg::I32(n as i32), Arg::U64(items), Arg::U32(key.0[0]), Arg::U32(key.0[1]), Arg::OutF64(items as usize * n)]
+}
+
 /// The launch of a [`TailSumJob`].
 pub fn tail_launch(job: &TailSumJob) -> Result<Launch> {
     job.validate()?;
-    let k = job.times.len();
-    let args = vec![
-        Arg::F64(job.c),
-        Arg::F64(job.gamma),
-        Arg::InU64(job.times.clone()),
-        Arg::I32(k as i32),
-        Arg::U64(job.samples),
-        Arg::U32(job.key.0[0]),
-        Arg::U32(job.key.0[1]),
-        Arg::OutF64(job.samples as usize * k),
-    ];
+    let mut args = vec![Arg::F64(job.c), Arg::F64(job.gamma)];
+    args.extend(record_tail(&job.times, job.samples, job.key));
     Ok(Launch::new(&TAIL_SUMS, job.samples, args))
 }
 
@@ -377,19 +376,8 @@ pub fn interaction_launch(job: &InteractionJob) -> Result<(Launch, usize)> {
 /// The launch of a [`NeedleJob`].
 pub fn needle_launch(job: &NeedleJob) -> Result<Launch> {
     job.validate()?;
-    let n = job.lags.len();
-    let args = vec![
-        Arg::F64(job.abar),
-        Arg::I32(job.capacity as i32),
-        Arg::U64(job.distractors),
-        Arg::U64(job.horizon),
-        Arg::InU64(job.lags.clone()),
-        Arg::I32(n as i32),
-        Arg::U64(job.paths),
-        Arg::U32(job.key.0[0]),
-        Arg::U32(job.key.0[1]),
-        Arg::OutF64(job.paths as usize * n),
-    ];
+    let mut args = vec![Arg::F64(job.abar), Arg::I32(job.capacity as i32), Arg::U64(job.distractors), Arg::U64(job.horizon)];
+    args.extend(record_tail(&job.lags, job.paths, job.key));
     Ok(Launch::new(&NEEDLE, job.paths, args))
 }
 
