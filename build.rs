@@ -20,6 +20,7 @@ fn main() {
         "kernels/tail_sums.cu",
         "kernels/interaction.cu",
         "kernels/needle.cu",
+        "kernels/tilted_tail_sums.cu",
     ] {
         println!("cargo:rerun-if-changed={f}");
     }

@@ -13,6 +13,7 @@
 #include "tail_sums.cu"
 #include "interaction.cu"
 #include "needle.cu"
+#include "tilted_tail_sums.cu"
 
 #ifndef SSM_PREFIX
 #define SSM_PREFIX ssm_cpu_
@@ -37,3 +38,4 @@ SSM_EXPORT(diagonal_lrd)
 SSM_EXPORT(tail_sums)
 SSM_EXPORT(interaction)
 SSM_EXPORT(needle)
+SSM_EXPORT(tilted_tail_sums)

@@ -7,6 +7,7 @@
 pub mod dilog;
 pub mod dual;
 pub mod haar;
+pub mod large_deviation;
 pub mod linalg;
 pub mod quadrature;
 pub mod real;

@@ -36,7 +36,21 @@ impl LogChi2 {
     /// `Λ(λ) = ln E e^{λY} = ln E (c + γX²)^λ`, computed in log space: the integrand
     /// `exp(λ ln(c+γx²) − x²/2)` is scaled by its maximum and integrated on pieces around its peak.
     pub fn log_mgf(&self, lambda: f64) -> f64 {
-        let g = |x: f64| lambda * (self.c + self.gamma * x * x).ln() - 0.5 * x * x;
+        let (gmax, integral) = self.tilted_integral(lambda, |_| 1.0);
+        // E = 2 ∫_0^∞ e^{g} dx / √(2π)
+        gmax + (2.0 * integral / (2.0 * std::f64::consts::PI).sqrt()).ln()
+    }
+
+    /// `(g_max, ∫_0^∞ h(y(x)) e^{g(x) − g_max} dx)` with `g(x) = λ ln(c+γx²) − x²/2` and
+    /// `y(x) = ln(c+γx²)`: the integrand is scaled by its maximum and integrated on pieces around
+    /// its peak (adaptive Simpson; the scaled weight peaks at 1, so its integral is ≥ O(1e−2)).
+    /// The absolute tolerance is 1e−13, or 100× the rounding noise of `g − g_max` where that is
+    /// larger: g is a difference of terms of size `G = |λ ln(c + γx²)| + x²/2` at the peak, so
+    /// `e^{g − g_max}` carries a relative noise of ~G·2⁻⁵³ that no refinement removes (at λ = 10⁴,
+    /// G ≈ 10⁵ and the tolerance is ~1e−9).
+    fn tilted_integral(&self, lambda: f64, h: impl Fn(f64) -> f64) -> (f64, f64) {
+        let log_m = |x: f64| (self.c + self.gamma * x * x).ln();
+        let g = |x: f64| lambda * log_m(x) - 0.5 * x * x;
         // The peak of g on x ≥ 0: x = 0, or x² = 2λ − c/γ when λ > c/(2γ).
         let peak = if lambda * self.gamma > 0.5 * self.c { (2.0 * lambda - self.c / self.gamma).sqrt() } else { 0.0 };
         let gmax = g(peak);
@@ -50,11 +64,32 @@ impl LogChi2 {
         pts.retain(|p| (0.0..=hi).contains(p));
         pts.sort_by(f64::total_cmp);
         pts.dedup();
-        let f = |x: f64| (g(x) - gmax).exp();
-        // The scaled integrand peaks at 1, so the integral is ≥ O(1e−2): 1e−13 absolute is ~1e−11 relative.
-        let integral: f64 = pts.windows(2).map(|w| adaptive_simpson(&f, w[0], w[1], 1e-13)).sum();
-        // E = 2 ∫_0^∞ e^{g} dx / √(2π)
-        gmax + (2.0 * integral / (2.0 * std::f64::consts::PI).sqrt()).ln()
+        let noise = (lambda * log_m(peak)).abs() + 0.5 * peak * peak;
+        let tol = (100.0 * f64::EPSILON * noise).max(1e-13);
+        let f = |x: f64| h(log_m(x)) * (g(x) - gmax).exp();
+        (gmax, pts.windows(2).map(|w| adaptive_simpson(&f, w[0], w[1], tol)).sum())
+    }
+
+    /// The law of one term tilted by `e^{θY}` (density ∝ (c + γx²)^θ φ(x)): its log-MGF `Λ(θ)`
+    /// and the mean, variance and standardised third and fourth cumulants of Y under it
+    /// (`Λ'(θ)`, `Λ''(θ)`, `Λ'''/Λ''^{3/2}`, `Λ''''/Λ''²`), by the quadrature of [`LogChi2::log_mgf`].
+    pub fn tilted(&self, theta: f64) -> Tilted {
+        let (gmax, z) = self.tilted_integral(theta, |_| 1.0);
+        let mean = self.tilted_integral(theta, |y| y).1 / z;
+        // Standardised moments E((Y − mean)/s)^k with s from a first pass, so that every integrand
+        // is O(1) and the quadrature's absolute tolerance is a relative one (at large θ the
+        // variance is ~1/θ).
+        let central = |s: f64, k: i32| self.tilted_integral(theta, |y| ((y - mean) / s).powi(k)).1 / z;
+        let s = central(1.0, 2).sqrt();
+        let (m2, m3, m4) = (central(s, 2), central(s, 3), central(s, 4));
+        Tilted {
+            theta,
+            log_mgf: gmax + (2.0 * z / (2.0 * std::f64::consts::PI).sqrt()).ln(),
+            mean,
+            variance: m2 * s * s,
+            skewness: m3 / m2.powf(1.5),
+            excess_kurtosis: m4 / (m2 * m2) - 3.0,
+        }
     }
 
     /// The centred log-MGF `ψ(λ) = Λ(λ) − λμ ≥ 0`.
@@ -176,6 +211,23 @@ impl LogChi2 {
         }
         obj(0.5 * (lo + hi)).min(0.0)
     }
+}
+
+/// One term of Y under the exponential tilt `e^{θY}` ([`LogChi2::tilted`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tilted {
+    /// θ.
+    pub theta: f64,
+    /// `Λ(θ) = ln E e^{θY}`.
+    pub log_mgf: f64,
+    /// `Λ'(θ)`: the tilted mean.
+    pub mean: f64,
+    /// `Λ''(θ)`: the tilted variance.
+    pub variance: f64,
+    /// `Λ'''(θ)/Λ''(θ)^{3/2}`.
+    pub skewness: f64,
+    /// `Λ''''(θ)/Λ''(θ)²`.
+    pub excess_kurtosis: f64,
 }
 
 /// The safety factor applied to the computed ν²(b) before it is used as an admissible constant

@@ -1,7 +1,7 @@
 //! The backend seam: one method per Monte Carlo job, so a GPU backend can implement the same
 //! jobs with kernels (as candle does per op) and fall back to the CPU shape.
 
-use super::jobs::{DiagonalLrdJob, DiagonalLrdPath, InteractionJob, InteractionPath, NeedleJob, ScalarArJob, ScalarArPath, TailSumJob};
+use super::jobs::{DiagonalLrdJob, DiagonalLrdPath, InteractionJob, InteractionPath, NeedleJob, ScalarArJob, ScalarArPath, TailSumJob, TiltedTailJob};
 use crate::error::Result;
 use crate::progress::Progress;
 
@@ -18,6 +18,9 @@ pub trait Backend: Send + Sync {
     /// Runs a [`TailSumJob`]: one vector of Y_t (at the job's times) per sample; `progress`
     /// advances by one per 1024 samples.
     fn tail_sums(&self, job: &TailSumJob, progress: &dyn Progress) -> Result<Vec<Vec<f64>>>;
+    /// Runs a [`TiltedTailJob`]: Y_t of each sample under the tilted law; `progress` advances by
+    /// one per 1024 samples.
+    fn tilted_tail_sums(&self, job: &TiltedTailJob, progress: &dyn Progress) -> Result<Vec<f64>>;
     /// Runs a [`ScalarArJob`]; `progress` advances by one per 1024 paths.
     fn scalar_ar(&self, job: &ScalarArJob, progress: &dyn Progress) -> Result<Vec<ScalarArPath>>;
     /// Runs a [`NeedleJob`]: whether the needle is held at each lag, one vector per path;

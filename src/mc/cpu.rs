@@ -2,8 +2,10 @@
 //! results collected in path order. The loops themselves are in [`super::paths`].
 
 use super::backend::Backend;
-use super::jobs::{log_checkpoints, DiagonalLrdJob, DiagonalLrdPath, InteractionJob, InteractionPath, NeedleJob, ScalarArJob, ScalarArPath, TailSumJob};
-use super::paths::{diagonal_lrd_path, interaction_paths, needle_path, scalar_ar_path, tail_sum_sample, LOCKSTEP};
+use super::jobs::{
+    log_checkpoints, DiagonalLrdJob, DiagonalLrdPath, InteractionJob, InteractionPath, NeedleJob, ScalarArJob, ScalarArPath, TailSumJob, TiltedTailJob,
+};
+use super::paths::{diagonal_lrd_path, interaction_paths, needle_path, scalar_ar_path, tail_sum_sample, tilted_tail_sample, LOCKSTEP};
 use super::stream::Stream;
 use crate::error::Result;
 use crate::progress::{Progress, Silent};
@@ -27,6 +29,11 @@ impl Backend for CpuBackend {
     fn tail_sums(&self, job: &TailSumJob, progress: &dyn Progress) -> Result<Vec<Vec<f64>>> {
         job.validate()?;
         Ok(chunked(job.samples, progress, |s| tail_sum_sample(job, Stream::new(job.key, s))))
+    }
+
+    fn tilted_tail_sums(&self, job: &TiltedTailJob, progress: &dyn Progress) -> Result<Vec<f64>> {
+        job.validate()?;
+        Ok(chunked(job.samples, progress, |s| tilted_tail_sample(job, Stream::new(job.key, s), Stream::new(job.accept_key, s))))
     }
 
     fn scalar_ar(&self, job: &ScalarArJob, progress: &dyn Progress) -> Result<Vec<ScalarArPath>> {

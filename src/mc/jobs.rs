@@ -154,6 +154,39 @@ pub struct TailSumJob {
     pub key: StreamKey,
 }
 
+/// Y_t = Σ_{i≤t} ln(c + γ u_i) with u_i iid from the law of X² tilted by `(c + γu)^θ` (the
+/// importance-sampling job of 004 Theorem 4), sampled exactly by rejection
+/// ([`TiltedProposal`](crate::math::large_deviation::TiltedProposal)): proposal j is
+/// `u = (z_j·z_j)·scale` and is accepted when `ln v_j ≤ (θ·ln(c + γu) − η·u) − log_bound`.
+/// Accepted term i (0-based) goes to partial sum i mod 4, and Y_t = (l₀ + l₁) + (l₂ + l₃).
+///
+/// Stream layout: z_j is normal j of `Stream::new(key, p)`, v_j is uniform j of
+/// `Stream::new(accept_key, p)` (one Philox block per uniform). Proposals are read in order
+/// until t are accepted.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct TiltedTailJob {
+    /// c = λ_H > 0.
+    pub c: f64,
+    /// γ > 0.
+    pub gamma: f64,
+    /// The tilt θ ≥ 0.
+    pub theta: f64,
+    /// The proposal's η ∈ [0, ½).
+    pub eta: f64,
+    /// `1/(1 − 2η)`.
+    pub scale: f64,
+    /// `ln M`, an upper bound of `θ ln(c + γu) − ηu` over u ≥ 0.
+    pub log_bound: f64,
+    /// Accepted terms per sample, t ≥ 1.
+    pub t: u64,
+    /// Independent samples.
+    pub samples: u64,
+    /// Key of the proposals' normals.
+    pub key: StreamKey,
+    /// Key of the acceptance uniforms.
+    pub accept_key: StreamKey,
+}
+
 /// The scalar random-coefficient AR(1) of 004 §4.2, `z_t = m_t z_{t−1} + q x_t` with
 /// `m_t = c + γ x_t²`, z_0 = 0, x iid N(0,1): the H-coordinate of the interaction model's
 /// special case. Tracked as `z·e^L` with rescaling, so exploding paths do not overflow.
@@ -249,6 +282,27 @@ impl TailSumJob {
             return Err(Error::InvalidParameter("tail-sum job needs c > 0, γ > 0, samples ≥ 1".into()));
         }
         check_times(&self.times)
+    }
+}
+
+impl TiltedTailJob {
+    /// Rejects c ≤ 0, γ ≤ 0, θ < 0, η ∉ [0, ½) (η = 0 only with θ = 0), non-finite values, t = 0
+    /// and zero samples.
+    pub fn validate(&self) -> Result<()> {
+        finite("c, gamma, theta, eta, scale, log_bound", &[self.c, self.gamma, self.theta, self.eta, self.scale, self.log_bound])?;
+        let ok = self.c > 0.0
+            && self.gamma > 0.0
+            && self.theta >= 0.0
+            && (0.0..0.5).contains(&self.eta)
+            && (self.eta > 0.0 || self.theta == 0.0)
+            && self.scale >= 1.0
+            && self.t >= 1
+            && self.samples >= 1;
+        if ok {
+            Ok(())
+        } else {
+            Err(Error::InvalidParameter("tilted tail job needs c > 0, γ > 0, θ ≥ 0, 0 ≤ η < ½ (η > 0 when θ > 0), t ≥ 1, samples ≥ 1".into()))
+        }
     }
 }
 

@@ -7,7 +7,9 @@
 
 use super::backend::Backend;
 use super::cpu::CpuBackend;
-use super::jobs::{log_checkpoints, DiagonalLrdJob, DiagonalLrdPath, InteractionJob, InteractionPath, NeedleJob, ScalarArJob, ScalarArPath, Start, TailSumJob};
+use super::jobs::{
+    log_checkpoints, DiagonalLrdJob, DiagonalLrdPath, InteractionJob, InteractionPath, NeedleJob, ScalarArJob, ScalarArPath, Start, TailSumJob, TiltedTailJob,
+};
 use crate::error::{Error, Result};
 use crate::model::Discretization;
 use crate::progress::Progress;
@@ -165,8 +167,31 @@ pub const NEEDLE: Kernel = Kernel {
     block: 64,
 };
 
+/// `tilted_tail_sums`: one thread per sample of a [`TiltedTailJob`].
+pub const TILTED_TAIL_SUMS: Kernel = Kernel {
+    entry: "tilted_tail_sums",
+    file: "tilted_tail_sums.cu",
+    source: include_str!("../../kernels/tilted_tail_sums.cu"),
+    params: &[
+        ("c", F64),
+        ("gamma", F64),
+        ("theta", F64),
+        ("eta", F64),
+        ("scale", F64),
+        ("log_bound", F64),
+        ("t", U64),
+        ("samples", U64),
+        ("k0", U32),
+        ("k1", U32),
+        ("a0", U32),
+        ("a1", U32),
+        ("out", OutF64),
+    ],
+    block: 256,
+};
+
 /// Every kernel.
-pub const KERNELS: [Kernel; 4] = [DIAGONAL_LRD, TAIL_SUMS, INTERACTION, NEEDLE];
+pub const KERNELS: [Kernel; 5] = [DIAGONAL_LRD, TAIL_SUMS, INTERACTION, NEEDLE, TILTED_TAIL_SUMS];
 
 /// The single source NVRTC compiles for `kernel`: the prelude, the vecmath and Philox headers
 /// and the kernel, with their `#include`s resolved in place.
@@ -271,6 +296,11 @@ impl<L: Launcher> Backend for L {
     fn interaction(&self, job: &InteractionJob, progress: &dyn Progress) -> Result<Vec<InteractionPath>> {
         run_interaction(self, job, progress)
     }
+    fn tilted_tail_sums(&self, job: &TiltedTailJob, progress: &dyn Progress) -> Result<Vec<f64>> {
+        let out = self.launch(&tilted_tail_launch(job)?)?;
+        progress.advance(job.samples.div_ceil(1024));
+        Ok(out.into_iter().next().unwrap_or_default())
+    }
     fn scalar_ar(&self, job: &ScalarArJob, progress: &dyn Progress) -> Result<Vec<ScalarArPath>> {
         CpuBackend.scalar_ar(job, progress)
     }
@@ -343,6 +373,27 @@ pub fn tail_launch(job: &TailSumJob) -> Result<Launch> {
     let mut args = vec![Arg::F64(job.c), Arg::F64(job.gamma)];
     args.extend(record_tail(&job.times, job.samples, job.key));
     Ok(Launch::new(&TAIL_SUMS, job.samples, args))
+}
+
+/// The launch of a [`TiltedTailJob`]: one output value (Y_t) per sample.
+pub fn tilted_tail_launch(job: &TiltedTailJob) -> Result<Launch> {
+    job.validate()?;
+    let args = vec![
+        Arg::F64(job.c),
+        Arg::F64(job.gamma),
+        Arg::F64(job.theta),
+        Arg::F64(job.eta),
+        Arg::F64(job.scale),
+        Arg::F64(job.log_bound),
+        Arg::U64(job.t),
+        Arg::U64(job.samples),
+        Arg::U32(job.key.0[0]),
+        Arg::U32(job.key.0[1]),
+        Arg::U32(job.accept_key.0[0]),
+        Arg::U32(job.accept_key.0[1]),
+        Arg::OutF64(job.samples as usize),
+    ];
+    Ok(Launch::new(&TILTED_TAIL_SUMS, job.samples, args))
 }
 
 /// The launch of an [`InteractionJob`] and its number of trace marks.

@@ -10,7 +10,8 @@
 //! the horizon except the checkpoint traces.
 
 use super::jobs::{
-    DiagonalLrdJob, DiagonalLrdPath, InteractionJob, InteractionPath, NeedleJob, ScalarArJob, ScalarArPath, Start, TailSumJob, MAX_INTERACTION_STATE,
+    DiagonalLrdJob, DiagonalLrdPath, InteractionJob, InteractionPath, NeedleJob, ScalarArJob, ScalarArPath, Start, TailSumJob, TiltedTailJob,
+    MAX_INTERACTION_STATE,
 };
 use super::normals::{Buffered, Normals};
 use super::Stream;
@@ -151,6 +152,38 @@ pub fn tail_sum_sample(job: &TailSumJob, mut normals: impl Normals) -> Vec<f64> 
             combine(&lanes)
         })
         .collect()
+}
+
+/// One sample of the tilted tail-sum job: `Y_t` over the first t accepted proposals. Proposals
+/// are drawn and tested [`STEP_BLOCK`] at a time as vectorised passes; the accepted terms are
+/// then summed in order (term i to lane i mod [`LANES`]). Drawing past the t-th acceptance in the
+/// last block changes nothing: each proposal has its own counter.
+pub fn tilted_tail_sample(job: &TiltedTailJob, mut normals: impl Normals, mut uniforms: Stream) -> f64 {
+    let mut z = vec![0.0; STEP_BLOCK];
+    let mut v = vec![0.0; STEP_BLOCK];
+    let mut lanes = [0.0; LANES];
+    let mut accepted = 0u64;
+    while accepted < job.t {
+        normals.fill(&mut z);
+        uniforms.fill_uniforms(&mut v);
+        for (zj, vj) in z.iter_mut().zip(v.iter_mut()) {
+            let u = (*zj * *zj) * job.scale;
+            let y = ln(job.c + job.gamma * u);
+            let log_ratio = (job.theta * y - job.eta * u) - job.log_bound;
+            *zj = y;
+            *vj = if ln(*vj) <= log_ratio { 1.0 } else { 0.0 };
+        }
+        for (&y, &ok) in z.iter().zip(v.iter()) {
+            if ok == 1.0 {
+                lanes[(accepted % LANES as u64) as usize] += y;
+                accepted += 1;
+                if accepted == job.t {
+                    break;
+                }
+            }
+        }
+    }
+    combine(&lanes)
 }
 
 /// One path of the scalar AR(1) job, tracked as `z·e^{scale}` with rescaling.

@@ -18,16 +18,18 @@ extern "C" {
     fn ssm_cpu_tail_sums(grid: u32, block: u32, params: *mut *mut c_void);
     fn ssm_cpu_interaction(grid: u32, block: u32, params: *mut *mut c_void);
     fn ssm_cpu_needle(grid: u32, block: u32, params: *mut *mut c_void);
+    fn ssm_cpu_tilted_tail_sums(grid: u32, block: u32, params: *mut *mut c_void);
     fn ssm_planted_diagonal_lrd(grid: u32, block: u32, params: *mut *mut c_void);
     fn ssm_planted_tail_sums(grid: u32, block: u32, params: *mut *mut c_void);
     fn ssm_planted_interaction(grid: u32, block: u32, params: *mut *mut c_void);
     fn ssm_planted_needle(grid: u32, block: u32, params: *mut *mut c_void);
+    fn ssm_planted_tilted_tail_sums(grid: u32, block: u32, params: *mut *mut c_void);
 }
 
 /// The kernels on the CPU (single-threaded, like one GPU thread after another).
 #[derive(Clone, Copy, Debug)]
 pub struct ShimBackend {
-    entries: [(&'static str, Entry); 4],
+    entries: [(&'static str, Entry); 5],
 }
 
 impl Default for ShimBackend {
@@ -38,6 +40,7 @@ impl Default for ShimBackend {
                 ("tail_sums", ssm_cpu_tail_sums),
                 ("interaction", ssm_cpu_interaction),
                 ("needle", ssm_cpu_needle),
+                ("tilted_tail_sums", ssm_cpu_tilted_tail_sums),
             ],
         }
     }
@@ -58,6 +61,7 @@ impl ShimBackend {
                 ("tail_sums", ssm_planted_tail_sums),
                 ("interaction", ssm_planted_interaction),
                 ("needle", ssm_planted_needle),
+                ("tilted_tail_sums", ssm_planted_tilted_tail_sums),
             ],
         }
     }

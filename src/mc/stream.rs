@@ -108,6 +108,18 @@ impl Stream {
         let w = self.block();
         uniform_from_words(w[0], w[1])
     }
+
+    /// The same values as `out.len()` calls of [`Stream::uniform`] (one block each), as one
+    /// loop the compiler vectorises.
+    pub fn fill_uniforms(&mut self, out: &mut [f64]) {
+        self.spare = None;
+        let b0 = self.next_block;
+        for (j, u) in out.iter_mut().enumerate() {
+            let w = self.block_at(b0 + j as u64);
+            *u = uniform_from_words(w[0], w[1]);
+        }
+        self.next_block += out.len() as u64;
+    }
 }
 
 /// The stream as a `rand_core` generator (rand 0.8 / rand_distr 0.4 / statrs): any

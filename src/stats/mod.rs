@@ -4,12 +4,14 @@
 //! Every interval is a typed, serialisable [`Interval`] carrying its confidence level, so a
 //! verdict can say exactly what was claimed at what level.
 
+pub mod bernstein;
 pub mod binomial;
 pub mod interval;
 pub mod ks;
 pub mod ljung_box;
 pub mod regression;
 
+pub use bernstein::empirical_bernstein;
 pub use binomial::{binomial_upper_tail, clopper_pearson, refutation_power, refuting_count, wilson};
 pub use interval::{mean_interval, Interval};
 pub use ks::ks_two_sample;
