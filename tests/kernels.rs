@@ -1,7 +1,7 @@
 //! The CUDA kernels, run on the CPU through the shim, agree with the rayon backend on the same
 //! streams — and a kernel with a planted off-by-one in its step loop is caught by the same test.
 
-use ssmcheck::mc::jobs::{log_checkpoints, DiagonalLrdJob, DiagonalLrdPath, InteractionJob, NeedleJob, Start, TailSumJob};
+use ssmcheck::mc::jobs::{log_checkpoints, DiagonalLrdJob, DiagonalLrdPath, InteractionJob, NeedleJob, Start, TailSumJob, TiltedTailJob};
 use ssmcheck::mc::{Backend, CpuBackend, ShimBackend, StreamKey};
 use ssmcheck::model::Discretization;
 use ssmcheck::progress::Silent;
@@ -62,6 +62,44 @@ fn tail_sum_kernel_matches_the_rayon_backend() {
     let kernel = ShimBackend::new().tail_sums(&job, &bar).unwrap();
     assert_eq!(cpu.len(), kernel.len());
     assert!(cpu.iter().flatten().zip(kernel.iter().flatten()).all(|(a, b)| close(*a, *b)));
+}
+
+/// A tilted tail-sum job at the saddle point of `P(Y_t ≥ 0.3t)` for (0.5, 0.499): θ ≈ 1.1,
+/// acceptance ≈ 0.8, so both accepted and rejected proposals occur in every sample.
+fn tilted_job(t: u64) -> TiltedTailJob {
+    use ssmcheck::math::large_deviation::{Threshold, TiltedProposal};
+    let law = ssmcheck::math::subexp::LogChi2::new(0.5, 0.499).unwrap();
+    let event = Threshold::new(&law, t, 0.3 * t as f64);
+    let p = TiltedProposal::new(&law, &event.tilted);
+    assert!(p.theta > 0.5 && p.acceptance < 0.95, "{p:?}");
+    TiltedTailJob {
+        c: 0.5,
+        gamma: 0.499,
+        theta: p.theta,
+        eta: p.eta,
+        scale: p.scale,
+        log_bound: p.log_bound,
+        t,
+        samples: 333,
+        key: StreamKey::new(3, "kernels/tilted"),
+        accept_key: StreamKey::new(3, "kernels/tilted/accept"),
+    }
+}
+
+#[test]
+fn tilted_tail_sum_kernel_matches_the_rayon_backend() {
+    for t in [1, 7, 1000, 3000] {
+        let job = tilted_job(t);
+        let cpu = CpuBackend.tilted_tail_sums(&job, &Silent).unwrap();
+        let kernel = ShimBackend::new().tilted_tail_sums(&job, &Silent).unwrap();
+        assert_eq!(cpu.len(), kernel.len());
+        assert!(cpu.iter().zip(&kernel).all(|(a, b)| close(*a, *b)), "t = {t}");
+        // Under the tilt the sums centre on the threshold 0.3t (the saddle point's mean).
+        if t >= 1000 {
+            let mean = cpu.iter().sum::<f64>() / cpu.len() as f64;
+            assert!((mean / t as f64 - 0.3).abs() < 0.02, "t = {t}: mean per step {}", mean / t as f64);
+        }
+    }
 }
 
 #[test]
@@ -126,13 +164,16 @@ fn a_planted_off_by_one_is_caught_by_the_same_agreement_test() {
     assert!(!agree(&cpu, &planted), "the planted bug went unnoticed");
     let job = needle_job(3);
     assert_ne!(CpuBackend.needle(&job, &bar).unwrap(), ShimBackend::with_planted_bug().needle(&job, &bar).unwrap(), "the planted needle bug went unnoticed");
+    let job = tilted_job(50);
+    let (cpu, planted) = (CpuBackend.tilted_tail_sums(&job, &bar).unwrap(), ShimBackend::with_planted_bug().tilted_tail_sums(&job, &bar).unwrap());
+    assert!(!cpu.iter().zip(&planted).all(|(a, b)| close(*a, *b)), "the planted tilted-sum bug went unnoticed");
 }
 
 #[test]
 fn claims_give_the_same_results_through_the_kernels() {
     use ssmcheck::prelude::*;
     let registry = ssmcheck::claims::registry();
-    let ids = ["004.cor1.cumulative", "004.thm4", "004.fig2", "004.sec41", "001.c21.needle"];
+    let ids = ["004.cor1.cumulative", "004.thm4", "004.thm4.sharp", "004.fig2", "004.sec41", "001.c21.needle"];
     let claims: Vec<&Claim> = ids.iter().map(|id| registry.get(id).unwrap()).collect();
     let run = |backend: &dyn Backend| {
         let cfg = RunConfig { seed: 5, budget: Budget::Quick, backend, progress: false, parallel: false };

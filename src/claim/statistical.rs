@@ -1,10 +1,13 @@
 //! The statistical judge (first form): Monte Carlo exceedance counts against claimed upper
 //! bounds on probabilities, with exact Clopper–Pearson intervals, Bonferroni-corrected over the
 //! grid of cells tested. A bound is refuted only when the lower end of a cell's one-sided
-//! interval lies above it at the corrected level.
+//! interval lies above it at the corrected level. [`judge_rare_tail_bounds`] does the same in
+//! log10 for importance-sampling estimates ([`RareTail`]), whose probabilities can be far below
+//! the smallest f64.
 
 use super::comparison::{Comparison, Relation, Violation};
 use super::verdict::{Outcome, Verdict};
+use crate::estimate::RareTail;
 use crate::stats::{bonferroni, clopper_pearson, refutation_power, Interval};
 use serde::{Deserialize, Serialize};
 
@@ -87,6 +90,75 @@ pub fn judge_tail_bounds(cells: Vec<TailCell>, alpha: f64) -> Outcome {
     };
     Outcome::new(verdict, trials, margin).detail("alpha", alpha).detail("correction", format!("Bonferroni over {m} cells")).detail("cells", &reports)
 }
+
+/// One cell judged in log10: an importance-sampling estimate of P against a claimed `P ≤ bound`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RareCell {
+    /// Which cell (parameters).
+    pub label: String,
+    /// The estimate, with its interval at confidence 1 − 2α/m.
+    pub estimate: RareTail,
+    /// log10 of the claimed bound.
+    pub log10_bound: f64,
+}
+
+impl RareCell {
+    /// Whether the interval's lower end is above the bound.
+    pub fn refuted(&self) -> bool {
+        self.estimate.log10_lo.is_some_and(|lo| lo > self.log10_bound)
+    }
+    /// `(bound − lower)/max(bound, lower)` computed from the log10 gap, so it is exact where both
+    /// underflow; 1 when the lower end is 0.
+    pub fn margin(&self) -> f64 {
+        match self.estimate.log10_lo {
+            None => 1.0,
+            Some(lo) => {
+                let gap = self.log10_bound - lo;
+                if gap >= 0.0 {
+                    1.0 - 10f64.powf(-gap)
+                } else {
+                    10f64.powf(gap) - 1.0
+                }
+            }
+        }
+    }
+}
+
+/// Judges importance-sampling cells at family-wise level `alpha`: each estimate's interval must
+/// have been computed at `1 − 2α/m` (Bonferroni over the m cells; its lower end is the one-sided
+/// α/m bound), which is checked. The cases are the samples summed over cells.
+pub fn judge_rare_tail_bounds(cells: Vec<RareCell>, alpha: f64) -> Outcome {
+    let m = cells.len();
+    let per_cell = bonferroni(alpha, m);
+    assert!(cells.iter().all(|c| (c.estimate.confidence - (1.0 - 2.0 * per_cell)).abs() < 1e-15), "estimates must be at the corrected level");
+    let samples: u64 = cells.iter().map(|c| c.estimate.samples).sum();
+    let margin = cells.iter().map(RareCell::margin).min_by(f64::total_cmp);
+    let verdict = match cells.iter().filter(|c| c.refuted()).min_by(|a, b| a.margin().total_cmp(&b.margin())) {
+        Some(c) => {
+            let lo = c.estimate.log10_lo.unwrap_or(f64::NEG_INFINITY);
+            Verdict::Refuted {
+                counterexample: serde_json::to_value(c).unwrap_or_default(),
+                violation: Comparison::custom(lo, c.log10_bound, Relation::AtMost, c.margin(), RARE_MARGIN_FORMULA)
+                    .named("log10 of the one-sided empirical-Bernstein lower limit of P at level α/m", "log10 of the claimed bound on P"),
+                margin: c.margin(),
+                summary: format!(
+                    "{}: log10 P̂ = {:.3}, one-sided lower log10 {:.3} > log10 bound {:.3} at level α/m = {:.2e}",
+                    c.label,
+                    c.estimate.log10_p.unwrap_or(f64::NEG_INFINITY),
+                    lo,
+                    c.log10_bound,
+                    per_cell
+                ),
+            }
+        }
+        None => Verdict::Holds { evidence: format!("{m} cells ({samples} importance samples), no bound exceeded at family-wise α = {alpha}") },
+    };
+    Outcome::new(verdict, samples, margin).detail("alpha", alpha).detail("correction", format!("Bonferroni over {m} cells")).detail("cells", &cells)
+}
+
+/// How [`judge_rare_tail_bounds`] scales its margin.
+pub const RARE_MARGIN_FORMULA: &str =
+    "(bound − lower)/max(bound, lower) from the log10 gap, lower = the one-sided α/m empirical-Bernstein lower limit of P (importance sampling)";
 
 #[cfg(test)]
 mod tests {

@@ -235,21 +235,22 @@ pub struct Tilted {
 pub const SAFETY: f64 = 1.02;
 
 /// Wainwright's sub-exponential tail bound for a sum of t iid sub-exp(ν, b) variables at
-/// deviation z ≥ 0: `e^{−z²/(2tν²)}` for z ≤ tν²/b, else `e^{−z/(2b)}` (004 Eq 19 / 25).
-pub fn subexp_tail_bound(t: f64, z: f64, nu2: f64, b: f64) -> f64 {
+/// deviation z ≥ 0, in log space (it reaches e^{−10⁴} and below): `−z²/(2tν²)` for z ≤ tν²/b,
+/// else `−z/(2b)` (004 Eq 19 / 25).
+pub fn ln_subexp_tail_bound(t: f64, z: f64, nu2: f64, b: f64) -> f64 {
     if z <= t * nu2 / b {
-        (-z * z / (2.0 * t * nu2)).exp()
+        -z * z / (2.0 * t * nu2)
     } else {
-        (-z / (2.0 * b)).exp()
+        -z / (2.0 * b)
     }
 }
 
-/// The appendix's version (004 Eq 25/28): the second branch printed as `e^{−t/(2b)}`.
-pub fn appendix_tail_bound(t: f64, z: f64, nu2: f64, b: f64) -> f64 {
+/// The appendix's version (004 Eq 25/28), in log space: the second branch printed as `e^{−t/(2b)}`.
+pub fn ln_appendix_tail_bound(t: f64, z: f64, nu2: f64, b: f64) -> f64 {
     if z <= t * nu2 / b {
-        (-z * z / (2.0 * t * nu2)).exp()
+        -z * z / (2.0 * t * nu2)
     } else {
-        (-t / (2.0 * b)).exp()
+        -t / (2.0 * b)
     }
 }
 

@@ -5,7 +5,7 @@ use super::backend::Backend;
 use super::jobs::{
     log_checkpoints, DiagonalLrdJob, DiagonalLrdPath, InteractionJob, InteractionPath, NeedleJob, ScalarArJob, ScalarArPath, TailSumJob, TiltedTailJob,
 };
-use super::paths::{diagonal_lrd_path, interaction_paths, needle_path, scalar_ar_path, tail_sum_sample, tilted_tail_sample, LOCKSTEP};
+use super::paths::{diagonal_lrd_path, interaction_paths, needle_path, scalar_ar_paths, tail_sum_sample, tilted_tail_sample, LOCKSTEP};
 use super::stream::Stream;
 use crate::error::Result;
 use crate::progress::{Progress, Silent};
@@ -33,12 +33,21 @@ impl Backend for CpuBackend {
 
     fn tilted_tail_sums(&self, job: &TiltedTailJob, progress: &dyn Progress) -> Result<Vec<f64>> {
         job.validate()?;
-        Ok(chunked(job.samples, progress, |s| tilted_tail_sample(job, Stream::new(job.key, s), Stream::new(job.accept_key, s))))
+        // Few samples of long, uneven work (rejection): one rayon task per sample.
+        let out = (0..job.samples).into_par_iter().map(|s| tilted_tail_sample(job, Stream::new(job.key, s), Stream::new(job.accept_key, s))).collect();
+        progress.advance(job.samples.div_ceil(1024));
+        Ok(out)
     }
 
     fn scalar_ar(&self, job: &ScalarArJob, progress: &dyn Progress) -> Result<Vec<ScalarArPath>> {
         job.validate()?;
-        Ok(chunked(job.paths, progress, |p| scalar_ar_path(job, Stream::new(job.key, p))))
+        // Groups of LOCKSTEP paths advance together; each path's numbers are those of a lone path.
+        let groups = chunked(job.paths.div_ceil(LOCKSTEP as u64), &Silent, |g| {
+            let paths = g * LOCKSTEP as u64..((g + 1) * LOCKSTEP as u64).min(job.paths);
+            scalar_ar_paths(job, paths.map(|p| Stream::new(job.key, p)).collect())
+        });
+        progress.advance(job.paths.div_ceil(1024));
+        Ok(groups.into_iter().flatten().collect())
     }
 
     fn needle(&self, job: &NeedleJob, progress: &dyn Progress) -> Result<Vec<Vec<bool>>> {

@@ -155,17 +155,20 @@ pub fn tail_sum_sample(job: &TailSumJob, mut normals: impl Normals) -> Vec<f64> 
 }
 
 /// One sample of the tilted tail-sum job: `Y_t` over the first t accepted proposals. Proposals
-/// are drawn and tested [`STEP_BLOCK`] at a time as vectorised passes; the accepted terms are
-/// then summed in order (term i to lane i mod [`LANES`]). Drawing past the t-th acceptance in the
-/// last block changes nothing: each proposal has its own counter.
+/// are drawn and tested in blocks (up to [`STEP_BLOCK`], about twice the terms still missing) as
+/// vectorised passes; the accepted terms are then summed in order (term i to lane i mod
+/// [`LANES`]). Neither the block sizes nor drawing past the t-th acceptance change anything: each
+/// proposal has its own counter.
 pub fn tilted_tail_sample(job: &TiltedTailJob, mut normals: impl Normals, mut uniforms: Stream) -> f64 {
     let mut z = vec![0.0; STEP_BLOCK];
     let mut v = vec![0.0; STEP_BLOCK];
     let mut lanes = [0.0; LANES];
     let mut accepted = 0u64;
     while accepted < job.t {
-        normals.fill(&mut z);
-        uniforms.fill_uniforms(&mut v);
+        let nb = (2 * (job.t - accepted)).clamp(16, STEP_BLOCK as u64) as usize;
+        let (z, v) = (&mut z[..nb], &mut v[..nb]);
+        normals.fill(z);
+        uniforms.fill_uniforms(v);
         for (zj, vj) in z.iter_mut().zip(v.iter_mut()) {
             let u = (*zj * *zj) * job.scale;
             let y = ln(job.c + job.gamma * u);
@@ -188,24 +191,38 @@ pub fn tilted_tail_sample(job: &TiltedTailJob, mut normals: impl Normals, mut un
 
 /// One path of the scalar AR(1) job, tracked as `z·e^{scale}` with rescaling.
 pub fn scalar_ar_path(job: &ScalarArJob, normals: impl Normals) -> ScalarArPath {
+    scalar_ar_paths(job, vec![normals]).pop().expect("one path")
+}
+
+/// Paths of the scalar AR(1) job advanced in lockstep, one per source of normals: the
+/// recurrence is a latency-bound chain, so independent paths interleaved step by step keep the
+/// floating-point units busy. Each path's numbers are exactly those of a lone path.
+pub fn scalar_ar_paths<N: Normals>(job: &ScalarArJob, sources: Vec<N>) -> Vec<ScalarArPath> {
     const LIMIT: f64 = 1e150;
-    let mut normals = Buffered::new(normals);
+    let n = sources.len();
+    let mut normals: Vec<Buffered<N>> = sources.into_iter().map(Buffered::new).collect();
     // z_t = z·e^{scale}; the input term is damped by e^{−scale} once the path is rescaled.
-    let (mut z, mut scale, mut damp, mut t) = (0.0f64, 0.0f64, 1.0f64, 0u64);
-    let mut out = ScalarArPath { log_abs: Vec::with_capacity(job.times.len()), value: Vec::with_capacity(job.times.len()) };
+    let (mut z, mut scale, mut damp) = (vec![0.0f64; n], vec![0.0f64; n], vec![1.0f64; n]);
+    let mut out: Vec<ScalarArPath> =
+        (0..n).map(|_| ScalarArPath { log_abs: Vec::with_capacity(job.times.len()), value: Vec::with_capacity(job.times.len()) }).collect();
+    let mut t = 0u64;
     for &until in &job.times {
         while t < until {
-            let x = normals.draw();
-            z = (job.c + job.gamma * x * x) * z + job.q * x * damp;
-            if z.abs() > LIMIT {
-                z /= LIMIT;
-                scale += LIMIT.ln();
-                damp = (-scale).exp();
+            for k in 0..n {
+                let x = normals[k].draw();
+                z[k] = (job.c + job.gamma * x * x) * z[k] + job.q * x * damp[k];
+                if z[k].abs() > LIMIT {
+                    z[k] /= LIMIT;
+                    scale[k] += LIMIT.ln();
+                    damp[k] = (-scale[k]).exp();
+                }
             }
             t += 1;
         }
-        out.log_abs.push(z.abs().ln() + scale);
-        out.value.push(if scale == 0.0 { z } else { z.signum() * f64::INFINITY });
+        for k in 0..n {
+            out[k].log_abs.push(z[k].abs().ln() + scale[k]);
+            out[k].value.push(if scale[k] == 0.0 { z[k] } else { z[k].signum() * f64::INFINITY });
+        }
     }
     out
 }
@@ -464,6 +481,20 @@ mod tests {
         let lone: Vec<InteractionPath> = (0..6).map(|p| interaction_path(&job, &marks, Stream::new(job.key, p))).collect();
         let grouped = interaction_paths(&[&job; 6], &marks, (0..6).map(|p| Stream::new(job.key, p)).collect());
         assert_eq!(lone, grouped);
+    }
+
+    #[test]
+    fn scalar_ar_paths_in_lockstep_equal_lone_paths() {
+        // (0.3, 1.6) explodes (μ > 0), so the rescaling branch runs too.
+        for (c, gamma) in [(0.5, 0.499), (0.3, 1.6)] {
+            let job = ScalarArJob { c, gamma, q: 1.0, times: vec![10, 3000], paths: 3, key: StreamKey::new(4, "ar") };
+            let group = scalar_ar_paths(&job, (0..3).map(|p| Stream::new(job.key, p)).collect());
+            for (p, path) in group.iter().enumerate() {
+                let lone = scalar_ar_path(&job, Stream::new(job.key, p as u64));
+                assert_eq!(path.log_abs, lone.log_abs);
+                assert_eq!(path.value.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), lone.value.iter().map(|v| v.to_bits()).collect::<Vec<_>>());
+            }
+        }
     }
 
     #[test]

@@ -6,6 +6,7 @@ use crate::claim::Registry;
 
 pub mod figure2;
 pub mod lemma1;
+pub mod sharp;
 pub mod stationarity;
 pub mod theorem4;
 pub mod thm2;
@@ -15,6 +16,7 @@ pub fn register(r: &mut Registry) {
     thm2::register(r);
     lemma1::register(r);
     theorem4::register(r);
+    sharp::register(r);
     stationarity::register(r);
     figure2::register(r);
 }
