@@ -1,7 +1,7 @@
 //! Estimators the families use, public so a conjecture can use them too: the top Lyapunov
 //! exponent of a random matrix product with its interval, log-space LRD norms (the
 //! [`DiagonalLrdJob`](crate::mc::jobs::DiagonalLrdJob) of `mc`, run by any backend), and rare
-//! tail probabilities of `Σ ln(c + γx²)` by importance sampling ([`rare_tail`]).
+//! tail probabilities of `Σ ln(c + γx²)` by importance sampling ([`RareTail`]).
 
 use crate::error::Result;
 use crate::math::large_deviation::{Threshold, TiltedProposal};
@@ -11,7 +11,7 @@ use crate::mc::jobs::TiltedTailJob;
 use crate::mc::{Backend, Stream, StreamKey};
 use crate::model::InteractionSsm;
 use crate::progress::Progress;
-use crate::stats::{empirical_bernstein, mean_interval, Interval};
+use crate::stats::{betting_interval, mean_interval, Interval};
 use serde::{Deserialize, Serialize};
 use std::f64::consts::LN_10;
 
@@ -92,7 +92,7 @@ pub fn tilted_draws(
 ///
 /// Each sample contributes `W = e^{tΛ(θ) − θY_t}·1{Y_t ≥ s}` (Y_t drawn under the tilted law), an
 /// unbiased estimate of P; on the event `W ≤ B = e^{tΛ(θ) − θs}`, so `W/B = e^{−θ(Y_t − s)}·1{Y_t ≥ s}`
-/// lies in [0, 1] and the empirical Bernstein interval applies to it (proofs/stability.md).
+/// lies in [0, 1] and the betting interval of [`betting_interval`] applies to it (proofs/stability.md).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RareTail {
     /// Steps t.
@@ -121,6 +121,10 @@ pub struct RareTail {
     pub confidence: f64,
     /// The rejection sampler's acceptance probability.
     pub acceptance: f64,
+    /// The estimator's variance per sample relative to P̂² (sample variance of W/B over its mean
+    /// squared; None without hits). Plain Monte Carlo's is (1 − P)/P: their ratio is the
+    /// variance-reduction factor.
+    pub relative_variance: Option<f64>,
 }
 
 impl RareTail {
@@ -129,7 +133,7 @@ impl RareTail {
         let ev = &draws.event;
         let theta = ev.theta();
         let scaled: Vec<f64> = draws.sums.iter().map(|&y| if y >= ev.s { (-theta * (y - ev.s)).exp() } else { 0.0 }).collect();
-        let ci = empirical_bernstein(&scaled, confidence);
+        let ci = betting_interval(&scaled, confidence);
         let ln_b = ev.log_weight_bound();
         let log10 = |m: f64| (m > 0.0).then(|| (ln_b + m.ln()) / LN_10);
         RareTail {
@@ -146,7 +150,18 @@ impl RareTail {
             hits: draws.sums.iter().filter(|&&y| y >= ev.s).count() as u64,
             confidence,
             acceptance: draws.proposal.acceptance,
+            relative_variance: (ci.estimate > 0.0 && scaled.len() > 1).then(|| {
+                let var = scaled.iter().map(|x| (x - ci.estimate).powi(2)).sum::<f64>() / (scaled.len() - 1) as f64;
+                var / (ci.estimate * ci.estimate)
+            }),
         }
+    }
+
+    /// How many plain Monte Carlo samples one importance sample is worth at this P:
+    /// `((1 − P̂)/P̂) / relative variance` (None without hits).
+    pub fn variance_reduction(&self) -> Option<f64> {
+        let p = 10f64.powf(self.log10_p?);
+        Some((1.0 - p) / p / self.relative_variance?)
     }
 
     /// The interval's half-width relative to the estimate, `(hi − lo)/(2P̂)` (None without hits).

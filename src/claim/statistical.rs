@@ -139,7 +139,7 @@ pub fn judge_rare_tail_bounds(cells: Vec<RareCell>, alpha: f64) -> Outcome {
             Verdict::Refuted {
                 counterexample: serde_json::to_value(c).unwrap_or_default(),
                 violation: Comparison::custom(lo, c.log10_bound, Relation::AtMost, c.margin(), RARE_MARGIN_FORMULA)
-                    .named("log10 of the one-sided empirical-Bernstein lower limit of P at level α/m", "log10 of the claimed bound on P"),
+                    .named("log10 of the one-sided betting lower limit of P at level α/m", "log10 of the claimed bound on P"),
                 margin: c.margin(),
                 summary: format!(
                     "{}: log10 P̂ = {:.3}, one-sided lower log10 {:.3} > log10 bound {:.3} at level α/m = {:.2e}",
@@ -158,7 +158,7 @@ pub fn judge_rare_tail_bounds(cells: Vec<RareCell>, alpha: f64) -> Outcome {
 
 /// How [`judge_rare_tail_bounds`] scales its margin.
 pub const RARE_MARGIN_FORMULA: &str =
-    "(bound − lower)/max(bound, lower) from the log10 gap, lower = the one-sided α/m empirical-Bernstein lower limit of P (importance sampling)";
+    "(bound − lower)/max(bound, lower) from the log10 gap, lower = the one-sided α/m betting lower limit of P (importance sampling)";
 
 #[cfg(test)]
 mod tests {

@@ -1,17 +1,18 @@
 //! Statistics with stated confidence: exact binomial intervals (Clopper–Pearson, Wilson as a
-//! cross-check), Bonferroni correction, Student-t intervals for means and least-squares slopes, the Ljung–Box test of whiteness.
+//! cross-check), Bonferroni correction, Student-t intervals for means and least-squares slopes, the Ljung–Box test of whiteness, and
+//! a betting interval for the mean of bounded variables (exact coverage, variance-adaptive).
 //!
 //! Every interval is a typed, serialisable [`Interval`] carrying its confidence level, so a
 //! verdict can say exactly what was claimed at what level.
 
-pub mod bernstein;
+pub mod betting;
 pub mod binomial;
 pub mod interval;
 pub mod ks;
 pub mod ljung_box;
 pub mod regression;
 
-pub use bernstein::empirical_bernstein;
+pub use betting::betting_interval;
 pub use binomial::{binomial_upper_tail, clopper_pearson, refutation_power, refuting_count, wilson};
 pub use interval::{mean_interval, Interval};
 pub use ks::ks_two_sample;

@@ -8,7 +8,7 @@
 //! Stated relative error: `P = BR·(1 + b₁/t + O(t⁻²))` with the explicit b₁ of
 //! [`Threshold::bahadur_rao_b1`]; the allowance is `ε = 2|b₁|/t` (the first-order term, doubled
 //! to cover the O(t⁻²) rest), as the ratio band [BR/(1 + ε), BR·(1 + ε)], which the cell's
-//! empirical Bernstein interval (Bonferroni over the cells at α = 10⁻⁴) must meet.
+//! betting interval (Bonferroni over the cells at α = 10⁻⁴) must meet.
 //! Control: the rate function off by 2% (I·0.98).
 
 use super::theorem4::{tilted, times, Event, Setting, CELLS};
@@ -156,7 +156,7 @@ pub fn register(r: &mut crate::claim::Registry) {
             Family::Stability,
             "For Y_t = Σ_{i≤t} ln(λ_H + γx_i²) and every threshold of the Theorem 4 grid (both events, every (λ_H, γ), t and z) with \
              t·I(s/t) ≥ 20: the importance-sampling interval for P(Y_t ≥ s) meets [BR/(1 + ε), BR(1 + ε)], BR = e^{−tI}/(θσ√(2πt)) the \
-             Bahadur–Rao value (I, θ, σ from the log-MGF by quadrature), ε = 2|b₁|/t; empirical Bernstein intervals at α = 10⁻⁴, \
+             Bahadur–Rao value (I, θ, σ from the log-MGF by quadrature), ε = 2|b₁|/t; betting intervals at α = 10⁻⁴, \
              Bonferroni over the events.",
             sharp_check(1.0),
         )

@@ -1,8 +1,8 @@
 //! 004 Theorem 4: `P(∏_{i≤t}(λ_H + γx_i²) ≥ e^z(λ_H + γ)^t) ≤ B(t, z; ν, b)` for some (ν, b).
 //!
 //! Both events are thresholds on Y_t = Σ_{i≤t} ln(λ_H + γx_i²). Every (t, z) cell's probability
-//! is estimated by importance sampling at the event's saddle point ([`crate::estimate::rare_tail`]
-//! machinery: exact tilted sampling, weights bounded on the event, an empirical Bernstein interval
+//! is estimated by importance sampling at the event's saddle point ([`crate::estimate::RareTail`]
+//! machinery: exact tilted sampling, weights bounded on the event, an betting interval
 //! in log10), so the bound is judged where P is 10⁻⁵⁰ or 10⁻⁹⁰⁰ as well as where plain Monte
 //! Carlo sees it; plain Monte Carlo stays as a cross-check where P̂ ≥ 10⁻³, and the two intervals
 //! must meet. Cells are Bonferroni-corrected over the cells whose bound is below 1.
@@ -271,7 +271,8 @@ fn thm4_check(form: Form, constants_rule: Constants) -> impl Check {
 }
 
 /// For each of [`PRECISION_AT`], the event whose estimate (at the claim's level) is closest to
-/// it in log10: its t, threshold, log10 P̂ and relative half-width.
+/// it in log10: its t, threshold, log10 P̂, relative half-width and variance reduction against plain
+/// Monte Carlo.
 fn precision_table(events: &[Arc<TiltedDraws>], confidence: f64) -> Vec<serde_json::Value> {
     let estimates: Vec<RareTail> = events.iter().map(|d| RareTail::new(d, confidence)).filter(|e| e.log10_p.is_some()).collect();
     PRECISION_AT
@@ -279,7 +280,7 @@ fn precision_table(events: &[Arc<TiltedDraws>], confidence: f64) -> Vec<serde_js
         .filter_map(|&target| {
             let d = |e: &RareTail| (e.log10_p.unwrap_or(0.0) - target).abs();
             let best = estimates.iter().min_by(|a, b| d(a).total_cmp(&d(b)))?;
-            Some(serde_json::json!({"target_log10_p": target, "t": best.t, "threshold": best.threshold, "log10_p": best.log10_p, "relative_half_width": best.relative_half_width()}))
+            Some(serde_json::json!({"target_log10_p": target, "t": best.t, "threshold": best.threshold, "log10_p": best.log10_p, "relative_half_width": best.relative_half_width(), "variance_reduction_vs_plain": best.variance_reduction()}))
         })
         .collect()
 }
@@ -347,7 +348,7 @@ fn title(form: Form) -> (&'static str, &'static str) {
 }
 
 /// Probability against t at z = σ√t (log10): the importance-sampling estimate with its 95%
-/// empirical Bernstein interval, plain Monte Carlo, Bahadur–Rao, the judged bound (best b),
+/// betting interval, plain Monte Carlo, Bahadur–Rao, the judged bound (best b),
 /// Markov, Cramér–Chernoff and (product forms) the Jensen-gap bound.
 fn tail_figure(form: Form, c: f64, gamma: f64, rows: &[Row]) -> Figure {
     let (name, which) = title(form);
@@ -355,8 +356,8 @@ fn tail_figure(form: Form, c: f64, gamma: f64, rows: &[Row]) -> Figure {
     let mut fig = Figure::new(&format!("tail-{which}-{c}-{gamma}"), &format!("{name}, λ_H = {c}, γ = {gamma}"), "t", "log10 probability")
         .log_x()
         .with(Series::new("importance sampling", Style::Points, pts(&|r| r.estimate.log10_p)).color(0))
-        .with(Series::new("empirical Bernstein 95% upper end", Style::Line, pts(&|r| Some(r.estimate.log10_hi))).color(0))
-        .with(Series::new("empirical Bernstein 95% lower end", Style::Line, pts(&|r| r.estimate.log10_lo)).color(0))
+        .with(Series::new("betting interval 95%, upper end", Style::Line, pts(&|r| Some(r.estimate.log10_hi))).color(0))
+        .with(Series::new("betting interval 95%, lower end", Style::Line, pts(&|r| r.estimate.log10_lo)).color(0))
         .with(Series::new("plain Monte Carlo", Style::Points, pts(&|r| r.plain)).color(5))
         .with(Series::new("Bahadur–Rao", Style::Dashed, pts(&|r| r.estimate.log10_bahadur_rao)).color(6))
         .with(
@@ -398,7 +399,7 @@ pub fn register(r: &mut crate::claim::Registry) {
         (standard) / 10⁶ (deep), z ∈ {0, 1, 3, 10} ∪ {1, 2, 2.5, 3}·σ√t ∪ {1.1·tν(b)²/b where ≤ t} (just past each branch point), b ∈ {0.1, 1, 10} with ν(b)² computed by quadrature (×1.02); \
         P estimated for every cell by importance sampling at the event's saddle point (500 / 1000 / 4000 exact tilted samples, \
         weights bounded on the event), with plain Monte Carlo (4000 / 10000 / 100000 sequences) as a cross-check where P̂ ≥ 10⁻³; \
-        a cell is refuted when its one-sided empirical-Bernstein lower end exceeds the bound at α = 10⁻⁴, Bonferroni over the cells \
+        a cell is refuted when its one-sided betting lower end exceeds the bound at α = 10⁻⁴, Bonferroni over the cells \
         whose bound is below 1.";
     r.add(
         Claim::theorem("004.thm4", Family::Stability, &format!("The main-text bound (19) on {GRID}"), thm4_check(Form::Main, Constants::Minimal))
