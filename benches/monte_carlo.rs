@@ -7,9 +7,9 @@
 //! numpy and C references: `scripts/perf_compare.sh` (README, "Performance").
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use ssmcheck::mc::jobs::{DiagonalLrdJob, InteractionJob, ScalarArJob, Start, TailSumJob};
+use ssmcheck::mc::jobs::{DiagonalLrdJob, InteractionJob, ScalarArJob, Start, TailSumJob, TiltedTailJob};
 use ssmcheck::mc::normals::Normals;
-use ssmcheck::mc::paths::{diagonal_lrd_path, interaction_path, scalar_ar_path, tail_sum_sample};
+use ssmcheck::mc::paths::{diagonal_lrd_path, interaction_path, scalar_ar_path, scalar_ar_paths, tail_sum_sample, tilted_tail_sample};
 use ssmcheck::mc::portable::PortableNormals;
 use ssmcheck::mc::{Stream, StreamKey};
 use ssmcheck::model::Discretization;
@@ -126,6 +126,47 @@ fn stability(c: &mut Criterion) {
     g.throughput(Throughput::Elements(steps));
     g.bench_function("tail_sum_1e5 (sample-steps)", |b| b.iter(|| tail_sum_sample(black_box(&tail), Stream::new(tail.key, 0))));
     g.bench_function("scalar_ar_1e5 (path-steps)", |b| b.iter(|| scalar_ar_path(black_box(&ar), Stream::new(ar.key, 0))));
+    g.throughput(Throughput::Elements(4 * steps));
+    g.bench_function("scalar_ar_1e5_lockstep4 (path-steps)", |b| b.iter(|| scalar_ar_paths(black_box(&ar), (0..4).map(|p| Stream::new(ar.key, p)).collect())));
+    g.finish();
+}
+
+/// The importance sampler of 004 Theorem 4: accepted terms per second of the exact tilted
+/// rejection sampler at three tilts (the σ√t-scale event at t = 10⁴, a far event at t = 100,
+/// and t = 1, z = 10 where θ ≈ 2·10⁴ and the acceptance is 0.4%), and the variance reduction's
+/// other half — the interval — on 1000 weights.
+fn rare_events(c: &mut Criterion) {
+    use ssmcheck::math::large_deviation::{Threshold, TiltedProposal};
+    use ssmcheck::math::subexp::LogChi2;
+    let law = LogChi2::new(0.5, 0.499).unwrap();
+    let mut g = c.benchmark_group("rare_events");
+    for (name, t, s) in
+        [("sigma_scale_t1e4", 10_000u64, 10_000.0 * 0.999f64.ln() + 3.0 * (10_000.0f64 * 0.2678).sqrt()), ("far_t100", 100, 50.0), ("z10_t1", 1, 10.0)]
+    {
+        let event = Threshold::new(&law, t, s);
+        let p = TiltedProposal::new(&law, &event.tilted);
+        let job = TiltedTailJob {
+            c: law.c,
+            gamma: law.gamma,
+            theta: p.theta,
+            eta: p.eta,
+            scale: p.scale,
+            log_bound: p.log_bound,
+            t,
+            samples: 1,
+            key: StreamKey::new(1, "bench"),
+            accept_key: StreamKey::new(1, "bench/accept"),
+        };
+        let reps = (10_000 / t).max(1);
+        g.throughput(Throughput::Elements(reps * t));
+        g.bench_function(format!("tilted_{name} (accepted terms)"), |b| {
+            b.iter(|| (0..reps).map(|r| tilted_tail_sample(black_box(&job), Stream::new(job.key, r), Stream::new(job.accept_key, r))).sum::<f64>())
+        });
+    }
+    let mut s = Stream::new(StreamKey::new(1, "bench"), 0);
+    let weights: Vec<f64> = (0..1000).map(|i| if i % 2 == 0 { 0.0 } else { 0.02 * s.uniform() }).collect();
+    g.throughput(Throughput::Elements(1000));
+    g.bench_function("betting_interval_1000", |b| b.iter(|| ssmcheck::stats::betting_interval(black_box(&weights), 1.0 - 1e-6)));
     g.finish();
 }
 
@@ -161,6 +202,6 @@ fn property_check(c: &mut Criterion) {
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(10);
-    targets = elementary, normals, diagonal, scan, interaction, stability, backends, property_check
+    targets = elementary, normals, diagonal, scan, interaction, stability, rare_events, backends, property_check
 }
 criterion_main!(benches);

@@ -93,7 +93,7 @@ fn stability_printed(cx: &Value) -> bool {
 }
 
 fn thm4_appendix(cx: &Value) -> bool {
-    let label = cx["cell"]["label"].as_str().unwrap();
+    let label = cx["label"].as_str().unwrap();
     let (c, g, t, z, nu2, b) = ["λ_H", "γ", "t", "z", "ν²", "b"].map(|k| label_number(label, k)).into();
     // The appendix's bound, recomputed from the cell's parameters.
     let bound = if z <= t * nu2 / b { (-z * z / (2.0 * t * nu2)).exp() } else { (-t / (2.0 * b)).exp() };
