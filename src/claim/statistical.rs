@@ -110,17 +110,18 @@ impl RareCell {
     /// `(bound − lower)/max(bound, lower)` computed from the log10 gap, so it is exact where both
     /// underflow; 1 when the lower end is 0.
     pub fn margin(&self) -> f64 {
-        match self.estimate.log10_lo {
-            None => 1.0,
-            Some(lo) => {
-                let gap = self.log10_bound - lo;
-                if gap >= 0.0 {
-                    1.0 - 10f64.powf(-gap)
-                } else {
-                    10f64.powf(gap) - 1.0
-                }
-            }
-        }
+        self.estimate.log10_lo.map_or(1.0, |lo| log10_gap_margin(self.log10_bound - lo))
+    }
+}
+
+/// The scale-aware margin `(b − a)/max(a, b)` of `a ≤ b` from the gap `log10 b − log10 a`, exact
+/// where a and b themselves underflow: `1 − 10^{−gap}` when the relation holds, `10^{gap} − 1`
+/// (negative) when it does not.
+pub fn log10_gap_margin(gap: f64) -> f64 {
+    if gap >= 0.0 {
+        1.0 - 10f64.powf(-gap)
+    } else {
+        10f64.powf(gap) - 1.0
     }
 }
 
@@ -190,6 +191,41 @@ mod tests {
         // It is reported for every cell of the judge.
         let out = judge_tail_bounds(vec![cell(0, 4000, 0.01)], 2.5e-5);
         assert!((out.details["cells"][0]["power_at_twice_the_bound"].as_f64().unwrap() - 0.9054).abs() < 5e-4);
+    }
+
+    fn rare(lo: Option<f64>, confidence: f64) -> RareTail {
+        RareTail {
+            t: 100,
+            threshold: 50.0,
+            theta: 3.0,
+            log10_p: Some(-200.0),
+            log10_lo: lo,
+            log10_hi: -199.5,
+            log10_weight_bound: -198.0,
+            log10_bahadur_rao: Some(-200.1),
+            bahadur_rao_b1: -0.1,
+            samples: 1000,
+            hits: 500,
+            confidence,
+            acceptance: 0.5,
+            relative_variance: Some(100.0),
+        }
+    }
+
+    #[test]
+    fn rare_cells_are_judged_in_log10_below_the_smallest_f64() {
+        // m = 2 cells at α = 1e−4: each interval must be at 1 − 1e−4.
+        let conf = 1.0 - 2.0 * bonferroni(1e-4, 2);
+        let cell = |lo: Option<f64>, bound: f64| RareCell { label: format!("{lo:?} vs {bound}"), estimate: rare(lo, conf), log10_bound: bound };
+        // Lower end 10^−200.3 against a bound of 10^−217: refuted, margin 10^{−16.7} − 1.
+        let out = judge_rare_tail_bounds(vec![cell(Some(-200.3), -217.0), cell(None, -300.0)], 1e-4);
+        assert_eq!(out.verdict.tag(), crate::claim::VerdictKind::Refuted);
+        assert!((out.margin.unwrap() - (10f64.powf(-16.7) - 1.0)).abs() < 1e-12);
+        // Against 10^−190 it holds with margin 1 − 10^{−9.7}; a lower end of 0 never refutes.
+        let out = judge_rare_tail_bounds(vec![cell(Some(-200.3), -190.0), cell(None, -300.0)], 1e-4);
+        assert_eq!(out.verdict.tag(), crate::claim::VerdictKind::Holds);
+        assert!((out.margin.unwrap() - (1.0 - 10f64.powf(-10.3))).abs() < 1e-12);
+        assert_eq!(log10_gap_margin(0.0), 0.0);
     }
 
     #[test]

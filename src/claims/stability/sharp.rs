@@ -13,6 +13,7 @@
 
 use super::theorem4::{tilted, times, Event, Setting, CELLS};
 use crate::claim::custom;
+use crate::claim::statistical::log10_gap_margin;
 use crate::claim::{Check, Claim, Comparison, Family, Figure, Kind, Outcome, Relation, Series, Style, Verdict, ALPHA};
 use crate::claims::PAPER_004;
 use crate::estimate::RareTail;
@@ -49,12 +50,7 @@ impl SharpCell {
         (self.estimate.log10_hi - lo).min(hi - is_lo)
     }
     fn margin(&self) -> f64 {
-        let g = self.gap();
-        if g >= 0.0 {
-            1.0 - 10f64.powf(-g)
-        } else {
-            10f64.powf(g) - 1.0
-        }
+        log10_gap_margin(self.gap())
     }
 }
 
@@ -109,7 +105,7 @@ fn sharp_check(rate_factor: f64) -> impl Check {
                         rhs,
                         Relation::AtMost,
                         c.margin(),
-                        "(10^{−gap} complement) of the log10 gap between the interval and the band",
+                        "1 − 10^{−gap} (10^{gap} − 1 when negative), gap = the smallest log10 distance from the interval to the band's far side",
                     )
                     .named(lhs_is, rhs_is),
                     margin: c.margin(),

@@ -83,7 +83,7 @@ pub(super) struct Setting {
 impl Setting {
     /// The setting (λ_H, γ), computed once per process (ν(b) takes hundreds of quadratures).
     pub fn new(c: f64, gamma: f64) -> Arc<Setting> {
-        static CACHE: OnceLock<Mutex<HashMap<String, Arc<Setting>>>> = OnceLock::new();
+        static CACHE: Memo<Setting> = OnceLock::new();
         memo(&CACHE, format!("{c}/{gamma}"), || {
             let law = LogChi2::new(c, gamma).expect("positive");
             Ok(Setting { law, mu: law.mean(), var: law.variance(), nu2: BS.map(|b| SAFETY * law.nu2(b)) })
@@ -110,9 +110,12 @@ impl Setting {
     }
 }
 
+/// A process-wide memo of values by key.
+type Memo<T> = OnceLock<Mutex<HashMap<String, Arc<T>>>>;
+
 /// A memo shared by the claims and their controls (they judge the same draws), keyed by seed,
 /// budget, backend and job.
-fn memo<T: Send + Sync + 'static>(cache: &'static OnceLock<Mutex<HashMap<String, Arc<T>>>>, id: String, make: impl FnOnce() -> Result<T>) -> Result<Arc<T>> {
+fn memo<T: Send + Sync + 'static>(cache: &'static Memo<T>, id: String, make: impl FnOnce() -> Result<T>) -> Result<Arc<T>> {
     let cache = cache.get_or_init(Default::default);
     if let Some(hit) = cache.lock().expect("cache lock").get(&id) {
         return Ok(hit.clone());
@@ -124,7 +127,7 @@ fn memo<T: Send + Sync + 'static>(cache: &'static OnceLock<Mutex<HashMap<String,
 
 /// Plain Monte Carlo: Y_t at `times` for every sequence of one (λ_H, γ).
 fn plain_sums(ctx: &Context, c: f64, gamma: f64, times: &[u64]) -> Result<Arc<Vec<Vec<f64>>>> {
-    static CACHE: OnceLock<Mutex<HashMap<String, Arc<Vec<Vec<f64>>>>>> = OnceLock::new();
+    static CACHE: Memo<Vec<Vec<f64>>> = OnceLock::new();
     let samples = plain_samples(ctx);
     let id = format!("{}/{}/{}/{c}/{gamma}/{times:?}/{samples}", ctx.seed, ctx.budget.name(), ctx.backend.name());
     memo(&CACHE, id, || {
@@ -137,7 +140,7 @@ fn plain_sums(ctx: &Context, c: f64, gamma: f64, times: &[u64]) -> Result<Arc<Ve
 /// Importance-sampling draws for `Y_t ≥ s` under (λ_H, γ): streams keyed by the event, so every
 /// claim that judges the same event reads the same numbers.
 pub(super) fn tilted(ctx: &Context, setting: &Setting, t: u64, s: f64) -> Result<Arc<TiltedDraws>> {
-    static CACHE: OnceLock<Mutex<HashMap<String, Arc<TiltedDraws>>>> = OnceLock::new();
+    static CACHE: Memo<TiltedDraws> = OnceLock::new();
     let (c, gamma) = (setting.law.c, setting.law.gamma);
     let samples = tilted_samples(ctx);
     let label = format!("004.thm4.is/{c}/{gamma}/{t}/{:016x}", s.to_bits());
