@@ -6,7 +6,7 @@
 //! the Theorem 4 claims are judged against can be trusted where no plain Monte Carlo reaches.
 //!
 //! Stated relative error: `P = BR·(1 + b₁/t + O(t⁻²))` with the explicit b₁ of
-//! [`Threshold::bahadur_rao_b1`]; the allowance is `ε = 2|b₁|/t` (the first-order term, doubled
+//! [`Threshold::bahadur_rao_b1`](crate::math::large_deviation::Threshold::bahadur_rao_b1); the allowance is `ε = 2|b₁|/t` (the first-order term, doubled
 //! to cover the O(t⁻²) rest), as the ratio band [BR/(1 + ε), BR·(1 + ε)], which the cell's
 //! betting interval (Bonferroni over the cells at α = 10⁻⁴) must meet.
 //! Control: the rate function off by 2% (I·0.98).
