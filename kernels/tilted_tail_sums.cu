@@ -1,5 +1,6 @@
 // Tilted tail sums (mirrors tilted_tail_sample in src/mc/paths.rs): one thread per sample.
-// Proposal j: z = normal j of stream (k0, k1), v = uniform j of stream (a0, a1); u = (z·z)·scale,
+// Proposal j: z = normal j of stream (k0, k1), v = uniform j of stream (a0, a1) (two per block);
+// u = (z·z)·scale,
 // y = ln(c + γu), accepted when ln v ≤ (θ·y − η·u) − log_bound. Accepted term i (0-based) goes
 // to partial sum i mod 4 until t are accepted; out[sample] = (l0 + l1) + (l2 + l3).
 // SSM_STEP_OFFSET exists only for the negative control of the agreement test (a planted
@@ -17,10 +18,14 @@ SSM_GLOBAL void tilted_tail_sums(double c, double gamma, double theta, double et
     SsmStream s = ssm_stream(k0, k1, p);
     SsmStream a = ssm_stream(a0, a1, p);
     double lanes[4] = {0.0, 0.0, 0.0, 0.0};
-    ssm_u64 accepted = 0;
+    ssm_u32 aw[4];
+    ssm_u64 accepted = 0, j = 0;
     while (accepted < t - SSM_STEP_OFFSET) {
         double z = ssm_normal(&s);
-        double v = ssm_uniform(&a);
+        // Two acceptance uniforms per Philox block: words (0, 1) for even j, (2, 3) for odd j.
+        if ((j & 1) == 0) ssm_block(&a, aw);
+        double v = ssm_uniform_from_words(aw[2 * (j & 1)], aw[2 * (j & 1) + 1]);
+        ++j;
         double u = (z * z) * scale;
         double y = ssm_ln(c + gamma * u);
         double log_ratio = (theta * y - eta * u) - log_bound;

@@ -160,9 +160,10 @@ pub struct TailSumJob {
 /// `u = (z_j·z_j)·scale` and is accepted when `ln v_j ≤ (θ·ln(c + γu) − η·u) − log_bound`.
 /// Accepted term i (0-based) goes to partial sum i mod 4, and Y_t = (l₀ + l₁) + (l₂ + l₃).
 ///
-/// Stream layout: z_j is normal j of `Stream::new(key, p)`, v_j is uniform j of
-/// `Stream::new(accept_key, p)` (one Philox block per uniform). Proposals are read in order
-/// until t are accepted.
+/// Stream layout: z_j is normal j of `Stream::new(key, p)`; v_j comes from Philox block ⌊j/2⌋
+/// of `Stream::new(accept_key, p)`, words (w₀, w₁) for even j and (w₂, w₃) for odd j
+/// ([`Stream::fill_uniform_pairs`](super::Stream::fill_uniform_pairs)). Proposals are read in
+/// order until t are accepted.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct TiltedTailJob {
     /// c = λ_H > 0.

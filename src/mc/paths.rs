@@ -165,10 +165,11 @@ pub fn tilted_tail_sample(job: &TiltedTailJob, mut normals: impl Normals, mut un
     let mut lanes = [0.0; LANES];
     let mut accepted = 0u64;
     while accepted < job.t {
+        // Even, so the uniforms stay aligned to their blocks.
         let nb = (2 * (job.t - accepted)).clamp(16, STEP_BLOCK as u64) as usize;
         let (z, v) = (&mut z[..nb], &mut v[..nb]);
         normals.fill(z);
-        uniforms.fill_uniforms(v);
+        uniforms.fill_uniform_pairs(v);
         for (zj, vj) in z.iter_mut().zip(v.iter_mut()) {
             let u = (*zj * *zj) * job.scale;
             let y = ln(job.c + job.gamma * u);
@@ -176,14 +177,12 @@ pub fn tilted_tail_sample(job: &TiltedTailJob, mut normals: impl Normals, mut un
             *zj = y;
             *vj = if ln(*vj) <= log_ratio { 1.0 } else { 0.0 };
         }
+        // Branch-free (acceptance is a coin flip the predictor cannot learn): a rejected or
+        // surplus proposal adds +0.0, which leaves a lane unchanged (lanes are never −0.0).
         for (&y, &ok) in z.iter().zip(v.iter()) {
-            if ok == 1.0 {
-                lanes[(accepted % LANES as u64) as usize] += y;
-                accepted += 1;
-                if accepted == job.t {
-                    break;
-                }
-            }
+            let take = ok == 1.0 && accepted < job.t;
+            lanes[(accepted % LANES as u64) as usize] += if take { y } else { 0.0 };
+            accepted += u64::from(take);
         }
     }
     combine(&lanes)

@@ -109,16 +109,19 @@ impl Stream {
         uniform_from_words(w[0], w[1])
     }
 
-    /// The same values as `out.len()` calls of [`Stream::uniform`] (one block each), as one
-    /// loop the compiler vectorises.
-    pub fn fill_uniforms(&mut self, out: &mut [f64]) {
+    /// Uniforms two per block, as one loop the compiler vectorises: block b gives uniform 2b from
+    /// its words (w₀, w₁) and uniform 2b + 1 from (w₂, w₃). `out.len()` must be even (any split
+    /// into even-length calls gives the same values as one call).
+    pub fn fill_uniform_pairs(&mut self, out: &mut [f64]) {
+        assert!(out.len() % 2 == 0, "uniform pairs come two per block");
         self.spare = None;
         let b0 = self.next_block;
-        for (j, u) in out.iter_mut().enumerate() {
+        for (j, pair) in out.chunks_exact_mut(2).enumerate() {
             let w = self.block_at(b0 + j as u64);
-            *u = uniform_from_words(w[0], w[1]);
+            pair[0] = uniform_from_words(w[0], w[1]);
+            pair[1] = uniform_from_words(w[2], w[3]);
         }
-        self.next_block += out.len() as u64;
+        self.next_block += (out.len() / 2) as u64;
     }
 }
 
@@ -196,6 +199,23 @@ mod tests {
             s.fill(&mut filled[r]);
         }
         assert_eq!(single, filled);
+    }
+
+    #[test]
+    fn uniform_pairs_are_both_halves_of_each_block_for_any_even_split() {
+        let k = StreamKey::new(3, "pairs");
+        let mut whole = vec![0.0; 10];
+        Stream::new(k, 2).fill_uniform_pairs(&mut whole);
+        for (b, pair) in whole.chunks(2).enumerate() {
+            let w = Stream::new(k, 2).block_at(b as u64);
+            assert_eq!(pair, [uniform_from_words(w[0], w[1]), uniform_from_words(w[2], w[3])]);
+        }
+        let mut parts = vec![0.0; 10];
+        let mut s = Stream::new(k, 2);
+        for r in [0..2, 2..2, 2..8, 8..10] {
+            s.fill_uniform_pairs(&mut parts[r]);
+        }
+        assert_eq!(whole, parts);
     }
 
     #[test]

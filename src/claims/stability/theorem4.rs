@@ -249,9 +249,11 @@ fn thm4_check(form: Form, constants_rule: Constants) -> impl Check {
             }
         }
         let confidence = 1.0 - 2.0 * bonferroni(ALPHA, pending.len());
+        // One estimate per event (its cells differ only in b).
+        let estimates: HashMap<*const TiltedDraws, RareTail> = events.iter().map(|d| (Arc::as_ptr(d), RareTail::new(d, confidence))).collect();
         let cells: Vec<RareCell> =
-            pending.into_iter().map(|p| RareCell { label: p.label, estimate: RareTail::new(&p.draws, confidence), log10_bound: p.log10_bound }).collect();
-        let precision = precision_table(&events, confidence);
+            pending.into_iter().map(|p| RareCell { label: p.label, estimate: estimates[&Arc::as_ptr(&p.draws)].clone(), log10_bound: p.log10_bound }).collect();
+        let precision = precision_table(estimates.values());
         let smallest_refuted = cells.iter().filter(|c| c.refuted()).filter_map(|c| c.estimate.log10_p).fold(f64::INFINITY, f64::min);
         let smallest = cells.iter().filter_map(|c| c.estimate.log10_p).fold(f64::INFINITY, f64::min);
         let disagreement = cross_check(&cross);
@@ -276,8 +278,10 @@ fn thm4_check(form: Form, constants_rule: Constants) -> impl Check {
 /// For each of [`PRECISION_AT`], the event whose estimate (at the claim's level) is closest to
 /// it in log10: its t, threshold, log10 P̂, relative half-width and variance reduction against plain
 /// Monte Carlo.
-fn precision_table(events: &[Arc<TiltedDraws>], confidence: f64) -> Vec<serde_json::Value> {
-    let estimates: Vec<RareTail> = events.iter().map(|d| RareTail::new(d, confidence)).filter(|e| e.log10_p.is_some()).collect();
+fn precision_table<'a>(estimates: impl Iterator<Item = &'a RareTail>) -> Vec<serde_json::Value> {
+    let mut estimates: Vec<&RareTail> = estimates.filter(|e| e.log10_p.is_some()).collect();
+    // A fixed order, so that ties pick the same event in every run.
+    estimates.sort_by(|a, b| (a.t, a.threshold).partial_cmp(&(b.t, b.threshold)).expect("finite"));
     PRECISION_AT
         .iter()
         .filter_map(|&target| {
