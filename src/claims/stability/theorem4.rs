@@ -359,43 +359,43 @@ fn title(form: Form) -> (&'static str, &'static str) {
 /// Markov, Cramér–Chernoff and (product forms) the Jensen-gap bound.
 fn tail_figure(form: Form, c: f64, gamma: f64, rows: &[Row]) -> Figure {
     let (name, which) = title(form);
-    let pts = |f: &dyn Fn(&Row) -> Option<f64>| rows.iter().filter_map(|r| f(r).map(|v| [r.t, v])).collect::<Vec<_>>();
-    let mut fig = Figure::new(&format!("tail-{which}-{c}-{gamma}"), &format!("{name}, λ_H = {c}, γ = {gamma}"), "t", "log10 probability")
+    let pts = |f: Pick| rows.iter().filter_map(|r| f(r).map(|v| [r.t, v])).collect::<Vec<_>>();
+    let fig = Figure::new(&format!("tail-{which}-{c}-{gamma}"), &format!("{name}, λ_H = {c}, γ = {gamma}"), "t", "log10 probability")
         .log_x()
-        .with(Series::new("importance sampling", Style::Points, pts(&|r| r.estimate.log10_p)).color(0))
-        .with(Series::new("betting interval 95%, upper end", Style::Line, pts(&|r| Some(r.estimate.log10_hi))).color(0))
-        .with(Series::new("betting interval 95%, lower end", Style::Line, pts(&|r| r.estimate.log10_lo)).color(0))
-        .with(Series::new("plain Monte Carlo", Style::Points, pts(&|r| r.plain)).color(5))
-        .with(Series::new("Bahadur–Rao", Style::Dashed, pts(&|r| r.estimate.log10_bahadur_rao)).color(6))
-        .with(
-            Series::new(if form == Form::Appendix { "appendix bound (best b)" } else { "paper's bound (best b)" }, Style::Dashed, pts(&|r| Some(r.paper)))
-                .color(1),
-        )
-        .with(Series::new("Markov", Style::Dashed, pts(&|r| Some(r.markov))).color(2))
-        .with(Series::new("Cramér–Chernoff", Style::Dashed, pts(&|r| Some(r.chernoff))).color(3));
-    if form.event() == Event::Product {
-        fig = fig.with(Series::new("Jensen-gap bound B(t, z + tδ)", Style::Dashed, pts(&|r| r.gap)).color(4));
-    }
-    fig.caption("z = σ√t (σ² = Var ln(λ_H + γX²)). Importance sampling at the event's saddle point (exact tilted sampling, bounded weights) sees P far below plain Monte Carlo's reach; the paper's bound is t-invariant on this scale while the probability falls exponentially in t (the Jensen gap tδ).")
+        .with(Series::new("importance sampling", Style::Points, pts(|r| r.estimate.log10_p)).color(0))
+        .with(Series::new("betting interval 95%, upper end", Style::Line, pts(|r| Some(r.estimate.log10_hi))).color(0))
+        .with(Series::new("betting interval 95%, lower end", Style::Line, pts(|r| r.estimate.log10_lo)).color(0))
+        .with(Series::new("plain Monte Carlo", Style::Points, pts(|r| r.plain)).color(5))
+        .with(Series::new("Bahadur–Rao", Style::Dashed, pts(|r| r.estimate.log10_bahadur_rao)).color(6));
+    with_bounds(fig, form, Style::Dashed, pts).caption("z = σ√t (σ² = Var ln(λ_H + γX²)). Importance sampling at the event's saddle point (exact tilted sampling, bounded weights) sees P far below plain Monte Carlo's reach; the paper's bound is t-invariant on this scale while the probability falls exponentially in t (the Jensen gap tδ).")
 }
 
 /// How loose each bound is: log10(bound/P̂) against t at z = σ√t.
 fn looseness_figure(form: Form, c: f64, gamma: f64, rows: &[Row]) -> Figure {
     let (name, which) = title(form);
-    let pts = |f: &dyn Fn(&Row) -> Option<f64>| rows.iter().filter_map(|r| Some([r.t, f(r)? - r.estimate.log10_p?])).collect::<Vec<_>>();
-    let mut fig =
+    let pts = |f: Pick| rows.iter().filter_map(|r| Some([r.t, f(r)? - r.estimate.log10_p?])).collect::<Vec<_>>();
+    let fig =
         Figure::new(&format!("looseness-{which}-{c}-{gamma}"), &format!("Looseness of the bounds on {name}, λ_H = {c}, γ = {gamma}"), "t", "log10(bound / P)")
-            .log_x()
-            .with(
-                Series::new(if form == Form::Appendix { "appendix bound (best b)" } else { "paper's bound (best b)" }, Style::Line, pts(&|r| Some(r.paper)))
-                    .color(1),
-            )
-            .with(Series::new("Markov", Style::Line, pts(&|r| Some(r.markov))).color(2))
-            .with(Series::new("Cramér–Chernoff", Style::Line, pts(&|r| Some(r.chernoff))).color(3));
+            .log_x();
+    with_bounds(fig, form, Style::Line, pts).caption("P is the importance-sampling estimate. Chernoff's looseness grows like log10(θσ√(2πt)) (Bahadur–Rao); the paper's bound's grows linearly in t on the product event. A negative value would be a violated bound.")
+}
+
+/// Picks one value of a figure row.
+type Pick = fn(&Row) -> Option<f64>;
+
+/// `fig` with the judged bound, Markov, Cramér–Chernoff and (product event) the Jensen-gap bound
+/// B(t, z + tδ), each as the points `pts` makes of it.
+fn with_bounds(fig: Figure, form: Form, style: Style, pts: impl Fn(Pick) -> Vec<[f64; 2]>) -> Figure {
+    let judged = if form == Form::Appendix { "appendix bound (best b)" } else { "paper's bound (best b)" };
+    let fig = fig
+        .with(Series::new(judged, style, pts(|r| Some(r.paper))).color(1))
+        .with(Series::new("Markov", style, pts(|r| Some(r.markov))).color(2))
+        .with(Series::new("Cramér–Chernoff", style, pts(|r| Some(r.chernoff))).color(3));
     if form.event() == Event::Product {
-        fig = fig.with(Series::new("Jensen-gap bound", Style::Line, pts(&|r| r.gap)).color(4));
+        fig.with(Series::new("Jensen-gap bound B(t, z + tδ)", style, pts(|r| r.gap)).color(4))
+    } else {
+        fig
     }
-    fig.caption("P is the importance-sampling estimate. Chernoff's looseness grows like log10(θσ√(2πt)) (Bahadur–Rao); the paper's bound's grows linearly in t on the product event. A negative value would be a violated bound.")
 }
 
 /// Registers the Theorem 4 claims.
