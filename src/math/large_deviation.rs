@@ -3,6 +3,7 @@
 //! asymptotics with its first correction, and the exact rejection sampler of the tilted law of
 //! one term that the importance-sampling estimator draws from (proofs/stability.md, "Rare events").
 
+use super::golden_section_max;
 use super::subexp::{LogChi2, Tilted};
 
 impl LogChi2 {
@@ -129,21 +130,7 @@ impl TiltedProposal {
             let eta = 0.5 * (1.0 - log_s.exp());
             0.5 * log_s - peak(eta).0
         };
-        let eta = if theta == 0.0 {
-            0.0
-        } else {
-            let (mut lo, mut hi) = (-40.0f64, -1e-12f64);
-            let phi = 0.5 * (5f64.sqrt() - 1.0);
-            for _ in 0..100 {
-                let (m1, m2) = (hi - phi * (hi - lo), lo + phi * (hi - lo));
-                if log_acceptance(m1) > log_acceptance(m2) {
-                    hi = m2;
-                } else {
-                    lo = m1;
-                }
-            }
-            0.5 * (1.0 - (0.5 * (lo + hi)).exp())
-        };
+        let eta = if theta == 0.0 { 0.0 } else { 0.5 * (1.0 - golden_section_max(log_acceptance, -40.0, -1e-12, 100).exp()) };
         let (log_peak, u_star) = if theta == 0.0 { (0.0, 0.0) } else { peak(eta) };
         let margin = 1e-12 * (1.0 + theta * (c + gamma * u_star).ln().abs() + eta * u_star);
         let log_bound = log_peak + margin;

@@ -39,6 +39,21 @@ pub fn logsumexp(v: &[f64]) -> f64 {
     m + v.iter().map(|x| (x - m).exp()).sum::<f64>().ln()
 }
 
+/// The maximiser of a unimodal `f` on [lo, hi] by `iters` steps of golden-section search: the
+/// midpoint of the final bracket (it shrinks by 0.618 per step).
+pub fn golden_section_max(f: impl Fn(f64) -> f64, mut lo: f64, mut hi: f64, iters: usize) -> f64 {
+    let phi = 0.5 * (5f64.sqrt() - 1.0);
+    for _ in 0..iters {
+        let (m1, m2) = (hi - phi * (hi - lo), lo + phi * (hi - lo));
+        if f(m1) > f(m2) {
+            hi = m2;
+        } else {
+            lo = m1;
+        }
+    }
+    0.5 * (lo + hi)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

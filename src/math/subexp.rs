@@ -3,6 +3,7 @@
 //! space, sub-exponential constants (ν(b), b), exact one-sided tails, the Kesten index and the
 //! Cramér–Chernoff bound, all by 1-D quadrature (no Monte Carlo).
 
+use super::golden_section_max;
 use super::quadrature::{adaptive_simpson, expected_log_c_plus_gamma_x2, normal_expectation};
 use statrs::function::erf::{erf, erfc};
 
@@ -112,17 +113,8 @@ impl LogChi2 {
         for sign in [1.0, -1.0] {
             let values: Vec<f64> = (0..=n).map(|i| ratio(sign * at(i))).collect();
             let k = (0..=n).max_by(|&a, &b| values[a].total_cmp(&values[b])).unwrap();
-            let (mut lo, mut hi) = (at(k.saturating_sub(1)), at((k + 1).min(n)));
-            let phi = 0.5 * (5f64.sqrt() - 1.0);
-            for _ in 0..40 {
-                let (m1, m2) = (hi - phi * (hi - lo), lo + phi * (hi - lo));
-                if ratio(sign * m1) > ratio(sign * m2) {
-                    hi = m2;
-                } else {
-                    lo = m1;
-                }
-            }
-            best = best.max(values[k]).max(ratio(sign * 0.5 * (lo + hi)));
+            let refined = golden_section_max(|l| ratio(sign * l), at(k.saturating_sub(1)), at((k + 1).min(n)), 40);
+            best = best.max(values[k]).max(ratio(sign * refined));
         }
         best
     }
@@ -199,17 +191,7 @@ impl LogChi2 {
     /// search on λ ∈ [0, 50] (the objective is convex).
     pub fn chernoff_log_bound(&self, t: f64, a: f64) -> f64 {
         let obj = |l: f64| t * self.log_mgf(l) - l * a;
-        let (mut lo, mut hi) = (0.0f64, 50.0f64);
-        let phi = 0.5 * (5f64.sqrt() - 1.0);
-        for _ in 0..120 {
-            let (m1, m2) = (hi - phi * (hi - lo), lo + phi * (hi - lo));
-            if obj(m1) < obj(m2) {
-                hi = m2;
-            } else {
-                lo = m1;
-            }
-        }
-        obj(0.5 * (lo + hi)).min(0.0)
+        obj(golden_section_max(|l| -obj(l), 0.0, 50.0, 120)).min(0.0)
     }
 }
 

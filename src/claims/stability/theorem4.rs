@@ -425,7 +425,7 @@ pub fn register(r: &mut crate::claim::Registry) {
         .correction(
             "The branch should read e^{−z/(2b)}: just above z = tν²/b the valid bound e^{−z/(2b)} can exceed e^{−t/(2b)} by orders of magnitude, so with the minimal ν(b) the printed branch is below the true probability. Corrected: 004.thm4.",
         )
-        .error(ErrorKind::ProofStep, "The appendix's second branch e^{−t/(2b)} of (25)/(28) fails with the minimal ν(b) the proof computes (the search finds cells where the exceedance frequency is far above it). The theorem survives: with the branch e^{−z/(2b)} it holds in every cell (004.thm4), and (25)/(28) are existential in (ν, b), so the printed branch also holds for ν² ≥ b: then z > tν²/b ≥ t and e^{−z/(2b)} ≤ e^{−t/(2b)} (004.thm4.appendix.enlarged)."),
+        .error(ErrorKind::ProofStep, "The appendix's second branch e^{−t/(2b)} of (25)/(28) fails with the minimal ν(b) the proof computes (the search finds cells where the importance-sampling lower limit of the probability is far above it, down to P ≈ 10⁻²⁰⁶ at the standard budget). The theorem survives: with the branch e^{−z/(2b)} it holds in every cell (004.thm4), and (25)/(28) are existential in (ν, b), so the printed branch also holds for ν² ≥ b: then z > tν²/b ≥ t and e^{−z/(2b)} ≤ e^{−t/(2b)} (004.thm4.appendix.enlarged)."),
     );
     r.add(
         Claim::theorem(
