@@ -50,6 +50,20 @@ enum Command {
         /// Write the results as JSON to this file.
         #[arg(long)]
         json: Option<PathBuf>,
+        /// Run only shard I of N of this selection (0 ≤ I < N, e.g. `$SLURM_ARRAY_TASK_ID/8`)
+        /// and write its part to `--json`; `ssmcheck merge` combines the N parts.
+        #[arg(long, value_name = "I/N", requires = "json")]
+        shard: Option<crate::shard::Shard>,
+    },
+    /// Merge the parts of a sharded run (`check --shard I/N --json part-I.json`) into the
+    /// results the single process gives; exits non-zero when a verdict contradicts its status.
+    Merge {
+        /// The N parts, in any order.
+        #[arg(required = true)]
+        parts: Vec<PathBuf>,
+        /// Write the merged results to this file (only when every part fits).
+        #[arg(long)]
+        json: PathBuf,
     },
     /// Run every claim and write the evidence report (HTML + SVG + results.json).
     Report {
@@ -126,7 +140,7 @@ enum Command {
     },
 }
 
-fn run(registry: &Registry, ids: &[String], family: Option<Family>, args: &RunArgs) -> Result<RunResults> {
+fn run(registry: &Registry, ids: &[String], family: Option<Family>, args: &RunArgs, shard: Option<crate::shard::Shard>) -> Result<RunResults> {
     let claims = registry.select(ids, family)?;
     if claims.is_empty() {
         return Err(Error::InvalidParameter("no claim matches the selection".into()));
@@ -134,7 +148,10 @@ fn run(registry: &Registry, ids: &[String], family: Option<Family>, args: &RunAr
     let backend = args.backend.open()?;
     let progress = std::io::stderr().is_terminal();
     let cfg = RunConfig { seed: args.seed, budget: args.budget, backend: backend.as_ref(), progress, parallel: false };
-    Ok(run_claims(&claims, &cfg))
+    Ok(match shard {
+        None => run_claims(&claims, &cfg),
+        Some(shard) => crate::shard::run_shard(&claims, &cfg, shard),
+    })
 }
 
 /// Prints the verdict table of a run (claims, statuses, verdicts, margins, agreement).
@@ -251,20 +268,36 @@ fn main_inner(cli: Cli, registry: &Registry) -> Result<bool> {
             }
             Ok(true)
         }
-        Command::Check { ids, family, run: args, json } => {
+        Command::Check { ids, family, run: args, json, shard } => {
             if let Some(path) = &json {
                 crate::report::ensure_writable(path)?;
             }
-            let results = run(registry, &ids, family, &args)?;
+            let results = run(registry, &ids, family, &args, shard)?;
             print_table(&results);
             if let Some(path) = json {
                 write_json(&path, &results)?;
             }
+            match &results.shard {
+                // A part's verdicts are not the run's yet: the merge judges the split claims and exits accordingly.
+                Some(part) => {
+                    let paths: usize = part.split.iter().map(|s| s.claim.len() + s.control.len()).sum();
+                    println!("shard {}: {} whole claims, its share of {paths} jobs of {} split claims", part.shard, results.claims.len(), part.split.len());
+                    Ok(true)
+                }
+                None => Ok(results.disagreements().is_empty()),
+            }
+        }
+        Command::Merge { parts, json } => {
+            crate::report::ensure_writable(&json)?;
+            let results = crate::shard::merge(registry, &crate::shard::read_parts(&parts)?)?;
+            write_json(&json, &results)?;
+            print_table(&results);
+            println!("merged {} parts into {}", parts.len(), json.display());
             Ok(results.disagreements().is_empty())
         }
         Command::Report { out, run: args, from } => {
             crate::report::ensure_writable_dir(&out)?;
-            let results = if from.is_empty() { run(registry, &[], None, &args)? } else { crate::report::read_merged(&from)? };
+            let results = if from.is_empty() { run(registry, &[], None, &args, None)? } else { crate::report::read_merged(&from)? };
             let index = crate::report::write_report(&results, &out)?;
             print_table(&results);
             println!("report: {}", index.display());
@@ -340,9 +373,16 @@ pub fn main_with(registry: Registry) -> ExitCode {
                 let _ = e.print();
                 return ExitCode::SUCCESS;
             }
+            // One line: clap's message (some list the missing arguments on lines of their own), without its usage.
             let text = e.to_string();
-            let first = text.lines().next().unwrap_or("invalid arguments");
-            eprintln!("{first} (see `ssmcheck --help`)");
+            let message: Vec<&str> = text
+                .lines()
+                .map(str::trim)
+                .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+                .filter(|l| !l.is_empty())
+                .collect();
+            let message = if message.is_empty() { "invalid arguments".to_string() } else { message.join(" ") };
+            eprintln!("{message} (see `ssmcheck --help`)");
             return ExitCode::from(2);
         }
     };

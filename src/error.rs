@@ -27,6 +27,9 @@ pub enum Error {
         /// The underlying error.
         source: std::io::Error,
     },
+    /// Shard parts that do not make one run (missing, duplicated or mismatched).
+    #[error("cannot merge: {0}")]
+    Merge(String),
     /// Malformed results JSON.
     #[error("malformed results JSON: {0}")]
     Json(#[from] serde_json::Error),

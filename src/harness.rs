@@ -59,6 +59,7 @@ pub fn main(claims: Vec<Claim>) -> ExitCode {
         budget: settings.budget,
         backend: "cpu".into(),
         claims: results.into_iter().map(|(_, r)| r).collect(),
+        shard: None,
     };
     if !run.claims.is_empty() {
         println!();

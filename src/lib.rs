@@ -27,7 +27,8 @@
 //! counterexamples in the corners random sampling misses ([`claim::search`]).
 //!
 //! Layers (each usable alone): [`math`], [`stats`], [`model`], [`mc`] know nothing of claims;
-//! [`claim`] is the engine; [`claims`] holds the families; [`report`] renders results.
+//! [`claim`] is the engine; [`claims`] holds the families; [`report`] renders results; [`shard`]
+//! splits a run over the tasks of a job array and merges their parts.
 
 #![warn(missing_docs)]
 
@@ -43,6 +44,7 @@ pub mod mc;
 pub mod model;
 pub mod progress;
 pub mod report;
+pub mod shard;
 pub mod stats;
 pub mod strategy;
 pub mod tasks;

@@ -50,7 +50,7 @@ pub(super) fn run(p: &DecayParams) -> Result<Measured> {
     };
     job.validate()?;
     let marks = log_checkpoints(job.horizon, job.checkpoints);
-    let paths = per_path(job.paths, &Silent, |m| diagonal_lrd_path(&job, &marks, PortableNormals::new(derive(p.seed, m), 0)));
+    let paths = per_path(0..job.paths, &Silent, |m| diagonal_lrd_path(&job, &marks, PortableNormals::new(derive(p.seed, m), 0)));
     let mean_ratio = paths.iter().map(|q| q.log_lrd_final / q.s_final).sum::<f64>() / p.paths as f64;
     let sum_l: f64 = paths.iter().map(|q| q.sum_log_lrd).sum();
     Ok(Measured {

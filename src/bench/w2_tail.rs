@@ -43,7 +43,7 @@ pub(super) fn run(p: &TailParams) -> Result<Measured> {
     let law = LogChi2::new(p.c, p.gamma).ok_or_else(|| Error::InvalidParameter("W2 needs c > 0, γ > 0".into()))?;
     let (mu, var) = (law.mean(), law.variance());
     let stream = derive(p.seed, 0);
-    let y = chunked(p.samples, &Silent, |j| tail_sum_sample(&job, PortableNormals::new(stream, j * p.t))[0]);
+    let y = chunked(0..p.samples, &Silent, |j| tail_sum_sample(&job, PortableNormals::new(stream, j * p.t))[0]);
     let scale = (p.t as f64).sqrt() * var.sqrt();
     let mut counts = [0u64; 4];
     let mut sum_d = 0.0;

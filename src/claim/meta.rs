@@ -216,6 +216,9 @@ pub struct Claim {
     /// For a conjecture: the verdict its author expects ([`Claim::expect`]); a different
     /// verdict then disagrees, so `cargo test` fails on it.
     pub expected: Option<super::verdict::VerdictKind>,
+    /// Whether a sharded run splits this claim's Monte Carlo paths across the shards
+    /// ([`Claim::split_samples`]) instead of giving the whole claim to one.
+    pub split: bool,
 }
 
 impl Claim {
@@ -234,6 +237,7 @@ impl Claim {
             check: Box::new(check),
             control: None,
             expected: None,
+            split: false,
         }
     }
     /// A theorem: `statement` must hold under `check`.
@@ -268,6 +272,14 @@ impl Claim {
     /// is still reported as what it is; the status stays `Conjecture`.
     pub fn expect(mut self, verdict: super::verdict::VerdictKind) -> Claim {
         self.expected = Some(verdict);
+        self
+    }
+    /// Lets a sharded run ([`crate::shard`]) split this claim's Monte Carlo paths: every shard
+    /// runs the check and computes its range of each job's paths, and the merge judges all of
+    /// them. Only for a check whose jobs (their number and parameters) are fixed in advance,
+    /// not chosen from earlier jobs' results: the merge refuses a job no shard ran.
+    pub fn split_samples(mut self) -> Claim {
+        self.split = true;
         self
     }
     /// Sets the negative control: `check` is the same check on the mutant described by `mutation`.

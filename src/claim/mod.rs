@@ -40,7 +40,7 @@ pub use registry::Registry;
 pub use replay::Replay;
 pub use results::{CheckResult, ClaimResult, ControlResult, RunResults};
 pub use rounding::Rounding;
-pub use runner::{check, run_claim, run_claims, RunConfig, RunSettings};
+pub use runner::{check, run_claim, run_claim_on, run_claims, RunConfig, RunSettings};
 pub use search::Phase;
 pub use trial::Trial;
 pub use verdict::{Outcome, Verdict, VerdictKind};

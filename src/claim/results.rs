@@ -137,8 +137,12 @@ pub struct RunResults {
     pub budget: super::Budget,
     /// Backend that ran the Monte Carlo jobs.
     pub backend: String,
-    /// Per-claim results, in registry order.
+    /// Per-claim results, in registry order (a shard's part: the claims it ran whole).
     pub claims: Vec<ClaimResult>,
+    /// Set in one shard's part of a sharded run ([`crate::shard`]): which shard, the run's
+    /// selection, and its share of the split claims' paths. Absent from a whole run's results.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<crate::shard::ShardPart>,
 }
 
 impl RunResults {

@@ -47,15 +47,21 @@ fn agreement(claim: &Claim, verdict: &Verdict, cases: u64, control: Option<&Cont
 
 /// Runs one claim and its control (each with its own progress observer).
 pub fn run_claim(claim: &Claim, cfg: &RunConfig) -> ClaimResult {
+    run_claim_on(claim, cfg, cfg.backend, cfg.backend)
+}
+
+/// Runs one claim on `backend` and its control on `control_backend` (a sharded run gives each
+/// its own recorder; `cfg.backend` is not used).
+pub fn run_claim_on(claim: &Claim, cfg: &RunConfig, backend: &dyn Backend, control_backend: &dyn Backend) -> ClaimResult {
     let id = claim.meta.id.as_str();
-    let run = |check: &dyn Check| {
+    let run = |check: &dyn Check, backend: &dyn Backend| {
         let progress = observer(id, cfg.progress);
-        let ctx = Context { seed: cfg.seed, budget: cfg.budget, backend: cfg.backend, stream_label: id, progress: progress.as_ref() };
+        let ctx = Context { seed: cfg.seed, budget: cfg.budget, backend, stream_label: id, progress: progress.as_ref() };
         execute(check, &ctx)
     };
-    let out = run(claim.check.as_ref());
+    let out = run(claim.check.as_ref(), backend);
     let control = claim.control.as_ref().map(|c| {
-        let result = CheckResult::of(&run(c.check.as_ref()));
+        let result = CheckResult::of(&run(c.check.as_ref(), control_backend));
         ControlResult { mutation: c.mutation.clone(), detected: result.is_refuted(), result }
     });
     let disagreement = agreement(claim, &out.verdict, out.cases, control.as_ref());
@@ -123,6 +129,7 @@ pub fn run_claims(claims: &[&Claim], cfg: &RunConfig) -> RunResults {
         budget: cfg.budget,
         backend: cfg.backend.name().into(),
         claims: results,
+        shard: None,
     }
 }
 

@@ -24,4 +24,4 @@ pub use backend::Backend;
 pub use choice::BackendChoice;
 pub use cpu::CpuBackend;
 pub use shim::ShimBackend;
-pub use stream::{Stream, StreamKey};
+pub use stream::{fnv1a64, Stream, StreamKey};

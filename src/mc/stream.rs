@@ -22,7 +22,8 @@ fn splitmix64(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-fn fnv1a64(s: &str) -> u64 {
+/// FNV-1a, 64 bits, of `s`'s bytes (stream labels, job fingerprints).
+pub fn fnv1a64(s: &str) -> u64 {
     s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }
 

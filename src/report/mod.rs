@@ -66,6 +66,13 @@ pub fn read_merged(paths: &[PathBuf]) -> Result<RunResults> {
     let mut merged: Option<RunResults> = None;
     for path in paths {
         let next = read_results(path)?;
+        if let Some(part) = &next.shard {
+            return Err(Error::InvalidParameter(format!(
+                "{} is shard {} of a sharded run: merge the parts first (`ssmcheck merge part-*.json --json all.json`)",
+                path.display(),
+                part.shard
+            )));
+        }
         match &mut merged {
             None => merged = Some(next),
             Some(m) => {

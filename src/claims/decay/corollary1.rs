@@ -395,6 +395,7 @@ pub fn register(r: &mut crate::claim::Registry) {
              (log‖LRD‖ − log‖B̄_t‖)/S lies in [λ₁ − ln√H/S, λ₁].",
             cumulative_check(1.0),
         )
+        .split_samples()
         .source(PAPER_004, "Corollary 1, cumulative form, diagonal A, T up to 10⁶", PRINTED)
         .control("a faster claimed decay: rate 1.02·λ₁", cumulative_check(1.02)),
     );

@@ -404,6 +404,7 @@ pub fn register(r: &mut crate::claim::Registry) {
              at α = 10⁻⁴.",
             sec41_check(false),
         )
+        .split_samples()
         .source(PAPER_004, "§4.1 and Fig. 1", "The new formulation does not follow the exponential decaying constraint [...] the dependency is the sum between exp(λ₁Δ) and the other term, breaking the exponential decay property.")
         .correction(
             "Read as \"not exponentially decaying\", the claim is false whenever the model is stable: the LRD is a product of \

@@ -210,6 +210,7 @@ pub fn register(r: &mut crate::claim::Registry) {
              contribution is 0.1A₀·0.9^L.",
             needle_check(0),
         )
+        .split_samples()
         .source(PAPER_001, "Sec. 3; Fig. 1", "… access information arbitrarily far in the past at a fixed compute cost by keeping only the most unpredictable tokens according to an innovation test … we impose no constraint on its time span.")
         .control("one slot fewer in the prediction, min(1, (m_e − 1)/(J_L + 1))", needle_check(1)),
     );

@@ -91,6 +91,7 @@ pub fn register(r: &mut crate::claim::Registry) {
              sd, α = 10⁻⁴ Bonferroni over the four statistics). Reference values (proofs/stability.md): −91.05 ± 12.18 and −1603.8 ± 51.75.",
             fig2_check(false),
         )
+        .split_samples()
         .source(PAPER_004, "Figure 2", "Histogram of 10000 samples of log(∏_{i=1}^t(λ_H+γx_i²)). (Left) λ_H=0.9, γ=0.099, t=10000. (Right) λ_H=0.5, γ=0.499, t=10000. […] the sums of log-transformed values are very negative.")
         .correction("The paper shows the histograms without their centre: Y_t ≈ N(tμ, t·Var), far below t ln(λ_H + γ).")
         .control("the mean t ln(λ_H + γ) suggested by the text's reference (λ_H + γ)^t", fig2_check(true)),

@@ -365,6 +365,7 @@ pub fn register(r: &mut crate::claim::Registry) {
              at α = 10⁻⁴, Bonferroni over the cells.",
             l1_check(true),
         )
+        .split_samples()
         .source(
             PAPER_004,
             "§4.2, after Theorem 4",
@@ -383,6 +384,7 @@ pub fn register(r: &mut crate::claim::Registry) {
              T = 2·10³ / 10⁴ / 10⁵, 2000 / 8000 / 20000 paths, α = 10⁻⁴ Bonferroni over the cells.",
             as_check(|c, g| LogChi2::new(c, g).expect("positive").mean() < 0.0),
         )
+        .split_samples()
         .source(
             PAPER_004,
             "§4.2 stability discussion (proofs/stability.md)",
@@ -405,6 +407,7 @@ pub fn register(r: &mut crate::claim::Registry) {
              from the finite-variance boundary κ = 2, not to confirm κ to two digits.",
             kesten_check(None),
         )
+        .split_samples()
         .source(
             PAPER_004,
             "§4.2 and Figure 2 (proofs/stability.md, Kesten–Goldie)",

@@ -1,0 +1,131 @@
+//! Merging the parts of a sharded run into the results the single process gives.
+
+use super::plan::{Assignment, Plan};
+use super::record::Playback;
+use super::run::ShardPart;
+use crate::claim::{run_claim_on, Claim, ClaimResult, Registry, RunConfig, RunResults};
+use crate::error::{Error, Result};
+use std::path::{Path, PathBuf};
+
+/// Reads shard parts: each file must be a results JSON written by `check --shard`.
+pub fn read_parts(paths: &[PathBuf]) -> Result<Vec<(PathBuf, RunResults)>> {
+    paths
+        .iter()
+        .map(|p| {
+            let text = std::fs::read_to_string(p).map_err(|source| Error::Io { action: "read", path: p.clone(), source })?;
+            let results: RunResults = serde_json::from_str(&text).map_err(|e| Error::Merge(format!("{}: not a results JSON ({e})", p.display())))?;
+            if results.shard.is_none() {
+                return Err(Error::Merge(format!("{} is the results of a whole run, not a shard's part (written by `check --shard I/N`)", p.display())));
+            }
+            Ok((p.clone(), results))
+        })
+        .collect()
+}
+
+/// The part's shard information (present: [`read_parts`] checked it).
+fn info(r: &RunResults) -> &ShardPart {
+    r.shard.as_ref().expect("a part")
+}
+
+/// Merges the parts of one sharded run (any order) into the results of the whole run: each
+/// whole claim from the shard that ran it, each split claim judged again by its check on the
+/// paths of all shards. Every part must come from the same run (tool, version, seed, budget,
+/// shard count, selection) and every shard must appear exactly once; otherwise the error names
+/// the part at fault.
+pub fn merge(registry: &Registry, parts: &[(PathBuf, RunResults)]) -> Result<RunResults> {
+    let (first_path, first) = parts.first().ok_or_else(|| Error::Merge("no part given".into()))?;
+    let count = info(first).shard.count;
+    let same = |p: &Path, what: &str, a: String, b: String| {
+        if a == b {
+            Ok(())
+        } else {
+            Err(Error::Merge(format!("{} has {what} {b}, {} has {a}: the parts are not of one run", p.display(), first_path.display())))
+        }
+    };
+    let mut by_shard: Vec<Option<&(PathBuf, RunResults)>> = vec![None; count as usize];
+    for part @ (path, r) in parts {
+        same(path, "tool", first.tool.clone(), r.tool.clone())?;
+        same(path, "version", first.version.clone(), r.version.clone())?;
+        same(path, "seed", first.seed.to_string(), r.seed.to_string())?;
+        same(path, "budget", first.budget.to_string(), r.budget.to_string())?;
+        same(path, "shard count", count.to_string(), info(r).shard.count.to_string())?;
+        if info(r).selection != info(first).selection {
+            return Err(Error::Merge(format!(
+                "{} ran another selection of claims than {}: the parts are not of one run",
+                path.display(),
+                first_path.display()
+            )));
+        }
+        let slot = &mut by_shard[info(r).shard.index as usize];
+        if let Some((other, _)) = slot {
+            return Err(Error::Merge(format!("{} and {} are both shard {}", other.display(), path.display(), info(r).shard)));
+        }
+        *slot = Some(part);
+    }
+    let missing: Vec<String> = (0..count).filter(|&i| by_shard[i as usize].is_none()).map(|i| format!("{i}/{count}")).collect();
+    if !missing.is_empty() {
+        return Err(Error::Merge(format!(
+            "no part for shard {} (rerun it: `sbatch --array={}` …)",
+            missing.join(", "),
+            missing.iter().map(|m| m.split('/').next().unwrap_or("")).collect::<Vec<_>>().join(",")
+        )));
+    }
+    let by_shard: Vec<&(PathBuf, RunResults)> = by_shard.into_iter().flatten().collect();
+
+    let claims: Vec<&Claim> = info(first).selection.iter().map(|id| registry.get(id)).collect::<Result<_>>()?;
+    let plan = Plan::new(&claims, first.budget, count);
+    for (path, r) in &by_shard {
+        if let Some(c) = r.claims.iter().find(|c| plan.of(&c.meta.id) != Some(Assignment::Whole(info(r).shard.index))) {
+            return Err(Error::Merge(format!(
+                "{} holds claim {}, which the plan does not give to shard {} (another version of the plan?)",
+                path.display(),
+                c.meta.id,
+                info(r).shard
+            )));
+        }
+    }
+    let cfg = RunConfig { seed: first.seed, budget: first.budget, backend: &crate::mc::CpuBackend, progress: false, parallel: false };
+    let mut results: Vec<ClaimResult> = Vec::with_capacity(claims.len());
+    for (claim, assignment) in claims.iter().zip(&plan.assignments) {
+        let id = &claim.meta.id;
+        results.push(match assignment {
+            Assignment::Whole(s) => {
+                let (path, r) = by_shard[*s as usize];
+                r.claims
+                    .iter()
+                    .find(|c| &c.meta.id == id)
+                    .cloned()
+                    .ok_or_else(|| Error::Merge(format!("{} (shard {s}/{count}) lacks claim {id}", path.display())))?
+            }
+            Assignment::Split => {
+                let mut shares = (vec![], vec![]);
+                for (path, r) in &by_shard {
+                    let share = info(r)
+                        .split
+                        .iter()
+                        .find(|s| &s.id == id)
+                        .ok_or_else(|| Error::Merge(format!("{} lacks its share of split claim {id}", path.display())))?;
+                    shares.0.push((info(r).shard.index, share.claim.clone()));
+                    shares.1.push((info(r).shard.index, share.control.clone()));
+                }
+                let (check, control) = (Playback::new(shares.0), Playback::new(shares.1));
+                let result = run_claim_on(claim, &cfg, &check, &control);
+                if let Some(problem) = check.problems().into_iter().chain(control.problems()).next() {
+                    return Err(Error::Merge(format!("split claim {id}: {problem}")));
+                }
+                result
+            }
+        });
+    }
+    let mut backends: Vec<&str> = by_shard.iter().map(|(_, r)| r.backend.as_str()).collect();
+    backends.dedup();
+    Ok(RunResults {
+        tool: first.tool.clone(),
+        version: first.version.clone(),
+        seed: first.seed,
+        budget: first.budget,
+        backend: backends.join(" + "),
+        claims: results,
+        shard: None,
+    })
+}

@@ -1,0 +1,314 @@
+//! What a shard computes of a split claim, and how the merge gives it back to the claim's check.
+//!
+//! On a shard, the check of a split claim runs against a [`Recorder`]: every Monte Carlo job it
+//! asks for is computed on the shard's range of paths only ([`Shard::range`]) and recorded as a
+//! [`JobRecord`] (the job's fingerprint, its range, and the paths' outputs, exactly, as bincode in
+//! base64). The check itself goes on with the other paths filled in by copies of a computed one;
+//! its verdict is discarded. At the merge, the same check runs against a [`Playback`], which answers
+//! each job with the outputs of all shards' records, concatenated in path order: the check sees
+//! exactly the paths the single run computes, and judges them the same way.
+
+use super::Shard;
+use crate::error::{Error, Result};
+use crate::mc::jobs::{DiagonalLrdJob, DiagonalLrdPath, InteractionJob, InteractionPath, NeedleJob, ScalarArJob, ScalarArPath, TailSumJob, TiltedTailJob};
+use crate::mc::Backend;
+use crate::progress::Progress;
+use base64::Engine as _;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::ops::Range;
+use std::sync::Mutex;
+
+/// The kinds of Monte Carlo job (one per [`Backend`] method).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum JobKind {
+    /// [`DiagonalLrdJob`].
+    DiagonalLrd,
+    /// [`InteractionJob`].
+    Interaction,
+    /// [`TailSumJob`].
+    TailSums,
+    /// [`TiltedTailJob`].
+    TiltedTailSums,
+    /// [`ScalarArJob`].
+    ScalarAr,
+    /// [`NeedleJob`].
+    Needle,
+}
+
+/// One shard's share of one Monte Carlo job.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct JobRecord {
+    /// The kind of job.
+    pub kind: JobKind,
+    /// FNV-1a of the job's full description (every parameter and its stream key), hex: the
+    /// merge answers a job only with records of the same fingerprint.
+    pub fingerprint: String,
+    /// The job's number of paths (samples).
+    pub paths: u64,
+    /// The first path of this shard's range.
+    pub first: u64,
+    /// The number of paths in the range.
+    pub len: u64,
+    /// The range's outputs, in path order: bincode (bit-exact floats), base64.
+    pub data: String,
+}
+
+/// A Monte Carlo job a shard can compute in part.
+trait SplitJob: std::fmt::Debug {
+    /// The output of one path.
+    type Output: Clone + Serialize + DeserializeOwned;
+    /// The job's kind.
+    const KIND: JobKind;
+    /// Its number of paths.
+    fn paths(&self) -> u64;
+    /// Paths `range`, on `backend`.
+    fn run(&self, backend: &dyn Backend, range: Range<u64>, progress: &dyn Progress) -> Result<Vec<Self::Output>>;
+    /// The fingerprint of the job.
+    fn fingerprint(&self) -> String {
+        format!("{:016x}", crate::mc::fnv1a64(&format!("{:?}/{self:?}", Self::KIND)))
+    }
+}
+
+macro_rules! split_job {
+    ($job:ty, $out:ty, $kind:ident, $count:ident, $method:ident) => {
+        impl SplitJob for $job {
+            type Output = $out;
+            const KIND: JobKind = JobKind::$kind;
+            fn paths(&self) -> u64 {
+                self.$count
+            }
+            fn run(&self, backend: &dyn Backend, range: Range<u64>, progress: &dyn Progress) -> Result<Vec<$out>> {
+                backend.$method(self, range, progress)
+            }
+        }
+    };
+}
+
+split_job!(DiagonalLrdJob, DiagonalLrdPath, DiagonalLrd, paths, diagonal_lrd_range);
+split_job!(InteractionJob, InteractionPath, Interaction, paths, interaction_range);
+split_job!(TailSumJob, Vec<f64>, TailSums, samples, tail_sums_range);
+split_job!(TiltedTailJob, f64, TiltedTailSums, samples, tilted_tail_sums_range);
+split_job!(ScalarArJob, ScalarArPath, ScalarAr, paths, scalar_ar_range);
+split_job!(NeedleJob, Vec<bool>, Needle, paths, needle_range);
+
+/// The backend a shard runs a split claim's check against: it computes the shard's range of
+/// each job on `inner` and records it.
+pub struct Recorder<'a> {
+    inner: &'a dyn Backend,
+    shard: Shard,
+    records: Mutex<BTreeMap<String, JobRecord>>,
+}
+
+impl<'a> Recorder<'a> {
+    /// A recorder for `shard`, computing on `inner`.
+    pub fn new(inner: &'a dyn Backend, shard: Shard) -> Recorder<'a> {
+        Recorder { inner, shard, records: Mutex::new(BTreeMap::new()) }
+    }
+
+    /// The records, one per distinct job, ordered by fingerprint (a check may ask for its jobs
+    /// from parallel tasks, in any order).
+    pub fn into_records(self) -> Vec<JobRecord> {
+        self.records.into_inner().unwrap_or_else(|e| e.into_inner()).into_values().collect()
+    }
+
+    fn handle<J: SplitJob>(&self, job: &J, progress: &dyn Progress) -> Result<Vec<J::Output>> {
+        let paths = job.paths();
+        let range = self.shard.range(paths);
+        let mine = job.run(self.inner, range.clone(), progress)?;
+        let bytes = bincode::serialize(&mine).map_err(|e| Error::InvalidParameter(format!("cannot encode a {:?} job's paths: {e}", J::KIND)))?;
+        let record = JobRecord {
+            kind: J::KIND,
+            fingerprint: job.fingerprint(),
+            paths,
+            first: range.start,
+            len: range.end - range.start,
+            data: base64::engine::general_purpose::STANDARD.encode(bytes),
+        };
+        self.records.lock().unwrap_or_else(|e| e.into_inner()).insert(record.fingerprint.clone(), record);
+        // Stand-ins for the other shards' paths, so the check can go on (its verdict is discarded).
+        let filler = match mine.first() {
+            Some(p) => Some(p.clone()),
+            None if paths > 0 => job.run(self.inner, 0..1, progress)?.pop(),
+            None => None,
+        };
+        Ok((0..paths)
+            .map(|p| if range.contains(&p) { mine[(p - range.start) as usize].clone() } else { filler.clone().expect("a job with paths has a filler") })
+            .collect())
+    }
+}
+
+/// The backend the merge runs a split claim's check against: every job is answered from the
+/// shards' records.
+pub struct Playback {
+    jobs: BTreeMap<String, Vec<(u32, JobRecord)>>,
+    problems: Mutex<Vec<String>>,
+}
+
+impl Playback {
+    /// A replay of the records of each shard (`(shard index, records)`).
+    pub fn new(parts: Vec<(u32, Vec<JobRecord>)>) -> Playback {
+        let mut jobs: BTreeMap<String, Vec<(u32, JobRecord)>> = BTreeMap::new();
+        for (shard, records) in parts {
+            for r in records {
+                jobs.entry(r.fingerprint.clone()).or_default().push((shard, r));
+            }
+        }
+        Playback { jobs, problems: Mutex::new(vec![]) }
+    }
+
+    /// What went wrong while answering the check (a job no shard computed, or records that do
+    /// not tile its paths); empty when every job was answered.
+    pub fn problems(&self) -> Vec<String> {
+        self.problems.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    fn handle<J: SplitJob>(&self, job: &J) -> Result<Vec<J::Output>> {
+        self.answer(job).map_err(|why| {
+            self.problems.lock().unwrap_or_else(|e| e.into_inner()).push(why.clone());
+            Error::InvalidParameter(why)
+        })
+    }
+
+    fn answer<J: SplitJob>(&self, job: &J) -> std::result::Result<Vec<J::Output>, String> {
+        const ADAPTIVE: &str = "the check's jobs depend on earlier jobs' results, so it cannot be split";
+        let fingerprint = job.fingerprint();
+        let bad = |why: String| format!("{:?} job {fingerprint}: {why}", J::KIND);
+        let mut records = self.jobs.get(&fingerprint).cloned().ok_or_else(|| bad(format!("no shard computed it ({ADAPTIVE})")))?;
+        records.sort_by_key(|(_, r)| (r.first, r.len)); // empty ranges first
+        let mut out = Vec::with_capacity(job.paths() as usize);
+        for (shard, r) in records {
+            if r.kind != J::KIND || r.paths != job.paths() || r.first != out.len() as u64 {
+                return Err(bad(format!(
+                    "shard {shard}'s record (paths {}..{} of {}) does not continue paths 0..{}",
+                    r.first,
+                    r.first + r.len,
+                    r.paths,
+                    out.len()
+                )));
+            }
+            let bytes = base64::engine::general_purpose::STANDARD.decode(&r.data).map_err(|e| bad(format!("shard {shard}'s data is not base64: {e}")))?;
+            let paths: Vec<J::Output> = bincode::deserialize(&bytes).map_err(|e| bad(format!("shard {shard}'s data does not decode: {e}")))?;
+            if paths.len() as u64 != r.len {
+                return Err(bad(format!("shard {shard}'s data holds {} paths, its record says {}", paths.len(), r.len)));
+            }
+            out.extend(paths);
+        }
+        if out.len() as u64 != job.paths() {
+            let shards: Vec<String> = self.jobs[&fingerprint].iter().map(|(s, _)| s.to_string()).collect();
+            return Err(bad(format!(
+                "the records of shards {} cover paths 0..{} of {} (if the other shards' parts are complete, {ADAPTIVE})",
+                shards.join(", "),
+                out.len(),
+                job.paths()
+            )));
+        }
+        Ok(out)
+    }
+}
+
+macro_rules! backend_via {
+    ($ty:ty, $name:expr, |$self_:ident, $job:ident, $progress:ident| $body:expr) => {
+        impl Backend for $ty {
+            fn name(&self) -> &'static str {
+                $name(self)
+            }
+            fn diagonal_lrd(&$self_, $job: &DiagonalLrdJob, $progress: &dyn Progress) -> Result<Vec<DiagonalLrdPath>> {
+                $body
+            }
+            fn interaction(&$self_, $job: &InteractionJob, $progress: &dyn Progress) -> Result<Vec<InteractionPath>> {
+                $body
+            }
+            fn tail_sums(&$self_, $job: &TailSumJob, $progress: &dyn Progress) -> Result<Vec<Vec<f64>>> {
+                $body
+            }
+            fn tilted_tail_sums(&$self_, $job: &TiltedTailJob, $progress: &dyn Progress) -> Result<Vec<f64>> {
+                $body
+            }
+            fn scalar_ar(&$self_, $job: &ScalarArJob, $progress: &dyn Progress) -> Result<Vec<ScalarArPath>> {
+                $body
+            }
+            fn needle(&$self_, $job: &NeedleJob, $progress: &dyn Progress) -> Result<Vec<Vec<bool>>> {
+                $body
+            }
+        }
+    };
+}
+
+backend_via!(Recorder<'_>, |r: &Recorder| r.inner.name(), |self, job, progress| self.handle(job, progress));
+backend_via!(Playback, |_: &Playback| "playback", |self, job, _progress| self.handle(job));
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mc::{CpuBackend, StreamKey};
+    use crate::progress::Silent;
+    use proptest::prelude::*;
+
+    fn job(samples: u64) -> TailSumJob {
+        TailSumJob { c: 0.3, gamma: 0.5, times: vec![1, 7], samples, key: StreamKey::new(9, "record-test") }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+        /// Any cut of a job's paths into contiguous records, given in any order, plays back as
+        /// the whole job, bit for bit.
+        #[test]
+        fn any_cut_of_the_paths_plays_back_the_whole_job(samples in 1u64..300, cuts in prop::collection::vec(0u64..300, 0..6), rotate in 0usize..8) {
+            let whole = CpuBackend.tail_sums(&job(samples), &Silent).unwrap();
+            let mut points: Vec<u64> = cuts.into_iter().map(|c| c.min(samples)).chain([0, samples]).collect();
+            points.sort_unstable();
+            let mut parts: Vec<(u32, Vec<JobRecord>)> = points
+                .windows(2)
+                .enumerate()
+                .map(|(i, w)| {
+                    let paths = CpuBackend.tail_sums_range(&job(samples), w[0]..w[1], &Silent).unwrap();
+                    let record = JobRecord {
+                        kind: JobKind::TailSums,
+                        fingerprint: job(samples).fingerprint(),
+                        paths: samples,
+                        first: w[0],
+                        len: w[1] - w[0],
+                        data: base64::engine::general_purpose::STANDARD.encode(bincode::serialize(&paths).unwrap()),
+                    };
+                    (i as u32, vec![record])
+                })
+                .collect();
+            let n = parts.len();
+            parts.rotate_left(rotate % n);
+            let playback = Playback::new(parts);
+            let played = playback.tail_sums(&job(samples), &Silent).unwrap();
+            prop_assert_eq!(played.len(), whole.len());
+            for (a, b) in played.iter().zip(&whole) {
+                prop_assert!(a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits()));
+            }
+            prop_assert!(playback.problems().is_empty());
+        }
+    }
+
+    #[test]
+    fn a_recorder_computes_its_range_and_records_it_exactly() {
+        let j = job(10);
+        let whole = CpuBackend.tail_sums(&j, &Silent).unwrap();
+        let parts: Vec<(u32, Vec<JobRecord>)> = (0..3)
+            .map(|i| {
+                let r = Recorder::new(&CpuBackend, Shard::new(i, 3).unwrap());
+                let seen = r.tail_sums(&j, &Silent).unwrap();
+                let range = Shard::new(i, 3).unwrap().range(10);
+                assert_eq!(seen.len(), 10);
+                assert_eq!(seen[range.start as usize..range.end as usize], whole[range.start as usize..range.end as usize]);
+                (i, r.into_records())
+            })
+            .collect();
+        assert_eq!(Playback::new(parts.clone()).tail_sums(&j, &Silent).unwrap(), whole);
+        // A missing shard, or another job, is a problem the merge reports.
+        let short = Playback::new(parts[..2].to_vec());
+        assert!(short.tail_sums(&j, &Silent).is_err());
+        assert!(short.problems()[0].contains("cover paths 0..6 of 10"), "{:?}", short.problems());
+        let other = Playback::new(parts);
+        assert!(other.tail_sums(&job(11), &Silent).is_err());
+        assert!(other.problems()[0].contains("no shard computed it"));
+    }
+}

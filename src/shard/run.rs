@@ -1,0 +1,57 @@
+//! One shard's run: the whole claims the [`Plan`] gives it, and its range of every split claim's
+//! paths, written as a part ([`ShardPart`] inside the usual [`RunResults`]).
+
+use super::plan::{Assignment, Plan};
+use super::record::{JobRecord, Recorder};
+use super::Shard;
+use crate::claim::{run_claim, run_claim_on, Claim, RunConfig, RunResults};
+use serde::{Deserialize, Serialize};
+
+/// What makes a results file one shard's part of a sharded run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ShardPart {
+    /// Which shard.
+    pub shard: Shard,
+    /// The ids of the whole run's claims, in order (every shard of a run has the same).
+    pub selection: Vec<String>,
+    /// This shard's share of each split claim.
+    pub split: Vec<SplitPart>,
+}
+
+/// One shard's share of a split claim: the records of the jobs its check and its control asked for.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SplitPart {
+    /// The claim id.
+    pub id: String,
+    /// The claim's check's jobs.
+    pub claim: Vec<JobRecord>,
+    /// The negative control's jobs.
+    pub control: Vec<JobRecord>,
+}
+
+/// Runs shard `shard` of the run of `claims` (the whole selection, in order) under `cfg`.
+pub fn run_shard(claims: &[&Claim], cfg: &RunConfig, shard: Shard) -> RunResults {
+    let plan = Plan::new(claims, cfg.budget, shard.count);
+    let mut owned = vec![];
+    let mut split = vec![];
+    for (claim, assignment) in claims.iter().zip(&plan.assignments) {
+        match assignment {
+            Assignment::Whole(s) if *s == shard.index => owned.push(run_claim(claim, cfg)),
+            Assignment::Whole(_) => {}
+            Assignment::Split => {
+                let (check, control) = (Recorder::new(cfg.backend, shard), Recorder::new(cfg.backend, shard));
+                run_claim_on(claim, cfg, &check, &control);
+                split.push(SplitPart { id: claim.meta.id.clone(), claim: check.into_records(), control: control.into_records() });
+            }
+        }
+    }
+    RunResults {
+        tool: "ssmcheck".into(),
+        version: env!("CARGO_PKG_VERSION").into(),
+        seed: cfg.seed,
+        budget: cfg.budget,
+        backend: cfg.backend.name().into(),
+        claims: owned,
+        shard: Some(ShardPart { shard, selection: plan.ids, split }),
+    }
+}
