@@ -7,11 +7,13 @@
 # under CI=true that is a failure. Stops the daemons it started, by their process ids.
 #
 #   scripts/slurm/test.sh [SSMCHECK_BINARY] [--scaling]
-# --scaling also times the array with N = 1, 2, 4 against the single process.
+# --scaling also times the array with N = 1, 2, 4 against the single process;
+# SSMCHECK_SLURM_BUDGET=standard runs that budget instead of quick.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin=${1:-target/debug/ssmcheck}
 scaling=${2:-}
+budget=${SSMCHECK_SLURM_BUDGET:-quick}
 skip() {
   if [ "${CI:-}" = "true" ]; then echo "slurm test: FAILED: $1" >&2; exit 1; fi
   echo "slurm test: skipped: $1"; exit 0
@@ -47,7 +49,7 @@ if [ ! -s "$key" ]; then
   chmod 400 "$key"
 fi
 /usr/sbin/munged --foreground --force --socket="$tmp/munge.socket" --key-file="$key" \
-  --pid-file="$tmp/munged.pid" --log-file="$tmp/munged.log" --seed-file="$tmp/munged.seed" &
+  --pid-file="$tmp/munged.pid" --log-file="$tmp/munged.log" --seed-file="$tmp/munged.seed" 2>>"$tmp/munged.log" &
 pids+=($!)
 
 # A one-node cluster: this machine, as `slurmd -C` describes it.
@@ -106,15 +108,15 @@ wait_job() { # waits until every task of job $1 has ended
   done
 }
 submit() { # DIR N -> "array merge"
-  scripts/slurm/submit.sh "$1" "$2" --budget quick --backend cpu | sed -E 's/^array ([0-9]+).*merge ([0-9]+);.*/\1 \2/'
+  scripts/slurm/submit.sh "$1" "$2" --budget "$budget" --backend cpu | sed -E 's/^array ([0-9]+).*merge ([0-9]+);.*/\1 \2/'
 }
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 
 t0=$(now)
-"$bin" check --budget quick --backend cpu --json "$tmp/single.json" >/dev/null || true
+"$bin" check --budget "$budget" --backend cpu --json "$tmp/single.json" >/dev/null || true
 single_s=$(elapsed "$t0")
-echo "slurm test: single process: ${single_s} s"
+echo "slurm test: single process ($budget budget): ${single_s} s"
 
 counts=(4)
 [ "$scaling" = "--scaling" ] && counts=(1 2 4)

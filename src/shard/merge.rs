@@ -7,24 +7,16 @@ use crate::claim::{run_claim_on, Claim, ClaimResult, Registry, RunConfig, RunRes
 use crate::error::{Error, Result};
 use std::path::{Path, PathBuf};
 
-/// Reads shard parts: each file must be a results JSON written by `check --shard`.
+/// Reads the results files of shard parts.
 pub fn read_parts(paths: &[PathBuf]) -> Result<Vec<(PathBuf, RunResults)>> {
     paths
         .iter()
         .map(|p| {
             let text = std::fs::read_to_string(p).map_err(|source| Error::Io { action: "read", path: p.clone(), source })?;
             let results: RunResults = serde_json::from_str(&text).map_err(|e| Error::Merge(format!("{}: not a results JSON ({e})", p.display())))?;
-            if results.shard.is_none() {
-                return Err(Error::Merge(format!("{} is the results of a whole run, not a shard's part (written by `check --shard I/N`)", p.display())));
-            }
             Ok((p.clone(), results))
         })
         .collect()
-}
-
-/// The part's shard information (present: [`read_parts`] checked it).
-fn info(r: &RunResults) -> &ShardPart {
-    r.shard.as_ref().expect("a part")
 }
 
 /// Merges the parts of one sharded run (any order) into the results of the whole run: each
@@ -33,6 +25,12 @@ fn info(r: &RunResults) -> &ShardPart {
 /// shard count, selection) and every shard must appear exactly once; otherwise the error names
 /// the part at fault.
 pub fn merge(registry: &Registry, parts: &[(PathBuf, RunResults)]) -> Result<RunResults> {
+    if let Some((path, _)) = parts.iter().find(|(_, r)| r.shard.is_none()) {
+        return Err(Error::Merge(format!("{} is the results of a whole run, not a shard's part (written by `check --shard I/N`)", path.display())));
+    }
+    fn info(r: &RunResults) -> &ShardPart {
+        r.shard.as_ref().unwrap_or_else(|| unreachable!("every part was checked above"))
+    }
     let (first_path, first) = parts.first().ok_or_else(|| Error::Merge("no part given".into()))?;
     let count = info(first).shard.count;
     let same = |p: &Path, what: &str, a: String, b: String| {

@@ -130,13 +130,11 @@ impl<'a> Recorder<'a> {
         self.records.lock().unwrap_or_else(|e| e.into_inner()).insert(record.fingerprint.clone(), record);
         // Stand-ins for the other shards' paths, so the check can go on (its verdict is discarded).
         let filler = match mine.first() {
-            Some(p) => Some(p.clone()),
-            None if paths > 0 => job.run(self.inner, 0..1, progress)?.pop(),
-            None => None,
+            Some(p) => p.clone(),
+            None if paths == 0 => return Ok(vec![]),
+            None => job.run(self.inner, 0..1, progress)?.pop().ok_or_else(|| Error::InvalidParameter(format!("a {:?} job gave no path 0", J::KIND)))?,
         };
-        Ok((0..paths)
-            .map(|p| if range.contains(&p) { mine[(p - range.start) as usize].clone() } else { filler.clone().expect("a job with paths has a filler") })
-            .collect())
+        Ok((0..paths).map(|p| if range.contains(&p) { mine[(p - range.start) as usize].clone() } else { filler.clone() }).collect())
     }
 }
 
