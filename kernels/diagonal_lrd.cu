@@ -22,11 +22,11 @@ SSM_DEVICE double ssm_log_lrd_norm(const double* a, const double* log_b, int h, 
 }
 
 SSM_GLOBAL void diagonal_lrd(const double* a, const double* b, int h, double w, double bias, int zoh,
-                             ssm_u64 horizon, ssm_u64 paths, double claimed_rate, ssm_u32 k0, ssm_u32 k1,
+                             ssm_u64 horizon, ssm_u64 paths, ssm_u64 first, double claimed_rate, ssm_u32 k0, ssm_u32 k1,
                              const ssm_u64* marks, int n_marks, double* summary, double* trace) {
     ssm_u64 p = (ssm_u64)blockIdx.x * blockDim.x + threadIdx.x;
     if (p >= paths || h > SSM_MAX_MODES) return;
-    SsmStream s = ssm_stream(k0, k1, p);
+    SsmStream s = ssm_stream(k0, k1, first + p);
     double dt = ssm_softplus(w * ssm_normal(&s) + bias);
     double log_b[SSM_MAX_MODES];
     for (int n = 0; n < h; ++n) {

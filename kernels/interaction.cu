@@ -32,11 +32,11 @@ SSM_DEVICE double ssm_log_growth(double q, double q0, long long e) {
 }
 
 SSM_GLOBAL void interaction(const double* abar, const double* bbar, const double* g, const double* w, int h, int start,
-                            ssm_u64 t, ssm_u64 horizon, ssm_u64 burn_in, ssm_u64 paths, ssm_u32 k0, ssm_u32 k1,
+                            ssm_u64 t, ssm_u64 horizon, ssm_u64 burn_in, ssm_u64 paths, ssm_u64 first, ssm_u32 k0, ssm_u32 k1,
                             const ssm_u64* marks, int n_marks, double* summary, double* trace) {
     ssm_u64 p = (ssm_u64)blockIdx.x * blockDim.x + threadIdx.x;
     if (p >= paths || h > SSM_MAX_STATE) return;
-    SsmStream s = ssm_stream(k0, k1, p);
+    SsmStream s = ssm_stream(k0, k1, first + p);
     double v[SSM_MAX_STATE], tmp[SSM_MAX_STATE];
     for (int i = 0; i < h; ++i) v[i] = 0.0;
     if (start == 0) {

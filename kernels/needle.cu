@@ -15,10 +15,10 @@
 #define SSM_MAX_NEEDLE_CAPACITY 16
 
 SSM_GLOBAL void needle(double abar, int capacity, ssm_u64 distractors, ssm_u64 horizon, const ssm_u64* lags, int n_lags,
-                       ssm_u64 paths, ssm_u32 k0, ssm_u32 k1, double* held) {
+                       ssm_u64 paths, ssm_u64 first, ssm_u32 k0, ssm_u32 k1, double* held) {
     ssm_u64 p = (ssm_u64)blockIdx.x * blockDim.x + threadIdx.x;
     if (p >= paths) return;
-    SsmStream s = ssm_stream(k0, k1, p);
+    SsmStream s = ssm_stream(k0, k1, first + p);
     ssm_u64 pos[SSM_MAX_NEEDLE_CAPACITY];
     double eps[SSM_MAX_NEEDLE_CAPACITY];
     int count = 0, rec = 0;

@@ -12,11 +12,11 @@
 #endif
 
 SSM_GLOBAL void tilted_tail_sums(double c, double gamma, double theta, double eta, double scale, double log_bound, ssm_u64 t,
-                                 ssm_u64 samples, ssm_u32 k0, ssm_u32 k1, ssm_u32 a0, ssm_u32 a1, double* out) {
+                                 ssm_u64 samples, ssm_u64 first, ssm_u32 k0, ssm_u32 k1, ssm_u32 a0, ssm_u32 a1, double* out) {
     ssm_u64 p = (ssm_u64)blockIdx.x * blockDim.x + threadIdx.x;
     if (p >= samples) return;
-    SsmStream s = ssm_stream(k0, k1, p);
-    SsmStream a = ssm_stream(a0, a1, p);
+    SsmStream s = ssm_stream(k0, k1, first + p);
+    SsmStream a = ssm_stream(a0, a1, first + p);
     double lanes[4] = {0.0, 0.0, 0.0, 0.0};
     ssm_u32 aw[4];
     ssm_u64 accepted = 0, j = 0;

@@ -181,3 +181,69 @@ fn claims_give_the_same_results_through_the_kernels() {
     };
     assert_eq!(run(&CpuBackend), run(&ShimBackend::new()));
 }
+
+/// A range of a job's paths through a kernel (a shard's share, `first` > 0) is exactly those
+/// paths of the whole job, and of the rayon backend's range; an empty range launches nothing.
+#[test]
+fn a_range_of_paths_through_the_kernels_is_that_range_of_the_whole_job() {
+    let (bar, shim) = (Silent, ShimBackend::new());
+    fn same<T: std::fmt::Debug>(whole: &[T], range: std::ops::Range<u64>, part: &[T], cpu: &[T], what: &str) {
+        let expected = format!("{:?}", &whole[range.start as usize..range.end as usize]);
+        assert_eq!(format!("{part:?}"), expected, "{what} {range:?} through the kernel");
+        assert_eq!(format!("{cpu:?}"), expected, "{what} {range:?} on the rayon backend");
+    }
+    for range in [13..29, 0..1, 20..20, 36..37] {
+        let r = range.clone();
+        let d = diagonal_job(Discretization::Zoh);
+        same(
+            &shim.diagonal_lrd(&d, &bar).unwrap(),
+            r.clone(),
+            &shim.diagonal_lrd_range(&d, r.clone(), &bar).unwrap(),
+            &CpuBackend.diagonal_lrd_range(&d, r.clone(), &bar).unwrap(),
+            "LRD",
+        );
+        let t = TailSumJob { c: 0.5, gamma: 0.499, times: vec![1, 10, 100], samples: 37, key: StreamKey::new(3, "kernels/tail-range") };
+        same(
+            &shim.tail_sums(&t, &bar).unwrap(),
+            r.clone(),
+            &shim.tail_sums_range(&t, r.clone(), &bar).unwrap(),
+            &CpuBackend.tail_sums_range(&t, r.clone(), &bar).unwrap(),
+            "tail sums",
+        );
+        let tt = TiltedTailJob { samples: 37, ..tilted_job(7) };
+        same(
+            &shim.tilted_tail_sums(&tt, &bar).unwrap(),
+            r.clone(),
+            &shim.tilted_tail_sums_range(&tt, r.clone(), &bar).unwrap(),
+            &CpuBackend.tilted_tail_sums_range(&tt, r.clone(), &bar).unwrap(),
+            "tilted",
+        );
+        let n = NeedleJob { paths: 37, ..needle_job(3) };
+        same(
+            &shim.needle(&n, &bar).unwrap(),
+            r.clone(),
+            &shim.needle_range(&n, r.clone(), &bar).unwrap(),
+            &CpuBackend.needle_range(&n, r.clone(), &bar).unwrap(),
+            "needle",
+        );
+        let i = InteractionJob {
+            abar: vec![vec![0.5, 0.1], vec![0.0, 0.4]],
+            bbar: vec![1.0, -0.5],
+            g: vec![0.2, 0.1],
+            w: vec![0.1, -0.2],
+            start: Start::Random,
+            horizon: 500,
+            burn_in: 50,
+            paths: 37,
+            checkpoints: 4,
+            key: StreamKey::new(3, "kernels/interaction-range"),
+        };
+        same(
+            &shim.interaction(&i, &bar).unwrap(),
+            r.clone(),
+            &shim.interaction_range(&i, r.clone(), &bar).unwrap(),
+            &CpuBackend.interaction_range(&i, r.clone(), &bar).unwrap(),
+            "interaction",
+        );
+    }
+}

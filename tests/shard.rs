@@ -3,7 +3,7 @@
 //! nothing is written.
 
 use ssmcheck::claim::{run_claims, Budget, Claim, Kind, RunConfig, RunResults};
-use ssmcheck::mc::CpuBackend;
+use ssmcheck::mc::{Backend, CpuBackend};
 use ssmcheck::shard::{merge, plan::estimated_cost, run_shard, Shard};
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -54,6 +54,24 @@ fn every_shard_count_merges_to_the_single_run_byte_for_byte() {
         let whole: usize = parts.iter().map(|(_, p)| p.claims.len()).sum();
         assert_eq!(whole, claims.len() - split, "{count} shards: each whole claim on exactly one shard");
     }
+}
+
+/// A cluster with GPU and CPU partitions: shard 0 on the kernels (through the shim), shard 1 on
+/// the rayon backend; the merged claims are the CPU run's, the backend field names both.
+#[test]
+fn parts_from_different_backends_merge_to_the_same_claims() {
+    let registry = ssmcheck::claims::registry();
+    let claims: Vec<&Claim> = ["004.cor1.cumulative", "004.sec41", "004.fig2", "001.c21.needle"].iter().map(|id| registry.get(id).unwrap()).collect();
+    let single = run_claims(&claims, &cfg());
+    let shim = ssmcheck::mc::ShimBackend::new();
+    let on_kernels = RunConfig { backend: &shim, ..cfg() };
+    let parts: Vec<(PathBuf, RunResults)> = vec![
+        ("gpu.json".into(), run_shard(&claims, &on_kernels, Shard::new(0, 2).unwrap())),
+        ("cpu.json".into(), run_shard(&claims, &cfg(), Shard::new(1, 2).unwrap())),
+    ];
+    let merged = merge(&registry, &parts).unwrap();
+    assert_eq!(merged.backend, format!("{} + cpu", shim.name()));
+    assert_eq!(serde_json::to_string_pretty(&merged.claims).unwrap(), serde_json::to_string_pretty(&single.claims).unwrap());
 }
 
 #[test]

@@ -13,6 +13,7 @@ use super::jobs::{
 use crate::error::{Error, Result};
 use crate::model::Discretization;
 use crate::progress::Progress;
+use std::ops::Range;
 
 /// The CUDA prelude: qualifiers and constants (the CPU side is `kernels/cpu_shim.h`).
 pub const PRELUDE: (&str, &str) = ("cuda_prelude.cuh", include_str!("../../kernels/cuda_prelude.cuh"));
@@ -101,6 +102,7 @@ pub const DIAGONAL_LRD: Kernel = Kernel {
         ("zoh", I32),
         ("horizon", U64),
         ("paths", U64),
+        ("first", U64),
         ("claimed_rate", F64),
         ("k0", U32),
         ("k1", U32),
@@ -117,7 +119,7 @@ pub const TAIL_SUMS: Kernel = Kernel {
     entry: "tail_sums",
     file: "tail_sums.cu",
     source: include_str!("../../kernels/tail_sums.cu"),
-    params: &[("c", F64), ("gamma", F64), ("times", InU64), ("n_times", I32), ("samples", U64), ("k0", U32), ("k1", U32), ("out", OutF64)],
+    params: &[("c", F64), ("gamma", F64), ("times", InU64), ("n_times", I32), ("samples", U64), ("first", U64), ("k0", U32), ("k1", U32), ("out", OutF64)],
     block: 256,
 };
 
@@ -137,6 +139,7 @@ pub const INTERACTION: Kernel = Kernel {
         ("horizon", U64),
         ("burn_in", U64),
         ("paths", U64),
+        ("first", U64),
         ("k0", U32),
         ("k1", U32),
         ("marks", InU64),
@@ -160,6 +163,7 @@ pub const NEEDLE: Kernel = Kernel {
         ("lags", InU64),
         ("n_lags", I32),
         ("paths", U64),
+        ("first", U64),
         ("k0", U32),
         ("k1", U32),
         ("held", OutF64),
@@ -181,6 +185,7 @@ pub const TILTED_TAIL_SUMS: Kernel = Kernel {
         ("log_bound", F64),
         ("t", U64),
         ("samples", U64),
+        ("first", U64),
         ("k0", U32),
         ("k1", U32),
         ("a0", U32),
@@ -288,25 +293,81 @@ impl<L: Launcher> Backend for L {
         Launcher::name(self)
     }
     fn diagonal_lrd(&self, job: &DiagonalLrdJob, progress: &dyn Progress) -> Result<Vec<DiagonalLrdPath>> {
-        run_diagonal(self, job, progress)
+        self.diagonal_lrd_range(job, 0..job.paths, progress)
     }
     fn tail_sums(&self, job: &TailSumJob, progress: &dyn Progress) -> Result<Vec<Vec<f64>>> {
-        run_tail(self, job, progress)
+        self.tail_sums_range(job, 0..job.samples, progress)
     }
     fn interaction(&self, job: &InteractionJob, progress: &dyn Progress) -> Result<Vec<InteractionPath>> {
-        run_interaction(self, job, progress)
+        self.interaction_range(job, 0..job.paths, progress)
     }
     fn tilted_tail_sums(&self, job: &TiltedTailJob, progress: &dyn Progress) -> Result<Vec<f64>> {
-        let out = self.launch(&tilted_tail_launch(job)?)?;
-        progress.advance(job.samples.div_ceil(1024));
-        Ok(out.into_iter().next().unwrap_or_default())
+        self.tilted_tail_sums_range(job, 0..job.samples, progress)
     }
     fn scalar_ar(&self, job: &ScalarArJob, progress: &dyn Progress) -> Result<Vec<ScalarArPath>> {
         CpuBackend.scalar_ar(job, progress)
     }
     fn needle(&self, job: &NeedleJob, progress: &dyn Progress) -> Result<Vec<Vec<bool>>> {
-        run_needle(self, job, progress)
+        self.needle_range(job, 0..job.paths, progress)
     }
+    fn diagonal_lrd_range(&self, job: &DiagonalLrdJob, range: Range<u64>, progress: &dyn Progress) -> Result<Vec<DiagonalLrdPath>> {
+        let (launch, m) = diagonal_launch(job, range.clone())?;
+        let n = launch.threads;
+        let out = self.launch_unless_empty(&launch)?;
+        progress.advance(n);
+        Ok(decode_diagonal(&out[0], &out[1], n as usize, m))
+    }
+    fn tail_sums_range(&self, job: &TailSumJob, range: Range<u64>, progress: &dyn Progress) -> Result<Vec<Vec<f64>>> {
+        let launch = tail_launch(job, range)?;
+        let out = self.launch_unless_empty(&launch)?;
+        progress.advance(launch.threads.div_ceil(1024));
+        Ok(decode_tail(&out[0], job.times.len()))
+    }
+    fn interaction_range(&self, job: &InteractionJob, range: Range<u64>, progress: &dyn Progress) -> Result<Vec<InteractionPath>> {
+        let (launch, m) = interaction_launch(job, range)?;
+        let n = launch.threads;
+        let out = self.launch_unless_empty(&launch)?;
+        progress.advance(n);
+        Ok(decode_interaction(&out[0], &out[1], n as usize, m))
+    }
+    fn tilted_tail_sums_range(&self, job: &TiltedTailJob, range: Range<u64>, progress: &dyn Progress) -> Result<Vec<f64>> {
+        let launch = tilted_tail_launch(job, range)?;
+        let out = self.launch_unless_empty(&launch)?;
+        progress.advance(launch.threads.div_ceil(1024));
+        Ok(out.into_iter().next().unwrap_or_default())
+    }
+    fn scalar_ar_range(&self, job: &ScalarArJob, range: Range<u64>, progress: &dyn Progress) -> Result<Vec<ScalarArPath>> {
+        CpuBackend.scalar_ar_range(job, range, progress)
+    }
+    fn needle_range(&self, job: &NeedleJob, range: Range<u64>, progress: &dyn Progress) -> Result<Vec<Vec<bool>>> {
+        let launch = needle_launch(job, range)?;
+        let out = self.launch_unless_empty(&launch)?;
+        progress.advance(launch.threads);
+        Ok(decode_needle(&out[0], job.lags.len()))
+    }
+}
+
+/// Launches that may have no thread (an empty range of a split job).
+trait LaunchUnlessEmpty {
+    /// The outputs of `launch`; empty buffers, without launching, when it has no thread.
+    fn launch_unless_empty(&self, launch: &Launch) -> Result<Vec<Vec<f64>>>;
+}
+
+impl<L: Launcher> LaunchUnlessEmpty for L {
+    fn launch_unless_empty(&self, launch: &Launch) -> Result<Vec<Vec<f64>>> {
+        if launch.threads == 0 {
+            return Ok(launch.args.iter().filter(|a| matches!(a, Arg::OutF64(_))).map(|_| vec![]).collect());
+        }
+        self.launch(launch)
+    }
+}
+
+/// Checks that `range` lies within a job's `total` paths and returns its length.
+fn range_len(range: &Range<u64>, total: u64) -> Result<u64> {
+    if range.start > range.end || range.end > total {
+        return Err(Error::InvalidParameter(format!("paths {}..{} are not within the job's {total}", range.start, range.end)));
+    }
+    Ok(range.end - range.start)
 }
 
 /// Values per path in a kernel's two output buffers: the summary, and each of the m trace rows.
@@ -337,13 +398,14 @@ fn path_tail(key: super::StreamKey, marks: Vec<u64>, summary: usize, trace: usiz
     [Arg::U32(key.0[0]), Arg::U32(key.0[1]), Arg::InU64(marks), Arg::I32(n), Arg::OutF64(summary), Arg::OutF64(trace)]
 }
 
-/// The launch of a [`DiagonalLrdJob`] and its number of trace marks.
-pub fn diagonal_launch(job: &DiagonalLrdJob) -> Result<(Launch, usize)> {
+/// The launch of paths `range` of a [`DiagonalLrdJob`] and its number of trace marks.
+pub fn diagonal_launch(job: &DiagonalLrdJob, range: Range<u64>) -> Result<(Launch, usize)> {
     job.validate()?;
     ensure_fits(job.a.len(), MAX_MODES, "LRD")?;
+    let n = range_len(&range, job.paths)?;
     let marks = log_checkpoints(job.horizon, job.checkpoints);
     let m = marks.len();
-    let (ns, nt) = DIAGONAL_OUTPUT.lengths(job.paths as usize, m);
+    let (ns, nt) = DIAGONAL_OUTPUT.lengths(n as usize, m);
     let mut args = vec![
         Arg::InF64(job.a.clone()),
         Arg::InF64(job.b.clone()),
@@ -352,32 +414,43 @@ pub fn diagonal_launch(job: &DiagonalLrdJob) -> Result<(Launch, usize)> {
         Arg::F64(job.bias),
         Arg::I32(i32::from(job.disc == Discretization::Zoh)),
         Arg::U64(job.horizon),
-        Arg::U64(job.paths),
+        Arg::U64(n),
+        Arg::U64(range.start),
         Arg::F64(job.claimed_rate),
     ];
     args.extend(path_tail(job.key, marks, ns, nt));
-    Ok((Launch::new(&DIAGONAL_LRD, job.paths, args), m))
+    Ok((Launch::new(&DIAGONAL_LRD, n, args), m))
 }
 
 /// The arguments the two recording kernels end with: the record times and their count, the
-/// number of items (samples or paths), the stream key, and an output of one value per item and
-/// time.
-fn record_tail(times: &[u64], items: u64, key: super::StreamKey) -> [Arg; 6] {
-    let n = times.len();
-    [Arg::InU64(times.to_vec()), Arg::I32(n as i32), Arg::U64(items), Arg::U32(key.0[0]), Arg::U32(key.0[1]), Arg::OutF64(items as usize * n)]
+/// number of items (samples or paths) and the first one's index, the stream key, and an output
+/// of one value per item and time.
+fn record_tail(times: &[u64], items: Range<u64>, key: super::StreamKey) -> [Arg; 7] {
+    let (n, count) = (times.len(), items.end - items.start);
+    [
+        Arg::InU64(times.to_vec()),
+        Arg::I32(n as i32),
+        Arg::U64(count),
+        Arg::U64(items.start),
+        Arg::U32(key.0[0]),
+        Arg::U32(key.0[1]),
+        Arg::OutF64(count as usize * n),
+    ]
 }
 
-/// The launch of a [`TailSumJob`].
-pub fn tail_launch(job: &TailSumJob) -> Result<Launch> {
+/// The launch of samples `range` of a [`TailSumJob`].
+pub fn tail_launch(job: &TailSumJob, range: Range<u64>) -> Result<Launch> {
     job.validate()?;
+    let n = range_len(&range, job.samples)?;
     let mut args = vec![Arg::F64(job.c), Arg::F64(job.gamma)];
-    args.extend(record_tail(&job.times, job.samples, job.key));
-    Ok(Launch::new(&TAIL_SUMS, job.samples, args))
+    args.extend(record_tail(&job.times, range, job.key));
+    Ok(Launch::new(&TAIL_SUMS, n, args))
 }
 
-/// The launch of a [`TiltedTailJob`]: one output value (Y_t) per sample.
-pub fn tilted_tail_launch(job: &TiltedTailJob) -> Result<Launch> {
+/// The launch of samples `range` of a [`TiltedTailJob`]: one output value (Y_t) per sample.
+pub fn tilted_tail_launch(job: &TiltedTailJob, range: Range<u64>) -> Result<Launch> {
     job.validate()?;
+    let n = range_len(&range, job.samples)?;
     let args = vec![
         Arg::F64(job.c),
         Arg::F64(job.gamma),
@@ -386,20 +459,22 @@ pub fn tilted_tail_launch(job: &TiltedTailJob) -> Result<Launch> {
         Arg::F64(job.scale),
         Arg::F64(job.log_bound),
         Arg::U64(job.t),
-        Arg::U64(job.samples),
+        Arg::U64(n),
+        Arg::U64(range.start),
         Arg::U32(job.key.0[0]),
         Arg::U32(job.key.0[1]),
         Arg::U32(job.accept_key.0[0]),
         Arg::U32(job.accept_key.0[1]),
-        Arg::OutF64(job.samples as usize),
+        Arg::OutF64(n as usize),
     ];
-    Ok(Launch::new(&TILTED_TAIL_SUMS, job.samples, args))
+    Ok(Launch::new(&TILTED_TAIL_SUMS, n, args))
 }
 
-/// The launch of an [`InteractionJob`] and its number of trace marks.
-pub fn interaction_launch(job: &InteractionJob) -> Result<(Launch, usize)> {
+/// The launch of paths `range` of an [`InteractionJob`] and its number of trace marks.
+pub fn interaction_launch(job: &InteractionJob, range: Range<u64>) -> Result<(Launch, usize)> {
     job.validate()?;
     ensure_fits(job.bbar.len(), MAX_STATE, "interaction")?;
+    let n = range_len(&range, job.paths)?;
     let marks = log_checkpoints(job.horizon, job.checkpoints);
     let m = marks.len();
     let (start, t) = match job.start {
@@ -407,7 +482,7 @@ pub fn interaction_launch(job: &InteractionJob) -> Result<(Launch, usize)> {
         Start::Random => (1, 0),
         Start::Ones => (2, 0),
     };
-    let (ns, nt) = INTERACTION_OUTPUT.lengths(job.paths as usize, m);
+    let (ns, nt) = INTERACTION_OUTPUT.lengths(n as usize, m);
     let mut args = vec![
         Arg::InF64(job.abar.concat()),
         Arg::InF64(job.bbar.clone()),
@@ -418,18 +493,20 @@ pub fn interaction_launch(job: &InteractionJob) -> Result<(Launch, usize)> {
         Arg::U64(t),
         Arg::U64(job.horizon),
         Arg::U64(job.burn_in),
-        Arg::U64(job.paths),
+        Arg::U64(n),
+        Arg::U64(range.start),
     ];
     args.extend(path_tail(job.key, marks, ns, nt));
-    Ok((Launch::new(&INTERACTION, job.paths, args), m))
+    Ok((Launch::new(&INTERACTION, n, args), m))
 }
 
-/// The launch of a [`NeedleJob`].
-pub fn needle_launch(job: &NeedleJob) -> Result<Launch> {
+/// The launch of paths `range` of a [`NeedleJob`].
+pub fn needle_launch(job: &NeedleJob, range: Range<u64>) -> Result<Launch> {
     job.validate()?;
+    let n = range_len(&range, job.paths)?;
     let mut args = vec![Arg::F64(job.abar), Arg::I32(job.capacity as i32), Arg::U64(job.distractors), Arg::U64(job.horizon)];
-    args.extend(record_tail(&job.lags, job.paths, job.key));
-    Ok(Launch::new(&NEEDLE, job.paths, args))
+    args.extend(record_tail(&job.lags, range, job.key));
+    Ok(Launch::new(&NEEDLE, n, args))
 }
 
 /// Paths from the LRD kernel's outputs ([`DIAGONAL_OUTPUT`]).
@@ -465,38 +542,6 @@ pub fn decode_tail(out: &[f64], n_times: usize) -> Vec<Vec<f64>> {
 /// Rows of the needle kernel's output: held (1) or not (0) at each of `n_lags` lags.
 pub fn decode_needle(out: &[f64], n_lags: usize) -> Vec<Vec<bool>> {
     out.chunks(n_lags).map(|row| row.iter().map(|h| *h != 0.0).collect()).collect()
-}
-
-/// The diagonal LRD job through `launcher`.
-fn run_diagonal(launcher: &dyn Launcher, job: &DiagonalLrdJob, progress: &dyn Progress) -> Result<Vec<DiagonalLrdPath>> {
-    let (launch, m) = diagonal_launch(job)?;
-    let out = launcher.launch(&launch)?;
-    progress.advance(job.paths);
-    Ok(decode_diagonal(&out[0], &out[1], job.paths as usize, m))
-}
-
-/// The tail-sum job through `launcher`.
-fn run_tail(launcher: &dyn Launcher, job: &TailSumJob, progress: &dyn Progress) -> Result<Vec<Vec<f64>>> {
-    let launch = tail_launch(job)?;
-    let out = launcher.launch(&launch)?;
-    progress.advance(job.samples.div_ceil(1024));
-    Ok(decode_tail(&out[0], job.times.len()))
-}
-
-/// The interaction job through `launcher`.
-fn run_interaction(launcher: &dyn Launcher, job: &InteractionJob, progress: &dyn Progress) -> Result<Vec<InteractionPath>> {
-    let (launch, m) = interaction_launch(job)?;
-    let out = launcher.launch(&launch)?;
-    progress.advance(job.paths);
-    Ok(decode_interaction(&out[0], &out[1], job.paths as usize, m))
-}
-
-/// The needle job through `launcher`.
-fn run_needle(launcher: &dyn Launcher, job: &NeedleJob, progress: &dyn Progress) -> Result<Vec<Vec<bool>>> {
-    let launch = needle_launch(job)?;
-    let out = launcher.launch(&launch)?;
-    progress.advance(job.paths);
-    Ok(decode_needle(&out[0], job.lags.len()))
 }
 
 #[cfg(test)]
@@ -546,12 +591,14 @@ mod tests {
             checkpoints: 2,
             key: StreamKey([1, 2]),
         };
-        let (l, _) = diagonal_launch(&d).unwrap();
+        let (l, _) = diagonal_launch(&d, 0..3).unwrap();
         assert!(l.kernel.params.iter().zip(&l.args).all(|(p, a)| p.1 == a.param_type()));
         assert_eq!(l.grid(), 1);
         let t = TailSumJob { c: 0.5, gamma: 0.5, times: vec![1, 2], samples: 300, key: StreamKey([1, 2]) };
-        assert_eq!(tail_launch(&t).unwrap().grid(), 2);
+        assert_eq!(tail_launch(&t, 0..300).unwrap().grid(), 2);
+        assert_eq!(tail_launch(&t, 290..300).unwrap().grid(), 1);
+        assert!(tail_launch(&t, 290..301).is_err(), "a range past the job's samples");
         let too_big = DiagonalLrdJob { a: vec![-1.0; MAX_MODES + 1], b: vec![1.0; MAX_MODES + 1], ..d };
-        assert!(diagonal_launch(&too_big).is_err());
+        assert!(diagonal_launch(&too_big, 0..3).is_err());
     }
 }

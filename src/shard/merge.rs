@@ -115,8 +115,12 @@ pub fn merge(registry: &Registry, parts: &[(PathBuf, RunResults)]) -> Result<Run
             }
         });
     }
-    let mut backends: Vec<&str> = by_shard.iter().map(|(_, r)| r.backend.as_str()).collect();
-    backends.dedup();
+    let mut backends: Vec<&str> = vec![];
+    for (_, r) in &by_shard {
+        if !backends.contains(&r.backend.as_str()) {
+            backends.push(&r.backend);
+        }
+    }
     Ok(RunResults {
         tool: first.tool.clone(),
         version: first.version.clone(),
