@@ -52,15 +52,7 @@ pub fn main(claims: Vec<Claim>) -> ExitCode {
     let conclusion = libtest_mimic::run(&args, trials);
     let mut results: Vec<(usize, ClaimResult)> = std::mem::take(&mut *done.lock().expect("the tests are over"));
     results.sort_by_key(|(i, _)| *i);
-    let run = RunResults {
-        tool: "ssmcheck".into(),
-        version: env!("CARGO_PKG_VERSION").into(),
-        seed: settings.seed,
-        budget: settings.budget,
-        backend: "cpu".into(),
-        claims: results.into_iter().map(|(_, r)| r).collect(),
-        shard: None,
-    };
+    let run = RunResults::new(settings.seed, settings.budget, "cpu", results.into_iter().map(|(_, r)| r).collect());
     if !run.claims.is_empty() {
         println!();
         crate::cli::print_table(&run);

@@ -146,6 +146,10 @@ pub struct RunResults {
 }
 
 impl RunResults {
+    /// The results of a whole run of this version at `seed` and `budget` on `backend`.
+    pub fn new(seed: u64, budget: super::Budget, backend: &str, claims: Vec<ClaimResult>) -> RunResults {
+        RunResults { tool: "ssmcheck".into(), version: env!("CARGO_PKG_VERSION").into(), seed, budget, backend: backend.into(), claims, shard: None }
+    }
     /// Claims whose verdict contradicts their status.
     pub fn disagreements(&self) -> Vec<&ClaimResult> {
         self.claims.iter().filter(|c| !c.agrees).collect()

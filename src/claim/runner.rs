@@ -122,15 +122,7 @@ impl RunSettings {
 /// Runs claims in order (concurrently when `cfg.parallel`; the results do not depend on it).
 pub fn run_claims(claims: &[&Claim], cfg: &RunConfig) -> RunResults {
     let results = if cfg.parallel { claims.par_iter().map(|c| run_claim(c, cfg)).collect() } else { claims.iter().map(|c| run_claim(c, cfg)).collect() };
-    RunResults {
-        tool: "ssmcheck".into(),
-        version: env!("CARGO_PKG_VERSION").into(),
-        seed: cfg.seed,
-        budget: cfg.budget,
-        backend: cfg.backend.name().into(),
-        claims: results,
-        shard: None,
-    }
+    RunResults::new(cfg.seed, cfg.budget, cfg.backend.name(), results)
 }
 
 #[cfg(test)]

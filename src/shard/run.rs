@@ -45,13 +45,5 @@ pub fn run_shard(claims: &[&Claim], cfg: &RunConfig, shard: Shard) -> RunResults
             }
         }
     }
-    RunResults {
-        tool: "ssmcheck".into(),
-        version: env!("CARGO_PKG_VERSION").into(),
-        seed: cfg.seed,
-        budget: cfg.budget,
-        backend: cfg.backend.name().into(),
-        claims: owned,
-        shard: Some(ShardPart { shard, selection: plan.ids, split }),
-    }
+    RunResults { shard: Some(ShardPart { shard, selection: plan.ids, split }), ..RunResults::new(cfg.seed, cfg.budget, cfg.backend.name(), owned) }
 }
