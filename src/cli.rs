@@ -1,6 +1,6 @@
-//! The `ssmcheck` command line: list, check, explain, replay, report, bench and export — over
-//! any registry. `ssmcheck`'s own binary passes the shipped claims; a user's binary can pass
-//! its own (see [`main_with`]).
+//! The `ssmcheck` command line: list, check (whole or one shard), merge, explain, replay, report,
+//! bench and export — over any registry. `ssmcheck`'s own binary passes the shipped claims; a
+//! user's binary can pass its own (see [`main_with`]).
 
 use crate::claim::{run_claims, Budget, Context, Family, Registry, RunConfig, RunResults};
 use crate::error::{Error, Result};
@@ -280,8 +280,13 @@ fn main_inner(cli: Cli, registry: &Registry) -> Result<bool> {
             match &results.shard {
                 // A part's verdicts are not the run's yet: the merge judges the split claims and exits accordingly.
                 Some(part) => {
-                    let paths: usize = part.split.iter().map(|s| s.claim.len() + s.control.len()).sum();
-                    println!("shard {}: {} whole claims, its share of {paths} jobs of {} split claims", part.shard, results.claims.len(), part.split.len());
+                    let jobs: usize = part.split.iter().map(|s| s.claim.len() + s.control.len()).sum();
+                    println!(
+                        "shard {}: {} whole claims, its block of the paths of {jobs} jobs of {} split claims",
+                        part.shard,
+                        results.claims.len(),
+                        part.split.len()
+                    );
                     Ok(true)
                 }
                 None => Ok(results.disagreements().is_empty()),
