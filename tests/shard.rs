@@ -109,7 +109,7 @@ fn missing_duplicated_and_mismatched_parts_are_refused_by_name() {
     let dir = tempfile::tempdir().unwrap();
     let at = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
     let shard = |i: u32, n: u32, seed: &str, name: &str| {
-        let out = ssmcheck(&["check", "--family", "stability", "--budget", "quick", "--seed", seed, "--shard", &format!("{i}/{n}"), "--json", &at(name)]);
+        let out = ssmcheck(&["check", "004.fig2", "004.kesten", "004.eq10", "--budget", "quick", "--seed", seed, "--shard", &format!("{i}/{n}"), "--json", &at(name)]);
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     };
     shard(0, 2, "1", "p0.json");
@@ -148,7 +148,8 @@ fn missing_duplicated_and_mismatched_parts_are_refused_by_name() {
     // The two good parts merge, and the merge equals the single run.
     let merged = ssmcheck(&["merge", &at("p1.json"), &at("p0.json"), "--json", &out]);
     assert!(merged.status.success(), "{}", String::from_utf8_lossy(&merged.stderr));
-    let single = ssmcheck(&["check", "--family", "stability", "--budget", "quick", "--json", &at("single.json")]);
+    // Two split claims and a whole one, so both kinds of share are refused and merged.
+    let single = ssmcheck(&["check", "004.fig2", "004.kesten", "004.eq10", "--budget", "quick", "--json", &at("single.json")]);
     assert!(single.status.success());
     assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(at("single.json")).unwrap());
 }
