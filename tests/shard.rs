@@ -104,12 +104,16 @@ fn assert_refused(out: &Output, needle: &str, not_written: &std::path::Path) {
     assert!(!not_written.exists(), "{} was written", not_written.display());
 }
 
+/// Two split claims and a whole one: both kinds of share are refused and merged.
+const SELECTION: [&str; 3] = ["004.fig2", "004.kesten", "004.eq10"];
+
 #[test]
 fn missing_duplicated_and_mismatched_parts_are_refused_by_name() {
     let dir = tempfile::tempdir().unwrap();
     let at = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
     let shard = |i: u32, n: u32, seed: &str, name: &str| {
-        let out = ssmcheck(&["check", "004.fig2", "004.kesten", "004.eq10", "--budget", "quick", "--seed", seed, "--shard", &format!("{i}/{n}"), "--json", &at(name)]);
+        let (shard, json) = (format!("{i}/{n}"), at(name));
+        let out = ssmcheck(&[&["check"], &SELECTION[..], &["--budget", "quick", "--seed", seed, "--shard", &shard, "--json", &json]].concat());
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     };
     shard(0, 2, "1", "p0.json");
@@ -148,8 +152,7 @@ fn missing_duplicated_and_mismatched_parts_are_refused_by_name() {
     // The two good parts merge, and the merge equals the single run.
     let merged = ssmcheck(&["merge", &at("p1.json"), &at("p0.json"), "--json", &out]);
     assert!(merged.status.success(), "{}", String::from_utf8_lossy(&merged.stderr));
-    // Two split claims and a whole one, so both kinds of share are refused and merged.
-    let single = ssmcheck(&["check", "004.fig2", "004.kesten", "004.eq10", "--budget", "quick", "--json", &at("single.json")]);
+    let single = ssmcheck(&[&["check"], &SELECTION[..], &["--budget", "quick", "--json", &at("single.json")]].concat());
     assert!(single.status.success());
     assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(at("single.json")).unwrap());
 }
