@@ -136,6 +136,10 @@ fn missing_duplicated_and_mismatched_parts_are_refused_by_name() {
     part["shard"]["split"][0]["claim"][0]["first"] = serde_json::json!(1);
     std::fs::write(at("p1-tampered.json"), serde_json::to_string(&part).unwrap()).unwrap();
     assert_refused(&ssmcheck(&["merge", &at("p0.json"), &at("p1-tampered.json"), "--json", &out]), "shard 1's record", all);
+    let mut part: serde_json::Value = serde_json::from_str(&text).unwrap();
+    part["shard"]["shard"]["index"] = serde_json::json!(5);
+    std::fs::write(at("p5-of2.json"), serde_json::to_string(&part).unwrap()).unwrap();
+    assert_refused(&ssmcheck(&["merge", &at("p0.json"), &at("p5-of2.json"), "--json", &out]), "claims to be shard 5/2, outside 0..2", all);
     let whole = ssmcheck(&["check", "004.eq10", "--budget", "quick", "--json", &at("whole.json")]);
     assert!(whole.status.success());
     assert_refused(&ssmcheck(&["merge", &at("p0.json"), &at("whole.json"), "--json", &out]), "whole.json is the results of a whole run", all);

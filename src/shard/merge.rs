@@ -32,6 +32,14 @@ pub fn merge(registry: &Registry, parts: &[(PathBuf, RunResults)]) -> Result<Run
         r.shard.as_ref().unwrap_or_else(|| unreachable!("every part was checked above"))
     }
     let (first_path, first) = parts.first().ok_or_else(|| Error::Merge("no part given".into()))?;
+    if first.version != env!("CARGO_PKG_VERSION") {
+        return Err(Error::Merge(format!(
+            "{} was written by ssmcheck {}, this is {}: merge with the version that ran the shards",
+            first_path.display(),
+            first.version,
+            env!("CARGO_PKG_VERSION")
+        )));
+    }
     let count = info(first).shard.count;
     let same = |p: &Path, what: &str, a: String, b: String| {
         if a == b {
@@ -54,19 +62,18 @@ pub fn merge(registry: &Registry, parts: &[(PathBuf, RunResults)]) -> Result<Run
                 first_path.display()
             )));
         }
-        let slot = &mut by_shard[info(r).shard.index as usize];
+        let Some(slot) = by_shard.get_mut(info(r).shard.index as usize) else {
+            return Err(Error::Merge(format!("{} claims to be shard {}, outside 0..{count}", path.display(), info(r).shard)));
+        };
         if let Some((other, _)) = slot {
             return Err(Error::Merge(format!("{} and {} are both shard {}", other.display(), path.display(), info(r).shard)));
         }
         *slot = Some(part);
     }
-    let missing: Vec<String> = (0..count).filter(|&i| by_shard[i as usize].is_none()).map(|i| format!("{i}/{count}")).collect();
+    let missing: Vec<u32> = (0..count).filter(|&i| by_shard[i as usize].is_none()).collect();
     if !missing.is_empty() {
-        return Err(Error::Merge(format!(
-            "no part for shard {} (rerun it: `sbatch --array={}` …)",
-            missing.join(", "),
-            missing.iter().map(|m| m.split('/').next().unwrap_or("")).collect::<Vec<_>>().join(",")
-        )));
+        let list = |sep: &str, suffix: &str| missing.iter().map(|i| format!("{i}{suffix}")).collect::<Vec<_>>().join(sep);
+        return Err(Error::Merge(format!("no part for shard {} (rerun it: `sbatch --array={}` …)", list(", ", &format!("/{count}")), list(",", ""))));
     }
     let by_shard: Vec<&(PathBuf, RunResults)> = by_shard.into_iter().flatten().collect();
 
@@ -121,13 +128,5 @@ pub fn merge(registry: &Registry, parts: &[(PathBuf, RunResults)]) -> Result<Run
             backends.push(&r.backend);
         }
     }
-    Ok(RunResults {
-        tool: first.tool.clone(),
-        version: first.version.clone(),
-        seed: first.seed,
-        budget: first.budget,
-        backend: backends.join(" + "),
-        claims: results,
-        shard: None,
-    })
+    Ok(RunResults::new(first.seed, first.budget, &backends.join(" + "), results))
 }
