@@ -3,37 +3,62 @@
 # portable generator, same sizes) in interleaved rounds, checks every summary against the C
 # reference (1e-9 relative) and measures each workload's peak memory with /usr/bin/time -v.
 #
-# usage: scripts/perf_compare.sh [--reps 3] [--only w1,w2,w3,w4] [--quick]
+# usage: scripts/perf_compare.sh [--reps 3] [--only w1,w2,w3,w4] [--quick] [--isa native|avx2]
 #   --quick: small sizes and one thread count (a smoke run; the timings mean nothing).
+#   --isa avx2: measure as on a CPU without AVX-512, on one that has it: ssmcheck and the C
+#     reference are both compiled for x86-64-v3 (AVX2 + FMA, no AVX-512) instead of -march=native,
+#     and ssmcheck's hand-vectorised loops run their AVX2 path (SSMCHECK_ISA=avx2). numpy is
+#     left as installed (its kernels choose their instruction set at run time).
+# Prints the CPU model and its vector extensions first, and every ssmcheck line records the
+# instruction set its loops used (params.isa).
 # Needs python3 (venv) and gcc with OpenMP; numpy is installed into target/perf-venv on first use.
-# Writes target/perf/results.jsonl and prints the table (benches/reference/compare.py).
+# Writes target/perf/results-<isa>.jsonl and prints the table (benches/reference/compare.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 REPS=3
 ONLY="w1,w2,w3,w4"
 QUICK=""
+ISA="native"
 while [ $# -gt 0 ]; do
     case "$1" in
         --reps) REPS="$2"; shift 2 ;;
         --only) ONLY="$2"; shift 2 ;;
         --quick) QUICK="--quick"; shift ;;
-        *) echo "error: unknown argument '$1' (expected --reps N, --only LIST, --quick)" >&2; exit 2 ;;
+        --isa) ISA="$2"; shift 2 ;;
+        *) echo "error: unknown argument '$1' (expected --reps N, --only LIST, --quick, --isa native|avx2)" >&2; exit 2 ;;
     esac
 done
 
+case "$ISA" in
+    native | avx2) ;;
+    *) echo "error: --isa must be native or avx2, not '$ISA'" >&2; exit 2 ;;
+esac
+
 WORK="$ROOT/target/perf"
 mkdir -p "$WORK"
-cargo build --release --quiet
-BIN="$ROOT/target/release/ssmcheck"
-gcc -O3 -march=native -ffast-math -fopenmp benches/reference/reference.c -o "$WORK/reference" -lm
+CPU_MODEL=$(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo 2>/dev/null || true)
+CPU_VECTOR=$(grep -m1 -o -w -E 'avx512f|avx512dq|avx512vl|avx512bw|avx2|fma' /proc/cpuinfo 2>/dev/null | sort -u | tr '\n' ' ' || true)
+echo "== CPU: ${CPU_MODEL:-unknown}; vector extensions: ${CPU_VECTOR:-unknown}; $(nproc) cores; measuring --isa $ISA"
+if [ "$ISA" = avx2 ]; then
+    # A build of its own for x86-64-v3, kept apart from the native one.
+    RUSTFLAGS="-C target-cpu=x86-64-v3" CARGO_TARGET_DIR="$ROOT/target/perf-avx2" cargo build --release --quiet
+    BIN="$ROOT/target/perf-avx2/release/ssmcheck"
+    MARCH="x86-64-v3"
+    export SSMCHECK_ISA=avx2
+else
+    cargo build --release --quiet
+    BIN="$ROOT/target/release/ssmcheck"
+    MARCH="native"
+fi
+gcc -O3 -march="$MARCH" -ffast-math -fopenmp benches/reference/reference.c -o "$WORK/reference-$ISA" -lm
 VENV="$ROOT/target/perf-venv"
 if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c "import numpy" 2>/dev/null; then
     python3 -m venv "$VENV"
     "$VENV/bin/pip" install --quiet --disable-pip-version-check numpy
 fi
 PY="$VENV/bin/python"
-OUT="$WORK/results.jsonl"
+OUT="$WORK/results-$ISA.jsonl"
 : > "$OUT"
 
 THREADS="1 2"
@@ -56,7 +81,7 @@ for round in $(seq 1 "$REPS"); do
             if [ "$t" = 1 ] || [ "$w" = w1 ] || [ "$w" = w2 ] || [ -n "$QUICK" ]; then
                 run "$PY" benches/reference/reference.py "$w" --threads "$t" $QUICK
             fi
-            run env OMP_NUM_THREADS="$t" "$WORK/reference" "$w" $QUICK
+            run env OMP_NUM_THREADS="$t" "$WORK/reference-$ISA" "$w" $QUICK
             run "$BIN" bench "$w" --threads "$t" $QUICK
         done
     done

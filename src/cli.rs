@@ -391,7 +391,9 @@ pub fn main_with(registry: Registry) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match main_inner(cli, &registry) {
+    // An instruction set named in SSMCHECK_ISA that is unknown or beyond this CPU is refused
+    // before any work starts.
+    match crate::math::isa::Isa::from_env().and_then(|_| main_inner(cli, &registry)) {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
         Err(e) => {

@@ -5,7 +5,7 @@
 //! rounds (`scripts/perf_compare.sh`).
 //!
 //! Each workload prints one JSON line in the references' format: `workload`, `impl`, `params`
-//! (incl. `threads`, `rng`), `wall_s`, `throughput`, `throughput_unit`, `work`, `summary`,
+//! (incl. `threads`, `rng`, and `isa`, the instruction set of the hand-vectorised loops), `wall_s`, `throughput`, `throughput_unit`, `work`, `summary`,
 //! `checksum`.
 
 mod w1_decay;
@@ -148,6 +148,7 @@ pub fn run(workload: Workload, sizes: &BenchSizes, threads: usize) -> Result<Ben
     let mut params = m.params;
     params["threads"] = json!(threads);
     params["rng"] = json!("portable");
+    params["isa"] = json!(crate::math::isa::Isa::active().name());
     Ok(BenchLine {
         workload: workload.name(),
         implementation: "rust",

@@ -4,9 +4,12 @@
 //!
 //! Nothing here knows about claims; it is a library a reader can use on its own.
 
+#[cfg(target_arch = "x86_64")]
+pub mod avx2;
 pub mod dilog;
 pub mod dual;
 pub mod haar;
+pub mod isa;
 pub mod large_deviation;
 pub mod linalg;
 pub mod quadrature;

@@ -37,6 +37,38 @@ fn pow2(n: i64) -> f64 {
 /// Below this, [`exp`] returns exactly 0.0 (e^x is under half the smallest subnormal).
 pub const EXP_ZERO_BELOW: f64 = -745.2;
 
+/// The exponential's argument reduction and polynomial: `e^x = p · 2^n` with
+/// `x = n ln 2 + r`, |r| ≤ ln2/2, p the degree-13 Taylor polynomial of e^r (its truncation error
+/// is below 4e-18 on |r| ≤ 0.347). Valid for |x| < 2^51 / log₂e.
+#[inline(always)]
+fn exp_reduced(x: f64) -> (f64, i64) {
+    let (nf, n) = round_to_int(x * LOG2_E);
+    let r = (-nf).mul_add(LN2_LO, (-nf).mul_add(LN2_HI, x)); // |r| ≤ ln2/2
+    let mut p: f64 = 1.0 / 6_227_020_800.0;
+    for c in EXP_TAYLOR {
+        p = p.mul_add(r, c);
+    }
+    (p, n)
+}
+
+/// The coefficients 1/k! for k = 12 down to 0 of [`exp_reduced`]'s Horner scheme (1/13! is
+/// its start).
+pub(crate) const EXP_TAYLOR: [f64; 13] = [
+    1.0 / 479_001_600.0,
+    1.0 / 39_916_800.0,
+    1.0 / 3_628_800.0,
+    1.0 / 362_880.0,
+    1.0 / 40_320.0,
+    1.0 / 5_040.0,
+    1.0 / 720.0,
+    1.0 / 120.0,
+    1.0 / 24.0,
+    1.0 / 6.0,
+    0.5,
+    1.0,
+    1.0,
+];
+
 /// `e^x`, within 1 ulp; exactly 0 below [`EXP_ZERO_BELOW`], +∞ above 709.79, NaN for NaN.
 #[inline(always)]
 pub fn exp(x: f64) -> f64 {
@@ -51,23 +83,7 @@ pub fn exp(x: f64) -> f64 {
     } else {
         x
     };
-    let (nf, n) = round_to_int(xc * LOG2_E);
-    let r = (-nf).mul_add(LN2_LO, (-nf).mul_add(LN2_HI, xc)); // |r| ≤ ln2/2
-                                                              // Taylor polynomial of degree 13: the truncation error is below 4e-18 on |r| ≤ 0.347.
-    let mut p: f64 = 1.0 / 6_227_020_800.0;
-    p = p.mul_add(r, 1.0 / 479_001_600.0);
-    p = p.mul_add(r, 1.0 / 39_916_800.0);
-    p = p.mul_add(r, 1.0 / 3_628_800.0);
-    p = p.mul_add(r, 1.0 / 362_880.0);
-    p = p.mul_add(r, 1.0 / 40_320.0);
-    p = p.mul_add(r, 1.0 / 5_040.0);
-    p = p.mul_add(r, 1.0 / 720.0);
-    p = p.mul_add(r, 1.0 / 120.0);
-    p = p.mul_add(r, 1.0 / 24.0);
-    p = p.mul_add(r, 1.0 / 6.0);
-    p = p.mul_add(r, 0.5);
-    p = p.mul_add(r, 1.0);
-    p = p.mul_add(r, 1.0);
+    let (p, n) = exp_reduced(xc);
     // 2^n in two factors, so that n from −1077 to 1025 (subnormal and near-overflow results)
     // needs no branch.
     let half = n >> 1;
@@ -79,6 +95,20 @@ pub fn exp(x: f64) -> f64 {
     } else {
         y
     }
+}
+
+/// |x| up to which [`exp_normal_range`] equals [`exp`]: x·log₂e rounds to an n in
+/// [−1022, 1022], so 2^n is one normal power of two.
+pub const EXP_NORMAL_RANGE: f64 = 708.0;
+
+/// `e^x` for |x| ≤ [`EXP_NORMAL_RANGE`], bit for bit equal to [`exp`] there, without its clamps
+/// and end selects: `p · 2^n` in one product. For such x, `p·2^⌊n/2⌋` is exact, so [`exp`]'s
+/// two products round the same real number `p·2^n` once, as this one does (a subnormal result
+/// included). Outside the range the result is meaningless; callers check the range first.
+#[inline(always)]
+pub fn exp_normal_range(x: f64) -> f64 {
+    let (p, n) = exp_reduced(x);
+    p * pow2(n)
 }
 
 /// `ln x`, within 1 ulp (fdlibm's reduction and minimax polynomial); −∞ at 0, NaN below 0.
@@ -232,6 +262,16 @@ mod tests {
         assert_eq!(ln(f64::INFINITY), f64::INFINITY);
         let tiny = 5e-324;
         assert!(ulps(ln(tiny), tiny.ln()) <= 1.0);
+    }
+
+    #[test]
+    fn exp_normal_range_equals_exp_bit_for_bit_inside_its_range() {
+        let edges = [-EXP_NORMAL_RANGE, EXP_NORMAL_RANGE, -708.0 + 1e-13, -707.7, -0.0, 0.0, 5e-324, -5e-324, 0.5 * std::f64::consts::LN_2];
+        // Half-integer multiples of ln 2 put x·log₂e on a rounding tie of the reduction.
+        let ties = (-2043..=2043).map(|k| 0.5 * k as f64 * std::f64::consts::LN_2).filter(|x: &f64| x.abs() <= EXP_NORMAL_RANGE);
+        for x in sweep(-EXP_NORMAL_RANGE, EXP_NORMAL_RANGE, 1_000_000).chain(edges).chain(ties) {
+            assert_eq!(exp_normal_range(x).to_bits(), exp(x).to_bits(), "x = {x:e}");
+        }
     }
 
     #[test]

@@ -19,6 +19,7 @@ pub mod philox;
 pub mod portable;
 pub mod shim;
 pub mod stream;
+mod transition;
 
 pub use backend::Backend;
 pub use choice::BackendChoice;

@@ -14,7 +14,11 @@ use super::jobs::{
     MAX_INTERACTION_STATE,
 };
 use super::normals::{Buffered, Normals};
+#[cfg(target_arch = "x86_64")]
+use super::transition::Avx2Product;
+use super::transition::{dot_fixed, padded, PortableProduct, Product, Transition};
 use super::Stream;
+use crate::math::isa::Isa;
 use crate::math::vecmath::{exp, ln, softplus, EXP_ZERO_BELOW};
 use crate::model::discretize::diagonal;
 use crate::model::eidetic::TopMemory;
@@ -23,9 +27,8 @@ use crate::model::log_lrd_norm;
 /// Steps per block (8 KiB per f64 buffer: the working set stays in L1/L2).
 pub const STEP_BLOCK: usize = 1024;
 
-/// Lanes of the partial sums in [`tail_sum_sample`] and of the column accumulators of the
-/// interaction product: independent accumulators break the add latency chain (and map onto
-/// vector registers); lane `l` sums the terms with index ≡ l (mod LANES), in index order.
+/// Lanes of the partial sums in [`tail_sum_sample`]: independent accumulators break the add
+/// latency chain (and map onto vector registers); lane `l` sums the terms with index ≡ l (mod LANES), in index order.
 pub const LANES: usize = 4;
 
 /// `((l₀ + l₁) + (l₂ + l₃))`: the fixed combination of the lane sums.
@@ -34,9 +37,7 @@ fn combine(l: &[f64; LANES]) -> f64 {
     (l[0] + l[1]) + (l[2] + l[3])
 }
 
-/// Lanes of the interaction loop's dot products: one AVX-512 register, so a dot product of
-/// length 16 is two vector FMAs and one horizontal reduction.
-pub const DOT_LANES: usize = 8;
+pub use super::transition::DOT_LANES;
 
 /// One path of the diagonal LRD job.
 ///
@@ -251,57 +252,6 @@ pub fn needle_path(job: &NeedleJob, mut stream: Stream) -> Vec<bool> {
     held
 }
 
-/// The transition `M = Ā + x² G Wᵀ` in fixed-size arrays of `P ≥ H` entries, padded with
-/// zeros: a padded column or row only ever adds an exact `fma(0, 0, l) = l`, so the padding
-/// changes no bit of the result, and the fixed sizes let the compiler unroll and vectorise.
-struct Transition<const P: usize> {
-    /// `columns[j][i] = Ā[i][j]`.
-    columns: [[f64; P]; P],
-    g: [f64; P],
-    w: [f64; P],
-}
-
-fn padded<const P: usize>(v: &[f64]) -> [f64; P] {
-    std::array::from_fn(|i| v.get(i).copied().unwrap_or(0.0))
-}
-
-/// Σ aᵢbᵢ over fixed-size arrays in [`DOT_LANES`] partial sums (lane i mod 8, fused
-/// multiply-adds in index order), combined as `((l₀+l₁)+(l₂+l₃)) + ((l₄+l₅)+(l₆+l₇))`.
-#[inline(always)]
-fn dot_fixed<const P: usize>(a: &[f64; P], b: &[f64; P]) -> f64 {
-    let mut l = [0.0; DOT_LANES];
-    for (ca, cb) in a.chunks(DOT_LANES).zip(b.chunks(DOT_LANES)) {
-        for k in 0..ca.len() {
-            l[k] = ca[k].mul_add(cb[k], l[k]);
-        }
-    }
-    ((l[0] + l[1]) + (l[2] + l[3])) + ((l[4] + l[5]) + (l[6] + l[7]))
-}
-
-impl<const P: usize> Transition<P> {
-    fn new(job: &InteractionJob) -> Self {
-        let h = job.bbar.len();
-        let columns = std::array::from_fn(|j| std::array::from_fn(|i| if i < h && j < h { job.abar[i][j] } else { 0.0 }));
-        Transition { columns, g: padded(&job.g), w: padded(&job.w) }
-    }
-
-    /// `Ā v + x² (W·v) G`: column j is accumulated into lane j mod [`LANES`] (fused multiply-adds
-    /// in column order), the lanes are combined, and the rank-one term is added last,
-    /// `out_i = fma(x²(W·v), G_i, lanes_i)`, so that W·v runs beside the product.
-    #[inline(always)]
-    fn apply(&self, x: f64, v: &[f64; P]) -> [f64; P] {
-        let mut l = [[0.0; P]; LANES];
-        for (j, col) in self.columns.iter().enumerate() {
-            let lane = &mut l[j % LANES];
-            for i in 0..P {
-                lane[i] = v[j].mul_add(col[i], lane[i]);
-            }
-        }
-        let c = x * x * dot_fixed(&self.w, v);
-        std::array::from_fn(|i| c.mul_add(self.g[i], (l[0][i] + l[1][i]) + (l[2][i] + l[3][i])))
-    }
-}
-
 /// Squared norms outside [2^−400, 2^400] trigger an exact rescaling by a power of two.
 const RESCALE_BELOW: f64 = 3.872_591_914_849_318e-121; // 2^-400
 const RESCALE_ABOVE: f64 = 2.582_249_878_086_908_6e120; // 2^400
@@ -326,33 +276,80 @@ pub fn interaction_path<N: Normals>(job: &InteractionJob, marks: &[u64], normals
 /// If `jobs` and `normals` differ in length or the jobs differ in H or horizon (a caller's
 /// bug: the backends group paths of one validated job).
 pub fn interaction_paths<N: Normals>(jobs: &[&InteractionJob], marks: &[u64], normals: Vec<N>) -> Vec<InteractionPath> {
+    interaction_paths_on(Isa::active(), jobs, marks, normals)
+}
+
+/// [`interaction_paths`] on a given instruction set (one the CPU supports): the same bits on
+/// each.
+///
+/// # Panics
+/// As [`interaction_paths`], and if the CPU does not support `isa`.
+pub fn interaction_paths_on<N: Normals>(isa: Isa, jobs: &[&InteractionJob], marks: &[u64], normals: Vec<N>) -> Vec<InteractionPath> {
     assert_eq!(jobs.len(), normals.len(), "one normal source per path");
     assert!(jobs.windows(2).all(|w| w[0].bbar.len() == w[1].bbar.len() && w[0].horizon == w[1].horizon), "lockstep paths share H and the horizon");
+    assert!(isa.supported(), "this CPU does not support {isa}");
     let h = jobs.first().map_or(0, |j| j.bbar.len());
     match h {
-        0..=4 => lockstep_groups::<4, N>(jobs, marks, normals),
-        5..=8 => lockstep_groups::<8, N>(jobs, marks, normals),
-        9..=16 => lockstep_groups::<16, N>(jobs, marks, normals),
-        17..=32 => lockstep_groups::<32, N>(jobs, marks, normals),
-        _ => lockstep_groups::<MAX_INTERACTION_STATE, N>(jobs, marks, normals),
+        0..=4 => lockstep_groups::<4, N>(isa, jobs, marks, normals),
+        5..=8 => lockstep_groups::<8, N>(isa, jobs, marks, normals),
+        9..=16 => lockstep_groups::<16, N>(isa, jobs, marks, normals),
+        17..=32 => lockstep_groups::<32, N>(isa, jobs, marks, normals),
+        _ => lockstep_groups::<MAX_INTERACTION_STATE, N>(isa, jobs, marks, normals),
     }
 }
 
-fn lockstep_groups<const P: usize, N: Normals>(jobs: &[&InteractionJob], marks: &[u64], normals: Vec<N>) -> Vec<InteractionPath> {
+fn lockstep_groups<const P: usize, N: Normals>(isa: Isa, jobs: &[&InteractionJob], marks: &[u64], normals: Vec<N>) -> Vec<InteractionPath> {
     let mut out = Vec::with_capacity(jobs.len());
     let mut sources = normals.into_iter();
     for group in jobs.chunks(LOCKSTEP) {
         let walkers: Vec<Walker<'_, P, N>> = group.iter().map(|&job| Walker::start(job, sources.next().expect("one source per path"))).collect();
         match <[Walker<'_, P, N>; LOCKSTEP]>::try_from(walkers) {
-            Ok(full) => out.extend(lockstep(full, marks)),
-            Err(partial) => out.extend(partial.into_iter().flat_map(|w| lockstep([w], marks))),
+            Ok(full) => out.extend(lockstep_on(isa, full, marks)),
+            Err(partial) => out.extend(partial.into_iter().flat_map(|w| lockstep_on(isa, [w], marks))),
         }
     }
     out
 }
 
+/// [`lockstep`] with the product of `isa`, compiled for it.
+fn lockstep_on<const P: usize, const G: usize, N: Normals>(isa: Isa, walkers: [Walker<'_, P, N>; G], marks: &[u64]) -> [InteractionPath; G] {
+    /// AVX2 + FMA intrinsics.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2 and FMA.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn avx2<const P: usize, const G: usize, N: Normals>(walkers: [Walker<'_, P, N>; G], marks: &[u64]) -> [InteractionPath; G] {
+        // SAFETY: AVX2 and FMA are enabled here.
+        unsafe { lockstep::<P, G, N, Avx2Product>(walkers, marks) }
+    }
+    /// The portable loops compiled for AVX-512.
+    ///
+    /// # Safety
+    /// The CPU must support AVX-512 (F, DQ, VL, BW).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,avx2,fma")]
+    unsafe fn avx512<const P: usize, const G: usize, N: Normals>(walkers: [Walker<'_, P, N>; G], marks: &[u64]) -> [InteractionPath; G] {
+        // SAFETY: the portable product needs no instruction set.
+        unsafe { lockstep::<P, G, N, PortableProduct>(walkers, marks) }
+    }
+    match isa {
+        // SAFETY: `interaction_paths_on` checked that the CPU supports `isa`.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => unsafe { avx2(walkers, marks) },
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 => unsafe { avx512(walkers, marks) },
+        // SAFETY: as above.
+        _ => unsafe { lockstep::<P, G, N, PortableProduct>(walkers, marks) },
+    }
+}
+
 /// Advances G walkers over the horizon, step by step in turn.
-fn lockstep<const P: usize, const G: usize, N: Normals>(mut walkers: [Walker<'_, P, N>; G], marks: &[u64]) -> [InteractionPath; G] {
+///
+/// # Safety
+/// The instruction set `M` needs must be enabled ([`Product`]).
+#[inline(always)]
+unsafe fn lockstep<const P: usize, const G: usize, N: Normals, M: Product>(mut walkers: [Walker<'_, P, N>; G], marks: &[u64]) -> [InteractionPath; G] {
     let horizon = walkers[0].job.horizon;
     let mut x = vec![[0.0; STEP_BLOCK]; G];
     let mut k0 = 1u64;
@@ -363,7 +360,7 @@ fn lockstep<const P: usize, const G: usize, N: Normals>(mut walkers: [Walker<'_,
         }
         for i in 0..nb {
             for (w, xg) in walkers.iter_mut().zip(x.iter()) {
-                w.step(xg[i], k0 + i as u64, marks);
+                w.step::<M>(xg[i], k0 + i as u64, marks);
             }
         }
         k0 += nb as u64;
@@ -420,10 +417,13 @@ impl<'a, const P: usize, N: Normals> Walker<'a, P, N> {
     }
 
     /// Step k with input x.
+    ///
+    /// # Safety
+    /// The instruction set `M` needs must be enabled ([`Product`]).
     #[inline(always)]
-    fn step(&mut self, x: f64, k: u64, marks: &[u64]) {
-        self.v = self.m.apply(x, &self.v);
-        let mut q = dot_fixed(&self.v, &self.v);
+    unsafe fn step<M: Product>(&mut self, x: f64, k: u64, marks: &[u64]) {
+        self.v = M::apply(&self.m, x, &self.v);
+        let mut q = M::norm2(&self.v);
         if !(q > RESCALE_BELOW && q < RESCALE_ABOVE) && q > 0.0 && q.is_finite() {
             // ṽ ← ṽ·2^−s with s = ⌊log₂ q⌋/2: exact, as is q ← q·4^−s.
             let s = (((q.to_bits() >> 52) & 0x7ff) as i64 - 1023) / 2;
@@ -480,6 +480,34 @@ mod tests {
         let lone: Vec<InteractionPath> = (0..6).map(|p| interaction_path(&job, &marks, Stream::new(job.key, p))).collect();
         let grouped = interaction_paths(&[&job; 6], &marks, (0..6).map(|p| Stream::new(job.key, p)).collect());
         assert_eq!(lone, grouped);
+    }
+
+    #[test]
+    fn every_instruction_set_gives_the_same_paths() {
+        // H from 3 to 40 covers every padded size; the 1.9 diagonal makes the paths grow past
+        // 2^400, so the rescaling branch runs too; 6 paths make one full lockstep group and one
+        // partial group.
+        for (h, diag) in [(3, 0.6), (5, 1.9), (16, 0.6), (20, 1.9), (40, 0.6)] {
+            let job = InteractionJob {
+                abar: (0..h).map(|i| (0..h).map(|j| if i == j { diag } else { 0.05 * (i as f64 - j as f64) }).collect()).collect(),
+                bbar: vec![0.3; h],
+                g: (0..h).map(|i| 0.2 - 0.01 * i as f64).collect(),
+                w: vec![-0.1; h],
+                start: Start::Lrd { t: 3 },
+                horizon: 2500,
+                burn_in: 10,
+                paths: 6,
+                checkpoints: 5,
+                key: StreamKey::new(4, "isa"),
+            };
+            let marks = crate::mc::jobs::log_checkpoints(job.horizon, job.checkpoints);
+            let run = |isa| interaction_paths_on(isa, &[&job; 6], &marks, (0..6).map(|p| Stream::new(job.key, p)).collect());
+            let portable = run(Isa::Portable);
+            assert!(portable.iter().all(|p| p.log_growth.is_finite()));
+            for isa in Isa::available() {
+                assert_eq!(run(isa), portable, "{isa} differs from the portable loops at H = {h}");
+            }
+        }
     }
 
     #[test]
