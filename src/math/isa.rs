@@ -48,10 +48,7 @@ impl Isa {
 
     /// Parses a name of [`Isa::name`].
     pub fn parse(name: &str) -> Result<Isa> {
-        Isa::ALL
-            .into_iter()
-            .find(|isa| isa.name() == name.trim())
-            .ok_or_else(|| Error::InvalidParameter(format!("unknown instruction set '{name}' (expected portable, avx2 or avx512)")))
+        Isa::ALL.into_iter().find(|isa| isa.name() == name.trim()).ok_or_else(|| Error::InvalidParameter(unknown(name)))
     }
 
     /// Whether this CPU can run it.
@@ -82,7 +79,7 @@ impl Isa {
     /// CPU cannot run, is an error (the command line refuses it before any work starts).
     pub fn from_env() -> Result<Option<Isa>> {
         let Ok(name) = std::env::var(ISA_ENV) else { return Ok(None) };
-        let isa = Isa::parse(&name).map_err(|e| Error::InvalidParameter(format!("{ISA_ENV}: {e}")))?;
+        let isa = Isa::parse(&name).map_err(|_| Error::InvalidParameter(format!("{ISA_ENV}: {}", unknown(&name))))?;
         if !isa.supported() {
             return Err(Error::InvalidParameter(format!(
                 "{ISA_ENV}={}: this CPU does not support it (it supports up to {})",
@@ -105,6 +102,11 @@ impl Isa {
     pub fn available() -> Vec<Isa> {
         Isa::ALL.into_iter().filter(|isa| isa.supported()).collect()
     }
+}
+
+/// The message for a name that is no instruction set.
+fn unknown(name: &str) -> String {
+    format!("unknown instruction set '{name}' (expected portable, avx2 or avx512)")
 }
 
 impl std::fmt::Display for Isa {

@@ -1,12 +1,9 @@
 //! The command line: verdict tables, JSON, and one clear error line with a non-zero exit on bad
 //! input, leaving nothing half-written.
 
+use crate::common::ssmcheck;
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn ssmcheck(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ssmcheck")).args(args).output().expect("runs")
-}
+use std::process::Output;
 
 fn assert_one_line_error(out: &Output, needle: &str) {
     assert!(!out.status.success(), "expected failure");
@@ -88,9 +85,7 @@ fn auto_backend_falls_back_to_the_cpu_and_says_so() {
 #[test]
 fn report_writes_html_svg_and_json_from_the_results() {
     let dir = tempfile::tempdir().unwrap();
-    let out_dir = dir.path().join("rep");
-    let out = ssmcheck(&["report", "--budget", "quick", "--out", out_dir.to_str().unwrap()]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out_dir = crate::common::quick_report();
     let html = std::fs::read_to_string(out_dir.join("index.html")).unwrap();
     assert!(html.contains("004.cor1.printed") && html.contains("<table>") && !html.contains("http"));
     let svgs: Vec<_> = std::fs::read_dir(out_dir.join("svg")).unwrap().collect();
@@ -121,10 +116,18 @@ fn bench_prints_one_reference_format_json_line_per_workload() {
         assert_eq!(l["impl"], "rust");
         assert_eq!(l["params"]["threads"], 2);
         assert_eq!(l["params"]["rng"], "portable");
+        assert!(["portable", "avx2", "avx512"].contains(&l["params"]["isa"].as_str().unwrap()));
         assert!(l["wall_s"].as_f64().unwrap() > 0.0 && l["throughput"].as_f64().unwrap() > 0.0);
         assert!(l["throughput_unit"].is_string() && l["summary"].is_object() && l["checksum"].is_object());
     }
     assert_one_line_error(&ssmcheck(&["bench", "w9"]), "unknown workload 'w9'");
+    let with_isa =
+        |isa: &str| std::process::Command::new(env!("CARGO_BIN_EXE_ssmcheck")).args(["bench", "w4", "--quick"]).env("SSMCHECK_ISA", isa).output().unwrap();
+    assert_one_line_error(&with_isa("sse9"), "SSMCHECK_ISA: unknown instruction set 'sse9'");
+    let portable = with_isa("portable");
+    assert!(portable.status.success());
+    let line: serde_json::Value = serde_json::from_slice(&portable.stdout).unwrap();
+    assert_eq!(line["params"]["isa"], "portable");
     assert_one_line_error(&ssmcheck(&["bench", "w1", "--threads", "0"]), "--threads");
     assert_one_line_error(&ssmcheck(&["bench", "w1", "--backend", "shim"]), "only the cpu backend");
     assert_one_line_error(&ssmcheck(&["bench", "w1", "--backend", "tpu"]), "unknown backend");

@@ -1,6 +1,5 @@
 //! quickcheck users write properties over ssmcheck's models (feature `quickcheck`), and any
 //! `rand_distr` distribution draws from ssmcheck's keyed Philox streams.
-#![cfg(feature = "quickcheck")]
 
 use quickcheck::{quickcheck, TestResult};
 use rand_distr::{Distribution, Gamma, StudentT};

@@ -12,8 +12,8 @@
 //!
 //! At the standard budget (2000 random instances + 1000 searched), every false conjecture must
 //! be refuted at 10 seeds out of 10 and no true one at any of them; random sampling alone at the
-//! same number of evaluations (3000) is measured beside it. `cargo test --test falsification --
-//! --nocapture` prints the table.
+//! same number of evaluations (3000) is measured beside it. `cargo test --test integration
+//! falsification -- --nocapture` prints the table.
 
 use ssmcheck::claim::{run_claim, Search};
 use ssmcheck::math::softplus::{sigmoid, softplus};

@@ -3,11 +3,12 @@
 //! those recorded before the engine's speed work (`tests/fixtures/verdicts_seed42_quick.json`):
 //! faster loops may move the last bits of a number, never a verdict.
 
+use crate::common::{quick_report, SEED};
 use std::process::Command;
 
 fn run(threads: &str, path: &std::path::Path) -> Vec<u8> {
     let out = Command::new(env!("CARGO_BIN_EXE_ssmcheck"))
-        .args(["check", "--budget", "quick", "--seed", "42", "--json", path.to_str().unwrap()])
+        .args(["check", "--budget", "quick", "--seed", SEED, "--json", path.to_str().unwrap()])
         .env("RAYON_NUM_THREADS", threads)
         .output()
         .unwrap();
@@ -19,11 +20,12 @@ fn run(threads: &str, path: &std::path::Path) -> Vec<u8> {
 fn results_are_identical_at_one_and_two_threads() {
     let dir = tempfile::tempdir().unwrap();
     let one = run("1", &dir.path().join("one.json"));
-    let two = run("2", &dir.path().join("two.json"));
+    // The two-thread run is the shared report's, whose results.json `check --json` would write.
+    let two = std::fs::read(quick_report().join("results.json")).unwrap();
     assert!(!one.is_empty());
     assert!(one == two, "results differ between 1 and 2 threads");
     let now: serde_json::Value = serde_json::from_slice(&one).unwrap();
-    let fixture: serde_json::Value = serde_json::from_str(include_str!("fixtures/verdicts_seed42_quick.json")).unwrap();
+    let fixture: serde_json::Value = serde_json::from_str(include_str!("../fixtures/verdicts_seed42_quick.json")).unwrap();
     for claim in now["claims"].as_array().unwrap() {
         let id = claim["id"].as_str().unwrap();
         let Some(want) = fixture["verdicts"].get(id) else { continue }; // claims added since
@@ -37,15 +39,19 @@ fn results_are_identical_at_one_and_two_threads() {
 #[test]
 fn a_different_seed_gives_different_monte_carlo_numbers() {
     let dir = tempfile::tempdir().unwrap();
-    let a = run("2", &dir.path().join("a.json"));
-    let out = Command::new(env!("CARGO_BIN_EXE_ssmcheck"))
-        .args(["check", "004.cor1.cumulative", "--budget", "quick", "--seed", "43", "--json"])
-        .arg(dir.path().join("b.json"))
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let b = std::fs::read(dir.path().join("b.json")).unwrap();
-    assert_ne!(a, b);
+    let claim = |seed: &str| {
+        let path = dir.path().join(format!("{seed}.json"));
+        let out = Command::new(env!("CARGO_BIN_EXE_ssmcheck"))
+            .args(["check", "004.cor1.cumulative", "--budget", "quick", "--seed", seed, "--json", path.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let json: serde_json::Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+        json["claims"][0].clone()
+    };
+    let (a, b) = (claim("42"), claim("43"));
+    assert_eq!(a["id"], "004.cor1.cumulative");
+    assert_ne!(a["details"], b["details"], "the Monte Carlo numbers do not depend on the seed");
 }
 
 #[test]

@@ -2,11 +2,12 @@
 //! of check and every split claim; parts that do not make one run are refused by name, and
 //! nothing is written.
 
+use crate::common::ssmcheck;
 use ssmcheck::claim::{run_claims, Budget, Claim, Kind, RunConfig, RunResults};
 use ssmcheck::mc::{Backend, CpuBackend};
 use ssmcheck::shard::{merge, plan::estimated_cost, run_shard, Shard};
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
 const SEED: u64 = 3;
 
@@ -90,10 +91,6 @@ fn a_check_whose_jobs_depend_on_their_results_is_refused_at_the_merge() {
     let claim = registry.get("004.thm4.split-anyway").unwrap();
     let err = merge(&registry, &parts(&[claim], 2)).unwrap_err().to_string();
     assert!(err.contains("004.thm4.split-anyway") && err.contains("depend on earlier jobs' results, so it cannot be split"), "{err}");
-}
-
-fn ssmcheck(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ssmcheck")).args(args).output().expect("runs")
 }
 
 fn assert_refused(out: &Output, needle: &str, not_written: &std::path::Path) {

@@ -1,0 +1,32 @@
+//! What several modules share: the `ssmcheck` binary, and the whole quick budget at seed 42
+//! run once per test binary (the determinism test compares it with a one-thread run, the
+//! report test reads its pages).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+/// Runs the `ssmcheck` binary with `args`.
+pub fn ssmcheck(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ssmcheck")).args(args).output().expect("runs")
+}
+
+/// The seed of the shared quick run.
+pub const SEED: &str = "42";
+
+/// `ssmcheck report --budget quick --seed 42` on two threads, run by the first test that asks:
+/// its output folder (`index.html`, `svg/`, `results.json`).
+pub fn quick_report() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("quick-report-seed42");
+        let _ = std::fs::remove_dir_all(&dir);
+        let out = Command::new(env!("CARGO_BIN_EXE_ssmcheck"))
+            .args(["report", "--budget", "quick", "--seed", SEED, "--out", dir.to_str().unwrap()])
+            .env("RAYON_NUM_THREADS", "2")
+            .output()
+            .expect("runs");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        dir
+    })
+}

@@ -1,0 +1,25 @@
+//! The engine's integration tests, one module per subject, in one test crate: one build and
+//! one link of the library for all of them, where a binary per file linked it sixteen times.
+//! `cargo test --test integration shard::` runs one module. (The claims' own verdicts are
+//! `tests/each_claim.rs`, and the example conjectures `tests/conjectures.rs`: both have
+//! harnesses of their own.)
+
+mod claims;
+mod cli;
+mod common;
+mod copy_counterexamples;
+mod cot_counterexamples;
+mod counterexamples;
+mod determinism;
+mod falsification;
+mod haar_counterexamples;
+mod kernels;
+mod nvrtc;
+#[cfg(feature = "quickcheck")]
+mod quickcheck_interop;
+mod realization_counterexamples;
+mod recall_counterexamples;
+mod recompute_script;
+mod shard;
+mod stability_counterexamples;
+mod witnesses;
