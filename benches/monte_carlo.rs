@@ -2,14 +2,16 @@
 //! elementary functions, the Philox and portable normal streams, the log-space diagonal LRD path
 //! (004.cor1.cumulative; W1's loop), the interaction-model products (004.sec41; W3's loop), the
 //! tail sums of Theorem 4 (W2's loop), the scalar AR(1) of the stability claims, the S6
-//! selective scan (W4's loop), every backend on one job, and one property check end to end.
+//! selective scan (W4's loop; the scan and the interaction product also on each instruction
+//! set the CPU offers, `math::isa`), every backend on one job, and one property check end to end.
 //! Run with `cargo bench`; throughput is reported per element. The whole workloads against the
 //! numpy and C references: `scripts/perf_compare.sh` (README, "Performance").
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use ssmcheck::math::isa::Isa;
 use ssmcheck::mc::jobs::{DiagonalLrdJob, InteractionJob, ScalarArJob, Start, TailSumJob, TiltedTailJob};
 use ssmcheck::mc::normals::Normals;
-use ssmcheck::mc::paths::{diagonal_lrd_path, interaction_path, scalar_ar_path, scalar_ar_paths, tail_sum_sample, tilted_tail_sample};
+use ssmcheck::mc::paths::{diagonal_lrd_path, interaction_path, interaction_paths_on, scalar_ar_path, scalar_ar_paths, tail_sum_sample, tilted_tail_sample};
 use ssmcheck::mc::portable::PortableNormals;
 use ssmcheck::mc::{Stream, StreamKey};
 use ssmcheck::model::Discretization;
@@ -44,6 +46,7 @@ fn elementary(c: &mut Criterion) {
 }
 
 fn scan(c: &mut Criterion) {
+    use ssmcheck::model::selective_scan::selective_scan_on;
     use ssmcheck::model::{selective_scan, ScanInputs};
     let (d, n, len) = (64, 16, 1024);
     let normals = |k: u64, m: usize| {
@@ -58,6 +61,10 @@ fn scan(c: &mut Criterion) {
     let mut g = c.benchmark_group("selective_scan");
     g.throughput(Throughput::Elements((d * n * len) as u64));
     g.bench_function("d64_N16_L1024 (state-updates)", |b| b.iter(|| selective_scan(black_box(&inputs), &mut y).unwrap()));
+    // Each instruction set's path of the same scan (the same bits; README, "Performance").
+    for isa in Isa::available() {
+        g.bench_function(format!("d64_N16_L1024 on {isa}"), |b| b.iter(|| selective_scan_on(isa, black_box(&inputs), &mut y).unwrap()));
+    }
     g.finish();
 }
 
@@ -115,6 +122,13 @@ fn interaction(c: &mut Criterion) {
     let mut g = c.benchmark_group("interaction");
     g.throughput(Throughput::Elements(steps * (h * h) as u64));
     g.bench_function("H16_2e4_products (H²-steps)", |b| b.iter(|| interaction_path(black_box(&job), &marks, Stream::new(job.key, 0))));
+    // Four paths in lockstep on each instruction set's product (the same bits).
+    g.throughput(Throughput::Elements(4 * steps * (h * h) as u64));
+    for isa in Isa::available() {
+        g.bench_function(format!("4 paths H16_2e4 on {isa}"), |b| {
+            b.iter(|| interaction_paths_on(isa, &[black_box(&job); 4], &marks, (0..4).map(|p| Stream::new(job.key, p)).collect()))
+        });
+    }
     g.finish();
 }
 

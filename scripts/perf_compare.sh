@@ -8,7 +8,8 @@
 #   --isa avx2: measure as on a CPU without AVX-512, on one that has it: ssmcheck and the C
 #     reference are both compiled for x86-64-v3 (AVX2 + FMA, no AVX-512) instead of -march=native,
 #     and ssmcheck's hand-vectorised loops run their AVX2 path (SSMCHECK_ISA=avx2). numpy is
-#     left as installed (its kernels choose their instruction set at run time).
+#     not run then (its kernels choose their instruction set at run time, so its numbers would
+#     be the native run's).
 # Prints the CPU model and its vector extensions first, and every ssmcheck line records the
 # instruction set its loops used (params.isa).
 # Needs python3 (venv) and gcc with OpenMP; numpy is installed into target/perf-venv on first use.
@@ -37,7 +38,7 @@ esac
 
 WORK="$ROOT/target/perf"
 mkdir -p "$WORK"
-CPU_MODEL=$(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo 2>/dev/null || true)
+CPU_MODEL=$(awk -F': ' '/^model name/ {m=$2} /^cpu family/ {f=$2} /^model\t/ {n=$2} END {print m " (family " f ", model " n ")"}' /proc/cpuinfo 2>/dev/null || true)
 CPU_VECTOR=$(grep -m1 -o -w -E 'avx512f|avx512dq|avx512vl|avx512bw|avx2|fma' /proc/cpuinfo 2>/dev/null | sort -u | tr '\n' ' ' || true)
 echo "== CPU: ${CPU_MODEL:-unknown}; vector extensions: ${CPU_VECTOR:-unknown}; $(nproc) cores; measuring --isa $ISA"
 if [ "$ISA" = avx2 ]; then
@@ -78,7 +79,7 @@ for round in $(seq 1 "$REPS"); do
         want "$w" || continue
         for t in $THREADS; do
             # numpy's W3/W4 loops are sequential in time: one thread only.
-            if [ "$t" = 1 ] || [ "$w" = w1 ] || [ "$w" = w2 ] || [ -n "$QUICK" ]; then
+            if [ "$ISA" = native ] && { [ "$t" = 1 ] || [ "$w" = w1 ] || [ "$w" = w2 ] || [ -n "$QUICK" ]; }; then
                 run "$PY" benches/reference/reference.py "$w" --threads "$t" $QUICK
             fi
             run env OMP_NUM_THREADS="$t" "$WORK/reference-$ISA" "$w" $QUICK

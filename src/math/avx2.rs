@@ -13,13 +13,8 @@
 //!
 //! [`Isa::supported`]: crate::math::isa::Isa::supported
 
-use super::vecmath::EXP_TAYLOR;
+use super::vecmath::{EXP_TAYLOR, LG, LN2_HI, LN2_LO, ROUND_SHIFT};
 use std::arch::x86_64::*;
-
-/// 1.5·2^52, vecmath's rounding shift.
-const ROUND_SHIFT: f64 = 6_755_399_441_055_744.0;
-const LN2_HI: f64 = 6.931_471_803_691_238_164_90e-1;
-const LN2_LO: f64 = 1.908_214_929_270_587_700_02e-10;
 
 /// Four f64 from `p` (unaligned).
 ///
@@ -63,17 +58,6 @@ pub unsafe fn exp_normal_range<const U: usize>(x: [__m256d; U]) -> [__m256d; U] 
     let bias = _mm256_set1_epi64x(1023i64.wrapping_sub(ROUND_SHIFT.to_bits() as i64));
     std::array::from_fn(|i| _mm256_mul_pd(p[i], _mm256_castsi256_pd(_mm256_slli_epi64::<52>(_mm256_add_epi64(_mm256_castpd_si256(t[i]), bias)))))
 }
-
-/// fdlibm's coefficients of `ln`, as [`crate::math::vecmath::ln`] uses them.
-const LG: [f64; 7] = [
-    6.666_666_666_666_735_130e-01,
-    3.999_999_999_940_941_908e-01,
-    2.857_142_874_366_239_149e-01,
-    2.222_219_843_214_978_396e-01,
-    1.818_357_216_161_805_012e-01,
-    1.531_383_769_920_937_332e-01,
-    1.479_819_860_511_658_591e-01,
-];
 
 /// 2^52: OR-ing a small integer into its mantissa and subtracting it converts the integer.
 const TWO_52: f64 = 4_503_599_627_370_496.0;

@@ -2,7 +2,7 @@
 //! time.
 //!
 //! Two loops have code of their own per instruction set: the S6 selective scan
-//! ([`crate::model::selective_scan`]) and the interaction product of the Lyapunov paths
+//! ([`crate::model::selective_scan()`]) and the interaction product of the Lyapunov paths
 //! ([`crate::mc::paths::interaction_paths`]). On AVX2 they use explicit 256-bit intrinsics that
 //! interleave independent work (the compiler's own vectorisation leaves them latency-bound
 //! there); on AVX-512 the portable code is compiled for AVX-512; elsewhere it runs as built.

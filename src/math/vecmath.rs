@@ -16,9 +16,11 @@
 #![allow(clippy::excessive_precision)]
 
 /// 1.5·2^52: adding it rounds a |value| < 2^51 to an integer held in the low mantissa bits.
-const ROUND_SHIFT: f64 = 6_755_399_441_055_744.0;
-const LN2_HI: f64 = 6.931_471_803_691_238_164_90e-1;
-const LN2_LO: f64 = 1.908_214_929_270_587_700_02e-10;
+pub(crate) const ROUND_SHIFT: f64 = 6_755_399_441_055_744.0;
+/// ln 2 in two parts: the high one has 32 trailing zero bits, so n·LN2_HI is exact.
+pub(crate) const LN2_HI: f64 = 6.931_471_803_691_238_164_90e-1;
+/// ln 2 − LN2_HI.
+pub(crate) const LN2_LO: f64 = 1.908_214_929_270_587_700_02e-10;
 const LOG2_E: f64 = std::f64::consts::LOG2_E;
 
 /// Rounds `x` (|x| < 2^51) to the nearest integer, returned both as f64 and as i64.
@@ -111,18 +113,20 @@ pub fn exp_normal_range(x: f64) -> f64 {
     p * pow2(n)
 }
 
+/// fdlibm's minimax coefficients of `ln`'s polynomial in s².
+pub(crate) const LG: [f64; 7] = [
+    6.666_666_666_666_735_130e-01,
+    3.999_999_999_940_941_908e-01,
+    2.857_142_874_366_239_149e-01,
+    2.222_219_843_214_978_396e-01,
+    1.818_357_216_161_805_012e-01,
+    1.531_383_769_920_937_332e-01,
+    1.479_819_860_511_658_591e-01,
+];
+
 /// `ln x`, within 1 ulp (fdlibm's reduction and minimax polynomial); −∞ at 0, NaN below 0.
 #[inline(always)]
 pub fn ln(x: f64) -> f64 {
-    const LG: [f64; 7] = [
-        6.666_666_666_666_735_130e-01,
-        3.999_999_999_940_941_908e-01,
-        2.857_142_874_366_239_149e-01,
-        2.222_219_843_214_978_396e-01,
-        1.818_357_216_161_805_012e-01,
-        1.531_383_769_920_937_332e-01,
-        1.479_819_860_511_658_591e-01,
-    ];
     // Subnormals are scaled into the normal range first.
     let subnormal = x < f64::MIN_POSITIVE;
     let xs = if subnormal { x * 18_014_398_509_481_984.0 } else { x }; // 2^54

@@ -114,7 +114,7 @@ impl Stream {
     /// its words (w₀, w₁) and uniform 2b + 1 from (w₂, w₃). `out.len()` must be even (any split
     /// into even-length calls gives the same values as one call).
     pub fn fill_uniform_pairs(&mut self, out: &mut [f64]) {
-        assert!(out.len() % 2 == 0, "uniform pairs come two per block");
+        assert!(out.len().is_multiple_of(2), "uniform pairs come two per block");
         self.spare = None;
         let b0 = self.next_block;
         for (j, pair) in out.chunks_exact_mut(2).enumerate() {

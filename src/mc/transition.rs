@@ -148,8 +148,9 @@ mod avx2 {
                 *lane = _mm256_fmadd_pd(vj, load(col.as_ptr().add(i0 + 4 * b)), *lane);
             }
         }
+        let [l0, l1, l2, l3] = l;
         for b in 0..B {
-            let lanes = _mm256_add_pd(_mm256_add_pd(l[0][b], l[1][b]), _mm256_add_pd(l[2][b], l[3][b]));
+            let lanes = _mm256_add_pd(_mm256_add_pd(l0[b], l1[b]), _mm256_add_pd(l2[b], l3[b]));
             store(out.as_mut_ptr().add(i0 + 4 * b), _mm256_fmadd_pd(c, load(m.g.as_ptr().add(i0 + 4 * b)), lanes));
         }
     }
@@ -158,7 +159,7 @@ mod avx2 {
     unsafe impl Product for Avx2Product {
         #[inline(always)]
         unsafe fn apply<const P: usize>(m: &Transition<P>, x: f64, v: &[f64; P]) -> [f64; P] {
-            debug_assert!(P % 4 == 0);
+            debug_assert!(P.is_multiple_of(4));
             let c = _mm256_set1_pd(x * x * dot(&m.w, v));
             let mut out = [0.0; P];
             if P < 8 {

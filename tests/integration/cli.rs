@@ -90,7 +90,7 @@ fn report_writes_html_svg_and_json_from_the_results() {
     assert!(html.contains("004.cor1.printed") && html.contains("<table>") && !html.contains("http"));
     let svgs: Vec<_> = std::fs::read_dir(out_dir.join("svg")).unwrap().collect();
     assert!(svgs.len() >= 8);
-    for e in std::fs::read_dir(&out_dir).unwrap() {
+    for e in std::fs::read_dir(out_dir).unwrap() {
         let name = e.unwrap().file_name().into_string().unwrap();
         assert!(!name.contains("tmp") && !name.contains(".old-"), "leftover {name}");
     }

@@ -29,7 +29,7 @@ impl RademacherColumns {
         for (i, w) in bits.iter_mut().enumerate() {
             let hi = (s.uniform() * 4_294_967_296.0) as u64;
             let lo = (s.uniform() * 4_294_967_296.0) as u64;
-            let used = if (i % words) + 1 == words && p % 64 != 0 { p % 64 } else { 64 };
+            let used = if (i % words) + 1 == words && !p.is_multiple_of(64) { p % 64 } else { 64 };
             *w = ((hi << 32) | lo) & if used == 64 { u64::MAX } else { (1u64 << used) - 1 };
         }
         RademacherColumns { p, words, bits }

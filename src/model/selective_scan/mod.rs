@@ -11,7 +11,7 @@
 //! every operation is a vector operation across channels (branch-free `exp` from
 //! [`crate::math::vecmath`]); groups run in parallel with rayon. Each channel's arithmetic is
 //! the same whatever the grouping, thread count or instruction set ([`Isa`]: on AVX2 the state
-//! update runs in 256-bit intrinsics, [`avx2`]), so results are bit-identical across runs.
+//! update runs in 256-bit intrinsics, `selective_scan/avx2.rs`), so results are bit-identical across runs.
 //!
 //! Where every `Δ_{t,c} A_{c,n}` of a step lies within ±[`EXP_NORMAL_RANGE`] (checked per step
 //! from `max_n |A_{c,n}|`, and true of every scan the suite runs), the exponential skips its
@@ -23,7 +23,7 @@ use crate::math::vecmath::{exp, exp_normal_range, softplus, EXP_NORMAL_RANGE};
 use rayon::prelude::*;
 
 #[cfg(target_arch = "x86_64")]
-pub mod avx2;
+mod avx2;
 
 /// Channels per task (four AVX-512 registers of f64; W4 has 64 channels, two tasks).
 pub const CHANNEL_GROUP: usize = 32;
@@ -263,7 +263,10 @@ mod tests {
     /// Inputs whose channel count leaves a ragged group and a ragged AVX2 block, with a large
     /// |A| on one channel so that some steps leave the exponential's normal range (and take
     /// the clamped path) while others stay in it, and a large |δ| on another.
-    fn mixed_inputs(d: usize, n: usize, len: usize) -> (Vec<f64>, Vec<f64>, Vec<f64>, Vec<f64>, Vec<f64>) {
+    /// δ, A, B, C, u of a scan.
+    type Inputs = (Vec<f64>, Vec<f64>, Vec<f64>, Vec<f64>, Vec<f64>);
+
+    fn mixed_inputs(d: usize, n: usize, len: usize) -> Inputs {
         let f = |i: usize, s: f64| ((i as f64 * 0.7548776662466927 + s) % 1.0) * 2.0 - 1.0;
         // Channel 3's |δ| reaches 800, beyond the vector softplus's range.
         let r: Vec<f64> = (0..len * d).map(|i| if i % d == 3 { 800.0 } else { 3.0 } * f(i, 0.1)).collect();
