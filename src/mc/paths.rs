@@ -19,7 +19,7 @@ use super::transition::Avx2Product;
 use super::transition::{dot_fixed, padded, PortableProduct, Product, Transition};
 use super::Stream;
 use crate::math::isa::Isa;
-use crate::math::vecmath::{exp, ln, softplus, EXP_ZERO_BELOW};
+use crate::math::vecmath::{exp, ln, ln_normal, softplus, EXP_ZERO_BELOW};
 use crate::model::discretize::diagonal;
 use crate::model::eidetic::TopMemory;
 use crate::model::log_lrd_norm;
@@ -129,8 +129,13 @@ pub fn tail_sum_sample(job: &TailSumJob, mut normals: impl Normals) -> Vec<f64> 
                 let nb = STEP_BLOCK.min((until - done) as usize);
                 let x = &mut x[..nb];
                 normals.fill(x);
-                for xi in x.iter_mut() {
-                    *xi = ln(job.c + job.gamma * *xi * *xi);
+                x.iter_mut().for_each(|xi| *xi = job.c + job.gamma * *xi * *xi);
+                // Normal and finite arguments (always, for c ≥ 2^−1022 and the generators'
+                // normals) take the logarithm without its special cases, bit for bit the same.
+                if x.iter().fold(true, |ok, &a| ok & (a >= f64::MIN_POSITIVE) & (a < f64::INFINITY)) {
+                    x.iter_mut().for_each(|xi| *xi = ln_normal(*xi));
+                } else {
+                    x.iter_mut().for_each(|xi| *xi = ln(*xi));
                 }
                 // Term `done + i` goes to lane (done + i) mod LANES: a scalar head up to the next
                 // lane boundary, then whole rows of LANES.
