@@ -147,7 +147,7 @@ pub fn ln(x: f64) -> f64 {
 /// operations). Any other argument gives a meaningless result: callers know their range.
 #[inline(always)]
 pub fn ln_normal(x: f64) -> f64 {
-    debug_assert!(x >= f64::MIN_POSITIVE && x < f64::INFINITY, "ln_normal({x:e})");
+    debug_assert!((f64::MIN_POSITIVE..f64::INFINITY).contains(&x), "ln_normal({x:e})");
     ln_reduced(x, 0)
 }
 

@@ -28,7 +28,8 @@ use crate::model::log_lrd_norm;
 pub const STEP_BLOCK: usize = 1024;
 
 /// Lanes of the partial sums in [`tail_sum_sample`]: independent accumulators break the add
-/// latency chain (and map onto vector registers); lane `l` sums the terms with index ≡ l (mod LANES), in index order.
+/// latency chain (and map onto vector registers); lane `l` sums the terms with index ≡ l
+/// (mod LANES), in index order.
 pub const LANES: usize = 4;
 
 /// `((l₀ + l₁) + (l₂ + l₃))`: the fixed combination of the lane sums.
@@ -132,7 +133,7 @@ pub fn tail_sum_sample(job: &TailSumJob, mut normals: impl Normals) -> Vec<f64> 
                 x.iter_mut().for_each(|xi| *xi = job.c + job.gamma * *xi * *xi);
                 // Normal and finite arguments (always, for c ≥ 2^−1022 and the generators'
                 // normals) take the logarithm without its special cases, bit for bit the same.
-                if x.iter().fold(true, |ok, &a| ok & (a >= f64::MIN_POSITIVE) & (a < f64::INFINITY)) {
+                if x.iter().fold(true, |ok, a| ok & (f64::MIN_POSITIVE..f64::INFINITY).contains(a)) {
                     x.iter_mut().for_each(|xi| *xi = ln_normal(*xi));
                 } else {
                     x.iter_mut().for_each(|xi| *xi = ln(*xi));

@@ -1,7 +1,9 @@
-//! What several modules share: the `ssmcheck` binary, and the whole quick budget at seed 42
-//! run once per test binary (the determinism test compares it with a one-thread run, the
-//! report test reads its pages).
+//! What several modules share: the `ssmcheck` binary, the whole quick budget at seed 42 run
+//! once per test binary (the determinism test compares it with a one-thread run, the report
+//! test reads its pages), and the recomputation of errata's counterexamples.
 
+use serde_json::Value;
+use ssmcheck::prelude::*;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
@@ -29,4 +31,17 @@ pub fn quick_report() -> &'static Path {
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         dir
     })
+}
+
+/// Runs the errata `ids` at the quick budget (seed 1) and asserts that each one is refuted and
+/// that `violated(id, counterexample)`, an independent recomputation from the JSON, finds the
+/// violation.
+pub fn assert_counterexamples_recompute(ids: &[&str], violated: impl Fn(&str, &Value) -> bool) {
+    let registry = ssmcheck::claims::registry();
+    let claims: Vec<&Claim> = ids.iter().map(|id| registry.get(id).unwrap()).collect();
+    let cfg = RunConfig { seed: 1, budget: Budget::Quick, backend: &CpuBackend, progress: false, parallel: true };
+    for c in run_claims(&claims, &cfg).claims {
+        let cx = c.result.counterexample.as_ref().unwrap_or_else(|| panic!("{}: not refuted", c.meta.id));
+        assert!(violated(&c.meta.id, cx), "{}: counterexample does not recompute to a violation: {cx}", c.meta.id);
+    }
 }

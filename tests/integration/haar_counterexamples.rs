@@ -2,8 +2,8 @@
 //! cumulative trapezoid rule on a fine grid (instead of the dilogarithm), and the discrete
 //! Keep n-th recurrence written out again.
 
+use crate::common::assert_counterexamples_recompute;
 use serde_json::Value;
-use ssmcheck::prelude::*;
 
 fn f(v: &Value) -> f64 {
     v.as_f64().unwrap()
@@ -100,20 +100,12 @@ fn cor2_printed(cx: &Value) -> bool {
 
 #[test]
 fn haar_errata_recompute_to_violations() {
-    let registry = ssmcheck::claims::registry();
-    let ids = ["000.thm1.sup", "000.rem1.printed", "000.cor2.printed"];
-    let claims: Vec<&Claim> = ids.iter().map(|id| registry.get(id).unwrap()).collect();
-    let cfg = RunConfig { seed: 1, budget: Budget::Quick, backend: &CpuBackend, progress: false, parallel: true };
-    for c in run_claims(&claims, &cfg).claims {
-        let cx = c.result.counterexample.as_ref().unwrap_or_else(|| panic!("{}: not refuted", c.meta.id));
-        let violated = match c.meta.id.as_str() {
-            "000.thm1.sup" => thm1_sup(cx),
-            "000.rem1.printed" => rem1_printed(cx),
-            "000.cor2.printed" => cor2_printed(cx),
-            _ => unreachable!(),
-        };
-        assert!(violated, "{}: counterexample does not recompute to a violation: {cx}", c.meta.id);
-    }
+    assert_counterexamples_recompute(&["000.thm1.sup", "000.rem1.printed", "000.cor2.printed"], |id, cx| match id {
+        "000.thm1.sup" => thm1_sup(cx),
+        "000.rem1.printed" => rem1_printed(cx),
+        "000.cor2.printed" => cor2_printed(cx),
+        _ => unreachable!(),
+    });
 }
 
 #[test]

@@ -3,10 +3,10 @@
 //! Theorem 2 (reduced width) and Lemma 3 constructions written out again with plain arrays
 //! (no `Mixer`).
 
+use crate::common::assert_counterexamples_recompute;
 use serde_json::Value;
 use ssmcheck::claims::recall::jl::jl_dimension;
 use ssmcheck::mc::{Stream, StreamKey};
-use ssmcheck::prelude::*;
 use ssmcheck::tasks::mqar::Token;
 
 fn u(v: &Value, k: &str) -> usize {
@@ -151,20 +151,12 @@ fn lemma3_printed(cx: &Value) -> bool {
 
 #[test]
 fn recall_errata_recompute_to_violations() {
-    let registry = ssmcheck::claims::registry();
-    let ids = ["002.lem1.printed", "000.thm2.reduced.printed", "000.lem3.printed"];
-    let claims: Vec<&Claim> = ids.iter().map(|id| registry.get(id).unwrap()).collect();
-    let cfg = RunConfig { seed: 1, budget: Budget::Quick, backend: &CpuBackend, progress: false, parallel: true };
-    for c in run_claims(&claims, &cfg).claims {
-        let cx = c.result.counterexample.as_ref().unwrap_or_else(|| panic!("{}: not refuted", c.meta.id));
-        let violated = match c.meta.id.as_str() {
-            "002.lem1.printed" => lemma1_printed(cx),
-            "000.thm2.reduced.printed" => thm2_reduced_printed(cx),
-            "000.lem3.printed" => lemma3_printed(cx),
-            _ => unreachable!(),
-        };
-        assert!(violated, "{}: counterexample does not recompute to a violation: {cx}", c.meta.id);
-    }
+    assert_counterexamples_recompute(&["002.lem1.printed", "000.thm2.reduced.printed", "000.lem3.printed"], |id, cx| match id {
+        "002.lem1.printed" => lemma1_printed(cx),
+        "000.thm2.reduced.printed" => thm2_reduced_printed(cx),
+        "000.lem3.printed" => lemma3_printed(cx),
+        _ => unreachable!(),
+    });
 }
 
 #[test]

@@ -3,6 +3,7 @@
 //! (SplitMix64 + Box–Muller) instead of Philox, exact binomial tail sums instead of Beta
 //! quantiles.
 
+use crate::common::assert_counterexamples_recompute;
 use serde_json::Value;
 use ssmcheck::prelude::*;
 
@@ -117,21 +118,13 @@ fn thm4_appendix(cx: &Value) -> bool {
 
 #[test]
 fn stability_errata_recompute_to_violations() {
-    let registry = ssmcheck::claims::registry();
-    let ids = ["004.lem1.printed", "004.lem1.chi2", "004.stability.printed", "004.thm4.appendix"];
-    let claims: Vec<&Claim> = ids.iter().map(|id| registry.get(id).unwrap()).collect();
-    let cfg = RunConfig { seed: 1, budget: Budget::Quick, backend: &CpuBackend, progress: false, parallel: true };
-    for c in run_claims(&claims, &cfg).claims {
-        let cx = c.result.counterexample.as_ref().unwrap_or_else(|| panic!("{}: not refuted", c.meta.id));
-        let violated = match c.meta.id.as_str() {
-            "004.lem1.printed" => lem1_printed(cx),
-            "004.lem1.chi2" => lem1_chi2(cx),
-            "004.stability.printed" => stability_printed(cx),
-            "004.thm4.appendix" => thm4_appendix(cx),
-            _ => unreachable!(),
-        };
-        assert!(violated, "{}: counterexample does not recompute to a violation: {cx}", c.meta.id);
-    }
+    assert_counterexamples_recompute(&["004.lem1.printed", "004.lem1.chi2", "004.stability.printed", "004.thm4.appendix"], |id, cx| match id {
+        "004.lem1.printed" => lem1_printed(cx),
+        "004.lem1.chi2" => lem1_chi2(cx),
+        "004.stability.printed" => stability_printed(cx),
+        "004.thm4.appendix" => thm4_appendix(cx),
+        _ => unreachable!(),
+    });
 }
 
 #[test]
