@@ -5,8 +5,8 @@
 //! rounds (`scripts/perf_compare.sh`).
 //!
 //! Each workload prints one JSON line in the references' format: `workload`, `impl`, `params`
-//! (incl. `threads`, `rng`, and `isa`, the instruction set of the hand-vectorised loops), `wall_s`, `throughput`, `throughput_unit`, `work`, `summary`,
-//! `checksum`.
+//! (incl. `threads`, `rng`, and `isa`, the instruction set of the hand-vectorised loops),
+//! `wall_s`, `throughput`, `throughput_unit`, `work`, `summary`, `checksum`.
 
 mod w1_decay;
 mod w2_tail;

@@ -467,11 +467,11 @@ mod tests {
     use super::*;
     use crate::mc::{Stream, StreamKey};
 
-    #[test]
-    fn lockstep_paths_equal_lone_paths_bit_for_bit() {
-        let h = 5;
-        let job = InteractionJob {
-            abar: (0..h).map(|i| (0..h).map(|j| if i == j { 0.6 } else { 0.05 * (i as f64 - j as f64) }).collect()).collect(),
+    /// An interaction job of H = h with `diag` on Ā's diagonal, 6 paths from the LRD start,
+    /// burn-in and checkpoints.
+    fn interaction_job(h: usize, diag: f64, key: &str) -> InteractionJob {
+        InteractionJob {
+            abar: (0..h).map(|i| (0..h).map(|j| if i == j { diag } else { 0.05 * (i as f64 - j as f64) }).collect()).collect(),
             bbar: vec![0.3; h],
             g: vec![0.2; h],
             w: vec![-0.1; h],
@@ -480,8 +480,13 @@ mod tests {
             burn_in: 10,
             paths: 6,
             checkpoints: 5,
-            key: StreamKey::new(4, "lockstep"),
-        };
+            key: StreamKey::new(4, key),
+        }
+    }
+
+    #[test]
+    fn lockstep_paths_equal_lone_paths_bit_for_bit() {
+        let job = interaction_job(5, 0.6, "lockstep");
         let marks = crate::mc::jobs::log_checkpoints(job.horizon, job.checkpoints);
         let lone: Vec<InteractionPath> = (0..6).map(|p| interaction_path(&job, &marks, Stream::new(job.key, p))).collect();
         let grouped = interaction_paths(&[&job; 6], &marks, (0..6).map(|p| Stream::new(job.key, p)).collect());
@@ -494,18 +499,7 @@ mod tests {
         // 2^400, so the rescaling branch runs too; 6 paths make one full lockstep group and one
         // partial group.
         for (h, diag) in [(3, 0.6), (5, 1.9), (16, 0.6), (20, 1.9), (40, 0.6)] {
-            let job = InteractionJob {
-                abar: (0..h).map(|i| (0..h).map(|j| if i == j { diag } else { 0.05 * (i as f64 - j as f64) }).collect()).collect(),
-                bbar: vec![0.3; h],
-                g: (0..h).map(|i| 0.2 - 0.01 * i as f64).collect(),
-                w: vec![-0.1; h],
-                start: Start::Lrd { t: 3 },
-                horizon: 2500,
-                burn_in: 10,
-                paths: 6,
-                checkpoints: 5,
-                key: StreamKey::new(4, "isa"),
-            };
+            let job = InteractionJob { g: (0..h).map(|i| 0.2 - 0.01 * i as f64).collect(), horizon: 2500, ..interaction_job(h, diag, "isa") };
             let marks = crate::mc::jobs::log_checkpoints(job.horizon, job.checkpoints);
             let run = |isa| interaction_paths_on(isa, &[&job; 6], &marks, (0..6).map(|p| Stream::new(job.key, p)).collect());
             let portable = run(Isa::Portable);

@@ -6,9 +6,12 @@
 use crate::common::{quick_report, SEED};
 use std::process::Command;
 
-fn run(threads: &str, path: &std::path::Path) -> Vec<u8> {
+/// `ssmcheck check ARGS --json PATH` on `threads` threads: the JSON it wrote.
+fn check(args: &[&str], threads: &str, path: &std::path::Path) -> Vec<u8> {
     let out = Command::new(env!("CARGO_BIN_EXE_ssmcheck"))
-        .args(["check", "--budget", "quick", "--seed", SEED, "--json", path.to_str().unwrap()])
+        .arg("check")
+        .args(args)
+        .args(["--json", path.to_str().unwrap()])
         .env("RAYON_NUM_THREADS", threads)
         .output()
         .unwrap();
@@ -19,7 +22,7 @@ fn run(threads: &str, path: &std::path::Path) -> Vec<u8> {
 #[test]
 fn results_are_identical_at_one_and_two_threads() {
     let dir = tempfile::tempdir().unwrap();
-    let one = run("1", &dir.path().join("one.json"));
+    let one = check(&["--budget", "quick", "--seed", SEED], "1", &dir.path().join("one.json"));
     // The two-thread run is the shared report's, whose results.json `check --json` would write.
     let two = std::fs::read(quick_report().join("results.json")).unwrap();
     assert!(!one.is_empty());
@@ -40,13 +43,8 @@ fn results_are_identical_at_one_and_two_threads() {
 fn a_different_seed_gives_different_monte_carlo_numbers() {
     let dir = tempfile::tempdir().unwrap();
     let claim = |seed: &str| {
-        let path = dir.path().join(format!("{seed}.json"));
-        let out = Command::new(env!("CARGO_BIN_EXE_ssmcheck"))
-            .args(["check", "004.cor1.cumulative", "--budget", "quick", "--seed", seed, "--json", path.to_str().unwrap()])
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        let json: serde_json::Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+        let text = check(&["004.cor1.cumulative", "--budget", "quick", "--seed", seed], "2", &dir.path().join(format!("{seed}.json")));
+        let json: serde_json::Value = serde_json::from_slice(&text).unwrap();
         json["claims"][0].clone()
     };
     let (a, b) = (claim("42"), claim("43"));
@@ -60,14 +58,8 @@ fn the_targeted_search_is_identical_at_one_and_two_threads() {
     // draws are keyed by (seed, claim), so its evaluations and findings do not depend on threads.
     let dir = tempfile::tempdir().unwrap();
     let run = |threads: &str| {
-        let path = dir.path().join(format!("search-{threads}.json"));
-        let out = Command::new(env!("CARGO_BIN_EXE_ssmcheck"))
-            .args(["check", "004.thm3.corrected", "000.lem1", "--budget", "standard", "--seed", "3", "--json", path.to_str().unwrap()])
-            .env("RAYON_NUM_THREADS", threads)
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        std::fs::read(path).unwrap()
+        let args = ["004.thm3.corrected", "000.lem1", "--budget", "standard", "--seed", "3"];
+        check(&args, threads, &dir.path().join(format!("search-{threads}.json")))
     };
     let (one, two) = (run("1"), run("2"));
     assert!(one == two, "search results differ between 1 and 2 threads");
