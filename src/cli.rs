@@ -147,7 +147,9 @@ fn run(registry: &Registry, ids: &[String], family: Option<Family>, args: &RunAr
     }
     let backend = args.backend.open()?;
     let progress = std::io::stderr().is_terminal();
-    let cfg = RunConfig { seed: args.seed, budget: args.budget, backend: backend.as_ref(), progress, parallel: false };
+    // Claims run concurrently (results do not depend on it): most checks are serial searches, and
+    // a family's Monte Carlo claims leave cores idle between their jobs.
+    let cfg = RunConfig { seed: args.seed, budget: args.budget, backend: backend.as_ref(), progress, parallel: true };
     Ok(match shard {
         None => run_claims(&claims, &cfg),
         Some(shard) => crate::shard::run_shard(&claims, &cfg, shard),

@@ -2,7 +2,9 @@
 //! the caller decides what to show (a terminal bar, nothing, a log). Nothing computed depends on
 //! the observer.
 
-use indicatif::{ProgressBar, ProgressStyle};
+use std::sync::OnceLock;
+
+use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 
 /// Receives progress reports from Monte Carlo jobs and checks. Implementations must be cheap:
 /// jobs call [`advance`](Progress::advance) once per path or per chunk of 1024 samples.
@@ -23,13 +25,20 @@ impl Progress for Silent {
 }
 
 /// A progress bar on the terminal's standard error, labelled with what is running; cleared when
-/// dropped.
+/// dropped. Bars of checks running at the same time (claims run concurrently) stack, one line
+/// each, in one [`MultiProgress`].
 pub struct TerminalBar(ProgressBar);
+
+/// The one set of bars of this process, so concurrent bars do not overwrite each other's line.
+fn bars() -> &'static MultiProgress {
+    static BARS: OnceLock<MultiProgress> = OnceLock::new();
+    BARS.get_or_init(MultiProgress::new)
+}
 
 impl TerminalBar {
     /// A bar labelled `label` (drawn only when standard error is a terminal).
     pub fn new(label: &str) -> Self {
-        let bar = ProgressBar::new(0).with_prefix(label.to_string());
+        let bar = bars().add(ProgressBar::new(0).with_prefix(label.to_string()));
         bar.set_style(ProgressStyle::with_template("{prefix:>24} [{bar:30}] {pos}/{len} {elapsed}").expect("valid template").progress_chars("=> "));
         TerminalBar(bar)
     }
@@ -47,6 +56,7 @@ impl Progress for TerminalBar {
 impl Drop for TerminalBar {
     fn drop(&mut self) {
         self.0.finish_and_clear();
+        bars().remove(&self.0);
     }
 }
 

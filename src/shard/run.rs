@@ -4,7 +4,8 @@
 use super::plan::{Assignment, Plan};
 use super::record::{JobRecord, Recorder};
 use super::Shard;
-use crate::claim::{run_claim, run_claim_on, Claim, RunConfig, RunResults};
+use crate::claim::{run_claim, run_claim_on, Claim, ClaimResult, RunConfig, RunResults};
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 /// What makes a results file one shard's part of a sharded run.
@@ -32,18 +33,33 @@ pub struct SplitPart {
 /// Runs shard `shard` of the run of `claims` (the whole selection, in order) under `cfg`.
 pub fn run_shard(claims: &[&Claim], cfg: &RunConfig, shard: Shard) -> RunResults {
     let plan = Plan::new(claims, cfg.budget, shard.count);
-    let mut owned = vec![];
-    let mut split = vec![];
-    for (claim, assignment) in claims.iter().zip(&plan.assignments) {
-        match assignment {
-            Assignment::Whole(s) if *s == shard.index => owned.push(run_claim(claim, cfg)),
-            Assignment::Whole(_) => {}
-            Assignment::Split => {
-                let (check, control) = (Recorder::new(cfg.backend, shard), Recorder::new(cfg.backend, shard));
-                run_claim_on(claim, cfg, &check, &control);
-                split.push(SplitPart { id: claim.meta.id.clone(), claim: check.into_records(), control: control.into_records() });
-            }
+    let work = |(claim, assignment): (&&Claim, &Assignment)| match assignment {
+        Assignment::Whole(s) if *s == shard.index => Some(Work::Whole(run_claim(claim, cfg))),
+        Assignment::Whole(_) => None,
+        Assignment::Split => {
+            let (check, control) = (Recorder::new(cfg.backend, shard), Recorder::new(cfg.backend, shard));
+            run_claim_on(claim, cfg, &check, &control);
+            Some(Work::Split(SplitPart { id: claim.meta.id.clone(), claim: check.into_records(), control: control.into_records() }))
+        }
+    };
+    // In selection order either way (rayon's indexed collect keeps it).
+    let done: Vec<Work> = if cfg.parallel {
+        claims.par_iter().zip(plan.assignments.par_iter()).filter_map(work).collect()
+    } else {
+        claims.iter().zip(&plan.assignments).filter_map(work).collect()
+    };
+    let (mut owned, mut split) = (vec![], vec![]);
+    for w in done {
+        match w {
+            Work::Whole(result) => owned.push(result),
+            Work::Split(part) => split.push(part),
         }
     }
     RunResults { shard: Some(ShardPart { shard, selection: plan.ids, split }), ..RunResults::new(cfg.seed, cfg.budget, cfg.backend.name(), owned) }
+}
+
+/// One piece of a shard's work: a claim it runs whole, or its share of a split claim.
+enum Work {
+    Whole(ClaimResult),
+    Split(SplitPart),
 }
