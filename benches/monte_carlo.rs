@@ -13,7 +13,7 @@ use ssmcheck::mc::jobs::{DiagonalLrdJob, InteractionJob, ScalarArJob, Start, Tai
 use ssmcheck::mc::normals::Normals;
 use ssmcheck::mc::paths::{diagonal_lrd_path, interaction_path, interaction_paths_on, scalar_ar_path, scalar_ar_paths, tail_sum_sample, tilted_tail_sample};
 use ssmcheck::mc::portable::PortableNormals;
-use ssmcheck::mc::{Stream, StreamKey};
+use ssmcheck::mc::{RunJob, Stream, StreamKey};
 use ssmcheck::model::Discretization;
 use ssmcheck::prelude::*;
 use ssmcheck::progress::Silent;
@@ -196,7 +196,7 @@ fn backends(c: &mut Criterion) {
     let mut g = c.benchmark_group("backends/diagonal_lrd");
     g.throughput(Throughput::Elements(steps * job.paths));
     for backend in &available {
-        g.bench_function(format!("{} (path-steps)", backend.name()), |b| b.iter(|| backend.diagonal_lrd(black_box(&job), &bar).unwrap()));
+        g.bench_function(format!("{} (path-steps)", backend.name()), |b| b.iter(|| backend.run(black_box(&job), &bar).unwrap()));
     }
     g.finish();
 }

@@ -1,4 +1,5 @@
-// One translation unit with every kernel behind the CPU shim. Each kernel is exported as
+// One translation unit with every kernel behind the CPU shim (the kernels of this directory,
+// listed by build.rs). Each kernel is exported as
 // SSM_PREFIX##kernel(grid, block, params), where params[i] points at the value of the kernel's
 // i-th argument, exactly as CUDA's cuLaunchKernel takes them; the argument types are deduced
 // from the kernel's own signature, so the signature is written once (in the .cu file, and in the
@@ -9,11 +10,8 @@
 #include <utility>
 
 #include "cpu_shim.h"
-#include "diagonal_lrd.cu"
-#include "tail_sums.cu"
-#include "interaction.cu"
-#include "needle.cu"
-#include "tilted_tail_sums.cu"
+// Every kernels/<name>.cu, found by build.rs.
+#include "kernel_includes.inc"
 
 #ifndef SSM_PREFIX
 #define SSM_PREFIX ssm_cpu_
@@ -34,8 +32,5 @@ static void ssm_run(void (*kernel)(A...), unsigned grid, unsigned block, void** 
 #define SSM_EXPORT(kernel) \
     extern "C" void SSM_CAT(SSM_PREFIX, kernel)(unsigned grid, unsigned block, void** params) { ssm_run(kernel, grid, block, params); }
 
-SSM_EXPORT(diagonal_lrd)
-SSM_EXPORT(tail_sums)
-SSM_EXPORT(interaction)
-SSM_EXPORT(needle)
-SSM_EXPORT(tilted_tail_sums)
+// SSM_EXPORT(<name>) for every kernel, written by build.rs.
+#include "kernel_exports.inc"

@@ -8,6 +8,7 @@ use crate::math::large_deviation::{Threshold, TiltedProposal};
 use crate::math::linalg::Mat;
 use crate::math::subexp::LogChi2;
 use crate::mc::jobs::TiltedTailJob;
+use crate::mc::RunJob;
 use crate::mc::{Backend, Stream, StreamKey};
 use crate::model::InteractionSsm;
 use crate::progress::Progress;
@@ -83,7 +84,7 @@ pub fn tilted_draws(
         key,
         accept_key,
     };
-    let sums = backend.tilted_tail_sums(&job, progress)?;
+    let sums = backend.run(&job, progress)?;
     Ok(TiltedDraws { event, proposal, sums })
 }
 

@@ -6,7 +6,7 @@
 
 use super::Measured;
 use crate::error::Result;
-use crate::mc::cpu::per_path;
+use crate::mc::job::per_path;
 use crate::mc::jobs::{log_checkpoints, DiagonalLrdJob};
 use crate::mc::paths::diagonal_lrd_path;
 use crate::mc::portable::{derive, PortableNormals};

@@ -7,7 +7,7 @@
 use super::Measured;
 use crate::error::{Error, Result};
 use crate::math::subexp::LogChi2;
-use crate::mc::cpu::chunked;
+use crate::mc::job::chunked;
 use crate::mc::jobs::TailSumJob;
 use crate::mc::paths::tail_sum_sample;
 use crate::mc::portable::{derive, PortableNormals};

@@ -1,64 +1,58 @@
-//! The backend seam: one method per Monte Carlo job, so a GPU backend can implement the same
-//! jobs with kernels (as candle does per op) and fall back to the CPU shape.
+//! The backend seam: one object-safe entry that runs any [`Job`] over a range of its paths, so a
+//! GPU backend implements every job at once with kernels (as candle does per op) and falls back
+//! to the CPU for a job without one.
 
-use super::jobs::{DiagonalLrdJob, DiagonalLrdPath, InteractionJob, InteractionPath, NeedleJob, ScalarArJob, ScalarArPath, TailSumJob, TiltedTailJob};
+use super::job::{AnyJob, Job, Paths};
+use super::kernels::Launch;
 use crate::error::Result;
 use crate::progress::Progress;
 use std::ops::Range;
 
 /// Something that runs Monte Carlo jobs. Results come back in path order; a backend must give
 /// the same numbers for the same job whatever its parallelism (bit-identical on the CPU, within
-/// a stated tolerance across backends).
+/// a stated tolerance across backends), and a range of paths must give those paths of the whole
+/// job (each path draws from its own keyed stream).
 pub trait Backend: Send + Sync {
     /// Short name recorded in results ("cpu", "cuda").
     fn name(&self) -> &'static str;
-    /// Runs a [`DiagonalLrdJob`]; `progress` advances by one per finished path.
-    fn diagonal_lrd(&self, job: &DiagonalLrdJob, progress: &dyn Progress) -> Result<Vec<DiagonalLrdPath>>;
-    /// Runs an [`InteractionJob`]; `progress` advances by one per finished path.
-    fn interaction(&self, job: &InteractionJob, progress: &dyn Progress) -> Result<Vec<InteractionPath>>;
-    /// Runs a [`TailSumJob`]: one vector of Y_t (at the job's times) per sample; `progress`
-    /// advances by one per 1024 samples.
-    fn tail_sums(&self, job: &TailSumJob, progress: &dyn Progress) -> Result<Vec<Vec<f64>>>;
-    /// Runs a [`TiltedTailJob`]: Y_t of each sample under the tilted law; `progress` advances by
-    /// one per 1024 samples.
-    fn tilted_tail_sums(&self, job: &TiltedTailJob, progress: &dyn Progress) -> Result<Vec<f64>>;
-    /// Runs a [`ScalarArJob`]; `progress` advances by one per 1024 paths.
-    fn scalar_ar(&self, job: &ScalarArJob, progress: &dyn Progress) -> Result<Vec<ScalarArPath>>;
-    /// Runs a [`NeedleJob`]: whether the needle is held at each lag, one vector per path;
-    /// `progress` advances by one per finished path.
-    fn needle(&self, job: &NeedleJob, progress: &dyn Progress) -> Result<Vec<Vec<bool>>>;
+    /// Paths `range` of `job` (`Vec<J::Output>` inside); `progress` advances by the job's
+    /// [`ticks`](Job::ticks).
+    fn run_range(&self, job: &dyn AnyJob, range: Range<u64>, progress: &dyn Progress) -> Result<Paths>;
+}
 
-    // A range of a job's paths (samples), for a shard of a split claim: the same numbers as
-    // those paths of the whole job (each path draws from its own keyed stream). The defaults
-    // run the whole job and keep the range; a backend that can start at any path overrides them.
+/// The typed way to run a job on any backend (`&dyn Backend` included): `Vec<J::Output>` back.
+pub trait RunJob {
+    /// Runs the whole of `job`: its paths in order.
+    fn run<J: Job>(&self, job: &J, progress: &dyn Progress) -> Result<Vec<J::Output>>;
+    /// Runs paths `range` of `job`.
+    fn run_paths<J: Job>(&self, job: &J, range: Range<u64>, progress: &dyn Progress) -> Result<Vec<J::Output>>;
+}
 
-    /// Paths `range` of a [`DiagonalLrdJob`].
-    fn diagonal_lrd_range(&self, job: &DiagonalLrdJob, range: Range<u64>, progress: &dyn Progress) -> Result<Vec<DiagonalLrdPath>> {
-        Ok(keep(self.diagonal_lrd(job, progress)?, range))
+impl<B: Backend + ?Sized> RunJob for B {
+    fn run<J: Job>(&self, job: &J, progress: &dyn Progress) -> Result<Vec<J::Output>> {
+        self.run_paths(job, 0..job.paths(), progress)
     }
-    /// Paths `range` of an [`InteractionJob`].
-    fn interaction_range(&self, job: &InteractionJob, range: Range<u64>, progress: &dyn Progress) -> Result<Vec<InteractionPath>> {
-        Ok(keep(self.interaction(job, progress)?, range))
-    }
-    /// Samples `range` of a [`TailSumJob`].
-    fn tail_sums_range(&self, job: &TailSumJob, range: Range<u64>, progress: &dyn Progress) -> Result<Vec<Vec<f64>>> {
-        Ok(keep(self.tail_sums(job, progress)?, range))
-    }
-    /// Samples `range` of a [`TiltedTailJob`].
-    fn tilted_tail_sums_range(&self, job: &TiltedTailJob, range: Range<u64>, progress: &dyn Progress) -> Result<Vec<f64>> {
-        Ok(keep(self.tilted_tail_sums(job, progress)?, range))
-    }
-    /// Paths `range` of a [`ScalarArJob`].
-    fn scalar_ar_range(&self, job: &ScalarArJob, range: Range<u64>, progress: &dyn Progress) -> Result<Vec<ScalarArPath>> {
-        Ok(keep(self.scalar_ar(job, progress)?, range))
-    }
-    /// Paths `range` of a [`NeedleJob`].
-    fn needle_range(&self, job: &NeedleJob, range: Range<u64>, progress: &dyn Progress) -> Result<Vec<Vec<bool>>> {
-        Ok(keep(self.needle(job, progress)?, range))
+    fn run_paths<J: Job>(&self, job: &J, range: Range<u64>, progress: &dyn Progress) -> Result<Vec<J::Output>> {
+        let paths = self.run_range(job, range, progress)?;
+        Ok(*paths.downcast::<Vec<J::Output>>().expect("a backend answers a job with paths of its output type"))
     }
 }
 
-/// The elements `range` of `all`.
-fn keep<T>(all: Vec<T>, range: Range<u64>) -> Vec<T> {
-    all.into_iter().skip(range.start as usize).take((range.end - range.start) as usize).collect()
+/// Runs launches: the only part of a kernel backend that differs between the GPU and the shim.
+/// Every `Launcher` is a [`Backend`]: a job becomes a launch of its kernel, and a job without
+/// one (the scalar AR(1)) runs on the CPU.
+pub trait Launcher: Send + Sync {
+    /// Short name recorded in results.
+    fn name(&self) -> &'static str;
+    /// Runs `launch` and returns its output buffers, in parameter order.
+    fn launch(&self, launch: &Launch) -> Result<Vec<Vec<f64>>>;
+}
+
+impl<L: Launcher> Backend for L {
+    fn name(&self) -> &'static str {
+        Launcher::name(self)
+    }
+    fn run_range(&self, job: &dyn AnyJob, range: Range<u64>, progress: &dyn Progress) -> Result<Paths> {
+        job.run_kernel(range, progress, &|l| self.launch(l))
+    }
 }

@@ -6,7 +6,8 @@
 //! with the CPU backends to rounding (only B̄'s `expm1` comes from the device libm); the kernels'
 //! logic is verified bit-exactly on the CPU through [`super::shim`].
 
-use super::kernels::{nvrtc_program, Arg, Launch, Launcher, KERNELS};
+use super::backend::Launcher;
+use super::kernels::{nvrtc_program, Arg, Launch, KERNELS};
 use crate::error::{Error, Result};
 use cudarc::driver::{CudaContext, CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
 use cudarc::nvrtc::{compile_ptx_with_opts, CompileOptions};

@@ -5,14 +5,9 @@
 //! outputs. The CUDA launcher, the shim and the NVRTC test all read this table; the NVRTC test
 //! checks it against the PTX's entry parameters, and a unit test against the `.cu` signatures.
 
-use super::backend::Backend;
-use super::cpu::CpuBackend;
-use super::jobs::{
-    log_checkpoints, DiagonalLrdJob, DiagonalLrdPath, InteractionJob, InteractionPath, NeedleJob, ScalarArJob, ScalarArPath, Start, TailSumJob, TiltedTailJob,
-};
+use super::jobs::{log_checkpoints, DiagonalLrdJob, DiagonalLrdPath, InteractionJob, InteractionPath, NeedleJob, Start, TailSumJob, TiltedTailJob};
 use crate::error::{Error, Result};
 use crate::model::Discretization;
-use crate::progress::Progress;
 use std::ops::Range;
 
 /// The CUDA prelude: qualifiers and constants (the CPU side is `kernels/cpu_shim.h`).
@@ -275,90 +270,6 @@ impl Launch {
     /// Blocks of the 1-D grid.
     pub fn grid(&self) -> u32 {
         self.threads.div_ceil(u64::from(self.kernel.block)) as u32
-    }
-}
-
-/// Runs launches: the only part of a kernel backend that differs between the GPU and the shim.
-/// Every `Launcher` is a [`Backend`]: its jobs become launches of the kernels (the scalar
-/// AR(1), which has no kernel yet, runs on the rayon backend).
-pub trait Launcher: Send + Sync {
-    /// Short name recorded in results.
-    fn name(&self) -> &'static str;
-    /// Runs `launch` and returns its output buffers, in parameter order.
-    fn launch(&self, launch: &Launch) -> Result<Vec<Vec<f64>>>;
-}
-
-impl<L: Launcher> Backend for L {
-    fn name(&self) -> &'static str {
-        Launcher::name(self)
-    }
-    fn diagonal_lrd(&self, job: &DiagonalLrdJob, progress: &dyn Progress) -> Result<Vec<DiagonalLrdPath>> {
-        self.diagonal_lrd_range(job, 0..job.paths, progress)
-    }
-    fn tail_sums(&self, job: &TailSumJob, progress: &dyn Progress) -> Result<Vec<Vec<f64>>> {
-        self.tail_sums_range(job, 0..job.samples, progress)
-    }
-    fn interaction(&self, job: &InteractionJob, progress: &dyn Progress) -> Result<Vec<InteractionPath>> {
-        self.interaction_range(job, 0..job.paths, progress)
-    }
-    fn tilted_tail_sums(&self, job: &TiltedTailJob, progress: &dyn Progress) -> Result<Vec<f64>> {
-        self.tilted_tail_sums_range(job, 0..job.samples, progress)
-    }
-    fn scalar_ar(&self, job: &ScalarArJob, progress: &dyn Progress) -> Result<Vec<ScalarArPath>> {
-        CpuBackend.scalar_ar(job, progress)
-    }
-    fn needle(&self, job: &NeedleJob, progress: &dyn Progress) -> Result<Vec<Vec<bool>>> {
-        self.needle_range(job, 0..job.paths, progress)
-    }
-    fn diagonal_lrd_range(&self, job: &DiagonalLrdJob, range: Range<u64>, progress: &dyn Progress) -> Result<Vec<DiagonalLrdPath>> {
-        let (launch, m) = diagonal_launch(job, range.clone())?;
-        let n = launch.threads;
-        let out = self.launch_unless_empty(&launch)?;
-        progress.advance(n);
-        Ok(decode_diagonal(&out[0], &out[1], n as usize, m))
-    }
-    fn tail_sums_range(&self, job: &TailSumJob, range: Range<u64>, progress: &dyn Progress) -> Result<Vec<Vec<f64>>> {
-        let launch = tail_launch(job, range)?;
-        let out = self.launch_unless_empty(&launch)?;
-        progress.advance(launch.threads.div_ceil(1024));
-        Ok(decode_tail(&out[0], job.times.len()))
-    }
-    fn interaction_range(&self, job: &InteractionJob, range: Range<u64>, progress: &dyn Progress) -> Result<Vec<InteractionPath>> {
-        let (launch, m) = interaction_launch(job, range)?;
-        let n = launch.threads;
-        let out = self.launch_unless_empty(&launch)?;
-        progress.advance(n);
-        Ok(decode_interaction(&out[0], &out[1], n as usize, m))
-    }
-    fn tilted_tail_sums_range(&self, job: &TiltedTailJob, range: Range<u64>, progress: &dyn Progress) -> Result<Vec<f64>> {
-        let launch = tilted_tail_launch(job, range)?;
-        let out = self.launch_unless_empty(&launch)?;
-        progress.advance(launch.threads.div_ceil(1024));
-        Ok(out.into_iter().next().unwrap_or_default())
-    }
-    fn scalar_ar_range(&self, job: &ScalarArJob, range: Range<u64>, progress: &dyn Progress) -> Result<Vec<ScalarArPath>> {
-        CpuBackend.scalar_ar_range(job, range, progress)
-    }
-    fn needle_range(&self, job: &NeedleJob, range: Range<u64>, progress: &dyn Progress) -> Result<Vec<Vec<bool>>> {
-        let launch = needle_launch(job, range)?;
-        let out = self.launch_unless_empty(&launch)?;
-        progress.advance(launch.threads);
-        Ok(decode_needle(&out[0], job.lags.len()))
-    }
-}
-
-/// Launches that may have no thread (an empty range of a split job).
-trait LaunchUnlessEmpty {
-    /// The outputs of `launch`; empty buffers, without launching, when it has no thread.
-    fn launch_unless_empty(&self, launch: &Launch) -> Result<Vec<Vec<f64>>>;
-}
-
-impl<L: Launcher> LaunchUnlessEmpty for L {
-    fn launch_unless_empty(&self, launch: &Launch) -> Result<Vec<Vec<f64>>> {
-        if launch.threads == 0 {
-            return Ok(launch.args.iter().filter(|a| matches!(a, Arg::OutF64(_))).map(|_| vec![]).collect());
-        }
-        self.launch(launch)
     }
 }
 

@@ -11,6 +11,7 @@ pub mod choice;
 pub mod cpu;
 #[cfg(feature = "cuda")]
 pub mod cuda;
+pub mod job;
 pub mod jobs;
 pub mod kernels;
 pub mod normals;
@@ -21,8 +22,9 @@ pub mod shim;
 pub mod stream;
 mod transition;
 
-pub use backend::Backend;
+pub use backend::{Backend, Launcher, RunJob};
 pub use choice::BackendChoice;
 pub use cpu::CpuBackend;
+pub use job::{AnyJob, Job, JobKind};
 pub use shim::ShimBackend;
 pub use stream::{fnv1a64, Stream, StreamKey};

@@ -6,43 +6,27 @@
 //! argument values in the order of its parameter table ([`super::kernels`]). The scalar AR(1) has
 //! no kernel yet; this backend runs it on the rayon backend.
 
-use super::kernels::{Arg, Launch, Launcher};
+use super::backend::Launcher;
+use super::kernels::{Arg, Launch};
 use crate::error::{Error, Result};
 use std::ffi::c_void;
 
 /// A kernel exported by the shim: `(grid, block, params)`.
 type Entry = unsafe extern "C" fn(u32, u32, *mut *mut c_void);
 
-extern "C" {
-    fn ssm_cpu_diagonal_lrd(grid: u32, block: u32, params: *mut *mut c_void);
-    fn ssm_cpu_tail_sums(grid: u32, block: u32, params: *mut *mut c_void);
-    fn ssm_cpu_interaction(grid: u32, block: u32, params: *mut *mut c_void);
-    fn ssm_cpu_needle(grid: u32, block: u32, params: *mut *mut c_void);
-    fn ssm_cpu_tilted_tail_sums(grid: u32, block: u32, params: *mut *mut c_void);
-    fn ssm_planted_diagonal_lrd(grid: u32, block: u32, params: *mut *mut c_void);
-    fn ssm_planted_tail_sums(grid: u32, block: u32, params: *mut *mut c_void);
-    fn ssm_planted_interaction(grid: u32, block: u32, params: *mut *mut c_void);
-    fn ssm_planted_needle(grid: u32, block: u32, params: *mut *mut c_void);
-    fn ssm_planted_tilted_tail_sums(grid: u32, block: u32, params: *mut *mut c_void);
-}
+// The exports of every `kernels/<name>.cu` (`ssm_cpu_<name>`, `ssm_planted_<name>`) and the
+// tables `PRODUCTION` and `PLANTED` of (name, entry), written by build.rs.
+include!(concat!(env!("OUT_DIR"), "/shim_entries.rs"));
 
 /// The kernels on the CPU (single-threaded, like one GPU thread after another).
 #[derive(Clone, Copy, Debug)]
 pub struct ShimBackend {
-    entries: [(&'static str, Entry); 5],
+    entries: &'static [(&'static str, Entry)],
 }
 
 impl Default for ShimBackend {
     fn default() -> Self {
-        ShimBackend {
-            entries: [
-                ("diagonal_lrd", ssm_cpu_diagonal_lrd),
-                ("tail_sums", ssm_cpu_tail_sums),
-                ("interaction", ssm_cpu_interaction),
-                ("needle", ssm_cpu_needle),
-                ("tilted_tail_sums", ssm_cpu_tilted_tail_sums),
-            ],
-        }
+        ShimBackend { entries: &PRODUCTION }
     }
 }
 
@@ -55,15 +39,7 @@ impl ShimBackend {
     /// agreement test (never use it for results).
     #[doc(hidden)]
     pub fn with_planted_bug() -> Self {
-        ShimBackend {
-            entries: [
-                ("diagonal_lrd", ssm_planted_diagonal_lrd),
-                ("tail_sums", ssm_planted_tail_sums),
-                ("interaction", ssm_planted_interaction),
-                ("needle", ssm_planted_needle),
-                ("tilted_tail_sums", ssm_planted_tilted_tail_sums),
-            ],
-        }
+        ShimBackend { entries: &PLANTED }
     }
 }
 
@@ -109,5 +85,23 @@ impl Launcher for ShimBackend {
         // (the job's validation bounds its sizes) and outlive the call; the shim keeps no pointer.
         unsafe { entry(launch.grid(), launch.kernel.block, params.as_mut_ptr()) };
         Ok(outputs)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mc::kernels::KERNELS;
+
+    /// Every kernel build.rs found in `kernels/` has a parameter table (so the launches, the
+    /// NVRTC test and the CUDA backend know it), and every table a kernel.
+    #[test]
+    fn every_kernel_file_has_a_parameter_table() {
+        let mut found: Vec<&str> = PRODUCTION.iter().map(|e| e.0).collect();
+        let mut tables: Vec<&str> = KERNELS.iter().map(|k| k.entry).collect();
+        found.sort_unstable();
+        tables.sort_unstable();
+        assert_eq!(found, tables);
+        assert_eq!(PLANTED.map(|e| e.0), PRODUCTION.map(|e| e.0));
     }
 }

@@ -25,7 +25,7 @@ pub mod run;
 
 pub use merge::{merge, read_parts};
 pub use plan::{Assignment, Plan};
-pub use record::{JobKind, JobRecord, Playback, Recorder};
+pub use record::{JobRecord, Playback, Recorder};
 pub use run::{run_shard, ShardPart, SplitPart};
 
 use crate::error::{Error, Result};

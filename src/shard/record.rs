@@ -10,33 +10,14 @@
 
 use super::Shard;
 use crate::error::{Error, Result};
-use crate::mc::jobs::{DiagonalLrdJob, DiagonalLrdPath, InteractionJob, InteractionPath, NeedleJob, ScalarArJob, ScalarArPath, TailSumJob, TiltedTailJob};
-use crate::mc::Backend;
+use crate::mc::job::Paths;
+use crate::mc::{AnyJob, Backend, JobKind};
 use crate::progress::Progress;
 use base64::Engine as _;
-use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::ops::Range;
 use std::sync::Mutex;
-
-/// The kinds of Monte Carlo job (one per [`Backend`] method).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum JobKind {
-    /// [`DiagonalLrdJob`].
-    DiagonalLrd,
-    /// [`InteractionJob`].
-    Interaction,
-    /// [`TailSumJob`].
-    TailSums,
-    /// [`TiltedTailJob`].
-    TiltedTailSums,
-    /// [`ScalarArJob`].
-    ScalarAr,
-    /// [`NeedleJob`].
-    Needle,
-}
 
 /// One shard's share of one Monte Carlo job.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -55,44 +36,6 @@ pub struct JobRecord {
     /// The range's outputs, in path order: bincode (bit-exact floats), base64.
     pub data: String,
 }
-
-/// A Monte Carlo job a shard can compute in part.
-trait SplitJob: std::fmt::Debug {
-    /// The output of one path.
-    type Output: Clone + Serialize + DeserializeOwned;
-    /// The job's kind.
-    const KIND: JobKind;
-    /// Its number of paths.
-    fn paths(&self) -> u64;
-    /// Paths `range`, on `backend`.
-    fn run(&self, backend: &dyn Backend, range: Range<u64>, progress: &dyn Progress) -> Result<Vec<Self::Output>>;
-    /// The fingerprint of the job.
-    fn fingerprint(&self) -> String {
-        format!("{:016x}", crate::mc::fnv1a64(&format!("{:?}/{self:?}", Self::KIND)))
-    }
-}
-
-macro_rules! split_job {
-    ($job:ty, $out:ty, $kind:ident, $count:ident, $method:ident) => {
-        impl SplitJob for $job {
-            type Output = $out;
-            const KIND: JobKind = JobKind::$kind;
-            fn paths(&self) -> u64 {
-                self.$count
-            }
-            fn run(&self, backend: &dyn Backend, range: Range<u64>, progress: &dyn Progress) -> Result<Vec<$out>> {
-                backend.$method(self, range, progress)
-            }
-        }
-    };
-}
-
-split_job!(DiagonalLrdJob, DiagonalLrdPath, DiagonalLrd, paths, diagonal_lrd_range);
-split_job!(InteractionJob, InteractionPath, Interaction, paths, interaction_range);
-split_job!(TailSumJob, Vec<f64>, TailSums, samples, tail_sums_range);
-split_job!(TiltedTailJob, f64, TiltedTailSums, samples, tilted_tail_sums_range);
-split_job!(ScalarArJob, ScalarArPath, ScalarAr, paths, scalar_ar_range);
-split_job!(NeedleJob, Vec<bool>, Needle, paths, needle_range);
 
 /// The backend a shard runs a split claim's check against: it computes the shard's range of
 /// each job on `inner` and records it.
@@ -114,27 +57,28 @@ impl<'a> Recorder<'a> {
         self.records.into_inner().unwrap_or_else(|e| e.into_inner()).into_values().collect()
     }
 
-    fn handle<J: SplitJob>(&self, job: &J, progress: &dyn Progress) -> Result<Vec<J::Output>> {
+    fn handle(&self, job: &dyn AnyJob, progress: &dyn Progress) -> Result<Paths> {
         let paths = job.paths();
         let range = self.shard.range(paths);
-        let mine = job.run(self.inner, range.clone(), progress)?;
-        let bytes = bincode::serialize(&mine).map_err(|e| Error::InvalidParameter(format!("cannot encode a {:?} job's paths: {e}", J::KIND)))?;
+        let mine = self.inner.run_range(job, range.clone(), progress)?;
         let record = JobRecord {
-            kind: J::KIND,
+            kind: job.kind(),
             fingerprint: job.fingerprint(),
             paths,
             first: range.start,
             len: range.end - range.start,
-            data: base64::engine::general_purpose::STANDARD.encode(bytes),
+            data: base64::engine::general_purpose::STANDARD.encode(job.encode(&mine)?),
         };
         self.records.lock().unwrap_or_else(|e| e.into_inner()).insert(record.fingerprint.clone(), record);
         // Stand-ins for the other shards' paths, so the check can go on (its verdict is discarded).
-        let filler = match mine.first() {
-            Some(p) => p.clone(),
-            None if paths == 0 => return Ok(vec![]),
-            None => job.run(self.inner, 0..1, progress)?.pop().ok_or_else(|| Error::InvalidParameter(format!("a {:?} job gave no path 0", J::KIND)))?,
-        };
-        Ok((0..paths).map(|p| if range.contains(&p) { mine[(p - range.start) as usize].clone() } else { filler.clone() }).collect())
+        if paths == 0 || range.end - range.start == paths {
+            return Ok(mine);
+        }
+        let stand_in = if range.is_empty() { Some(self.inner.run_range(job, 0..1, progress)?) } else { None };
+        if stand_in.as_ref().is_some_and(|s| job.count(s) == 0) {
+            return Err(Error::InvalidParameter(format!("a {:?} job gave no path 0", job.kind())));
+        }
+        Ok(job.pad(mine, range, stand_in.as_ref()))
     }
 }
 
@@ -163,85 +107,84 @@ impl Playback {
         self.problems.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
-    fn handle<J: SplitJob>(&self, job: &J) -> Result<Vec<J::Output>> {
+    fn handle(&self, job: &dyn AnyJob) -> Result<Paths> {
         self.answer(job).map_err(|why| {
             self.problems.lock().unwrap_or_else(|e| e.into_inner()).push(why.clone());
             Error::InvalidParameter(why)
         })
     }
 
-    fn answer<J: SplitJob>(&self, job: &J) -> std::result::Result<Vec<J::Output>, String> {
+    fn answer(&self, job: &dyn AnyJob) -> std::result::Result<Paths, String> {
         const ADAPTIVE: &str = "the check's jobs depend on earlier jobs' results, so it cannot be split";
         let fingerprint = job.fingerprint();
-        let bad = |why: String| format!("{:?} job {fingerprint}: {why}", J::KIND);
+        let bad = |why: String| format!("{:?} job {fingerprint}: {why}", job.kind());
         let mut records = self.jobs.get(&fingerprint).cloned().ok_or_else(|| bad(format!("no shard computed it ({ADAPTIVE})")))?;
         records.sort_by_key(|(_, r)| (r.first, r.len)); // empty ranges first
-        let mut out = Vec::with_capacity(job.paths() as usize);
+        let (mut parts, mut count) = (vec![], 0u64);
         for (shard, r) in records {
-            if r.kind != J::KIND || r.paths != job.paths() || r.first != out.len() as u64 {
+            if r.kind != job.kind() || r.paths != job.paths() || r.first != count {
                 return Err(bad(format!(
                     "shard {shard}'s record (paths {}..{} of {}) does not continue paths 0..{}",
                     r.first,
                     r.first + r.len,
                     r.paths,
-                    out.len()
+                    count
                 )));
             }
             let bytes = base64::engine::general_purpose::STANDARD.decode(&r.data).map_err(|e| bad(format!("shard {shard}'s data is not base64: {e}")))?;
-            let paths: Vec<J::Output> = bincode::deserialize(&bytes).map_err(|e| bad(format!("shard {shard}'s data does not decode: {e}")))?;
-            if paths.len() as u64 != r.len {
-                return Err(bad(format!("shard {shard}'s data holds {} paths, its record says {}", paths.len(), r.len)));
+            let paths = job.decode_bytes(&bytes).map_err(|e| bad(format!("shard {shard}'s data does not decode: {e}")))?;
+            if job.count(&paths) as u64 != r.len {
+                return Err(bad(format!("shard {shard}'s data holds {} paths, its record says {}", job.count(&paths), r.len)));
             }
-            out.extend(paths);
+            count += r.len;
+            parts.push(paths);
         }
-        if out.len() as u64 != job.paths() {
+        if count != job.paths() {
             let shards: Vec<String> = self.jobs[&fingerprint].iter().map(|(s, _)| s.to_string()).collect();
             return Err(bad(format!(
                 "the records of shards {} cover paths 0..{} of {} (if the other shards' parts are complete, {ADAPTIVE})",
                 shards.join(", "),
-                out.len(),
+                count,
                 job.paths()
             )));
         }
-        Ok(out)
+        Ok(job.concat(parts))
     }
 }
 
-macro_rules! backend_via {
-    ($ty:ty, $name:expr, |$self_:ident, $job:ident, $progress:ident| $body:expr) => {
-        impl Backend for $ty {
-            fn name(&self) -> &'static str {
-                $name(self)
-            }
-            fn diagonal_lrd(&$self_, $job: &DiagonalLrdJob, $progress: &dyn Progress) -> Result<Vec<DiagonalLrdPath>> {
-                $body
-            }
-            fn interaction(&$self_, $job: &InteractionJob, $progress: &dyn Progress) -> Result<Vec<InteractionPath>> {
-                $body
-            }
-            fn tail_sums(&$self_, $job: &TailSumJob, $progress: &dyn Progress) -> Result<Vec<Vec<f64>>> {
-                $body
-            }
-            fn tilted_tail_sums(&$self_, $job: &TiltedTailJob, $progress: &dyn Progress) -> Result<Vec<f64>> {
-                $body
-            }
-            fn scalar_ar(&$self_, $job: &ScalarArJob, $progress: &dyn Progress) -> Result<Vec<ScalarArPath>> {
-                $body
-            }
-            fn needle(&$self_, $job: &NeedleJob, $progress: &dyn Progress) -> Result<Vec<Vec<bool>>> {
-                $body
-            }
-        }
-    };
+impl Backend for Recorder<'_> {
+    fn name(&self) -> &'static str {
+        self.inner.name()
+    }
+    fn run_range(&self, job: &dyn AnyJob, range: Range<u64>, progress: &dyn Progress) -> Result<Paths> {
+        whole(job, &range)?;
+        self.handle(job, progress)
+    }
 }
 
-backend_via!(Recorder<'_>, |r: &Recorder| r.inner.name(), |self, job, progress| self.handle(job, progress));
-backend_via!(Playback, |_: &Playback| "playback", |self, job, _progress| self.handle(job));
+impl Backend for Playback {
+    fn name(&self) -> &'static str {
+        "playback"
+    }
+    fn run_range(&self, job: &dyn AnyJob, range: Range<u64>, _progress: &dyn Progress) -> Result<Paths> {
+        whole(job, &range)?;
+        self.handle(job)
+    }
+}
+
+/// Split claims ask for whole jobs: a recorder or a playback answers nothing else.
+fn whole(job: &dyn AnyJob, range: &Range<u64>) -> Result<()> {
+    if *range != (0..job.paths()) {
+        return Err(Error::InvalidParameter(format!("a sharded run answers whole jobs, not paths {}..{} of a {:?} job", range.start, range.end, job.kind())));
+    }
+    Ok(())
+}
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mc::{CpuBackend, StreamKey};
+    use crate::mc::jobs::TailSumJob;
+    use crate::mc::{CpuBackend, Job, RunJob, StreamKey};
     use crate::progress::Silent;
     use proptest::prelude::*;
 
@@ -255,17 +198,17 @@ mod tests {
         /// the whole job, bit for bit.
         #[test]
         fn any_cut_of_the_paths_plays_back_the_whole_job(samples in 1u64..300, cuts in prop::collection::vec(0u64..300, 0..6), rotate in 0usize..8) {
-            let whole = CpuBackend.tail_sums(&job(samples), &Silent).unwrap();
+            let whole = CpuBackend.run(&job(samples), &Silent).unwrap();
             let mut points: Vec<u64> = cuts.into_iter().map(|c| c.min(samples)).chain([0, samples]).collect();
             points.sort_unstable();
             let mut parts: Vec<(u32, Vec<JobRecord>)> = points
                 .windows(2)
                 .enumerate()
                 .map(|(i, w)| {
-                    let paths = CpuBackend.tail_sums_range(&job(samples), w[0]..w[1], &Silent).unwrap();
+                    let paths = CpuBackend.run_paths(&job(samples), w[0]..w[1], &Silent).unwrap();
                     let record = JobRecord {
                         kind: JobKind::TailSums,
-                        fingerprint: job(samples).fingerprint(),
+                        fingerprint: Job::fingerprint(&job(samples)),
                         paths: samples,
                         first: w[0],
                         len: w[1] - w[0],
@@ -277,7 +220,7 @@ mod tests {
             let n = parts.len();
             parts.rotate_left(rotate % n);
             let playback = Playback::new(parts);
-            let played = playback.tail_sums(&job(samples), &Silent).unwrap();
+            let played = playback.run(&job(samples), &Silent).unwrap();
             prop_assert_eq!(played.len(), whole.len());
             for (a, b) in played.iter().zip(&whole) {
                 prop_assert!(a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits()));
@@ -289,24 +232,24 @@ mod tests {
     #[test]
     fn a_recorder_computes_its_range_and_records_it_exactly() {
         let j = job(10);
-        let whole = CpuBackend.tail_sums(&j, &Silent).unwrap();
+        let whole = CpuBackend.run(&j, &Silent).unwrap();
         let parts: Vec<(u32, Vec<JobRecord>)> = (0..3)
             .map(|i| {
                 let r = Recorder::new(&CpuBackend, Shard::new(i, 3).unwrap());
-                let seen = r.tail_sums(&j, &Silent).unwrap();
+                let seen = r.run(&j, &Silent).unwrap();
                 let range = Shard::new(i, 3).unwrap().range(10);
                 assert_eq!(seen.len(), 10);
                 assert_eq!(seen[range.start as usize..range.end as usize], whole[range.start as usize..range.end as usize]);
                 (i, r.into_records())
             })
             .collect();
-        assert_eq!(Playback::new(parts.clone()).tail_sums(&j, &Silent).unwrap(), whole);
+        assert_eq!(Playback::new(parts.clone()).run(&j, &Silent).unwrap(), whole);
         // A missing shard, or another job, is a problem the merge reports.
         let short = Playback::new(parts[..2].to_vec());
-        assert!(short.tail_sums(&j, &Silent).is_err());
+        assert!(short.run(&j, &Silent).is_err());
         assert!(short.problems()[0].contains("cover paths 0..6 of 10"), "{:?}", short.problems());
         let other = Playback::new(parts);
-        assert!(other.tail_sums(&job(11), &Silent).is_err());
+        assert!(other.run(&job(11), &Silent).is_err());
         assert!(other.problems()[0].contains("no shard computed it"));
     }
 }

@@ -34,7 +34,7 @@ pub struct SplitPart {
 pub fn run_shard(claims: &[&Claim], cfg: &RunConfig, shard: Shard) -> RunResults {
     let plan = Plan::new(claims, cfg.budget, shard.count);
     let work = |(claim, assignment): (&&Claim, &Assignment)| match assignment {
-        Assignment::Whole(s) if *s == shard.index => Some(Work::Whole(run_claim(claim, cfg))),
+        Assignment::Whole(s) if *s == shard.index => Some(Work::Whole(Box::new(run_claim(claim, cfg)))),
         Assignment::Whole(_) => None,
         Assignment::Split => {
             let (check, control) = (Recorder::new(cfg.backend, shard), Recorder::new(cfg.backend, shard));
@@ -51,7 +51,7 @@ pub fn run_shard(claims: &[&Claim], cfg: &RunConfig, shard: Shard) -> RunResults
     let (mut owned, mut split) = (vec![], vec![]);
     for w in done {
         match w {
-            Work::Whole(result) => owned.push(result),
+            Work::Whole(result) => owned.push(*result),
             Work::Split(part) => split.push(part),
         }
     }
@@ -60,6 +60,6 @@ pub fn run_shard(claims: &[&Claim], cfg: &RunConfig, shard: Shard) -> RunResults
 
 /// One piece of a shard's work: a claim it runs whole, or its share of a split claim.
 enum Work {
-    Whole(ClaimResult),
+    Whole(Box<ClaimResult>),
     Split(SplitPart),
 }

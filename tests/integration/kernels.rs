@@ -2,7 +2,7 @@
 //! streams — and a kernel with a planted off-by-one in its step loop is caught by the same test.
 
 use ssmcheck::mc::jobs::{log_checkpoints, DiagonalLrdJob, DiagonalLrdPath, InteractionJob, NeedleJob, Start, TailSumJob, TiltedTailJob};
-use ssmcheck::mc::{Backend, CpuBackend, ShimBackend, StreamKey};
+use ssmcheck::mc::{CpuBackend, RunJob, ShimBackend, StreamKey};
 use ssmcheck::model::Discretization;
 use ssmcheck::progress::Silent;
 
@@ -48,8 +48,8 @@ fn diagonal_lrd_kernel_matches_the_rayon_backend() {
     let bar = Silent;
     for disc in [Discretization::Zoh, Discretization::Euler] {
         let job = diagonal_job(disc);
-        let cpu = CpuBackend.diagonal_lrd(&job, &bar).unwrap();
-        let kernel = ShimBackend::new().diagonal_lrd(&job, &bar).unwrap();
+        let cpu = CpuBackend.run(&job, &bar).unwrap();
+        let kernel = ShimBackend::new().run(&job, &bar).unwrap();
         assert!(agree(&cpu, &kernel), "kernel and rayon backend differ ({disc:?})");
     }
 }
@@ -58,8 +58,8 @@ fn diagonal_lrd_kernel_matches_the_rayon_backend() {
 fn tail_sum_kernel_matches_the_rayon_backend() {
     let bar = Silent;
     let job = TailSumJob { c: 0.5, gamma: 0.499, times: vec![1, 10, 100, 1000], samples: 777, key: StreamKey::new(3, "kernels/tail") };
-    let cpu = CpuBackend.tail_sums(&job, &bar).unwrap();
-    let kernel = ShimBackend::new().tail_sums(&job, &bar).unwrap();
+    let cpu = CpuBackend.run(&job, &bar).unwrap();
+    let kernel = ShimBackend::new().run(&job, &bar).unwrap();
     assert_eq!(cpu.len(), kernel.len());
     assert!(cpu.iter().flatten().zip(kernel.iter().flatten()).all(|(a, b)| close(*a, *b)));
 }
@@ -90,8 +90,8 @@ fn tilted_job(t: u64) -> TiltedTailJob {
 fn tilted_tail_sum_kernel_matches_the_rayon_backend() {
     for t in [1, 7, 1000, 3000] {
         let job = tilted_job(t);
-        let cpu = CpuBackend.tilted_tail_sums(&job, &Silent).unwrap();
-        let kernel = ShimBackend::new().tilted_tail_sums(&job, &Silent).unwrap();
+        let cpu = CpuBackend.run(&job, &Silent).unwrap();
+        let kernel = ShimBackend::new().run(&job, &Silent).unwrap();
         assert_eq!(cpu.len(), kernel.len());
         assert!(cpu.iter().zip(&kernel).all(|(a, b)| close(*a, *b)), "t = {t}");
         // Under the tilt the sums centre on the threshold 0.3t (the saddle point's mean).
@@ -120,8 +120,8 @@ fn interaction_kernel_matches_the_rayon_backend() {
             checkpoints: 8,
             key: StreamKey::new(3, "kernels/interaction"),
         };
-        let cpu = CpuBackend.interaction(&job, &bar).unwrap();
-        let kernel = ShimBackend::new().interaction(&job, &bar).unwrap();
+        let cpu = CpuBackend.run(&job, &bar).unwrap();
+        let kernel = ShimBackend::new().run(&job, &bar).unwrap();
         assert_eq!(cpu.len(), kernel.len());
         for (a, b) in cpu.iter().zip(&kernel) {
             assert!(
@@ -144,8 +144,8 @@ fn needle_kernel_matches_the_rayon_backend() {
     // m_e = 0 (nothing held), 3 (the needle lost to later spikes on some paths), 16 (the limit).
     for capacity in [0, 3, 16] {
         let job = needle_job(capacity);
-        let cpu = CpuBackend.needle(&job, &bar).unwrap();
-        assert_eq!(cpu, ShimBackend::new().needle(&job, &bar).unwrap(), "m_e = {capacity}");
+        let cpu = CpuBackend.run(&job, &bar).unwrap();
+        assert_eq!(cpu, ShimBackend::new().run(&job, &bar).unwrap(), "m_e = {capacity}");
         let held_at_end = cpu.iter().filter(|h| *h.last().unwrap()).count();
         // Not a vacuous comparison: with m_e = 3 and 6 distractors the needle is held on some
         // paths and lost on others.
@@ -159,13 +159,13 @@ fn needle_kernel_matches_the_rayon_backend() {
 fn a_planted_off_by_one_is_caught_by_the_same_agreement_test() {
     let bar = Silent;
     let job = diagonal_job(Discretization::Zoh);
-    let cpu = CpuBackend.diagonal_lrd(&job, &bar).unwrap();
-    let planted = ShimBackend::with_planted_bug().diagonal_lrd(&job, &bar).unwrap();
+    let cpu = CpuBackend.run(&job, &bar).unwrap();
+    let planted = ShimBackend::with_planted_bug().run(&job, &bar).unwrap();
     assert!(!agree(&cpu, &planted), "the planted bug went unnoticed");
     let job = needle_job(3);
-    assert_ne!(CpuBackend.needle(&job, &bar).unwrap(), ShimBackend::with_planted_bug().needle(&job, &bar).unwrap(), "the planted needle bug went unnoticed");
+    assert_ne!(CpuBackend.run(&job, &bar).unwrap(), ShimBackend::with_planted_bug().run(&job, &bar).unwrap(), "the planted needle bug went unnoticed");
     let job = tilted_job(50);
-    let (cpu, planted) = (CpuBackend.tilted_tail_sums(&job, &bar).unwrap(), ShimBackend::with_planted_bug().tilted_tail_sums(&job, &bar).unwrap());
+    let (cpu, planted) = (CpuBackend.run(&job, &bar).unwrap(), ShimBackend::with_planted_bug().run(&job, &bar).unwrap());
     assert!(!cpu.iter().zip(&planted).all(|(a, b)| close(*a, *b)), "the planted tilted-sum bug went unnoticed");
 }
 
@@ -196,34 +196,34 @@ fn a_range_of_paths_through_the_kernels_is_that_range_of_the_whole_job() {
         let r = range.clone();
         let d = diagonal_job(Discretization::Zoh);
         same(
-            &shim.diagonal_lrd(&d, &bar).unwrap(),
+            &shim.run(&d, &bar).unwrap(),
             r.clone(),
-            &shim.diagonal_lrd_range(&d, r.clone(), &bar).unwrap(),
-            &CpuBackend.diagonal_lrd_range(&d, r.clone(), &bar).unwrap(),
+            &shim.run_paths(&d, r.clone(), &bar).unwrap(),
+            &CpuBackend.run_paths(&d, r.clone(), &bar).unwrap(),
             "LRD",
         );
         let t = TailSumJob { c: 0.5, gamma: 0.499, times: vec![1, 10, 100], samples: 37, key: StreamKey::new(3, "kernels/tail-range") };
         same(
-            &shim.tail_sums(&t, &bar).unwrap(),
+            &shim.run(&t, &bar).unwrap(),
             r.clone(),
-            &shim.tail_sums_range(&t, r.clone(), &bar).unwrap(),
-            &CpuBackend.tail_sums_range(&t, r.clone(), &bar).unwrap(),
+            &shim.run_paths(&t, r.clone(), &bar).unwrap(),
+            &CpuBackend.run_paths(&t, r.clone(), &bar).unwrap(),
             "tail sums",
         );
         let tt = TiltedTailJob { samples: 37, ..tilted_job(7) };
         same(
-            &shim.tilted_tail_sums(&tt, &bar).unwrap(),
+            &shim.run(&tt, &bar).unwrap(),
             r.clone(),
-            &shim.tilted_tail_sums_range(&tt, r.clone(), &bar).unwrap(),
-            &CpuBackend.tilted_tail_sums_range(&tt, r.clone(), &bar).unwrap(),
+            &shim.run_paths(&tt, r.clone(), &bar).unwrap(),
+            &CpuBackend.run_paths(&tt, r.clone(), &bar).unwrap(),
             "tilted",
         );
         let n = NeedleJob { paths: 37, ..needle_job(3) };
         same(
-            &shim.needle(&n, &bar).unwrap(),
+            &shim.run(&n, &bar).unwrap(),
             r.clone(),
-            &shim.needle_range(&n, r.clone(), &bar).unwrap(),
-            &CpuBackend.needle_range(&n, r.clone(), &bar).unwrap(),
+            &shim.run_paths(&n, r.clone(), &bar).unwrap(),
+            &CpuBackend.run_paths(&n, r.clone(), &bar).unwrap(),
             "needle",
         );
         let i = InteractionJob {
@@ -239,10 +239,10 @@ fn a_range_of_paths_through_the_kernels_is_that_range_of_the_whole_job() {
             key: StreamKey::new(3, "kernels/interaction-range"),
         };
         same(
-            &shim.interaction(&i, &bar).unwrap(),
+            &shim.run(&i, &bar).unwrap(),
             r.clone(),
-            &shim.interaction_range(&i, r.clone(), &bar).unwrap(),
-            &CpuBackend.interaction_range(&i, r.clone(), &bar).unwrap(),
+            &shim.run_paths(&i, r.clone(), &bar).unwrap(),
+            &CpuBackend.run_paths(&i, r.clone(), &bar).unwrap(),
             "interaction",
         );
     }

@@ -16,6 +16,7 @@ use crate::math::linalg::{cond2, log_norm2, mat_from_rows, mat_to_rows, spectral
 use crate::math::softplus::softplus;
 use crate::mc::jobs::{DiagonalLrdJob, DiagonalLrdPath};
 use crate::mc::paths::diagonal_lrd_path;
+use crate::mc::RunJob;
 use crate::mc::Stream;
 use crate::model::{DenseSsm, Discretization};
 use crate::stats::mean_interval;
@@ -309,7 +310,7 @@ fn cumulative_check(rate_factor: f64) -> impl crate::claim::Check {
     custom(Kind::Rate, move |ctx| {
         let job = cumulative_job(ctx, rate_factor);
         ctx.progress.expect(job.paths);
-        let paths = ctx.backend.diagonal_lrd(&job, ctx.progress)?;
+        let paths = ctx.backend.run(&job, ctx.progress)?;
         Ok(cumulative_judge(&job, &paths).figures([cumulative_figure(&job, &paths[0])]))
     })
 }

@@ -17,6 +17,7 @@ use crate::math::linalg::{dist, norm};
 use crate::math::linalg::{expm, mat_from_rows, mat_to_rows, spectral_radius, Mat, Vector};
 use crate::math::quadrature::expected_log_c_plus_gamma_x2;
 use crate::mc::jobs::{InteractionJob, InteractionPath, Start};
+use crate::mc::RunJob;
 use crate::mc::Stream;
 use crate::model::InteractionSsm;
 use crate::stats::{bonferroni, mean_interval, Interval};
@@ -245,7 +246,7 @@ fn sec41_measure(ctx: &Context, cells: &[Sec41Cell], horizon: u64, paths: u64, c
         .enumerate()
         .map(|(ci, cell)| {
             let j = job(&cell.model, Start::Lrd { t: 20 }, horizon, paths, ctx.key(&format!("lrd{ci}")));
-            let out = ctx.backend.interaction(&j, ctx.progress)?;
+            let out = ctx.backend.run(&j, ctx.progress)?;
             let increases = out.iter().map(|p| p.increases).sum::<u64>() as f64 / (paths * horizon) as f64;
             Ok(Sec41Measurement { rate: mean_interval(&rates(&out, horizon), conf), increases, first: out[0].clone() })
         })

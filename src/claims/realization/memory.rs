@@ -15,6 +15,7 @@ use crate::claim::rate::{judge_rates, RateCell};
 use crate::claim::{custom, property, Claim, ErrorKind, Eval, Family, Figure, Kind, Series, Style, ALPHA};
 use crate::claims::PAPER_001;
 use crate::mc::jobs::{log_checkpoints, NeedleJob};
+use crate::mc::RunJob;
 use crate::model::eidetic::{innovations, top_by_innovation, LiteralMemory, TopMemory};
 use crate::stats::{bonferroni, clopper_pearson};
 use crate::strategy::{grid, grid_vec};
@@ -116,7 +117,7 @@ fn needle_check(slots_off: usize) -> impl crate::claim::Check {
         let mut fig = Figure::new("needle_retention", "Needle retention against lag (m_e = 4, ā = 0.9)", "lag L", "P(needle in M_L)").log_x();
         for (i, &d) in counts.iter().enumerate() {
             let job = NeedleJob { abar, capacity, distractors: d as u64, horizon, lags: lags.clone(), paths, key: ctx.key(&format!("needle/{d}")) };
-            let held = ctx.backend.needle(&job, ctx.progress)?;
+            let held = ctx.backend.run(&job, ctx.progress)?;
             let mut measured = Vec::new();
             let mut predicted_pts = Vec::new();
             for (j, &lag) in lags.iter().enumerate() {

@@ -11,6 +11,7 @@ use crate::claim::{Check, Claim, Family, Figure, Kind, Series, Style, ALPHA};
 use crate::claims::PAPER_004;
 use crate::math::subexp::LogChi2;
 use crate::mc::jobs::TailSumJob;
+use crate::mc::RunJob;
 use crate::stats::{bonferroni, mean_interval, Interval};
 use statrs::distribution::{ContinuousCDF, Normal};
 
@@ -30,7 +31,7 @@ fn fig2_check(paper_mean: bool) -> impl Check {
             let law = LogChi2::new(c, gamma).expect("positive");
             let (mean, sd) = (T as f64 * law.mean(), (T as f64 * law.variance()).sqrt());
             let job = TailSumJob { c, gamma, times: vec![T], samples, key: ctx.key(&format!("fig2-{i}")) };
-            let ys: Vec<f64> = ctx.backend.tail_sums(&job, ctx.progress)?.into_iter().map(|y| y[0]).collect();
+            let ys: Vec<f64> = ctx.backend.run(&job, ctx.progress)?.into_iter().map(|y| y[0]).collect();
             let m = mean_interval(&ys, 1.0 - level);
             let s = (ys.iter().map(|y| (y - m.estimate).powi(2)).sum::<f64>() / (ys.len() - 1) as f64).sqrt();
             // Large-sample interval for a standard deviation: s(1 ± z/√(2(n−1))).

@@ -18,6 +18,7 @@ use crate::claim::{property, Check, Claim, Comparison, ErrorKind, Eval, Family, 
 use crate::claims::PAPER_004;
 use crate::math::subexp::LogChi2;
 use crate::mc::jobs::ScalarArJob;
+use crate::mc::RunJob;
 use crate::stats::{bonferroni, ks_two_sample, mean_interval};
 use crate::strategy::grid;
 use proptest::prelude::*;
@@ -99,7 +100,7 @@ pub fn as_check(criterion: fn(f64, f64) -> bool) -> impl Check {
         for (i, &(c, gamma)) in AS_CELLS.iter().enumerate() {
             let mu = LogChi2::new(c, gamma).expect("positive").mean();
             let job = ScalarArJob { c, gamma, q: 1.0, times: vec![horizon, 2 * horizon], paths, key: ctx.key(&format!("ar{i}")) };
-            let out = ctx.backend.scalar_ar(&job, ctx.progress)?;
+            let out = ctx.backend.run(&job, ctx.progress)?;
             let claimed_stable = criterion(c, gamma);
             // Growth rate between T and 2T (the O(1) start-up term cancels).
             let rates: Vec<f64> = out.iter().map(|p| (p.log_abs[1] - p.log_abs[0]) / horizon as f64).collect();
@@ -214,7 +215,7 @@ fn kesten_check(claimed: Option<f64>) -> impl Check {
         for (i, &(c, gamma)) in KESTEN_CELLS.iter().enumerate() {
             let kappa = LogChi2::new(c, gamma).and_then(|l| l.kesten_index()).expect("μ < 0 with a root");
             let job = ScalarArJob { c, gamma, q: 1.0, times: vec![horizon], paths, key: ctx.key(&format!("kesten{i}")) };
-            let z: Vec<f64> = ctx.backend.scalar_ar(&job, ctx.progress)?.into_iter().map(|p| p.value[0]).collect();
+            let z: Vec<f64> = ctx.backend.run(&job, ctx.progress)?.into_iter().map(|p| p.value[0]).collect();
             let est = hill(&z, k);
             let half = zq * est / (k as f64).sqrt();
             let measured = crate::stats::Interval { estimate: est, lo: est - half, hi: est + half, confidence: 1.0 - level };
@@ -277,7 +278,7 @@ fn l1_check(with_factor: bool) -> impl Check {
             let bound = if with_factor { abs_x / (1.0 - c - gamma) } else { abs_x };
             let cap = 10.0 * bound;
             let job = ScalarArJob { c, gamma, q: 1.0, times: vec![horizon], paths, key: ctx.key(&format!("l1-{i}")) };
-            let z = ctx.backend.scalar_ar(&job, ctx.progress)?;
+            let z = ctx.backend.run(&job, ctx.progress)?;
             let capped: Vec<f64> = z.iter().map(|p| p.value[0].abs().min(cap)).collect();
             let mean = capped.iter().sum::<f64>() / capped.len() as f64;
             let lower = mean - cap * ((1.0 / level).ln() / (2.0 * paths as f64)).sqrt();

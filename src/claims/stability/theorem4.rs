@@ -26,6 +26,7 @@ use crate::estimate::{tilted_draws, RareTail, TiltedDraws};
 use crate::math::large_deviation::Threshold;
 use crate::math::subexp::{ln_appendix_tail_bound, ln_subexp_tail_bound, LogChi2, SAFETY};
 use crate::mc::jobs::TailSumJob;
+use crate::mc::RunJob;
 use crate::mc::StreamKey;
 use crate::stats::{bonferroni, clopper_pearson};
 use std::collections::HashMap;
@@ -133,7 +134,7 @@ fn plain_sums(ctx: &Context, c: f64, gamma: f64, times: &[u64]) -> Result<Arc<Ve
     memo(&CACHE, id, || {
         let job = TailSumJob { c, gamma, times: times.to_vec(), samples, key: StreamKey::new(ctx.seed, &format!("004.thm4/{c}/{gamma}")) };
         ctx.progress.expect(samples.div_ceil(1024));
-        ctx.backend.tail_sums(&job, ctx.progress)
+        ctx.backend.run(&job, ctx.progress)
     })
 }
 
