@@ -11,8 +11,11 @@ pub enum Style {
     Line,
     /// Dashed line (a bound or prediction).
     Dashed,
-    /// Markers only.
+    /// Markers only: filled circles.
     Points,
+    /// Markers only: crosses (a second kind of point beside [`Style::Points`], e.g. an optimum
+    /// next to random instances).
+    Crosses,
 }
 
 /// One named series of (x, y) points.
@@ -54,6 +57,9 @@ pub struct Figure {
     pub y_label: String,
     /// Logarithmic x axis.
     pub x_log: bool,
+    /// Logarithmic y axis (points with y ≤ 0 are left out; the caption should say so).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub y_log: bool,
     /// The series.
     pub series: Vec<Series>,
     /// What the reader should see in it.
@@ -109,6 +115,7 @@ impl Figure {
             x_label: x_label.into(),
             y_label: y_label.into(),
             x_log: false,
+            y_log: false,
             series: vec![],
             caption: String::new(),
             heat: None,
@@ -138,6 +145,11 @@ impl Figure {
     /// Uses a logarithmic x axis.
     pub fn log_x(mut self) -> Self {
         self.x_log = true;
+        self
+    }
+    /// Uses a logarithmic y axis.
+    pub fn log_y(mut self) -> Self {
+        self.y_log = true;
         self
     }
 }

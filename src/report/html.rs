@@ -1,5 +1,5 @@
-//! The report's HTML: one self-contained page (inline CSS, no scripts, no network) with the
-//! verdict table and one section per claim. SVG figures are referenced by relative path.
+//! The report's HTML: one self-contained page (inline CSS, no scripts, no network) with a
+//! summary per paper, the verdict table grouped by paper, and one section per claim. SVG figures are referenced by relative path.
 
 use crate::claim::{ClaimResult, RunResults, Violation};
 use std::fmt::Write;
@@ -19,7 +19,7 @@ body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2e
 h1 { margin-bottom: 0.2em; } .meta { color: #555; }
 table { border-collapse: collapse; width: 100%; font-size: 0.92em; margin: 1em 0 2em; }
 th, td { border-bottom: 1px solid #ddd; padding: 0.35em 0.5em; text-align: left; vertical-align: top; }
-th { background: #f4f4f4; } td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; } td.ctl { white-space: nowrap; }
+th { background: #f4f4f4; } tr.paper th { background: #e8eef6; font-size: 1.05em; padding-top: 0.7em; } td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; } td.ctl { white-space: nowrap; }
 .v { font-weight: 600; padding: 0.1em 0.45em; border-radius: 4px; }
 .holds { background: #e3f4e1; color: #1d6b1d; } .refuted { background: #fbe3e1; color: #9b1c1c; }
 .vacuous, .inconclusive, .skipped { background: #fff4d6; color: #7a5a00; }
@@ -84,22 +84,102 @@ fn pretty(v: &impl serde::Serialize) -> String {
     escape(&readable_json(&serde_json::to_value(v).unwrap_or_default()))
 }
 
-fn table(out: &mut String, results: &RunResults) {
-    out.push_str("<table><tr><th>claim</th><th>source</th><th>status</th><th>verdict</th><th>cases</th><th>margin</th><th>control</th><th>agrees</th></tr>\n");
+/// The claims of one paper: the seed number their ids start with ("004"), the paper's title (the
+/// source most of them cite), and the claims in run order.
+struct PaperGroup<'a> {
+    key: &'a str,
+    title: String,
+    claims: Vec<&'a ClaimResult>,
+}
+
+/// The run's claims grouped by paper (the id's first component, "000" to "004" for the shipped
+/// claims), in the order of that component; run order within a paper.
+fn by_paper(results: &RunResults) -> Vec<PaperGroup<'_>> {
+    let mut groups: Vec<PaperGroup> = vec![];
     for c in &results.claims {
-        let control = c.control.as_ref().map_or("–".to_string(), |k| if k.detected { "refuted ✓".into() } else { format!("{} ✗", k.result.verdict) });
+        let key = c.meta.id.split('.').next().unwrap_or_default();
+        match groups.iter_mut().find(|g| g.key == key) {
+            Some(g) => g.claims.push(c),
+            None => groups.push(PaperGroup { key, title: String::new(), claims: vec![c] }),
+        }
+    }
+    groups.sort_by_key(|g| g.key);
+    for g in &mut groups {
+        // The source cited most often (derived claims cite "derived (…)", not the paper).
+        let mut counts: Vec<(&str, usize)> = vec![];
+        for c in &g.claims {
+            let paper = c.meta.source.paper.as_str();
+            match counts.iter_mut().find(|(p, _)| *p == paper) {
+                Some(e) => e.1 += 1,
+                None => counts.push((paper, 1)),
+            }
+        }
+        g.title = counts.iter().filter(|(p, _)| p.starts_with(g.key)).max_by_key(|(_, n)| *n).map_or(g.key.to_string(), |(p, _)| p.to_string());
+    }
+    groups
+}
+
+/// One line per paper: its claims by status, its errata by kind, and what does not come out as
+/// its status says (disagreements) or is not decided (inconclusive, vacuous, skipped, and
+/// conjectures refuted by the search).
+fn paper_summary(out: &mut String, groups: &[PaperGroup]) {
+    use crate::claim::{ErrorKind, Status, VerdictKind};
+    out.push_str("<table class=\"papers\"><tr><th>paper</th><th>claims</th><th>theorems</th><th>errata, by kind</th><th>conjectures</th><th>not reproduced or not decided</th></tr>\n");
+    for g in groups {
+        let count = |s: Status| g.claims.iter().filter(|c| c.meta.status == s).count();
+        let kinds: Vec<String> = ErrorKind::ALL
+            .iter()
+            .filter_map(|k| {
+                let n = g.claims.iter().filter(|c| c.meta.error.as_ref().is_some_and(|e| e.kind == *k)).count();
+                (n > 0).then(|| format!("{n} {}", k.name()))
+            })
+            .collect();
+        let open: Vec<String> = g
+            .claims
+            .iter()
+            .filter(|c| {
+                !c.agrees
+                    || matches!(c.result.verdict, VerdictKind::Inconclusive | VerdictKind::Vacuous | VerdictKind::Skipped)
+                    || (c.meta.status == Status::Conjecture && c.result.verdict == VerdictKind::Refuted)
+            })
+            .map(|c| format!("<a href=\"#{id}\">{id}</a> ({})", c.result.verdict, id = escape(&c.meta.id)))
+            .collect();
         let _ = writeln!(
             out,
-            "<tr><td><a href=\"#{id}\">{id}</a></td><td>{locus}</td><td>{status}</td><td><span class=\"v {v}\">{v}</span></td>\
-             <td class=\"num\">{cases}</td><td class=\"num\">{margin}</td><td class=\"ctl\">{control}</td><td>{agrees}</td></tr>",
-            id = escape(&c.meta.id),
-            locus = escape(&c.meta.source.locus),
-            status = escape(&status_label(c)),
-            v = c.result.verdict,
-            cases = c.result.cases,
-            margin = fmt_margin(c.result.margin),
-            agrees = if c.agrees { "<span class=\"yes\">yes</span>" } else { "<span class=\"v no\">NO</span>" },
+            "<tr><td><a href=\"#paper-{key}\">{title}</a></td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{} {}</td><td class=\"num\">{}</td><td>{}</td></tr>",
+            g.claims.len(),
+            count(Status::Theorem),
+            count(Status::Erratum),
+            if kinds.is_empty() { String::new() } else { format!("({})", kinds.join(", ")) },
+            count(Status::Conjecture),
+            if open.is_empty() { "–".to_string() } else { open.join(", ") },
+            key = escape(g.key),
+            title = escape(&g.title),
         );
+    }
+    out.push_str("</table>\n");
+}
+
+/// The verdict table, one block of rows per paper under its title.
+fn table(out: &mut String, groups: &[PaperGroup]) {
+    out.push_str("<table><tr><th>claim</th><th>source</th><th>status</th><th>verdict</th><th>cases</th><th>margin</th><th>control</th><th>agrees</th></tr>\n");
+    for g in groups {
+        let _ = writeln!(out, "<tr class=\"paper\" id=\"paper-{}\"><th colspan=\"8\">{}</th></tr>", escape(g.key), escape(&g.title));
+        for c in &g.claims {
+            let control = c.control.as_ref().map_or("–".to_string(), |k| if k.detected { "refuted ✓".into() } else { format!("{} ✗", k.result.verdict) });
+            let _ = writeln!(
+                out,
+                "<tr><td><a href=\"#{id}\">{id}</a></td><td>{locus}</td><td>{status}</td><td><span class=\"v {v}\">{v}</span></td>\
+                 <td class=\"num\">{cases}</td><td class=\"num\">{margin}</td><td class=\"ctl\">{control}</td><td>{agrees}</td></tr>",
+                id = escape(&c.meta.id),
+                locus = escape(&c.meta.source.locus),
+                status = escape(&status_label(c)),
+                v = c.result.verdict,
+                cases = c.result.cases,
+                margin = fmt_margin(c.result.margin),
+                agrees = if c.agrees { "<span class=\"yes\">yes</span>" } else { "<span class=\"v no\">NO</span>" },
+            );
+        }
     }
     out.push_str("</table>\n");
 }
@@ -217,9 +297,15 @@ pub fn page(results: &RunResults) -> String {
          and scale-aware: negative means violated. Statistical and rate checks state their confidence level and correction in their details. \
          Rerun: <code>ssmcheck check ID --seed N --budget B</code>.</div>\n",
     );
-    table(&mut out, results);
-    for c in &results.claims {
-        section(&mut out, c);
+    let groups = by_paper(results);
+    out.push_str("<h2>By paper</h2>\n");
+    paper_summary(&mut out, &groups);
+    out.push_str("<h2>Every claim</h2>\n");
+    table(&mut out, &groups);
+    for g in &groups {
+        for c in &g.claims {
+            section(&mut out, c);
+        }
     }
     out.push_str("</body></html>\n");
     out

@@ -17,7 +17,10 @@ fn range(values: impl Iterator<Item = f64>, log: bool) -> (f64, f64) {
         return (if log { 1.0 } else { 0.0 }, if log { 10.0 } else { 1.0 });
     }
     if log {
-        return (lo, if hi > lo { hi } else { lo * 10.0 });
+        // 5% of the decades spanned on each side, so no point sits on the frame.
+        let hi = if hi > lo { hi } else { lo * 10.0 };
+        let pad = (hi / lo).powf(0.05);
+        return (lo / pad, hi * pad);
     }
     let pad = if hi > lo { 0.05 * (hi - lo) } else { 0.5 * lo.abs().max(1.0) };
     (lo - pad, hi + pad)
@@ -30,6 +33,7 @@ fn draw_legend<DB: DrawingBackend>(area: &DrawingArea<DB, plotters::coord::Shift
         let y = 12 + 20 * i as i32;
         match s.style {
             Style::Points => area.draw(&Circle::new((100, y), 3, color.filled()))?,
+            Style::Crosses => area.draw(&Cross::new((100, y), 4, color.stroke_width(2)))?,
             Style::Line => area.draw(&PathElement::new(vec![(88, y), (112, y)], color.stroke_width(2)))?,
             Style::Dashed => {
                 area.draw(&PathElement::new(vec![(88, y), (96, y)], color.stroke_width(2)))?;
@@ -103,7 +107,7 @@ pub fn render(fig: &Figure) -> Result<String, String> {
         let pts = || fig.series.iter().flat_map(|s| s.points.iter());
         let (xe, ye) = fig.heat.as_ref().map_or((vec![], vec![]), |h| (edges(&h.x), edges(&h.y)));
         let (x0, x1) = range(pts().map(|p| p[0]).chain(xe.iter().copied()), fig.x_log);
-        let (y0, y1) = range(pts().map(|p| p[1]).chain(ye.iter().copied()), false);
+        let (y0, y1) = range(pts().map(|p| p[1]).chain(ye.iter().copied()), fig.y_log);
         let mut builder = ChartBuilder::on(&plot_area);
         builder.caption(&fig.title, ("sans-serif", 18)).margin(12).margin_right(28).x_label_area_size(40).y_label_area_size(70);
         macro_rules! draw {
@@ -153,21 +157,27 @@ pub fn render(fig: &Figure) -> Result<String, String> {
                 }
                 for (i, s) in fig.series.iter().enumerate() {
                     let color = PALETTE[s.color.unwrap_or(i) % PALETTE.len()];
-                    let data: Vec<(f64, f64)> =
-                        s.points.iter().filter(|p| p[0].is_finite() && p[1].is_finite() && (!fig.x_log || p[0] > 0.0)).map(|p| (p[0], p[1])).collect();
+                    let data: Vec<(f64, f64)> = s
+                        .points
+                        .iter()
+                        .filter(|p| p[0].is_finite() && p[1].is_finite() && (!fig.x_log || p[0] > 0.0) && (!fig.y_log || p[1] > 0.0))
+                        .map(|p| (p[0], p[1]))
+                        .collect();
                     match s.style {
                         Style::Line => chart.draw_series(LineSeries::new(data, color.stroke_width(2))),
                         Style::Dashed => chart.draw_series(DashedLineSeries::new(data, 6, 4, color.stroke_width(2))),
                         Style::Points => chart.draw_series(data.into_iter().map(|p| Circle::new(p, 3, color.filled()))),
+                        Style::Crosses => chart.draw_series(data.into_iter().map(|p| Cross::new(p, 4, color.stroke_width(2)))),
                     }
                     .map_err(|e| e.to_string())?;
                 }
             }};
         }
-        if fig.x_log {
-            draw!(builder.build_cartesian_2d((x0..x1).log_scale(), y0..y1).map_err(|e| e.to_string())?);
-        } else {
-            draw!(builder.build_cartesian_2d(x0..x1, y0..y1).map_err(|e| e.to_string())?);
+        match (fig.x_log, fig.y_log) {
+            (true, true) => draw!(builder.build_cartesian_2d((x0..x1).log_scale(), (y0..y1).log_scale()).map_err(|e| e.to_string())?),
+            (true, false) => draw!(builder.build_cartesian_2d((x0..x1).log_scale(), y0..y1).map_err(|e| e.to_string())?),
+            (false, true) => draw!(builder.build_cartesian_2d(x0..x1, (y0..y1).log_scale()).map_err(|e| e.to_string())?),
+            (false, false) => draw!(builder.build_cartesian_2d(x0..x1, y0..y1).map_err(|e| e.to_string())?),
         }
         root.present().map_err(|e| e.to_string())?;
     }
@@ -197,5 +207,19 @@ mod tests {
             .log_x();
         let svg = render(&fig).unwrap();
         assert!(svg.starts_with("<svg") && svg.contains("Title λ₁") && svg.contains("<circle"));
+    }
+
+    #[test]
+    fn a_log_y_axis_spans_decades_and_leaves_out_non_positive_points() {
+        let fig = Figure::new("t", "T", "x", "y")
+            .with(Series::new("random", Style::Points, vec![[1.0, 160.0], [2.0, 40.0]]))
+            .with(Series::new("optimum", Style::Crosses, vec![[1.0, 0.01], [2.0, 0.0]]))
+            .log_y();
+        let svg = render(&fig).unwrap();
+        // Tick labels of several decades (1, 10, 100 at least) between 0.01 and 160.
+        let texts: Vec<&str> = svg.split("</text>").filter_map(|t| t.rsplit('>').next()).map(str::trim).collect();
+        assert!(["0.01", "1", "10", "100"].iter().all(|t| texts.contains(t)), "{texts:?}");
+        // Dots are circles (the two random points and the legend's); crosses are not.
+        assert_eq!(svg.matches("<circle").count(), 3);
     }
 }

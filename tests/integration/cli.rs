@@ -88,6 +88,22 @@ fn report_writes_html_svg_and_json_from_the_results() {
     let out_dir = crate::common::quick_report();
     let html = std::fs::read_to_string(out_dir.join("index.html")).unwrap();
     assert!(html.contains("004.cor1.printed") && html.contains("<table>") && !html.contains("http"));
+    // One summary row and one block of the claim table per paper, in paper order, with the
+    // paper's counts of claims, theorems and errata.
+    let results: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out_dir.join("results.json")).unwrap()).unwrap();
+    let mut at = 0;
+    for paper in ["000", "001", "002", "003", "004"] {
+        let mine: Vec<&serde_json::Value> =
+            results["claims"].as_array().unwrap().iter().filter(|c| c["id"].as_str().unwrap().starts_with(&format!("{paper}."))).collect();
+        let count = |status: &str| mine.iter().filter(|c| c["status"] == status).count();
+        let row = format!("<a href=\"#paper-{paper}\">");
+        let start = html.find(&row).unwrap_or_else(|| panic!("no summary row for {paper}"));
+        assert!(start > at, "{paper}'s summary row is out of order");
+        at = start;
+        let cells = format!("<td class=\"num\">{}</td><td class=\"num\">{}</td><td>{} ", mine.len(), count("theorem"), count("erratum"));
+        assert!(html[start..].split("</tr>").next().unwrap().contains(&cells), "{paper}: expected {cells}");
+        assert!(html.contains(&format!("<tr class=\"paper\" id=\"paper-{paper}\">")), "{paper}'s block of the table");
+    }
     let svgs: Vec<_> = std::fs::read_dir(out_dir.join("svg")).unwrap().collect();
     assert!(svgs.len() >= 8);
     for e in std::fs::read_dir(out_dir).unwrap() {
