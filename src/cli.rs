@@ -140,20 +140,35 @@ enum Command {
     },
 }
 
-fn run(registry: &Registry, ids: &[String], family: Option<Family>, args: &RunArgs, shard: Option<crate::shard::Shard>) -> Result<RunResults> {
+/// The claims of a selection and the backend to run them on.
+fn selection<'r>(
+    registry: &'r Registry,
+    ids: &[String],
+    family: Option<Family>,
+    args: &RunArgs,
+) -> Result<(Vec<&'r crate::claim::Claim>, Box<dyn crate::mc::Backend>)> {
     let claims = registry.select(ids, family)?;
     if claims.is_empty() {
         return Err(Error::InvalidParameter("no claim matches the selection".into()));
     }
-    let backend = args.backend.open()?;
-    let progress = std::io::stderr().is_terminal();
-    // Claims run concurrently (results do not depend on it): most checks are serial searches, and
-    // a family's Monte Carlo claims leave cores idle between their jobs.
-    let cfg = RunConfig { seed: args.seed, budget: args.budget, backend: backend.as_ref(), progress, parallel: true };
-    Ok(match shard {
-        None => run_claims(&claims, &cfg),
-        Some(shard) => crate::shard::run_shard(&claims, &cfg, shard),
-    })
+    Ok((claims, args.backend.open()?))
+}
+
+/// The run's configuration on `backend`. Claims run concurrently (results do not depend on it):
+/// most checks are serial searches, and a family's Monte Carlo claims leave cores idle between
+/// their jobs.
+fn config<'b>(args: &RunArgs, backend: &'b dyn crate::mc::Backend) -> RunConfig<'b> {
+    RunConfig { seed: args.seed, budget: args.budget, backend, progress: std::io::stderr().is_terminal(), parallel: true }
+}
+
+fn run(registry: &Registry, ids: &[String], family: Option<Family>, args: &RunArgs) -> Result<RunResults> {
+    let (claims, backend) = selection(registry, ids, family, args)?;
+    Ok(run_claims(&claims, &config(args, backend.as_ref())))
+}
+
+fn run_part(registry: &Registry, ids: &[String], family: Option<Family>, args: &RunArgs, shard: crate::shard::Shard) -> Result<crate::shard::Part> {
+    let (claims, backend) = selection(registry, ids, family, args)?;
+    Ok(crate::shard::run_shard(&claims, &config(args, backend.as_ref()), shard))
 }
 
 /// Prints the verdict table of a run (claims, statuses, verdicts, margins, agreement).
@@ -255,7 +270,7 @@ fn replay(registry: &Registry, id: &str, path: &std::path::Path, control: bool) 
     }
 }
 
-fn write_json(path: &std::path::Path, results: &RunResults) -> Result<()> {
+fn write_json(path: &std::path::Path, results: &impl serde::Serialize) -> Result<()> {
     let text = serde_json::to_string_pretty(results)?;
     crate::report::write_atomically(path, text.as_bytes())
 }
@@ -274,24 +289,31 @@ fn main_inner(cli: Cli, registry: &Registry) -> Result<bool> {
             if let Some(path) = &json {
                 crate::report::ensure_writable(path)?;
             }
-            let results = run(registry, &ids, family, &args, shard)?;
-            print_table(&results);
-            if let Some(path) = json {
-                write_json(&path, &results)?;
-            }
-            match &results.shard {
+            match shard {
+                None => {
+                    let results = run(registry, &ids, family, &args)?;
+                    print_table(&results);
+                    if let Some(path) = json {
+                        write_json(&path, &results)?;
+                    }
+                    Ok(results.disagreements().is_empty())
+                }
                 // A part's verdicts are not the run's yet: the merge judges the split claims and exits accordingly.
-                Some(part) => {
-                    let jobs: usize = part.split.iter().map(|s| s.claim.len() + s.control.len()).sum();
+                Some(shard) => {
+                    let part = run_part(registry, &ids, family, &args, shard)?;
+                    print_table(&part.results);
+                    if let Some(path) = json {
+                        write_json(&path, &part)?;
+                    }
+                    let jobs: usize = part.shard.split.iter().map(|s| s.claim.len() + s.control.len()).sum();
                     println!(
                         "shard {}: {} whole claims, its block of the paths of {jobs} jobs of {} split claims",
-                        part.shard,
-                        results.claims.len(),
-                        part.split.len()
+                        part.shard.shard,
+                        part.results.claims.len(),
+                        part.shard.split.len()
                     );
                     Ok(true)
                 }
-                None => Ok(results.disagreements().is_empty()),
             }
         }
         Command::Merge { parts, json } => {
@@ -304,7 +326,7 @@ fn main_inner(cli: Cli, registry: &Registry) -> Result<bool> {
         }
         Command::Report { out, run: args, from } => {
             crate::report::ensure_writable_dir(&out)?;
-            let results = if from.is_empty() { run(registry, &[], None, &args, None)? } else { crate::report::read_merged(&from)? };
+            let results = if from.is_empty() { run(registry, &[], None, &args)? } else { crate::report::read_merged(&from)? };
             let index = crate::report::write_report(&results, &out)?;
             print_table(&results);
             println!("report: {}", index.display());

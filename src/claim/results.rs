@@ -137,18 +137,14 @@ pub struct RunResults {
     pub budget: super::Budget,
     /// Backend that ran the Monte Carlo jobs.
     pub backend: String,
-    /// Per-claim results, in registry order (a shard's part: the claims it ran whole).
+    /// Per-claim results, in registry order (in a shard's part: the claims it ran whole).
     pub claims: Vec<ClaimResult>,
-    /// Set in one shard's part of a sharded run ([`crate::shard`]): which shard, the run's
-    /// selection, and its share of the split claims' paths. Absent from a whole run's results.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shard: Option<crate::shard::ShardPart>,
 }
 
 impl RunResults {
     /// The results of a whole run of this version at `seed` and `budget` on `backend`.
     pub fn new(seed: u64, budget: super::Budget, backend: &str, claims: Vec<ClaimResult>) -> RunResults {
-        RunResults { tool: "ssmcheck".into(), version: env!("CARGO_PKG_VERSION").into(), seed, budget, backend: backend.into(), claims, shard: None }
+        RunResults { tool: "ssmcheck".into(), version: env!("CARGO_PKG_VERSION").into(), seed, budget, backend: backend.into(), claims }
     }
     /// Claims whose verdict contradicts their status.
     pub fn disagreements(&self) -> Vec<&ClaimResult> {

@@ -1,6 +1,6 @@
 //! The Mamba chain-of-thought machine of 003 Theorem 3 (App. A.3), with the repairs its proof
 //! needs (`proofs/cot.md`): it reads the tokens of a two-string dynamic program
-//! ([`crate::tasks::dp`]) and generates every DP cell and the answer, using only the gadgets of
+//! ([`crate::model::dp`]) and generates every DP cell and the answer, using only the gadgets of
 //! Lemmas 1–5 ([`crate::model::gadgets`], SiLU blocks) and exact COPY (Theorem 2's SSM, A = 0,
 //! Δ = 1), with an integer rounding after each block.
 //!
@@ -21,7 +21,7 @@
 use super::gadgets::{select_relu, Comparison, Indicator, Mlp, Multiplier, Precision};
 use super::mixer::Activation;
 use crate::math::softplus::silu;
-use crate::tasks::dp::{cot_len, CotToken, DpProblem};
+use crate::model::dp::{cot_len, CotToken, DpProblem};
 use serde::{Deserialize, Serialize};
 
 /// The machine for one DP problem and one maximum length T (the model is fixed for T: gap v of

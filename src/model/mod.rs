@@ -15,6 +15,7 @@
 //! | 003's vector-input selective SSM (eq 1), its unrolled form (eqs 4–6) and the Mamba block (eqs 2–3) | [`vector_ssm`] | 003 §3 |
 //! | 002's simplified Mamba (theory model) and its exact gradients | [`recall_toy`] | 002 Sec. 4, App. D |
 //! | 003's SiLU gadgets: multiplier, ReLU-MLP blocks, linear map, select, indicators; p-bit precision | [`gadgets`] | 003 App. A.3, Lemmas 1–5 |
+//! | 003's dynamic programs (LCS, edit distance, m-local recurrences) and their chain-of-thought layout, in integers | [`dp`] | 003 §5, Assumption 2 |
 //! | 003's chain-of-thought machine for two-string DPs (Theorem 3, repaired) | [`cot_machine`] | 003 §5, App. A.3 |
 //! | 003's windowed machine for m-local DPs (Theorem 4) | [`windowed`] | 003 §5, App. A.4 |
 //! | SISO diagonal and companion (controllable canonical) forms, exact or f64 | [`companion`] | 001 App. C.3 eqs 19–20 |
@@ -32,6 +33,7 @@ pub mod cot_machine;
 pub mod dense;
 pub mod diagonal;
 pub mod discretize;
+pub mod dp;
 pub mod eidetic;
 pub mod gadgets;
 pub mod interaction;

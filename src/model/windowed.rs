@@ -14,7 +14,7 @@
 
 use super::gadgets::{select_relu, Multiplier, Precision};
 use crate::math::softplus::{silu, softplus};
-use crate::tasks::dp::LocalRecurrence;
+use crate::model::dp::LocalRecurrence;
 use serde::{Deserialize, Serialize};
 
 /// The windowed machine for one recurrence.

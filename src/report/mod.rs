@@ -54,10 +54,19 @@ pub fn ensure_writable_dir(out: &Path) -> Result<()> {
     probe_dir(&parent)
 }
 
-/// Reads a results JSON written by `check --json` or `report`.
+/// Reads a results JSON written by `check --json` or `report` (not a shard's part: those are
+/// merged first).
 pub fn read_results(path: &Path) -> Result<RunResults> {
     let text = fs::read_to_string(path).map_err(io("read", path))?;
-    Ok(serde_json::from_str(&text)?)
+    let value: serde_json::Value = serde_json::from_str(&text)?;
+    if let Some(shard) = value.get("shard") {
+        let which = serde_json::from_value::<crate::shard::Shard>(shard["shard"].clone()).map_or("a shard".to_string(), |s| format!("shard {s}"));
+        return Err(Error::InvalidParameter(format!(
+            "{} is {which} of a sharded run: merge the parts first (`ssmcheck merge part-*.json --json all.json`)",
+            path.display()
+        )));
+    }
+    Ok(serde_json::from_value(value)?)
 }
 
 /// Reads several results files as one run: the claims in file order. The files must share seed
@@ -66,13 +75,6 @@ pub fn read_merged(paths: &[PathBuf]) -> Result<RunResults> {
     let mut merged: Option<RunResults> = None;
     for path in paths {
         let next = read_results(path)?;
-        if let Some(part) = &next.shard {
-            return Err(Error::InvalidParameter(format!(
-                "{} is shard {} of a sharded run: merge the parts first (`ssmcheck merge part-*.json --json all.json`)",
-                path.display(),
-                part.shard
-            )));
-        }
         match &mut merged {
             None => merged = Some(next),
             Some(m) => {

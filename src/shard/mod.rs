@@ -26,7 +26,7 @@ pub mod run;
 pub use merge::{merge, read_parts};
 pub use plan::{Assignment, Plan};
 pub use record::{JobRecord, Playback, Recorder};
-pub use run::{run_shard, ShardPart, SplitPart};
+pub use run::{run_shard, Part, ShardPart, SplitPart};
 
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};

@@ -8,6 +8,18 @@ use crate::claim::{run_claim, run_claim_on, Claim, ClaimResult, RunConfig, RunRe
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+/// One shard's part of a sharded run, as `check --shard I/N --json` writes it: the results of
+/// the claims it ran whole, with the shard's particulars beside them (one JSON object: the
+/// results' fields and `shard`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Part {
+    /// The claims this shard ran whole (their results are final).
+    #[serde(flatten)]
+    pub results: RunResults,
+    /// Which shard, the run's selection, and the shard's share of the split claims.
+    pub shard: ShardPart,
+}
+
 /// What makes a results file one shard's part of a sharded run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ShardPart {
@@ -31,7 +43,7 @@ pub struct SplitPart {
 }
 
 /// Runs shard `shard` of the run of `claims` (the whole selection, in order) under `cfg`.
-pub fn run_shard(claims: &[&Claim], cfg: &RunConfig, shard: Shard) -> RunResults {
+pub fn run_shard(claims: &[&Claim], cfg: &RunConfig, shard: Shard) -> Part {
     let plan = Plan::new(claims, cfg.budget, shard.count);
     let work = |(claim, assignment): (&&Claim, &Assignment)| match assignment {
         Assignment::Whole(s) if *s == shard.index => Some(Work::Whole(Box::new(run_claim(claim, cfg)))),
@@ -55,7 +67,7 @@ pub fn run_shard(claims: &[&Claim], cfg: &RunConfig, shard: Shard) -> RunResults
             Work::Split(part) => split.push(part),
         }
     }
-    RunResults { shard: Some(ShardPart { shard, selection: plan.ids, split }), ..RunResults::new(cfg.seed, cfg.budget, cfg.backend.name(), owned) }
+    Part { results: RunResults::new(cfg.seed, cfg.budget, cfg.backend.name(), owned), shard: ShardPart { shard, selection: plan.ids, split } }
 }
 
 /// One piece of a shard's work: a claim it runs whole, or its share of a split claim.

@@ -1,12 +1,12 @@
 //! Synthetic sequence tasks the recall and copy constructions are run on: multi-query associative
 //! recall ([`mqar`]), induction heads ([`induction`]), the associative-recall variants of 002
-//! ([`associative_recall`]), COPY with the string-copying task of 003 ([`copy`]) and 003's
-//! dynamic programs with chain of thought ([`dp`]). Every generator draws from a [`Stream`], so an
-//! instance is reproducible from (seed, claim, instance index).
+//! ([`associative_recall`]) and COPY with the string-copying task of 003 ([`copy`]). (003's
+//! dynamic programs with chain of thought are the references of the models that run them:
+//! [`crate::model::dp`].) Every generator draws from a [`Stream`], so an instance is
+//! reproducible from (seed, claim, instance index).
 
 pub mod associative_recall;
 pub mod copy;
-pub mod dp;
 pub mod induction;
 pub mod mqar;
 

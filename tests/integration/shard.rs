@@ -3,9 +3,9 @@
 //! nothing is written.
 
 use crate::common::ssmcheck;
-use ssmcheck::claim::{run_claims, Budget, Claim, Kind, RunConfig, RunResults};
+use ssmcheck::claim::{run_claims, Budget, Claim, Kind, RunConfig};
 use ssmcheck::mc::{Backend, CpuBackend};
-use ssmcheck::shard::{merge, plan::estimated_cost, run_shard, Shard};
+use ssmcheck::shard::{merge, plan::estimated_cost, run_shard, Part, Shard};
 use std::path::PathBuf;
 use std::process::Output;
 
@@ -30,7 +30,7 @@ fn selection(registry: &ssmcheck::claim::Registry) -> Vec<&Claim> {
 
 /// The parts of the run of `claims` over `count` shards, through their JSON as a file holds it;
 /// odd shards run their claims concurrently (as the CLI does), even ones in order.
-fn parts(claims: &[&Claim], count: u32) -> Vec<(PathBuf, RunResults)> {
+fn parts(claims: &[&Claim], count: u32) -> Vec<(PathBuf, Part)> {
     (0..count)
         .map(|i| {
             let part = run_shard(claims, &RunConfig { parallel: i % 2 == 1, ..cfg() }, Shard::new(i, count).unwrap());
@@ -55,7 +55,7 @@ fn every_shard_count_merges_to_the_single_run_byte_for_byte() {
         parts.reverse(); // any order
         let merged = merge(&registry, &parts).unwrap_or_else(|e| panic!("{count} shards: {e}"));
         assert_eq!(serde_json::to_string_pretty(&merged).unwrap(), single, "{count} shards");
-        let whole: usize = parts.iter().map(|(_, p)| p.claims.len()).sum();
+        let whole: usize = parts.iter().map(|(_, p)| p.results.claims.len()).sum();
         assert_eq!(whole, claims.len() - split, "{count} shards: each whole claim on exactly one shard");
     }
 }
@@ -69,7 +69,7 @@ fn parts_from_different_backends_merge_to_the_same_claims() {
     let single = run_claims(&claims, &cfg());
     let shim = ssmcheck::mc::ShimBackend::new();
     let on_kernels = RunConfig { backend: &shim, ..cfg() };
-    let parts: Vec<(PathBuf, RunResults)> = vec![
+    let parts: Vec<(PathBuf, Part)> = vec![
         ("gpu.json".into(), run_shard(&claims, &on_kernels, Shard::new(0, 2).unwrap())),
         ("cpu.json".into(), run_shard(&claims, &cfg(), Shard::new(1, 2).unwrap())),
     ];

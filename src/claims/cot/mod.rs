@@ -2,7 +2,7 @@
 //! MLPs, linear maps, select, indicators; Remark 1's switch-off) and the Mamba chain-of-thought
 //! constructions of Theorems 3 and 4 with Table 1's costs and the precision they need.
 //! Proofs, repairs and errata: `proofs/cot.md`. Models: [`crate::model::gadgets`],
-//! [`crate::model::cot_machine`], [`crate::model::windowed`]; the DPs: [`crate::tasks::dp`].
+//! [`crate::model::cot_machine`], [`crate::model::windowed`]; the DPs: [`crate::model::dp`].
 
 use crate::claim::Registry;
 

@@ -14,11 +14,11 @@ use crate::claim::rate::{judge_rates, RateCell};
 use crate::claim::{construction, custom, Claim, Eval, Family, Figure, Kind, Outcome, Rounding, Series, Style, Table, Verdict, ALPHA};
 use crate::claims::PAPER_003;
 use crate::model::cot_machine::{CotMachine, Transcript};
+use crate::model::dp::{cot_len, CotToken, DpProblem, LocalRecurrence};
 use crate::model::gadgets::Precision;
 use crate::model::windowed::WindowedMachine;
 use crate::stats::{bonferroni, ols};
 use crate::strategy::log_uniform;
-use crate::tasks::dp::{cot_len, CotToken, DpProblem, LocalRecurrence};
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 
