@@ -44,8 +44,10 @@ impl Series {
     }
 }
 
-/// A figure: axes, labels and series.
+/// A figure: axes, labels and series, drawn as a plot (with a heat map under the series, for
+/// phase diagrams) or shown as a table.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(from = "FigureJson", into = "FigureJson")]
 pub struct Figure {
     /// File-name stem, unique within the claim.
     pub name: String,
@@ -58,18 +60,86 @@ pub struct Figure {
     /// Logarithmic x axis.
     pub x_log: bool,
     /// Logarithmic y axis (points with y ≤ 0 are left out; the caption should say so).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub y_log: bool,
     /// The series.
     pub series: Vec<Series>,
     /// What the reader should see in it.
     pub caption: String,
-    /// A heat map drawn under the series (phase diagrams), if any.
+    /// What kind of figure it is.
+    pub kind: FigureKind,
+}
+
+/// What kind of figure a [`Figure`] is.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum FigureKind {
+    /// The series on axes.
+    Plot,
+    /// The series over a heat map (a phase diagram).
+    HeatMap(HeatMap),
+    /// A table in place of a plot (a transcript, a list of cells); the series are not drawn.
+    Table(Table),
+}
+
+/// A figure as the results JSON holds it: the kind as an optional `heat` or `table`.
+#[derive(Serialize, Deserialize)]
+struct FigureJson {
+    name: String,
+    title: String,
+    x_label: String,
+    y_label: String,
+    x_log: bool,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    y_log: bool,
+    series: Vec<Series>,
+    caption: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub heat: Option<HeatMap>,
-    /// A table shown in place of a plot (a transcript, a list of cells), if any.
+    heat: Option<HeatMap>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub table: Option<Table>,
+    table: Option<Table>,
+}
+
+impl From<FigureJson> for Figure {
+    fn from(f: FigureJson) -> Figure {
+        let kind = match (f.heat, f.table) {
+            (_, Some(t)) => FigureKind::Table(t),
+            (Some(h), None) => FigureKind::HeatMap(h),
+            (None, None) => FigureKind::Plot,
+        };
+        Figure {
+            name: f.name,
+            title: f.title,
+            x_label: f.x_label,
+            y_label: f.y_label,
+            x_log: f.x_log,
+            y_log: f.y_log,
+            series: f.series,
+            caption: f.caption,
+            kind,
+        }
+    }
+}
+
+impl From<Figure> for FigureJson {
+    fn from(f: Figure) -> FigureJson {
+        let (heat, table) = match f.kind {
+            FigureKind::Plot => (None, None),
+            FigureKind::HeatMap(h) => (Some(h), None),
+            FigureKind::Table(t) => (None, Some(t)),
+        };
+        FigureJson {
+            name: f.name,
+            title: f.title,
+            x_label: f.x_label,
+            y_label: f.y_label,
+            x_log: f.x_log,
+            y_log: f.y_log,
+            series: f.series,
+            caption: f.caption,
+            heat,
+            table,
+        }
+    }
 }
 
 /// Rows of text under a header, for evidence that is read rather than plotted.
@@ -118,19 +188,25 @@ impl Figure {
             y_log: false,
             series: vec![],
             caption: String::new(),
-            heat: None,
-            table: None,
+            kind: FigureKind::Plot,
         }
     }
     /// Draws a heat map under the series.
     pub fn heat(mut self, heat: HeatMap) -> Self {
-        self.heat = Some(heat);
+        self.kind = FigureKind::HeatMap(heat);
         self
     }
     /// Shows a table instead of a plot.
     pub fn table(mut self, table: Table) -> Self {
-        self.table = Some(table);
+        self.kind = FigureKind::Table(table);
         self
+    }
+    /// The heat map under the series, if any.
+    pub fn heat_map(&self) -> Option<&HeatMap> {
+        match &self.kind {
+            FigureKind::HeatMap(h) => Some(h),
+            _ => None,
+        }
     }
     /// Adds a series.
     pub fn with(mut self, s: Series) -> Self {

@@ -33,7 +33,7 @@ pub use budget::{Budget, Context};
 pub use check::{custom, Check, Kind};
 pub use comparison::{Comparison, Relation, Standing, Violation};
 pub use eval::Eval;
-pub use evidence::{Figure, HeatMap, Series, Style, Table};
+pub use evidence::{Figure, FigureKind, HeatMap, Series, Style, Table};
 pub use meta::{Claim, ClaimMeta, Control, ErrorKind, ErrorReport, Family, Source, Status};
 pub use property::{construction, property, property_in, Property, Search};
 pub use registry::Registry;

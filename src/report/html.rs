@@ -246,7 +246,7 @@ fn section(out: &mut String, c: &ClaimResult) {
         }
     }
     for f in &c.figures {
-        if let Some(t) = &f.table {
+        if let crate::claim::FigureKind::Table(t) = &f.kind {
             let cells = |row: &[String], tag: &str| row.iter().map(|v| format!("<{tag}>{}</{tag}>", escape(v))).collect::<String>();
             let body: String = t.rows.iter().map(|r| format!("<tr>{}</tr>", cells(r, "td"))).collect();
             let _ = writeln!(

@@ -129,7 +129,7 @@ pub fn write_report(results: &RunResults, out: &Path) -> Result<PathBuf> {
 fn render_figures(results: &RunResults, dir: &Path) -> Result<()> {
     fs::create_dir_all(dir).map_err(io("create directory", dir))?;
     for c in &results.claims {
-        for f in c.figures.iter().filter(|f| f.table.is_none()) {
+        for f in c.figures.iter().filter(|f| !matches!(f.kind, crate::claim::FigureKind::Table(_))) {
             let text = svg::render(f).map_err(|e| Error::InvalidParameter(format!("figure {}/{}: {e}", c.meta.id, f.name)))?;
             let path = dir.join(html::figure_file(&c.meta.id, &f.name));
             fs::write(&path, text).map_err(io("write", &path))?;

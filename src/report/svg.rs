@@ -105,7 +105,7 @@ pub fn render(fig: &Figure) -> Result<String, String> {
         let (plot_area, legend_area) = root.split_vertically(440);
         draw_legend(&legend_area, fig).map_err(|e| e.to_string())?;
         let pts = || fig.series.iter().flat_map(|s| s.points.iter());
-        let (xe, ye) = fig.heat.as_ref().map_or((vec![], vec![]), |h| (edges(&h.x), edges(&h.y)));
+        let (xe, ye) = fig.heat_map().map_or((vec![], vec![]), |h| (edges(&h.x), edges(&h.y)));
         let (x0, x1) = range(pts().map(|p| p[0]).chain(xe.iter().copied()), fig.x_log);
         let (y0, y1) = range(pts().map(|p| p[1]).chain(ye.iter().copied()), fig.y_log);
         let mut builder = ChartBuilder::on(&plot_area);
@@ -120,12 +120,12 @@ pub fn render(fig: &Figure) -> Result<String, String> {
                     .x_label_formatter(&|v| tick_label(*v))
                     .y_label_formatter(&|v| tick_label(*v))
                     // A heat map gets one label per cell, at its centre (drawn below).
-                    .x_labels(if fig.heat.is_some() { 0 } else { 10 })
-                    .y_labels(if fig.heat.is_some() { 0 } else { 10 })
+                    .x_labels(if fig.heat_map().is_some() { 0 } else { 10 })
+                    .y_labels(if fig.heat_map().is_some() { 0 } else { 10 })
                     .light_line_style(RGBColor(235, 235, 235))
                     .draw()
                     .map_err(|e| e.to_string())?;
-                if let Some(h) = &fig.heat {
+                if let Some(h) = fig.heat_map() {
                     let font = ("sans-serif", 12).into_font().color(&BLACK);
                     for &x in &h.x {
                         let (px, py) = chart.backend_coord(&(x, y0));

@@ -157,3 +157,38 @@ fn the_proofs_tables_match_the_registry() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// The number right after `prefix` in `text` (panics naming the prefix when absent).
+fn number_after(text: &str, prefix: &str) -> usize {
+    let at = text.find(prefix).unwrap_or_else(|| panic!("README: no '{prefix}'")) + prefix.len();
+    text[at..].chars().take_while(char::is_ascii_digit).collect::<String>().parse().unwrap_or_else(|_| panic!("README: no number after '{prefix}'"))
+}
+
+#[test]
+fn the_readme_counts_are_the_registrys() {
+    // The README's claim counts (per family, in all, errata and their kinds) are what
+    // `ssmcheck list` shows: a claim added or relabelled without the README fails here.
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap().split_whitespace().collect::<Vec<_>>().join(" ");
+    let registry = ssmcheck::claims::registry();
+    let all: Vec<&Claim> = registry.iter().collect();
+    for family in [Family::Decay, Family::Stability, Family::Haar, Family::Recall, Family::Copy, Family::Cot, Family::Realization] {
+        let n = all.iter().filter(|c| c.meta.family == family).count();
+        assert_eq!(number_after(&text, &format!("**{}** (", family.name())), n, "README: the {family} family's count");
+    }
+    let errata: Vec<&&Claim> = all.iter().filter(|c| c.meta.status == Status::Erratum).collect();
+    assert_eq!(number_after(&text, "Of the "), all.len(), "README: the number of claims");
+    assert_eq!(number_after(&text, &format!("Of the {}, ", all.len())), errata.len(), "README: the number of errata");
+    let kinds = [
+        (ErrorKind::FalseStatement, "false statements"),
+        (ErrorKind::ProofStep, "failed proof steps"),
+        (ErrorKind::Construction, "failed constructions"),
+        (ErrorKind::Typo, "typos"),
+        (ErrorKind::Precision, "precision failures"),
+        (ErrorKind::Reading, "readings"),
+    ];
+    let by_kind: Vec<String> = kinds
+        .iter()
+        .map(|(kind, words)| format!("{} {words}", errata.iter().filter(|c| c.meta.error.as_ref().is_some_and(|e| e.kind == *kind)).count()))
+        .collect();
+    assert!(text.contains(&format!("({}", by_kind.join(", "))), "README: the errata by kind should read ({}", by_kind.join(", "));
+}
