@@ -130,8 +130,11 @@ impl<J: Job> AnyJob for J {
     fn run_kernel(&self, range: Range<u64>, progress: &dyn Progress, launch: &dyn Fn(&Launch) -> Result<Vec<Vec<f64>>>) -> Result<Paths> {
         let Some(l) = self.launch(range.clone()) else { return self.run_cpu(range, progress) };
         let l = l?;
-        // An empty range of a split job: no launch, no path.
-        let out = if l.threads == 0 { return Ok(Box::new(Vec::<J::Output>::new())) } else { launch(&l)? };
+        if l.threads == 0 {
+            // An empty range of a split job: no launch, no path.
+            return Ok(Box::new(Vec::<J::Output>::new()));
+        }
+        let out = launch(&l)?;
         progress.advance(self.ticks(l.threads));
         Ok(Box::new(self.decode(&out, &l)))
     }
