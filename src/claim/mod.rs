@@ -38,7 +38,7 @@ pub use meta::{Claim, ClaimMeta, Control, ErrorKind, ErrorReport, Family, Source
 pub use property::{construction, property, property_in, Property, Search};
 pub use registry::Registry;
 pub use replay::Replay;
-pub use results::{CheckResult, ClaimResult, ControlResult, RunResults};
+pub use results::{CheckResult, ClaimResult, ControlResult, RunBackends, RunResults};
 pub use rounding::Rounding;
 pub use runner::{check, run_claim, run_claim_on, run_claims, RunConfig, RunSettings};
 pub use search::Phase;

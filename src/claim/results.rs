@@ -124,6 +124,50 @@ impl std::fmt::Display for ClaimResult {
     }
 }
 
+/// The backends that ran a run's Monte Carlo jobs, by [`Backend::name`](crate::mc::Backend::name),
+/// in order of first use: one for a single process, several when parts or results files from
+/// different backends are merged. The JSON holds them joined by " + " ("cpu", "cuda + cpu").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunBackends(Vec<String>);
+
+impl RunBackends {
+    /// A run on one backend.
+    pub fn one(name: &str) -> RunBackends {
+        RunBackends(vec![name.to_string()])
+    }
+    /// The backends of a run merged from runs on `self` and on `other`.
+    pub fn merge(&mut self, other: &RunBackends) {
+        for name in &other.0 {
+            if !self.0.contains(name) {
+                self.0.push(name.clone());
+            }
+        }
+    }
+    /// Their names, in order of first use.
+    pub fn names(&self) -> &[String] {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for RunBackends {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(&self.0.join(" + "))
+    }
+}
+
+impl Serialize for RunBackends {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for RunBackends {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<RunBackends, D::Error> {
+        let text = String::deserialize(d)?;
+        Ok(RunBackends(text.split(" + ").map(str::to_string).collect()))
+    }
+}
+
 /// A whole run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunResults {
@@ -135,8 +179,8 @@ pub struct RunResults {
     pub seed: u64,
     /// Budget.
     pub budget: super::Budget,
-    /// Backend that ran the Monte Carlo jobs.
-    pub backend: String,
+    /// The backends that ran the Monte Carlo jobs.
+    pub backend: RunBackends,
     /// Per-claim results, in registry order (in a shard's part: the claims it ran whole).
     pub claims: Vec<ClaimResult>,
 }
@@ -144,7 +188,7 @@ pub struct RunResults {
 impl RunResults {
     /// The results of a whole run of this version at `seed` and `budget` on `backend`.
     pub fn new(seed: u64, budget: super::Budget, backend: &str, claims: Vec<ClaimResult>) -> RunResults {
-        RunResults { tool: "ssmcheck".into(), version: env!("CARGO_PKG_VERSION").into(), seed, budget, backend: backend.into(), claims }
+        RunResults { tool: "ssmcheck".into(), version: env!("CARGO_PKG_VERSION").into(), seed, budget, backend: RunBackends::one(backend), claims }
     }
     /// Claims whose verdict contradicts their status.
     pub fn disagreements(&self) -> Vec<&ClaimResult> {
@@ -153,5 +197,22 @@ impl RunResults {
     /// The result of the claim with this id.
     pub fn claim(&self, id: &str) -> Option<&ClaimResult> {
         self.claims.iter().find(|c| c.meta.id == id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn merged_backends_keep_their_first_use_order_and_read_back_from_the_json() {
+        let mut b = RunBackends::one("cuda");
+        b.merge(&RunBackends::one("cpu"));
+        b.merge(&RunBackends::one("cuda"));
+        assert_eq!(b.names(), ["cuda", "cpu"]);
+        let json = serde_json::to_value(&b).unwrap();
+        assert_eq!(json, "cuda + cpu");
+        assert_eq!(serde_json::from_value::<RunBackends>(json).unwrap(), b);
+        assert_eq!(serde_json::to_value(RunBackends::one("cpu")).unwrap(), "cpu");
     }
 }

@@ -281,7 +281,7 @@ pub fn page(results: &RunResults) -> String {
         escape(&results.version),
         results.seed,
         results.budget,
-        escape(&results.backend),
+        escape(&results.backend.to_string()),
         results.claims.len(),
         results.claims.len() - bad,
         bad

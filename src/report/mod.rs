@@ -91,9 +91,7 @@ pub fn read_merged(paths: &[PathBuf]) -> Result<RunResults> {
                 if let Some(dup) = next.claims.iter().find(|c| m.claim(&c.meta.id).is_some()) {
                     return Err(Error::InvalidParameter(format!("claim '{}' appears in more than one results file ({})", dup.meta.id, path.display())));
                 }
-                if m.backend != next.backend {
-                    m.backend = format!("{} + {}", m.backend, next.backend);
-                }
+                m.backend.merge(&next.backend);
                 m.claims.extend(next.claims);
             }
         }

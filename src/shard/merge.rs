@@ -122,11 +122,10 @@ pub fn merge(registry: &Registry, parts: &[(PathBuf, Part)]) -> Result<RunResult
             }
         });
     }
-    let mut backends: Vec<&str> = vec![];
-    for (_, r) in &by_shard {
-        if !backends.contains(&r.results.backend.as_str()) {
-            backends.push(&r.results.backend);
-        }
+    // In shard order.
+    let mut backends = by_shard[0].1.results.backend.clone();
+    for (_, r) in &by_shard[1..] {
+        backends.merge(&r.results.backend);
     }
-    Ok(RunResults::new(first.results.seed, first.results.budget, &backends.join(" + "), results))
+    Ok(RunResults { backend: backends, ..RunResults::new(first.results.seed, first.results.budget, "", results) })
 }

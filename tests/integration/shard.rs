@@ -74,7 +74,8 @@ fn parts_from_different_backends_merge_to_the_same_claims() {
         ("cpu.json".into(), run_shard(&claims, &cfg(), Shard::new(1, 2).unwrap())),
     ];
     let merged = merge(&registry, &parts).unwrap();
-    assert_eq!(merged.backend, format!("{} + cpu", shim.name()));
+    assert_eq!(merged.backend.names(), [shim.name(), "cpu"]);
+    assert_eq!(serde_json::to_value(&merged).unwrap()["backend"], format!("{} + cpu", shim.name()));
     assert_eq!(serde_json::to_string_pretty(&merged.claims).unwrap(), serde_json::to_string_pretty(&single.claims).unwrap());
 }
 
