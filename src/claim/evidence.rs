@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 /// How a series is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Style {
     /// Solid line (measured quantity).
     Line,
