@@ -13,8 +13,8 @@ use super::jobs::{
     log_checkpoints, DiagonalLrdJob, DiagonalLrdPath, InteractionJob, InteractionPath, NeedleJob, ScalarArJob, ScalarArPath, TailSumJob, TiltedTailJob,
 };
 use super::kernels::{
-    decode_diagonal, decode_interaction, decode_needle, decode_tail, diagonal_launch, interaction_launch, needle_launch, tail_launch, tilted_tail_launch,
-    Launch,
+    decode_diagonal, decode_interaction, decode_needle, decode_tail, diagonal_launch, interaction_launch, needle_launch, range_len, tail_launch,
+    tilted_tail_launch, Launch,
 };
 use super::paths::{diagonal_lrd_path, interaction_paths, needle_path, scalar_ar_paths, tail_sum_sample, tilted_tail_sample, LOCKSTEP};
 use super::Stream;
@@ -204,14 +204,6 @@ fn lockstep_group(range: &Range<u64>, g: u64) -> Range<u64> {
     range.start + g * LOCKSTEP as u64..(range.start + (g + 1) * LOCKSTEP as u64).min(range.end)
 }
 
-/// Rejects a range that does not lie within a job's `total` paths.
-fn within(range: &Range<u64>, total: u64) -> Result<()> {
-    if range.start > range.end || range.end > total {
-        return Err(Error::InvalidParameter(format!("paths {}..{} are not within the job's {total}", range.start, range.end)));
-    }
-    Ok(())
-}
-
 impl Job for DiagonalLrdJob {
     type Output = DiagonalLrdPath;
     const KIND: JobKind = JobKind::DiagonalLrd;
@@ -220,7 +212,7 @@ impl Job for DiagonalLrdJob {
     }
     fn cpu(&self, range: Range<u64>, progress: &dyn Progress) -> Result<Vec<DiagonalLrdPath>> {
         self.validate()?;
-        within(&range, self.paths)?;
+        range_len(&range, self.paths)?;
         let marks = log_checkpoints(self.horizon, self.checkpoints);
         Ok(per_path(range, progress, |p| diagonal_lrd_path(self, &marks, Stream::new(self.key, p))))
     }
@@ -241,7 +233,7 @@ impl Job for InteractionJob {
     }
     fn cpu(&self, range: Range<u64>, progress: &dyn Progress) -> Result<Vec<InteractionPath>> {
         self.validate()?;
-        within(&range, self.paths)?;
+        range_len(&range, self.paths)?;
         let marks = log_checkpoints(self.horizon, self.checkpoints);
         // Groups of LOCKSTEP paths advance together; each path's numbers are those of a lone path.
         let groups = per_path(lockstep_groups(&range), &Silent, |g| {
@@ -269,7 +261,7 @@ impl Job for TailSumJob {
     }
     fn cpu(&self, range: Range<u64>, progress: &dyn Progress) -> Result<Vec<Vec<f64>>> {
         self.validate()?;
-        within(&range, self.samples)?;
+        range_len(&range, self.samples)?;
         Ok(chunked(range, progress, |s| tail_sum_sample(self, Stream::new(self.key, s))))
     }
     fn launch(&self, range: Range<u64>) -> Option<Result<Launch>> {
@@ -291,7 +283,7 @@ impl Job for TiltedTailJob {
     }
     fn cpu(&self, range: Range<u64>, progress: &dyn Progress) -> Result<Vec<f64>> {
         self.validate()?;
-        within(&range, self.samples)?;
+        range_len(&range, self.samples)?;
         let ticks = self.ticks(range.end - range.start);
         // Few samples of long, uneven work (rejection): one rayon task per sample.
         let out = range.into_par_iter().map(|s| tilted_tail_sample(self, Stream::new(self.key, s), Stream::new(self.accept_key, s))).collect();
@@ -317,7 +309,7 @@ impl Job for ScalarArJob {
     }
     fn cpu(&self, range: Range<u64>, progress: &dyn Progress) -> Result<Vec<ScalarArPath>> {
         self.validate()?;
-        within(&range, self.paths)?;
+        range_len(&range, self.paths)?;
         let ticks = self.ticks(range.end - range.start);
         // Groups of LOCKSTEP paths advance together; each path's numbers are those of a lone path.
         let groups =
@@ -338,7 +330,7 @@ impl Job for NeedleJob {
     }
     fn cpu(&self, range: Range<u64>, progress: &dyn Progress) -> Result<Vec<Vec<bool>>> {
         self.validate()?;
-        within(&range, self.paths)?;
+        range_len(&range, self.paths)?;
         Ok(per_path(range, progress, |p| needle_path(self, Stream::new(self.key, p))))
     }
     fn launch(&self, range: Range<u64>) -> Option<Result<Launch>> {

@@ -274,7 +274,7 @@ impl Launch {
 }
 
 /// Checks that `range` lies within a job's `total` paths and returns its length.
-fn range_len(range: &Range<u64>, total: u64) -> Result<u64> {
+pub(super) fn range_len(range: &Range<u64>, total: u64) -> Result<u64> {
     if range.start > range.end || range.end > total {
         return Err(Error::InvalidParameter(format!("paths {}..{} are not within the job's {total}", range.start, range.end)));
     }

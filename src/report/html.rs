@@ -105,16 +105,8 @@ fn by_paper(results: &RunResults) -> Vec<PaperGroup<'_>> {
     }
     groups.sort_by_key(|g| g.key);
     for g in &mut groups {
-        // The source cited most often (derived claims cite "derived (…)", not the paper).
-        let mut counts: Vec<(&str, usize)> = vec![];
-        for c in &g.claims {
-            let paper = c.meta.source.paper.as_str();
-            match counts.iter_mut().find(|(p, _)| *p == paper) {
-                Some(e) => e.1 += 1,
-                None => counts.push((paper, 1)),
-            }
-        }
-        g.title = counts.iter().filter(|(p, _)| p.starts_with(g.key)).max_by_key(|(_, n)| *n).map_or(g.key.to_string(), |(p, _)| p.to_string());
+        // The paper its claims cite (a derived claim cites "derived (…)" instead).
+        g.title = g.claims.iter().map(|c| &c.meta.source.paper).find(|p| p.starts_with(g.key)).map_or(g.key.to_string(), |p| p.clone());
     }
     groups
 }

@@ -2,7 +2,7 @@
 //! streams — and a kernel with a planted off-by-one in its step loop is caught by the same test.
 
 use ssmcheck::mc::jobs::{log_checkpoints, DiagonalLrdJob, DiagonalLrdPath, InteractionJob, NeedleJob, Start, TailSumJob, TiltedTailJob};
-use ssmcheck::mc::{CpuBackend, RunJob, ShimBackend, StreamKey};
+use ssmcheck::mc::{CpuBackend, Job, RunJob, ShimBackend, StreamKey};
 use ssmcheck::model::Discretization;
 use ssmcheck::progress::Silent;
 
@@ -186,46 +186,30 @@ fn claims_give_the_same_results_through_the_kernels() {
 /// paths of the whole job, and of the rayon backend's range; an empty range launches nothing.
 #[test]
 fn a_range_of_paths_through_the_kernels_is_that_range_of_the_whole_job() {
-    let (bar, shim) = (Silent, ShimBackend::new());
-    fn same<T: std::fmt::Debug>(whole: &[T], range: std::ops::Range<u64>, part: &[T], cpu: &[T], what: &str) {
+    let shim = ShimBackend::new();
+    /// Paths `range` of `job` through the kernels and on the rayon backend are those paths of
+    /// the whole job through the kernels.
+    fn same<J: Job>(shim: &ShimBackend, job: &J, range: std::ops::Range<u64>, what: &str)
+    where
+        J::Output: std::fmt::Debug,
+    {
+        let bar = Silent;
+        let whole = shim.run(job, &bar).unwrap();
         let expected = format!("{:?}", &whole[range.start as usize..range.end as usize]);
+        let part = shim.run_paths(job, range.clone(), &bar).unwrap();
+        let cpu = CpuBackend.run_paths(job, range.clone(), &bar).unwrap();
         assert_eq!(format!("{part:?}"), expected, "{what} {range:?} through the kernel");
         assert_eq!(format!("{cpu:?}"), expected, "{what} {range:?} on the rayon backend");
     }
-    for range in [13..29, 0..1, 20..20, 36..37] {
-        let r = range.clone();
+    for r in [13..29, 0..1, 20..20, 36..37] {
         let d = diagonal_job(Discretization::Zoh);
-        same(
-            &shim.run(&d, &bar).unwrap(),
-            r.clone(),
-            &shim.run_paths(&d, r.clone(), &bar).unwrap(),
-            &CpuBackend.run_paths(&d, r.clone(), &bar).unwrap(),
-            "LRD",
-        );
+        same(&shim, &d, r.clone(), "LRD");
         let t = TailSumJob { c: 0.5, gamma: 0.499, times: vec![1, 10, 100], samples: 37, key: StreamKey::new(3, "kernels/tail-range") };
-        same(
-            &shim.run(&t, &bar).unwrap(),
-            r.clone(),
-            &shim.run_paths(&t, r.clone(), &bar).unwrap(),
-            &CpuBackend.run_paths(&t, r.clone(), &bar).unwrap(),
-            "tail sums",
-        );
+        same(&shim, &t, r.clone(), "tail sums");
         let tt = TiltedTailJob { samples: 37, ..tilted_job(7) };
-        same(
-            &shim.run(&tt, &bar).unwrap(),
-            r.clone(),
-            &shim.run_paths(&tt, r.clone(), &bar).unwrap(),
-            &CpuBackend.run_paths(&tt, r.clone(), &bar).unwrap(),
-            "tilted",
-        );
+        same(&shim, &tt, r.clone(), "tilted");
         let n = NeedleJob { paths: 37, ..needle_job(3) };
-        same(
-            &shim.run(&n, &bar).unwrap(),
-            r.clone(),
-            &shim.run_paths(&n, r.clone(), &bar).unwrap(),
-            &CpuBackend.run_paths(&n, r.clone(), &bar).unwrap(),
-            "needle",
-        );
+        same(&shim, &n, r.clone(), "needle");
         let i = InteractionJob {
             abar: vec![vec![0.5, 0.1], vec![0.0, 0.4]],
             bbar: vec![1.0, -0.5],
@@ -238,12 +222,6 @@ fn a_range_of_paths_through_the_kernels_is_that_range_of_the_whole_job() {
             checkpoints: 4,
             key: StreamKey::new(3, "kernels/interaction-range"),
         };
-        same(
-            &shim.run(&i, &bar).unwrap(),
-            r.clone(),
-            &shim.run_paths(&i, r.clone(), &bar).unwrap(),
-            &CpuBackend.run_paths(&i, r.clone(), &bar).unwrap(),
-            "interaction",
-        );
+        same(&shim, &i, r, "interaction");
     }
 }

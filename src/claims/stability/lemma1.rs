@@ -17,8 +17,7 @@ use crate::strategy::grid;
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 use statrs::function::erf::erfc;
-use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 
 /// A (c, γ) pair with a proposed (ν², b).
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -122,15 +121,9 @@ fn centred_points() -> impl Strategy<Value = CentredPoint> {
 /// `y.nu2(b)`, computed once per (c, γ, b) in the process: it takes hundreds of quadratures, and
 /// the claim, its search and its control (which judges the same draws) ask for the same ones.
 fn nu2_of(y: &LogChi2, b: f64) -> f64 {
-    static CACHE: OnceLock<Mutex<HashMap<[u64; 3], f64>>> = OnceLock::new();
-    let key = [y.c.to_bits(), y.gamma.to_bits(), b.to_bits()];
-    let cache = CACHE.get_or_init(Default::default);
-    if let Some(&hit) = cache.lock().expect("cache lock").get(&key) {
-        return hit;
-    }
-    let nu2 = y.nu2(b);
-    cache.lock().expect("cache lock").insert(key, nu2);
-    nu2
+    static CACHE: super::Memo<f64> = OnceLock::new();
+    // `{}` of an f64 is its shortest round-trip form: distinct values, distinct keys.
+    *super::memo(&CACHE, format!("{}/{}/{b}", y.c, y.gamma), || Ok(y.nu2(b))).expect("infallible")
 }
 
 /// ψ(λ) by the independent route (exp-sinh log-MGF, erfcx closed form for μ) against ν²λ²/2 with

@@ -17,6 +17,7 @@
 //!
 //! Control of both theorems: an inadmissible ν² = Var(Y)/2 with b = 10⁻³.
 
+use super::{memo, Memo};
 use crate::claim::custom;
 use crate::claim::statistical::{judge_rare_tail_bounds, RareCell};
 use crate::claim::{Check, Claim, Context, ErrorKind, Family, Figure, Kind, Series, Style, Verdict, ALPHA};
@@ -31,7 +32,7 @@ use crate::mc::StreamKey;
 use crate::stats::{bonferroni, clopper_pearson};
 use std::collections::HashMap;
 use std::f64::consts::LN_10;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 
 /// The (λ_H, γ) grid: both Figure 2 settings, one with λ_H + γ > 1 (still a.s. stable) and one
 /// with a small λ_H.
@@ -109,21 +110,6 @@ impl Setting {
             Event::Centred => t as f64 * self.mu + z,
         }
     }
-}
-
-/// A process-wide memo of values by key.
-type Memo<T> = OnceLock<Mutex<HashMap<String, Arc<T>>>>;
-
-/// A memo shared by the claims and their controls (they judge the same draws), keyed by seed,
-/// budget, backend and job.
-fn memo<T: Send + Sync + 'static>(cache: &'static Memo<T>, id: String, make: impl FnOnce() -> Result<T>) -> Result<Arc<T>> {
-    let cache = cache.get_or_init(Default::default);
-    if let Some(hit) = cache.lock().expect("cache lock").get(&id) {
-        return Ok(hit.clone());
-    }
-    let out = Arc::new(make()?);
-    cache.lock().expect("cache lock").insert(id, out.clone());
-    Ok(out)
 }
 
 /// Plain Monte Carlo: Y_t at `times` for every sequence of one (λ_H, γ).
