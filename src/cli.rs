@@ -34,7 +34,7 @@ struct RunArgs {
 enum Command {
     /// List the registered claims.
     List {
-        /// Only this family (decay, stability, haar, recall, copy, cot, realization).
+        /// Only this family (`list` shows each claim's; shipped: decay, stability, haar, recall, copy, cot, realization).
         #[arg(long)]
         family: Option<Family>,
     },
@@ -42,7 +42,7 @@ enum Command {
     Check {
         /// Claim ids (all when none).
         ids: Vec<String>,
-        /// Only this family (decay, stability, haar, recall, copy, cot, realization).
+        /// Only this family (`list` shows each claim's; shipped: decay, stability, haar, recall, copy, cot, realization).
         #[arg(long)]
         family: Option<Family>,
         #[command(flatten)]
@@ -144,7 +144,7 @@ enum Command {
 fn selection<'r>(
     registry: &'r Registry,
     ids: &[String],
-    family: Option<Family>,
+    family: Option<&Family>,
     args: &RunArgs,
 ) -> Result<(Vec<&'r crate::claim::Claim>, Box<dyn crate::mc::Backend>)> {
     let claims = registry.select(ids, family)?;
@@ -161,12 +161,12 @@ fn config<'b>(args: &RunArgs, backend: &'b dyn crate::mc::Backend) -> RunConfig<
     RunConfig { seed: args.seed, budget: args.budget, backend, progress: std::io::stderr().is_terminal(), parallel: true }
 }
 
-fn run(registry: &Registry, ids: &[String], family: Option<Family>, args: &RunArgs) -> Result<RunResults> {
+fn run(registry: &Registry, ids: &[String], family: Option<&Family>, args: &RunArgs) -> Result<RunResults> {
     let (claims, backend) = selection(registry, ids, family, args)?;
     Ok(run_claims(&claims, &config(args, backend.as_ref())))
 }
 
-fn run_part(registry: &Registry, ids: &[String], family: Option<Family>, args: &RunArgs, shard: crate::shard::Shard) -> Result<crate::shard::Part> {
+fn run_part(registry: &Registry, ids: &[String], family: Option<&Family>, args: &RunArgs, shard: crate::shard::Shard) -> Result<crate::shard::Part> {
     let (claims, backend) = selection(registry, ids, family, args)?;
     Ok(crate::shard::run_shard(&claims, &config(args, backend.as_ref()), shard))
 }
@@ -278,7 +278,7 @@ fn write_json(path: &std::path::Path, results: &impl serde::Serialize) -> Result
 fn main_inner(cli: Cli, registry: &Registry) -> Result<bool> {
     match cli.command {
         Command::List { family } => {
-            let claims = registry.select(&[], family)?;
+            let claims = registry.select(&[], family.as_ref())?;
             let width = claims.iter().map(|c| c.meta.id.chars().count()).max().unwrap_or(0);
             for c in claims {
                 println!("{:<width$} {:<11} {:<10} {}", c.meta.id, c.meta.family, c.meta.status, c.meta.source.locus);
@@ -291,7 +291,7 @@ fn main_inner(cli: Cli, registry: &Registry) -> Result<bool> {
             }
             match shard {
                 None => {
-                    let results = run(registry, &ids, family, &args)?;
+                    let results = run(registry, &ids, family.as_ref(), &args)?;
                     print_table(&results);
                     if let Some(path) = json {
                         write_json(&path, &results)?;
@@ -300,7 +300,7 @@ fn main_inner(cli: Cli, registry: &Registry) -> Result<bool> {
                 }
                 // A part's verdicts are not the run's yet: the merge judges the split claims and exits accordingly.
                 Some(shard) => {
-                    let part = run_part(registry, &ids, family, &args, shard)?;
+                    let part = run_part(registry, &ids, family.as_ref(), &args, shard)?;
                     print_table(&part.results);
                     if let Some(path) = json {
                         write_json(&path, &part)?;
@@ -355,7 +355,7 @@ fn main_inner(cli: Cli, registry: &Registry) -> Result<bool> {
             let c = registry.get(&id)?;
             let m = &c.meta;
             println!("{}  [{} · {} · {}]", m.id, m.family, m.status, m.kind);
-            println!("source:    {} — {}", m.source.paper, m.source.locus);
+            println!("source:    {} — {}", m.source.origin, m.source.locus);
             println!("printed:   {}", m.source.printed);
             println!("checked:   {}", m.statement);
             if let Some(corr) = &m.correction {
@@ -363,6 +363,9 @@ fn main_inner(cli: Cli, registry: &Registry) -> Result<bool> {
             }
             if let Some(e) = &m.error {
                 println!("error:     {} ({})", e.kind, e.kind.meaning());
+                for line in e.particulars() {
+                    println!("           {line}");
+                }
                 println!("           {}", e.detail);
             }
             if let Some(ctrl) = &c.control {

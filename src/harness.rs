@@ -37,7 +37,7 @@ pub fn main(claims: Vec<Claim>) -> ExitCode {
         .into_iter()
         .enumerate()
         .map(|(i, claim)| {
-            let (name, family) = (claim.meta.id.clone(), claim.meta.family.name());
+            let (name, family) = (claim.meta.id.clone(), claim.meta.family.name().to_string());
             let done = Arc::clone(&done);
             Trial::test(name, move || {
                 let cfg = RunConfig { seed: settings.seed, budget: settings.budget, backend: &crate::mc::CpuBackend, progress: false, parallel: false };

@@ -90,7 +90,7 @@ macro_rules! conjecture {
             let statement = [$($doc),+].iter().map(|l| l.trim()).collect::<Vec<_>>().join(" ");
             $crate::claim::Claim::conjecture(
                 concat!("user.", stringify!($name)),
-                $crate::claim::Family::User,
+                $crate::claim::Family::USER,
                 &statement,
                 $crate::claim::property([200, 2000, 20000], ($($strategy,)+), |($($arg,)+)| $body),
             )

@@ -39,7 +39,7 @@ fn interaction_second_moment() -> Claim {
         Eval::le(mean, 1.0 + 4.0 * se, 0.0, 0.0)
     })
     .given("λ² + 2λγ + 3γ² < 1", |(l, g)| 1.0 - (l * l + 2.0 * l * g + 3.0 * g * g));
-    Claim::conjecture("user.interaction_second_moment", Family::User, "If λ² + 2λγ + 3γ² < 1, the sample E h_50² is below 1 + 4 SE.", check).source(
+    Claim::conjecture("user.interaction_second_moment", Family::USER, "If λ² + 2λγ + 3γ² < 1, the sample E h_50² is below 1 + 4 SE.", check).source(
         "user",
         "tests/conjectures.rs",
         "mean-square stability bounds the second moment",

@@ -1,7 +1,9 @@
 //! Claim metadata and the claim itself (metadata + check + negative control).
 
 use super::check::{Check, Kind};
+use super::source::{Origin, Source};
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::fmt;
 
 /// What the suite expects of a claim.
@@ -73,59 +75,94 @@ impl fmt::Display for ErrorKind {
     }
 }
 
-/// What is wrong with an erratum's printed statement: its kind and the kind's particulars.
+/// What is wrong with an erratum's printed statement: its kind, the kind's particulars as data,
+/// and the prose that quotes the paper.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ErrorReport {
     /// The kind of error.
     pub kind: ErrorKind,
-    /// The particulars the kind calls for: whether the statement survives (proof step), the
-    /// corrected construction (construction), the intended reading (typo), the size at which it
-    /// starts (precision), or the reading checked with the paper's words and the claim that
-    /// checks the other reading (reading).
+    /// The particulars in words, with the paper's: whether the statement survives (proof step),
+    /// the corrected construction (construction), the intended reading (typo), the size at which
+    /// it starts (precision), or the reading checked with the paper's words (reading).
     pub detail: String,
+    /// The claims that check what holds instead: the corrected theorem, the surviving statement,
+    /// the other reading ([`Claim::holds_instead`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub holds_instead: Vec<String>,
+    /// Whether the paper's statement survives the error ([`Claim::survives`]): said by every
+    /// proof step, always true for a construction (the existence claim stands).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub survives: Option<bool>,
+    /// For a precision erratum: the size at which floating point starts to fail
+    /// ([`Claim::starts_at`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub starts_at: Option<String>,
 }
 
-/// The families of claims (one module each under `crate::claims`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Family {
-    /// Exponential LRD / sensitivity decay (004 Eq 10, Cor 1, Thm 1, 3, §4.1; 000 Lem 1–2).
-    Decay,
-    /// The interaction-term model's stability and tail bounds (004 Thm 2, 4, Lem 1).
-    Stability,
-    /// Haar wavelets from S6 and approximation rates (000 Thm 1, Prop 1, Cor 1–2).
-    Haar,
-    /// MQAR / induction-head constructions (000 Thm 2–4, Lem 3–4; 002).
-    Recall,
-    /// COPY bounds (003 Thm 1–2).
-    Copy,
-    /// Dynamic programming with chain of thought (003 Lem 1–5, Thm 3–4).
-    Cot,
-    /// B'MOJO realizations (001).
-    Realization,
-    /// A user's own conjectures (no paper family).
-    User,
+impl ErrorReport {
+    /// The particulars as short lines ("holds instead: …", "the statement survives", "starts
+    /// at: …"), for `explain` and the report.
+    pub fn particulars(&self) -> Vec<String> {
+        let mut out = vec![format!("holds instead: {}", self.holds_instead.join(", "))];
+        out.extend(self.survives.map(|s| format!("the statement {}", if s { "survives" } else { "does not survive" })));
+        out.extend(self.starts_at.as_ref().map(|s| format!("starts at: {s}")));
+        out
+    }
+    /// What the kind calls for and this report lacks (empty when complete).
+    pub fn missing(&self) -> Vec<&'static str> {
+        let mut out = vec![];
+        if self.detail.trim().is_empty() {
+            out.push("the particulars in words");
+        }
+        if self.holds_instead.is_empty() {
+            out.push("the claim that holds instead");
+        }
+        match self.kind {
+            ErrorKind::ProofStep if self.survives.is_none() => out.push("whether the statement survives"),
+            ErrorKind::Construction if self.survives != Some(true) => out.push("that the existence claim survives"),
+            ErrorKind::Precision if self.starts_at.is_none() => out.push("the size at which it starts"),
+            _ => {}
+        }
+        out
+    }
 }
+
+/// A family of claims: the lowercase name that `--family` selects and the report shows. The engine
+/// knows none of them: each family declares its own (the shipped ones as `FAMILY` in their
+/// module under `crate::claims`, a user's wherever the user likes), and the registry knows the
+/// families of the claims it holds ([`Registry::families`](super::Registry::families)).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Family(Cow<'static, str>);
 
 impl Family {
-    /// Every family, in report order.
-    pub const ALL: [Family; 8] = [Family::Decay, Family::Stability, Family::Haar, Family::Recall, Family::Copy, Family::Cot, Family::Realization, Family::User];
-    /// The lowercase name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Family::Decay => "decay",
-            Family::Stability => "stability",
-            Family::Haar => "haar",
-            Family::Recall => "recall",
-            Family::Copy => "copy",
-            Family::Cot => "cot",
-            Family::Realization => "realization",
-            Family::User => "user",
-        }
+    /// The family with this name (lowercase, no spaces), usable in a `const`.
+    pub const fn new(name: &'static str) -> Family {
+        Family(Cow::Borrowed(name))
     }
-    /// The family with this name.
-    pub fn parse(s: &str) -> Option<Family> {
-        Family::ALL.into_iter().find(|f| f.name() == s)
+    /// The family of the conjectures written with [`conjecture!`](crate::conjecture) (a user may
+    /// declare any other).
+    pub const USER: Family = Family::new("user");
+    /// The name.
+    pub fn name(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::str::FromStr for Family {
+    type Err = crate::error::Error;
+    /// Any non-empty name without spaces; whether a registry holds it is the registry's to say.
+    fn from_str(s: &str) -> crate::error::Result<Family> {
+        if s.is_empty() || s.contains(char::is_whitespace) {
+            return Err(crate::error::Error::InvalidParameter(format!("'{s}' is not a family name (one word, e.g. decay)")));
+        }
+        Ok(Family(Cow::Owned(s.to_string())))
+    }
+}
+
+impl fmt::Display for Family {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.name())
     }
 }
 
@@ -144,33 +181,6 @@ impl fmt::Display for Status {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.pad(self.name())
     }
-}
-
-impl std::str::FromStr for Family {
-    type Err = crate::error::Error;
-    fn from_str(s: &str) -> crate::error::Result<Family> {
-        Family::parse(s).ok_or_else(|| {
-            let all: Vec<&str> = Family::ALL.iter().map(|f| f.name()).collect();
-            crate::error::Error::UnknownFamily(s.into(), all.join(", "))
-        })
-    }
-}
-
-impl fmt::Display for Family {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.pad(self.name())
-    }
-}
-
-/// Where a claim comes from.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Source {
-    /// Paper: the seed number and short title, e.g. "004 Rethinking LRD in Mamba/SSM".
-    pub paper: String,
-    /// Theorem / lemma / equation, e.g. "Corollary 1, Eq. (11)".
-    pub locus: String,
-    /// The statement as printed (plain text with Unicode maths).
-    pub printed: String,
 }
 
 /// The stable metadata of a claim.
@@ -229,7 +239,7 @@ impl Claim {
                 family,
                 status,
                 kind: check.kind(),
-                source: Source { paper: String::new(), locus: String::new(), printed: String::new() },
+                source: Source { origin: Origin::Other(String::new()), locus: String::new(), printed: String::new() },
                 statement: statement.into(),
                 correction: None,
                 error: None,
@@ -252,9 +262,10 @@ impl Claim {
     pub fn conjecture(id: &str, family: Family, statement: &str, check: impl Check + 'static) -> Claim {
         Claim::with_status(id, family, Status::Conjecture, statement, check)
     }
-    /// Sets the source: paper, locus and the statement as printed.
-    pub fn source(mut self, paper: &str, locus: &str, printed: &str) -> Claim {
-        self.meta.source = Source { paper: paper.into(), locus: locus.into(), printed: printed.into() };
+    /// Sets the source: whose statement it is (a [`Paper`](super::Paper), or any other line), the
+    /// locus and the statement as printed.
+    pub fn source(mut self, origin: impl Into<Origin>, locus: &str, printed: &str) -> Claim {
+        self.meta.source = Source { origin: origin.into(), locus: locus.into(), printed: printed.into() };
         self
     }
     /// Sets the correction note.
@@ -262,10 +273,32 @@ impl Claim {
         self.meta.correction = Some(text.into());
         self
     }
-    /// Sets an erratum's kind of error and its particulars (see [`ErrorKind`]).
+    /// Sets an erratum's kind of error and its particulars in words (see [`ErrorKind`]); a
+    /// construction's existence claim survives by definition.
     pub fn error(mut self, kind: ErrorKind, detail: &str) -> Claim {
-        self.meta.error = Some(ErrorReport { kind, detail: detail.into() });
+        let survives = (kind == ErrorKind::Construction).then_some(true);
+        self.meta.error = Some(ErrorReport { kind, detail: detail.into(), holds_instead: vec![], survives, starts_at: None });
         self
+    }
+    /// The claims that check what holds instead of an erratum's printed statement (call after
+    /// [`Claim::error`]).
+    pub fn holds_instead(mut self, ids: &[&str]) -> Claim {
+        self.error_report().holds_instead = ids.iter().map(|s| s.to_string()).collect();
+        self
+    }
+    /// Whether the paper's statement survives an erratum's error (call after [`Claim::error`]).
+    pub fn survives(mut self, survives: bool) -> Claim {
+        self.error_report().survives = Some(survives);
+        self
+    }
+    /// The size at which a precision erratum starts to fail (call after [`Claim::error`]).
+    pub fn starts_at(mut self, size: &str) -> Claim {
+        self.error_report().starts_at = Some(size.into());
+        self
+    }
+    fn error_report(&mut self) -> &mut ErrorReport {
+        let id = &self.meta.id;
+        self.meta.error.as_mut().unwrap_or_else(|| panic!("{id}: the particulars of an error come after Claim::error"))
     }
     /// The verdict a conjecture's author expects (`Holds` for one believed true, `Refuted` for
     /// one believed false): any other verdict disagrees, and fails `cargo test`. Either verdict

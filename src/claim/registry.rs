@@ -37,10 +37,26 @@ impl Registry {
         self.claims.iter().find(|c| c.meta.id == id).ok_or_else(|| Error::UnknownClaim(id.into()))
     }
 
-    /// The claims named by `ids` (all when empty), restricted to `family` when given.
-    pub fn select(&self, ids: &[String], family: Option<Family>) -> Result<Vec<&Claim>> {
+    /// The families of the registered claims, in order of first registration.
+    pub fn families(&self) -> Vec<&Family> {
+        let mut out: Vec<&Family> = vec![];
+        for c in &self.claims {
+            if !out.contains(&&c.meta.family) {
+                out.push(&c.meta.family);
+            }
+        }
+        out
+    }
+
+    /// The claims named by `ids` (all when empty), restricted to `family` when given; a family
+    /// no registered claim belongs to is an error that lists the registered ones.
+    pub fn select(&self, ids: &[String], family: Option<&Family>) -> Result<Vec<&Claim>> {
+        if let Some(f) = family.filter(|f| !self.families().contains(f)) {
+            let known: Vec<&str> = self.families().iter().map(|f| f.name()).collect();
+            return Err(Error::UnknownFamily(f.name().into(), known.join(", ")));
+        }
         let chosen: Vec<&Claim> = if ids.is_empty() { self.claims.iter().collect() } else { ids.iter().map(|id| self.get(id)).collect::<Result<_>>()? };
-        Ok(chosen.into_iter().filter(|c| family.is_none_or(|f| c.meta.family == f)).collect())
+        Ok(chosen.into_iter().filter(|c| family.is_none_or(|f| &c.meta.family == f)).collect())
     }
 
     /// Structural problems: duplicate ids, theorems without a negative control, empty
@@ -56,8 +72,14 @@ impl Registry {
             if m.status == Status::Theorem && c.control.is_none() {
                 out.push(format!("{}: theorem without a negative control", m.id));
             }
-            if m.status == Status::Erratum && m.error.as_ref().is_none_or(|e| e.detail.trim().is_empty()) {
-                out.push(format!("{}: erratum without its kind of error", m.id));
+            match (&m.error, m.status) {
+                (None, Status::Erratum) => out.push(format!("{}: erratum without its kind of error", m.id)),
+                (Some(e), Status::Erratum) => {
+                    out.extend(e.missing().into_iter().map(|what| format!("{}: a {} erratum without {what}", m.id, e.kind)));
+                    let unknown = e.holds_instead.iter().filter(|id| !self.claims.iter().any(|c| &c.meta.id == *id && c.meta.status != Status::Erratum));
+                    out.extend(unknown.map(|id| format!("{}: what holds instead, {id}, is not a theorem or conjecture here", m.id)));
+                }
+                _ => {}
             }
             if m.status != Status::Erratum && m.error.is_some() {
                 out.push(format!("{}: a kind of error on a claim that is not an erratum", m.id));

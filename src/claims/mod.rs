@@ -1,6 +1,6 @@
 //! The claim families. Each module registers its claims; `register_all` lists the families.
 
-use crate::claim::Registry;
+use crate::claim::{Paper, Registry};
 
 pub mod copy;
 pub mod cot;
@@ -10,19 +10,16 @@ pub mod realization;
 pub mod recall;
 pub mod stability;
 
-/// The source line of seed 004.
-pub const PAPER_004: &str = "004 Rethinking the long-range dependency in Mamba/SSM and transformer models (Ma, Najarian)";
-/// The source line of seed 000.
-pub const PAPER_000: &str = "000 Understanding Input Selectivity in Mamba (Huang et al., ICML 2025)";
-
-/// The source line of seed 002.
-pub const PAPER_002: &str = "002 How does Mamba Perform Associative Recall? A Mechanistic Study (Le Corre, Huang, Bietti)";
-
-/// The source line of seed 003.
-pub const PAPER_003: &str = "003 Can Mamba Always Enjoy the \"Free Lunch\"? (Ren, Li, Liu)";
-
-/// The source line of seed 001.
-pub const PAPER_001: &str = "001 B'MOJO: Hybrid State Space Realizations of Foundation Models with Eidetic and Fading Memory (Zancato et al.)";
+/// Seed 004 (the papers' short names, as the families cite them).
+pub const PAPER_004: Paper = Paper::RethinkingLrd;
+/// Seed 000.
+pub const PAPER_000: Paper = Paper::InputSelectivity;
+/// Seed 002.
+pub const PAPER_002: Paper = Paper::AssociativeRecall;
+/// Seed 003.
+pub const PAPER_003: Paper = Paper::FreeLunch;
+/// Seed 001.
+pub const PAPER_001: Paper = Paper::Bmojo;
 
 /// Every shipped claim of every family, in report order.
 pub fn registry() -> Registry {

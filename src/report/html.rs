@@ -105,8 +105,7 @@ fn by_paper(results: &RunResults) -> Vec<PaperGroup<'_>> {
     }
     groups.sort_by_key(|g| g.key);
     for g in &mut groups {
-        // The paper its claims cite (a derived claim cites "derived (…)" instead).
-        g.title = g.claims.iter().map(|c| &c.meta.source.paper).find(|p| p.starts_with(g.key)).map_or(g.key.to_string(), |p| p.clone());
+        g.title = crate::claim::Paper::of_seed(g.key).map_or(g.key.to_string(), |p| p.citation().to_string());
     }
     groups
 }
@@ -203,7 +202,7 @@ fn section(out: &mut String, c: &ClaimResult) {
         escape(&status_label(c)),
         c.meta.family,
         c.meta.kind,
-        escape(&format!("{} — {}", c.meta.source.paper, c.meta.source.locus)),
+        escape(&format!("{} — {}", c.meta.source.origin, c.meta.source.locus)),
         v = c.result.verdict
     );
     let _ = writeln!(out, "<p><b>As printed:</b></p><blockquote>{}</blockquote>", escape(&c.meta.source.printed));
@@ -212,7 +211,14 @@ fn section(out: &mut String, c: &ClaimResult) {
         let _ = writeln!(out, "<p><b>Correction:</b> {}</p>", escape(corr));
     }
     if let Some(e) = &c.meta.error {
-        let _ = writeln!(out, "<p><b>Kind of error: {}</b> ({}). {}</p>", escape(e.kind.name()), escape(e.kind.meaning()), escape(&e.detail));
+        let _ = writeln!(
+            out,
+            "<p><b>Kind of error: {}</b> ({}); {}. {}</p>",
+            escape(e.kind.name()),
+            escape(e.kind.meaning()),
+            escape(&e.particulars().join("; ")),
+            escape(&e.detail)
+        );
     }
     let _ = writeln!(out, "<p><b>Verdict:</b> {} ({} cases, margin {}).</p>", escape(&c.result.summary), c.result.cases, fmt_margin(c.result.margin));
     if let Some(why) = &c.disagreement {

@@ -32,7 +32,7 @@ fn the_decay_family_has_the_issue_ids() {
         "000.attn",
     ] {
         let c = registry.get(id).unwrap_or_else(|_| panic!("{id} missing"));
-        assert_eq!(c.meta.family, Family::Decay);
+        assert_eq!(c.meta.family, ssmcheck::claims::decay::FAMILY);
         let erratum = id.ends_with(".printed") || id == "004.eq10.selective";
         assert_eq!(c.meta.status, if erratum { Status::Erratum } else { Status::Theorem }, "{id}");
     }
@@ -82,31 +82,30 @@ fn the_recall_family_has_the_issue_ids() {
     ];
     for (id, status) in expect {
         let c = registry.get(id).unwrap_or_else(|_| panic!("{id} missing"));
-        assert_eq!((c.meta.family, c.meta.status), (Family::Recall, status), "{id}");
+        assert_eq!((c.meta.family, c.meta.status), (ssmcheck::claims::recall::FAMILY, status), "{id}");
     }
-    assert_eq!(registry.iter().filter(|c| c.meta.family == Family::Recall).count(), expect.len());
+    assert_eq!(registry.iter().filter(|c| c.meta.family == ssmcheck::claims::recall::FAMILY).count(), expect.len());
 }
 
 #[test]
 fn every_erratum_says_what_kind_of_error_it_is_with_what_the_kind_needs() {
     let registry = ssmcheck::claims::registry();
-    let ids: Vec<&str> = registry.iter().map(|c| c.meta.id.as_str()).collect();
     for c in registry.iter().filter(|c| c.meta.status == Status::Erratum) {
         let e = c.meta.error.as_ref().unwrap_or_else(|| panic!("{}: no kind of error", c.meta.id));
-        // The statement that holds instead (the corrected theorem, the surviving statement, the
-        // other reading) is a claim of its own, named in the detail.
-        let named: Vec<&&str> = ids.iter().filter(|id| **id != c.meta.id && e.detail.contains(**id)).collect();
-        assert!(!named.is_empty(), "{}: the detail names no claim that checks what holds instead", c.meta.id);
+        // The particulars are data: what holds instead (a claim of its own, named in the words
+        // too), whether a proof step's statement survives, where precision starts to fail.
+        assert!(e.missing().is_empty(), "{}: lacks {:?}", c.meta.id, e.missing());
+        for id in &e.holds_instead {
+            let other = registry.get(id).unwrap_or_else(|_| panic!("{}: {id} is not a claim", c.meta.id));
+            assert_ne!(other.meta.status, Status::Erratum, "{}: {id} holds instead but is an erratum", c.meta.id);
+            assert!(e.detail.contains(id.as_str()), "{}: the words do not name {id}", c.meta.id);
+        }
         match e.kind {
             // A reading quotes the paper's words.
             ErrorKind::Reading => assert!(e.detail.contains('\'') && e.detail.contains("Reading checked"), "{}: a reading quotes the paper", c.meta.id),
-            // A proof step says whether the statement survives.
-            ErrorKind::ProofStep => assert!(e.detail.contains("survives"), "{}: a proof step says whether the statement survives", c.meta.id),
-            // A construction says the existence claim survives.
-            ErrorKind::Construction => assert!(e.detail.contains("existen"), "{}: a construction says the existence claim survives", c.meta.id),
-            // A precision erratum gives the size at which it starts.
-            ErrorKind::Precision => assert!(e.detail.contains("f64") && e.detail.chars().any(|ch| ch.is_ascii_digit()), "{}: no size", c.meta.id),
-            ErrorKind::Typo | ErrorKind::FalseStatement => {}
+            ErrorKind::ProofStep | ErrorKind::Construction => assert!(e.survives.is_some()),
+            ErrorKind::Precision => assert!(e.starts_at.as_ref().is_some_and(|s| s.chars().any(|ch| ch.is_ascii_digit())), "{}: no size", c.meta.id),
+            _ => {}
         }
     }
     // Claims that are not errata carry no kind of error.
@@ -114,7 +113,7 @@ fn every_erratum_says_what_kind_of_error_it_is_with_what_the_kind_needs() {
 }
 
 /// The rows `| `id` | … |` of a family's proofs file, split into trimmed cells.
-fn proof_rows(family: Family) -> Vec<Vec<String>> {
+fn proof_rows(family: &Family) -> Vec<Vec<String>> {
     let path = format!("{}/proofs/{}.md", env!("CARGO_MANIFEST_DIR"), family.name());
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     text.lines()
@@ -129,9 +128,9 @@ fn the_proofs_tables_match_the_registry() {
     // kind and particulars `explain` prints, word for word: the documents cannot drift.
     let registry = ssmcheck::claims::registry();
     let mut problems = vec![];
-    for family in [Family::Decay, Family::Stability, Family::Haar, Family::Recall, Family::Copy, Family::Cot, Family::Realization] {
+    for family in registry.families() {
         let rows = proof_rows(family);
-        for c in registry.iter().filter(|c| c.meta.family == family && c.meta.status != Status::Conjecture) {
+        for c in registry.iter().filter(|c| &c.meta.family == family && c.meta.status != Status::Conjecture) {
             let id = c.meta.id.as_str();
             let status = c.meta.status.name();
             if !rows.iter().any(|r| r[0] == id && r.get(1).is_some_and(|s| s.eq_ignore_ascii_case(status))) {
@@ -171,8 +170,8 @@ fn the_readme_counts_are_the_registrys() {
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap().split_whitespace().collect::<Vec<_>>().join(" ");
     let registry = ssmcheck::claims::registry();
     let all: Vec<&Claim> = registry.iter().collect();
-    for family in [Family::Decay, Family::Stability, Family::Haar, Family::Recall, Family::Copy, Family::Cot, Family::Realization] {
-        let n = all.iter().filter(|c| c.meta.family == family).count();
+    for family in registry.families() {
+        let n = all.iter().filter(|c| &c.meta.family == family).count();
         assert_eq!(number_after(&text, &format!("**{}** (", family.name())), n, "README: the {family} family's count");
     }
     let errata: Vec<&&Claim> = all.iter().filter(|c| c.meta.status == Status::Erratum).collect();

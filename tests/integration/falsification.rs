@@ -41,7 +41,7 @@ where
 }
 
 fn conjecture(id: &str, statement: &str, check: impl Check + 'static) -> Claim {
-    Claim::conjecture(id, Family::User, statement, check).source("tests/falsification", "benchmark", statement)
+    Claim::conjecture(id, Family::USER, statement, check).source("tests/falsification", "benchmark", statement)
 }
 
 // ---------------------------------------------------------------------------------------------

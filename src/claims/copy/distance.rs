@@ -10,7 +10,7 @@
 
 use super::theorem1::{required_score, AMax, Form};
 use crate::claim::rate::{judge_rates, RateCell};
-use crate::claim::{custom, property, Claim, Eval, Family, Figure, Kind, Rounding, Series, Style, ALPHA};
+use crate::claim::{custom, property, Claim, Eval, Figure, Kind, Rounding, Series, Style, ALPHA};
 use crate::claims::PAPER_003;
 use crate::model::vector_ssm::{DenseState, Step};
 use crate::stats::{bonferroni, ols};
@@ -279,7 +279,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "003.thm1.score",
-            Family::Copy,
+            super::FAMILY,
             "At constant decay a, the least target score with E_wc ≤ ε (bisection on the exact worst case, ε′ = 0.01, \
              off-target scores below δ = 0.1ε′(1−a)) grows like a^{−D} with the copy distance D: the least-squares slope of \
              ln s_min on D (D = 0…40 quick, 80 standard, 160 deep) is ln(1/a), interval at α = 10⁻⁴ Bonferroni over the decays.",
@@ -292,14 +292,14 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "003.lb.score",
-            Family::Copy,
+            super::FAMILY,
             "LB-1 (derived): E_wc ≤ ε forces the target score into [(1 − ε′)/α_pos, (1 + ε′)/α_pos], on any query \
              (no Assumption 1; prefix up to 1000, 1–16 explicit positions).",
             property([300, 3000, 30000], any_queries(), |q: &CopyQuery| score_interval(q, 1.0))
                 .given("E_wc ≤ ε (less its rounding)", admissible)
                 .sides("α_pos·s_pos", "1 ∓ ε′"),
         )
-        .source("derived (not in 003)", "proofs/copy.md, LB-1", "—")
+        .source(crate::claim::Origin::Derived(PAPER_003), "proofs/copy.md, LB-1", "—")
         .control(
             "the interval halved: [(1 − ε′/2)/α_pos, (1 + ε′/2)/α_pos]",
             property([300, 3000, 30000], any_queries(), |q: &CopyQuery| score_interval(q, 0.5)).given("E_wc ≤ ε (less its rounding)", admissible),
@@ -308,7 +308,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "003.lb.distance",
-            Family::Copy,
+            super::FAMILY,
             "LB-2 (derived): with scores |s_j| ≤ R and every decay after pos at most a_max < 1, E_wc ≤ ε forces the copy distance \
              i − pos ≤ ln(R/(1 − ε′))/ln(1/a_max) (R = the largest |s_j|, a_max the largest decay after pos): under log precision, \
              R = poly(N), a constant-state copy reaches O(log N) positions.",
@@ -317,7 +317,7 @@ pub fn register(r: &mut crate::claim::Registry) {
                 .sides("i − pos", "ln(R/(1 − ε′))/ln(1/a_max)")
                 .illustrate(|_| vec![reach_figure()]),
         )
-        .source("derived (not in 003)", "proofs/copy.md, LB-2", "—")
+        .source(crate::claim::Origin::Derived(PAPER_003), "proofs/copy.md, LB-2", "—")
         .control(
             "half the distance bound",
             property([300, 3000, 30000], any_queries(), |q: &CopyQuery| within_distance(q, 0.5)).given("E_wc ≤ ε (less its rounding)", admissible),
@@ -326,7 +326,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "003.shift",
-            Family::Copy,
+            super::FAMILY,
             "A constant state of s + 1 slots copies the fixed shift o_i = v_{i−s} (keys e_{j mod (s+1)}, query a^{−s}e_{(i−s) mod (s+1)}, \
              constant decay a) with worst-case error at most V·a^{s+1}/(1 − a^{s+1}) at every position, and exactly \
              V·r(1 − r^M)/(1 − r) (r = a^{s+1}, M = ⌊(i−s−1)/(s+1)⌋) at i = N, by the recurrence (1); s ≤ 8, N up to 10⁶.",

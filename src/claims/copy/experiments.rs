@@ -6,7 +6,7 @@
 //! * `003.fig2` (Conjecture): the examples needed grow monotonically and faster than linearly
 //!   in N_max (every local log–log slope > 1; N_max = 40 is censored at 5.8·10⁵).
 
-use crate::claim::{custom, Claim, Comparison, Family, Figure, Kind, Outcome, Relation, Series, Style, Verdict};
+use crate::claim::{custom, Claim, Comparison, Figure, Kind, Outcome, Relation, Series, Style, Verdict};
 use crate::claims::PAPER_003;
 
 /// (N_max, examples needed, censored): 003 §4.3, Fig. 2 centre (read from the text: "1.36×10⁴,
@@ -18,7 +18,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::conjecture(
             "003.fig2",
-            Family::Copy,
+            super::FAMILY,
             "The examples Mamba needs to learn copying grow monotonically and superlinearly in the string length N_max: every \
              local log–log slope between consecutive rows of Fig. 2 (centre) exceeds 1 (the censored N_max = 40 gives a lower \
              bound on the last slope).",

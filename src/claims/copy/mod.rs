@@ -4,7 +4,7 @@
 //! Proofs and corrections: `proofs/copy.md`. Models: [`crate::model::vector_ssm`]; COPY,
 //! Assumption 1 and the copy task: [`crate::tasks::copy`].
 
-use crate::claim::Registry;
+use crate::claim::{Family, Registry};
 
 pub mod capacity;
 pub mod distance;
@@ -12,6 +12,9 @@ pub mod experiments;
 pub mod theorem1;
 pub mod theorem2;
 pub mod unrolled;
+
+/// The copy family: COPY bounds (003 Thm 1–2).
+pub const FAMILY: Family = Family::new("copy");
 
 /// Registers the copy claims.
 pub fn register(r: &mut Registry) {

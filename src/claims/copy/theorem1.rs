@@ -12,7 +12,7 @@
 //!   values realises E_wc.
 //! * `003.thm1.moreover.printed` (Erratum) / `003.thm1.moreover` (Theorem): the δ bound.
 
-use crate::claim::{property, Claim, ErrorKind, Eval, Family, Figure, Rounding, Series, Style};
+use crate::claim::{property, Claim, ErrorKind, Eval, Figure, Rounding, Series, Style};
 use crate::claims::PAPER_003;
 use crate::model::vector_ssm::{DenseState, Step};
 use crate::strategy::{log_uniform, real};
@@ -288,7 +288,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::erratum(
             "003.thm1.printed",
-            Family::Copy,
+            super::FAMILY,
             "Theorem 1 as printed: on every query meeting Assumption 1 whose target score meets (7) with a_max,< = \
              max_{1≤j<pos} a_j, the worst-case copy error E_wc (over values ‖v_j‖∞ ≤ V) is at most ε. Positions up to 10⁶.",
             condition_claim(AMax::Printed, Form::MainText).illustrate(|_| vec![printed_vs_corrected()]),
@@ -298,12 +298,13 @@ pub fn register(r: &mut crate::claim::Registry) {
         .error(
             ErrorKind::FalseStatement,
             "Theorem 1 defines 'a_max,< = max_{1≤j<pos(i)} a_j', but the proof bounds α_j/α_pos = ∏_{k=j+1}^{pos} a_k (eq 14) by a_max,<^{pos−j} (eq 18), and that product contains a_pos, which the printed maximum omits. With a_pos near 1 and the earlier decays small, (7) holds and Assumption 1 holds, yet the worst-case error exceeds ε. The statement is read as the proof uses it (eqs 9–12): every block whose scores and decays meet Assumption 1 and (7) copies within ε for every input with ‖x_j‖∞ ≤ M; the violating ±V values are realised by the recurrence itself (003.thm1.vector). The statement holds with a_max,< = max_{2≤k≤pos} a_k: 003.thm1.corrected.",
-        ),
+        )
+        .holds_instead(&["003.thm1.vector", "003.thm1.corrected"]),
     );
     r.add(
         Claim::theorem(
             "003.thm1.corrected",
-            Family::Copy,
+            super::FAMILY,
             "Theorem 1 with a_max,< = max_{2≤k≤pos} a_k: on every query meeting Assumption 1 whose target score meets (7), \
              E_wc ≤ ε (rounding γ_{2i+8}·V(Σα_j|s_j| + 1)). Positions up to 10⁶ (a constant-decay prefix before 1–12 \
              explicit positions).",
@@ -332,7 +333,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "003.thm5",
-            Family::Copy,
+            super::FAMILY,
             "Theorem 5 (the appendix form, δ in place of δ/2) with the corrected a_max,<: under Assumption 1 and (8), E_wc ≤ ε. \
              A sufficient condition stronger than (7), so it holds wherever 003.thm1.corrected does.",
             condition_claim(AMax::Corrected, Form::Appendix),
@@ -348,7 +349,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "003.thm1.vector",
-            Family::Copy,
+            super::FAMILY,
             "The worst case E_wc is attained by the true recurrence (1): with state d_h = i, one-hot keys, query c_i = s, \
              A = −1, Δ_j = −ln a_j and values v_j = ±V chosen by the sign of α_j s_j (of α_pos s_pos − 1 at pos), \
              |y_i − v_pos| = E_wc (rounding γ_{6i+16}). Queries of 003.thm1.corrected with a prefix up to 300 positions.",
@@ -364,7 +365,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::erratum(
             "003.thm1.moreover.printed",
-            Family::Copy,
+            super::FAMILY,
             "Theorem 1's 'moreover' clause: for every query meeting Assumption 1 and (7) (corrected) with L ≥ 2, some δ′ ≤ \
              ε′/(L−1) meets Assumption 1 and (7) in place of δ — in particular (the other reading) the query's own δ does.",
             property([300, 2000, 20000], queries(AMax::Corrected, Form::MainText), moreover_printed)
@@ -384,12 +385,13 @@ pub fn register(r: &mut crate::claim::Registry) {
         .error(
             ErrorKind::FalseStatement,
             "The clause 'there exists δ ≤ ε/((L−1)M‖Δ‖∞) when L ≥ 2' (Theorem 5: ε/(2(L−1)M‖Δ‖∞)) is false under both readings: the query's own δ, and some δ′ for which Assumption 1 and (7) still hold. Eq (26) gives (δ/2)G < ε′/(2α_pos), i.e. δ < ε′/(α_pos G); eq (27) drops the factor 1/α_pos ≥ 1. The corrected bound δ < ε′/(α_pos G) holds: 003.thm1.moreover.",
-        ),
+        )
+        .holds_instead(&["003.thm1.moreover"]),
     );
     r.add(
         Claim::theorem(
             "003.thm1.moreover",
-            Family::Copy,
+            super::FAMILY,
             "Under Assumption 1 and (7) (corrected), δ < ε′/(α_pos·G) (rounding γ_{i+16} of the bound).",
             property([300, 2000, 20000], queries(AMax::Corrected, Form::MainText), |q: &CopyQuery| moreover_bound(q, 1.0))
                 .given("Assumption 1 and (7) (corrected)", |q| hypothesis(q, AMax::Corrected, Form::MainText))

@@ -13,7 +13,7 @@
 //!   dense and the nonzero state of the construction.
 
 use crate::claim::rate::{judge_rates, RateCell};
-use crate::claim::{construction, custom, Claim, ErrorKind, Eval, Family, Figure, Kind, Series, Style, ALPHA};
+use crate::claim::{construction, custom, Claim, ErrorKind, Eval, Figure, Kind, Series, Style, ALPHA};
 use crate::claims::PAPER_003;
 use crate::math::softplus::softplus;
 use crate::mc::{Stream, StreamKey};
@@ -285,7 +285,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "003.thm2",
-            Family::Copy,
+            super::FAMILY,
             "Theorem 2's construction (x̃_i = [x_i; e_i; e_pos(i)], d_h = N, A = 0, b_i = e_i, c_i = e_pos(i), Δ = softplus(W_Δ) = 1 with W_Δ ≈ ln(e−1), \
              gate off) copies exactly: H_iᵀc_i = v_pos(i) as IEEE values at every position, and the gated block is within \
              1.5·2⁻⁵²|v| (SiLU(k) = 1 + 2⁻⁵²). Values: the copy task (one-hot tokens) or reals with ±M, ±0 and subnormals, \
@@ -298,7 +298,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::erratum(
             "003.thm2.size",
-            Family::Copy,
+            super::FAMILY,
             "'A Mamba block of size O(N)', read as the construction's dense state d_h × d_inner (the memory a dense Mamba layer \
              allocates): the least-squares slope of its log size on log N (N = 16…256, d = 4) is at most 1.",
             size_check(true, 1.0),
@@ -308,12 +308,13 @@ pub fn register(r: &mut crate::claim::Registry) {
         .error(
             ErrorKind::Reading,
             "Theorem 2: 'there exists a Mamba block of size O(N)' (App. A.2: 'the model size we need is O(Nd)'). Reading checked: size as the dense state d_h × d_inner = N(d + 2N) (and the dense W_b, W_c, W_1, W_3), which grows like N² because the positional one-hots e_i, e_pos(i) are channels that also carry state: fitted slope ≈ 2. Under the other reading, the state dimension d_h = N or the nonzero entries N(d + 2), the size is linear: 003.thm2.nonzeros.",
-        ),
+        )
+        .holds_instead(&["003.thm2.nonzeros"]),
     );
     r.add(
         Claim::theorem(
             "003.thm2.nonzeros",
-            Family::Copy,
+            super::FAMILY,
             "Read as the nonzero state (counted after N steps of the full block), the construction's size is linear: the slope \
              of log nonzeros on log N is 1 (N = 16…256, d = 4).",
             size_check(false, 1.0),

@@ -5,7 +5,7 @@
 //!   and the unrolled sum `y_i[k] = Σ_{j≤i} Σ_n c_i[n]·(∏_{t=j+1}^{i} Ã_t[n,k])·b_j[n]·Δ_j[k]x_j[k] + d[k]x_i[k]`
 //!   agree within their rounding. Control: products from Ã_j (off by one).
 
-use crate::claim::{property, Claim, Eval, Family, Rounding};
+use crate::claim::{property, Claim, Eval, Rounding};
 use crate::claims::PAPER_003;
 use crate::mc::{Stream, StreamKey};
 use crate::model::vector_ssm::{unrolled_at, DenseState, Products, VectorSsm};
@@ -74,7 +74,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "003.eq6",
-            Family::Copy,
+            super::FAMILY,
             "The recurrence (1) equals the unrolled form (5) read with Π_jᵀ, y_i[k] = Σ_{j≤i} Σ_n c_i[n]·exp(Σ_{t=j+1}^{i} Δ_t[k]A[n,k])·b_j[n]·Δ_j[k]x_j[k] + d[k]x_i[k], \
              within γ_{3i+2(i+1)d_h+8} + γ_{i+1} of Σ|terms| (decays in the log domain), on random SSMs with d, d_h ≤ 4, \
              A ∈ [−2, 0], weights in [−1, 1], x ∈ [−M, M]^d, N up to 10⁴, at four positions each.",

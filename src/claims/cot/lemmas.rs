@@ -9,7 +9,7 @@
 //! * `003.lem5.printed` (Erratum, false statement) and `003.lem5` (Theorem): indicators fail at
 //!   a = b for reals; on integers with the ½ shift they meet the composed bound.
 
-use crate::claim::{property, Claim, ErrorKind, Eval, Family, Rounding};
+use crate::claim::{property, Claim, ErrorKind, Eval, Rounding};
 use crate::claims::PAPER_003;
 use crate::math::softplus::{silu, softplus_inv};
 use crate::model::gadgets::{linear_silu, select_relu, Comparison, Indicator, Mlp, Multiplier, Precision, RELU_GAP};
@@ -323,7 +323,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::erratum(
             "003.rem1.printed",
-            Family::Cot,
+            super::FAMILY,
             "Remark 1's alternative switch-off: with A ≤ 0 and Δ so large that Ã = e^{ΔA} ≤ 10⁻³, the hidden state of the SSM \
              branch (input the constant 1, W_b, A, d_h ≤ 3, h ≤ 4 random, 1–8 steps) is within 10⁻³ of 0.",
             property([200, 2000, 20000], large_deltas(), |c: &LargeDelta| {
@@ -340,12 +340,13 @@ pub fn register(r: &mut crate::claim::Registry) {
         .error(
             ErrorKind::Construction,
             "Remark 1 proposes to 'make Δ sufficiently large and correspondingly Ã sufficently small with A ≤ 0 so that the hidden states approximates zeros'. The update H_t = Ã_t ⊙ H_{t−1} + (Δ_t ⊙ x_t)b_tᵀ has a write term proportional to Δ: as Δ → ∞ the state tends to Δ·b_t x_tᵀ, not 0, unless W_b = 0 — which is the paper's main construction, not an alternative. The state is the write term up to Ã (003.rem1), so the existence claims of Lemmas 1–5 survive with the W_b = 0 switch-off.",
-        ),
+        )
+        .holds_instead(&["003.rem1"]),
     );
     r.add(
         Claim::theorem(
             "003.rem1",
-            Family::Cot,
+            super::FAMILY,
             "What a large Δ does instead: whenever Ã = e^{ΔA} ≤ 10⁻³, the state of the SSM branch (input 1) is the write term              Δ·b up to the decayed past: ‖H_t − Δ·W_b1‖∞ ≤ Ã/(1 − Ã)·Δ‖W_b1‖∞, plus γ₄ of Δ‖W_b1‖∞/(1 − Ã).",
             property([200, 2000, 20000], large_deltas(), |c: &LargeDelta| write_term(c, 1.0))
                 .given("Ã = e^{ΔA} ≤ 10⁻³", |c| (-c.delta * c.a - 1000f64.ln()) / 1000f64.ln())
@@ -357,7 +358,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "003.lem2",
-            Family::Cot,
+            super::FAMILY,
             "For a two-layer ReLU MLP g(x) = W̄₃ReLU(W̄₂x + b̄₂) with entries in [−M, M] (d₁, d ≤ 5, d₂ ≤ 3) and λ ∈ [1, 10⁴], the SiLU \
              block (W̄₃/λ)SiLU(λ(W̄₂x + b̄₂)) is within Md/λ of g at every x (entries up to 10⁴), plus both evaluations' rounding.",
             property([300, 3000, 30000], relu_cases(), |c: &ReluCase| lemma2(c, false, 1.0)).sides("‖f(x) − g(x)‖∞", "Md/λ"),
@@ -374,7 +375,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "003.lem2.tight",
-            Family::Cot,
+            super::FAMILY,
             "The sharp form of Lemma 2: ‖f − g‖∞ ≤ W₀(1/e)/λ·max_r max(Σ⁺W̄₃[r], Σ⁻|W̄₃[r]|) at every x (W₀(1/e) = 0.27846), and when W̄₂ \
              has full row rank the input with z_k = (1 + W₀(1/e))/λ on the worst row's larger side (−50/λ elsewhere) attains it.",
             property([300, 3000, 30000], relu_cases(), |c: &ReluCase| lemma2(c, true, 1.0))
@@ -390,7 +391,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "003.lem3",
-            Family::Cot,
+            super::FAMILY,
             "Linear maps are exact with SiLU: W₂ = [W; −W], W₃ = [I, −I] give f(x) = Wx (SiLU(u) − SiLU(−u) = u) for W with entries in \
              [−M, M] (d₁, d₂ ≤ 6) and |(Wx)_k| up to 700, within γ₆(|SiLU(u)| + |SiLU(−u)|).",
             property([300, 3000, 30000], linear_cases(), |c: &LinearCase| lemma3(c, false)).sides("|f(x)_k − (Wx)_k|", "0, plus the rounding"),
@@ -402,7 +403,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "003.lem4",
-            Family::Cot,
+            super::FAMILY,
             "The suite's 4d-unit select, g_k = ½[ReLU(x_k + Ms) − ReLU(−x_k + Ms)] + ½[ReLU(y_k − Ms) − ReLU(−y_k − Ms)], s = t/α, returns x \
              for t ≥ α and y for t ≤ −α exactly with ReLU and within W₀(1/e)/λ as the scaled SiLU block (Lemma 2), for x, y ∈ [−M, M]^d \
              (d ≤ 4), |t| = α(1 + E·{0, 1, 10³}), plus the rounding γ₁₂·2M(1 + |t|/α).",
@@ -419,7 +420,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::erratum(
             "003.lem5.printed",
-            Family::Cot,
+            super::FAMILY,
             "Lemma 5 for real inputs, by its proof's construction (𝕀[a > b] = select(1, 0, a − b), 𝕀[a ≠ b] = 1 − (1 − 𝕀[a>b])(1 − 𝕀[a<b])), \
              with any α and λ ≥ 4W₀(1/e)/ε: |f(a, b) − 𝕀(a, b, ∘)| ≤ ε for all a, b ∈ [−M, M] and ∘ ∈ {≠, >, <}.",
             property([300, 3000, 30000], real_indicators(), lemma5).sides("|f(a, b) − 𝕀(a, b, ∘)|", "ε"),
@@ -429,12 +430,13 @@ pub fn register(r: &mut crate::claim::Registry) {
         .error(
             ErrorKind::FalseStatement,
             "Lemma 5 claims |f(a, b) − 𝕀(a, b, ∘)| ≤ ε 'for any a, b ∈ [−M, M]' with 'a Mamba block'. A Mamba block is continuous and 𝕀 jumps at a = b, so no block meets ε < ½ near a = b; the proof's select g(1, 0, a − b) needs |a − b| ≥ α (Lemma 4) and at a = b returns ½, so 𝕀[a > b] errs by ½ and 𝕀[a ≠ b] = 1 − ½·½ = 0.75 instead of 0. The lemma defines 𝕀: ℝ² × {≠, >, <} → {0, 1}, so the reals are the printed domain; read on integers (as Assumption 2 would supply), the proof's unshifted construction still fails at a = b, and the statement holds with a ½-shifted threshold (003.lem5); 𝕀[≠] then takes two blocks, not one.",
-        ),
+        )
+        .holds_instead(&["003.lem5"]),
     );
     r.add(
         Claim::theorem(
             "003.lem5",
-            Family::Cot,
+            super::FAMILY,
             "On integers a, b ∈ [−M, M] (M ≤ 10⁴), 𝕀[a > b] = select(1, 0, a − b − ½) and 𝕀[a < b] likewise (α = ½, SiLU select with λ ∈ [1, 10³]) err by \
              at most e = W₀(1/e)/λ, and the two-block 𝕀[a ≠ b] = 1 − (1 − 𝕀̂[>])(1 − 𝕀̂[<]) (Lemma 1 multiplier at ε_m) by at most ε_m + 2e + e².",
             property([300, 3000, 30000], integer_indicators(0.5), lemma5).sides("|f(a, b) − 𝕀(a, b, ∘)|", "e, or ε_m + 2e + e² for ≠"),

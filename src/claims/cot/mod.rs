@@ -4,11 +4,14 @@
 //! Proofs, repairs and errata: `proofs/cot.md`. Models: [`crate::model::gadgets`],
 //! [`crate::model::cot_machine`], [`crate::model::windowed`]; the DPs: [`crate::model::dp`].
 
-use crate::claim::Registry;
+use crate::claim::{Family, Registry};
 
 pub mod lemmas;
 pub mod multiply;
 pub mod programs;
+
+/// The cot family: Dynamic programming with chain of thought (003 Lem 1–5, Thm 3–4).
+pub const FAMILY: Family = Family::new("cot");
 
 /// Registers the cot claims.
 pub fn register(r: &mut Registry) {

@@ -9,7 +9,7 @@
 //! * `003.lem1.sigma3.printed` (Erratum, typo) and `003.lem1.sigma3` (Theorem): the printed σ‴
 //!   has e^{−2} for e^{−2x}.
 
-use crate::claim::{property, Claim, ErrorKind, Eval, Family, Figure, HeatMap, Rounding, Series, Style};
+use crate::claim::{property, Claim, ErrorKind, Eval, Figure, HeatMap, Rounding, Series, Style};
 use crate::claims::PAPER_003;
 use crate::model::gadgets::{silu_third, silu_third_corrected, silu_third_printed, Multiplier};
 use crate::strategy::{log_uniform, real};
@@ -180,7 +180,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "003.lem1",
-            Family::Cot,
+            super::FAMILY,
             "Eq (30) with the paper's λ = 108M³/ε gives |g(a, b) − ab| ≤ ε for a, b ∈ [−M, M] (corners in one draw of four), \
              M ∈ [10⁻², 10²], ε ∈ [10⁻⁶, 1], evaluated in f64 wherever f64 resolves ε at that λ (4Mλ(γ₁₀ + 1.1γ₂) + γ₂M² ≤ ε/2).",
             lem1(|m, eps| Multiplier::paper(m, eps).lambda),
@@ -191,7 +191,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "003.lem1.tight",
-            Family::Cot,
+            super::FAMILY,
             "For every λ > 0 (λ/M ∈ [10⁻², 10⁴]) and a, b ∈ [−M, M], |g(a, b) − ab| ≤ M⁴/(3λ²) (from u·tanh(u/2) − u²/2 ∈ [−u⁴/24, 0]), \
              plus the f64 evaluation's rounding (λ²/2)(γ₁₀Σ|σ(x_k)| + 1.1γ₂Σ|x_k|) + γ₂|ab|.",
             tight(1.0),
@@ -203,7 +203,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::erratum(
             "003.lem1.f32",
-            Family::Cot,
+            super::FAMILY,
             "Eq (30) with λ = 108M³/ε, every operation in f32, gives |g(a, b) − ab| ≤ ε on [−M, M]² wherever f32 can hold ab \
              well within ε (ε ≥ 2⁻¹⁶M²).",
             in_f32(false, true),
@@ -213,12 +213,13 @@ pub fn register(r: &mut crate::claim::Registry) {
         .error(
             ErrorKind::Precision,
             "Lemma 1's construction, eq (30) with 'λ ≥ 216M³/(2ε)', is exact in real arithmetic but cancels in floating point: σ((a+b)/λ) and σ((−a−b)/λ) are ≈ ±(a+b)/(2λ) and their sum is ≈ (a+b)²/(4λ²), so the rounding of the four terms, ≈ (2M/λ)·u each, is multiplied by λ²/2 into ≈ 4Mλ·u = 432M⁴u/ε. In f32 (u = 2⁻²⁴) this exceeds ε once M²/ε ≳ 200, e.g. M = 1, ε = 10⁻³ (λ = 1.08·10⁵) errs by ≈ 10⁻²; f64 breaks the same way at M²/ε ≳ 5·10⁶ (outside 003.lem1's hypothesis). The larger the paper's λ, the worse.",
-        ),
+        )
+        .holds_instead(&["003.lem1"]).starts_at("f32 once M²/ε ≳ 200 (M = 1, ε = 10⁻³ errs by ≈ 10⁻²); f64 once M²/ε ≳ 5·10⁶"),
     );
     r.add(
         Claim::theorem(
             "003.lem1.stable",
-            Family::Cot,
+            super::FAMILY,
             "The stable form (λ²/2)(s·tanh(s/2) − t·tanh(t/2)) of eq (30), λ = 108M³/ε, every operation in f32, gives \
              |g(a, b) − ab| ≤ ε on [−M, M]² wherever ε ≥ 2⁻¹⁶M² (its rounding is ≈ γ₁₂·2M² ≤ ε/10).",
             in_f32(true, false),
@@ -230,7 +231,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::erratum(
             "003.lem1.sigma3.printed",
-            Family::Cot,
+            super::FAMILY,
             "The printed third derivative of SiLU, [(x−3)e^{−x} − 4xe^{−2} + (x+3)e^{−3x}]/(1+e^{−x})⁴, equals σ‴(x) on [−1, 1] \
              (σ‴ = 3s″ + x·s‴ by Leibniz on x·s(x), s logistic), within both evaluations' rounding γ₁₆.",
             third(true),
@@ -240,12 +241,13 @@ pub fn register(r: &mut crate::claim::Registry) {
         .error(
             ErrorKind::Typo,
             "Lemma 1's proof prints σ‴(x) = [(x−3)e^{−x} − 4xe^{−2} + (x+3)e^{−3x}]/(1+e^{−x})⁴: the middle exponent lost its x. With e^{−2x} the formula is SiLU's third derivative (003.lem1.sigma3); as printed it differs by 4x(e^{−2x} − e^{−2})/(1+e^{−x})⁴, up to 0.15 on [−1, 1] (1.3 on [−3, 3]). The bound the paper then uses, (4e + 4e² + 4e³)/(1+e^{−1})⁴, is that of the e^{−2x} form, and the same display prints (2M/λ)² for (2M/λ)³.",
-        ),
+        )
+        .holds_instead(&["003.lem1.sigma3"]),
     );
     r.add(
         Claim::theorem(
             "003.lem1.sigma3",
-            Family::Cot,
+            super::FAMILY,
             "With e^{−2x}, [(x−3)e^{−x} − 4xe^{−2x} + (x+3)e^{−3x}]/(1+e^{−x})⁴ equals SiLU's third derivative 3s″ + x·s‴ on [−1, 1] \
              within both evaluations' rounding γ₁₆.",
             third(false),

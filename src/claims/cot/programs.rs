@@ -11,7 +11,7 @@
 //!   exact grow like log₂T (at most 2·log₂T).
 
 use crate::claim::rate::{judge_rates, RateCell};
-use crate::claim::{construction, custom, Claim, Eval, Family, Figure, Kind, Outcome, Rounding, Series, Style, Table, Verdict, ALPHA};
+use crate::claim::{construction, custom, Claim, Eval, Figure, Kind, Outcome, Rounding, Series, Style, Table, Verdict, ALPHA};
 use crate::claims::PAPER_003;
 use crate::model::cot_machine::{CotMachine, Transcript};
 use crate::model::dp::{cot_len, CotToken, DpProblem, LocalRecurrence};
@@ -339,7 +339,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "003.thm3",
-            Family::Cot,
+            super::FAMILY,
             "The repaired Theorem 3 construction — SiLU gadgets of Lemmas 1–5, exact COPY (content-keyed for the separators, positional \
              with SiLU-hat one-hots e_t), the fixed token layout, integer rounding after each block, λ = ln(32T) + 4 — generates every \
              DP cell and the answer of LCS and edit distance exactly, on random string pairs (alphabet 2–8, lengths 1–31, so T ≤ 1026).",
@@ -352,7 +352,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "003.table1",
-            Family::Cot,
+            super::FAMILY,
             "Table 1's Mamba column, measured on Theorem 3's machine (square LCS, T = 83…1091): the least-squares slopes of log state \
              entries, log operations per step and log total operations on log T are 1, 1 and 2, within their intervals widened by the \
              lower-order terms' largest effect on the local slope.",
@@ -369,7 +369,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "003.thm4",
-            Family::Cot,
+            super::FAMILY,
             "The windowed construction (g = m selective channel groups, Δ_r = softplus(β(2φ_t[r] − 1)) from the token's phase one-hot, \
              A = −1, read-out 1/softplus(β), β = ln(16mp); the token's coefficient vector shifted each step by Lemma 3, Lemma 1 products, Lemma 5 indicators for mod p) generates \
              o_i = (Σ_k c_k o_{i−k}) mod p exactly for m = 2…8, p ∈ {2, 3, 5, 7, 11}, c_m ≠ 0, T up to 10⁵, with a state of m numbers.",
@@ -382,7 +382,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "003.thm4.cost",
-            Family::Cot,
+            super::FAMILY,
             "The windowed machine's state and operations per step do not grow with T and its total operations grow linearly \
              (m = 4, p = 7, T = 10²…10⁵): slopes 0, 0 and 1 of log count on log T; and its operations per step grow linearly in m \
              (m = 2…8): slope 1 of log count on log m — within their intervals widened by the lower-order terms and the logs' rounding.",
@@ -394,7 +394,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::conjecture(
             "003.precision",
-            Family::Cot,
+            super::FAMILY,
             "Log precision suffices: the fewest significand bits p_min at which Theorem 3's machine reproduces the chain of thought \
              (every operation rounded) satisfies p_min ≤ 2·log₂T on LCS and edit-distance instances with T = 18…627.",
             precision_check(),

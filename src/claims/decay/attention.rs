@@ -16,7 +16,7 @@
 use super::{overview, PAPER_000, PAPER_004};
 use crate::claim::custom;
 use crate::claim::rate::{judge_rates, RateCell};
-use crate::claim::{property, Check, Claim, ErrorKind, Eval, Family, Kind, ALPHA};
+use crate::claim::{property, Check, Claim, ErrorKind, Eval, Kind, ALPHA};
 use crate::math::derivative;
 use crate::math::linalg::{mat_from_rows, smallest_singular_value, spectral_norm, Mat};
 use crate::mc::Stream;
@@ -251,7 +251,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::erratum(
             "004.thm1.printed",
-            Family::Decay,
+            super::FAMILY,
             "Eq (12) with the sum to t+k−1 equals dh_{t+k}/dx_t (dual numbers, relative 1e−9), for causal and full \
              attention (d, d_k, H ≤ 3, T ≤ 10, weights on a 1/8 grid in [−2, 2], ‖x_i‖ ≤ R ≤ 3, 004's Q/K convention, β = 1/√d_k).",
             property(CASES, instances(10, false), |b: &BoundedAttention| theorem1_margin(&b.instance, Formula::Printed))
@@ -262,12 +262,13 @@ pub fn register(r: &mut crate::claim::Registry) {
             "The softmax normalisation couples every weight of I_τ to x_t, so the sum must run over all of I_τ \
              (to t+k causal, to T for Eq (5) as written). Corrected: 004.thm1.corrected.",
         )
-        .error(ErrorKind::FalseStatement, "The printed sum stops at i = t+k−1, but the softmax normalisation couples every weight w(i,τ), i ∈ I_τ, to x_t, so the printed expression differs from the Jacobian whenever the score gradient is non-zero. Corrected (sum over all of I_τ, and its closed form): 004.thm1.corrected."),
+        .error(ErrorKind::FalseStatement, "The printed sum stops at i = t+k−1, but the softmax normalisation couples every weight w(i,τ), i ∈ I_τ, to x_t, so the printed expression differs from the Jacobian whenever the score gradient is non-zero. Corrected (sum over all of I_τ, and its closed form): 004.thm1.corrected.")
+        .holds_instead(&["004.thm1.corrected"]),
     );
     r.add(
         Claim::theorem(
             "004.thm1.corrected",
-            Family::Decay,
+            super::FAMILY,
             "The sum of Eq (12) over all i ∈ I_τ, and the closed form w(t,τ)·W_V[I + (x_t − x̄_τ) g_τᵀ] with \
              g_τ = βW_QᵀW_K x_τ and x̄_τ = Σ_{i∈I_τ} w(i,τ) x_i, both equal dh_τ/dx_t for k ≥ 1 (dual numbers, relative 1e−9), \
              causal and full.",
@@ -285,7 +286,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "004.attn.lower",
-            Family::Decay,
+            super::FAMILY,
             "For inputs with ‖x_i‖₂ ≤ R, d ≥ 2, H ≥ d and W_V of full column rank: \
              ‖LRD(τ,t)‖₂ ≥ σ_d(W_V)·exp(−2βR²‖W_QᵀW_K‖₂)/|I_τ| (T ≤ 200, causal and full): attention LRD decays at most \
              polynomially in τ, not exponentially.",
@@ -306,7 +307,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "000.attn",
-            Family::Decay,
+            super::FAMILY,
             "Causal softmax attention on scalar tokens |x_i| ≤ X (q = W_QᵀW_K, v = W_V on a 1/8 grid in [−2, 2], t ≤ 400): \
              eq (44) equals ∂y_t/∂x_j (dual numbers, relative 1e−9) and t·|∂y_t/∂x_j| ≤ e^{2|q|X²}(|v| + 2|qv|X²) for every j < t.",
             property(CASES, scalar_instances(), |i: &ScalarAttention| sensitivity_margin(i, 1)),
@@ -322,7 +323,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "000.attn.slope",
-            Family::Decay,
+            super::FAMILY,
             "The O(1/t) of App. B is the actual rate: for causal softmax attention on scalar tokens drawn iid U(−X, X), (q, v, X) ∈ \
              {(0.5, 1, 1), (2, 1, 1), (1, −1, 2)}, the mean sensitivity (1/(t−1))Σ_{j<t}|∂y_t/∂x_j| (eq 44) at t = 16, 64, …, 16384 has \
              fitted log–log slope −1 ± 0.05 (10 / 40 / 200 sequences per setting, Student-t, Bonferroni over the 3 settings at α = 10⁻⁴).",

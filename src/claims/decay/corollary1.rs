@@ -11,7 +11,7 @@
 
 use super::PAPER_004;
 use crate::claim::custom;
-use crate::claim::{property, Claim, Comparison, Context, ErrorKind, Eval, Family, Figure, Kind, Outcome, Relation, Series, Style, Verdict};
+use crate::claim::{property, Claim, Comparison, Context, ErrorKind, Eval, Figure, Kind, Outcome, Relation, Series, Style, Verdict};
 use crate::math::linalg::{cond2, log_norm2, mat_from_rows, mat_to_rows, spectral_abscissa, Mat, Vector};
 use crate::math::softplus::softplus;
 use crate::mc::jobs::{DiagonalLrdJob, DiagonalLrdPath};
@@ -325,7 +325,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::erratum(
             "004.cor1.printed",
-            Family::Decay,
+            super::FAMILY,
             "Per-step bound with λ₁ = max Re λ(A), over general stable A (H ≤ 4, grid entries, Δ ∈ [1/16, 2], ZOH), \
              at every step of a path of up to 30 steps (relative tolerance 1e−12).",
             property(CASES, general_instances(), printed_margin)
@@ -345,12 +345,13 @@ pub fn register(r: &mut crate::claim::Registry) {
             "Step 3 of the proof, ‖e^{ΔA}‖₂ ≤ e^{λ₁Δ}, holds only for normal A. Corrected: 004.cor1.normal (normal A), \
              004.cor1.lognorm (μ₂(A) for any A), 004.cor1.kappa (cumulative, with κ₂(V)).",
         )
-        .error(ErrorKind::FalseStatement, "False for non-normal stable A: the search finds 2×2 counterexamples, and HiPPO-LegS (N = 4, Δ = 0.1) violates it at 190 of its first 200 steps. True for normal A (004.cor1.normal) and, for any A, with the logarithmic norm μ₂(A) in place of λ₁ (004.cor1.lognorm)."),
+        .error(ErrorKind::FalseStatement, "False for non-normal stable A: the search finds 2×2 counterexamples, and HiPPO-LegS (N = 4, Δ = 0.1) violates it at 190 of its first 200 steps. True for normal A (004.cor1.normal) and, for any A, with the logarithmic norm μ₂(A) in place of λ₁ (004.cor1.lognorm).")
+        .holds_instead(&["004.cor1.normal", "004.cor1.lognorm"]),
     );
     r.add(
         Claim::theorem(
             "004.cor1.normal",
-            Family::Decay,
+            super::FAMILY,
             "For normal A (Q·blockdiag(real eigenvalues, 2×2 rotation-scaling blocks)·Qᵀ, H ≤ 4), the per-step bound holds \
              with λ₁ = max Re λ(A), at every step (relative tolerance 1e−10), for per-step Δ ∈ [1/16, 2].",
             property(CASES, normal_instances(), |n: &NormalInstance| per_step_margin(&n.step, n.lambda1, 1e-10)),
@@ -362,7 +363,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "004.cor1.lognorm",
-            Family::Decay,
+            super::FAMILY,
             "For any stable A (same instances as 004.cor1.printed), ‖LRD(t+k+1,t)‖₂ ≤ exp(μ₂(A)Δ_{t+k+1}) ‖LRD(t+k,t)‖₂ \
              with μ₂(A) = λ_max((A+Aᵀ)/2), at every step (relative tolerance 1e−12).",
             property(CASES, general_instances(), |i: &StepInstance| lognorm_margin(i, 0.0)),
@@ -374,7 +375,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "004.cor1.kappa",
-            Family::Decay,
+            super::FAMILY,
             "For diagonalisable A = V diag(λ) V⁻¹ (real λ < 0, grid V with κ₂(V) ≤ 1e6, H ≤ 4), \
              ‖LRD(t+k,t)‖₂ ≤ κ₂(V) exp(λ₁ S_{t,k}) ‖B̄_t‖₂ with S_{t,k} = Σ_{j=t+1}^{t+k} Δ_j, for every k ≤ 30 (relative tolerance 1e−9).",
             property(CASES, kappa_instances(), |i: &KappaInstance| kappa_margin(i, true)),
@@ -389,7 +390,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "004.cor1.cumulative",
-            Family::Decay,
+            super::FAMILY,
             "For diagonal A (a_n = −(n+1)/2, n < 8, B = 1, ZOH) with selective Δ_j = softplus(x_j − 1), x iid N(0,1): \
              log‖LRD(t+k,t)‖₂ ≤ λ₁ S_{t,k} + log‖B̄_t‖₂ at every k up to the horizon (10⁴ quick, 10⁶ standard, 10⁷ deep; \
              relative tolerance 1e−9·(1+|λ₁S|)), computed in log space, and the bound is asymptotically tight: \

@@ -8,7 +8,7 @@
 //!   input-dependent B. Control: the correction term with its sign flipped.
 
 use super::PAPER_004;
-use crate::claim::{property, Claim, ErrorKind, Eval, Family};
+use crate::claim::{property, Claim, ErrorKind, Eval};
 use crate::math::linalg::{dist, norm};
 use crate::math::linalg::{mat_from_rows, Vector};
 use crate::math::{central_difference, derivative};
@@ -160,7 +160,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "004.eq10",
-            Family::Decay,
+            super::FAMILY,
             "For an LTI SSM (fixed Δ, dense A, ZOH), (∏_{j=t+1}^{t+k} Ā_j) B̄_t equals dh_{t+k}/dx_t computed by \
              dual numbers (relative 1e−9) and by central differences (relative 1e−5). Instances: H ≤ 4, \
              A, B on a 1/8 grid in [−2, 2], Δ ∈ [1/16, 1], t ≤ 12, k ≤ 20.",
@@ -175,7 +175,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::erratum(
             "004.eq10.selective",
-            Family::Decay,
+            super::FAMILY,
             "Eq (10) read as the full derivative of Mamba's state: with Δ_t = softplus(w x_t + b) (diagonal A, \
              ZOH or Euler B̄), (∏ Ā_j) B̄_t = dh_{t+k}/dx_t (dual numbers, relative 1e−10).",
             property(CASES, selective_instances(false), |i: &SelectiveInstance| selective_margin(i, DiagonalSsm::lrd_eq10))
@@ -187,12 +187,13 @@ pub fn register(r: &mut crate::claim::Registry) {
             "Eq (10) treats Δ_t (and B_t) as constants. The full derivative adds Φ(t+k,t)[∂Ā_t/∂x_t h_{t−1} + \
              ∂B̄_t/∂x_t x_t]; see 004.eq10.full. The per-step recursion LRD(t+k+1,t) = Ā_{t+k+1} LRD(t+k,t) still holds.",
         )
-        .error(ErrorKind::FalseStatement, "§2: 'Mamba relaxes the linear time invariance assumption and allows the time interval to be a function of input, Δ_t = s(x_t)'; §3.1: 'the LRD defined by (8) in SSM/Mamba model is' (10), and (8) is the total derivative dh_{t+k}/dx_t. With Δ_t = s(x_t), (∏ Ā_j) B̄_t is not that derivative: it drops Φ(t+k,t)[∂Ā_t/∂x_t h_{t−1} + ∂B̄_t/∂x_t x_t]. Read with Δ independent of x (the SSM half of 'SSM/Mamba'), (10) is exact: 004.eq10; the full derivative for Mamba is 004.eq10.full."),
+        .error(ErrorKind::FalseStatement, "§2: 'Mamba relaxes the linear time invariance assumption and allows the time interval to be a function of input, Δ_t = s(x_t)'; §3.1: 'the LRD defined by (8) in SSM/Mamba model is' (10), and (8) is the total derivative dh_{t+k}/dx_t. With Δ_t = s(x_t), (∏ Ā_j) B̄_t is not that derivative: it drops Φ(t+k,t)[∂Ā_t/∂x_t h_{t−1} + ∂B̄_t/∂x_t x_t]. Read with Δ independent of x (the SSM half of 'SSM/Mamba'), (10) is exact: 004.eq10; the full derivative for Mamba is 004.eq10.full.")
+        .holds_instead(&["004.eq10", "004.eq10.full"]),
     );
     r.add(
         Claim::theorem(
             "004.eq10.full",
-            Family::Decay,
+            super::FAMILY,
             "For the selective diagonal SSM with Δ_t = softplus(w x_t + b) and B_t = b_bias + b_weight·x_t (ZOH or Euler), \
              dh_{t+k}/dx_t = Φ(t+k,t)[B̄_t + ∂Ā_t/∂x_t h_{t−1} + ∂B̄_t/∂x_t x_t] (dual numbers, relative 1e−10).",
             property(CASES, selective_instances(true), |i: &SelectiveInstance| selective_margin(i, DiagonalSsm::lrd_full)),

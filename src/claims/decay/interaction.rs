@@ -10,7 +10,7 @@
 use super::PAPER_004;
 use crate::claim::custom;
 use crate::claim::rate::{judge_rates, RateCell};
-use crate::claim::{property, Check, Claim, Context, ErrorKind, Eval, Family, Figure, Kind, Outcome, Rounding, Series, Style, ALPHA};
+use crate::claim::{property, Check, Claim, Context, ErrorKind, Eval, Figure, Kind, Outcome, Rounding, Series, Style, ALPHA};
 use crate::error::Result;
 use crate::math::derivative;
 use crate::math::linalg::{dist, norm};
@@ -366,7 +366,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::erratum(
             "004.thm3.printed",
-            Family::Decay,
+            super::FAMILY,
             "Eq (16) as printed (second sum to t, empty product = I) equals dh_{t+k}/dx_t of the interaction model \
              (scalar x, fixed Δ, ZOH, H ≤ 4, t ≤ 10, k ≤ 10, any h_0; dual numbers, relative 1e−9).",
             property(CASES, instances(), |i: &InteractionInstance| theorem3_margin(i, Formula::Printed)),
@@ -376,12 +376,13 @@ pub fn register(r: &mut crate::claim::Registry) {
             "The i = t summand does not exist (only i ≤ t−1 contain x_t through h_{t−1}); it adds the spurious \
              2x_t² Φ(t+k,t) G (Wᵀ B̄_t). Corrected: 004.thm3.corrected.",
         )
-        .error(ErrorKind::Typo, "The second sum's upper limit: 'Σ_{i=1}^{t}' should read Σ_{i=1}^{t−1} (only B̄_i x_i with i ≤ t−1 reach h_{t−1}); with the empty-product convention the printed i = t term adds a spurious 2x_t² Φ(t+k,t) G (Wᵀ B̄_t). With the evident intended limit the formula is exact: 004.thm3.corrected."),
+        .error(ErrorKind::Typo, "The second sum's upper limit: 'Σ_{i=1}^{t}' should read Σ_{i=1}^{t−1} (only B̄_i x_i with i ≤ t−1 reach h_{t−1}); with the empty-product convention the printed i = t term adds a spurious 2x_t² Φ(t+k,t) G (Wᵀ B̄_t). With the evident intended limit the formula is exact: 004.thm3.corrected.")
+        .holds_instead(&["004.thm3.corrected"]),
     );
     r.add(
         Claim::theorem(
             "004.thm3.corrected",
-            Family::Decay,
+            super::FAMILY,
             "Eq (16) with the second sum to t−1, and the compact form Φ(t+k,t)[B̄_t + 2x_t (Wᵀh_{t−1}) G], both equal \
              dh_{t+k}/dx_t (same instances as 004.thm3.printed; dual numbers, relative 1e−9).",
             property(CASES, instances(), |i: &InteractionInstance| theorem3_margin(i, Formula::Corrected)),
@@ -396,7 +397,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "004.sec41",
-            Family::Decay,
+            super::FAMILY,
             "For a stable interaction model with x iid N(0,1), (1/k) ln ‖LRD(t+k,t)‖₂ → λ_top < 0: exponential decay. \
              Special case of §4.2 (Ā = P diag(λ)Pᵀ, G = W = √γ p_H, four (λ_H, γ) with μ < 0): the rate equals \
              μ = E ln(λ_H + γX²) (quadrature). Three random instances (H = 4, G, W ~ N(0, 0.09)) with λ_top < 0: the rate \
@@ -417,7 +418,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "004.sec41.mean",
-            Family::Decay,
+            super::FAMILY,
             "§4.1 in the mean: with x_j iid N(0, 1) after t, E[LRD(t+k,t) | x_{≤t}] = (Ā + GWᵀ)^k v_0 (E x² = 1; v_0 depends on x_{≤t} only). \
              Six random models (Ā = expm(−Q diag(U(0.1, 1)) Qᵀ), G, W ~ N(0, 0.3²), H = 4), v_0 = B̄, k ∈ {1, 5, 20}: every coordinate's \
              Monte Carlo mean over 2000 / 20000 / 200000 draws contains the exact value (Student-t, Bonferroni over the 72 coordinates at α = 10⁻⁴).",

@@ -2,7 +2,7 @@
 //! and its absence in attention (004 Eq 10, Corollary 1, Theorems 1 and 3, §4.1; 000 Lemma 1,
 //! Lemma 2 and the attention sensitivity of App. B). Proofs and corrections: `proofs/decay.md`.
 
-use crate::claim::Registry;
+use crate::claim::{Family, Registry};
 
 pub mod attention;
 pub mod corollary1;
@@ -12,6 +12,9 @@ pub mod overview;
 pub mod sensitivity;
 
 pub use super::{PAPER_000, PAPER_004};
+
+/// The decay family: Exponential decay of the long-range dependency (LRD) of SSMs and Mamba, and its absence in attention (004 Eq 10, Cor 1, Thm 1, 3, §4.1; 000 Lem 1–2).
+pub const FAMILY: Family = Family::new("decay");
 
 /// Registers the decay claims.
 pub fn register(r: &mut Registry) {

@@ -11,7 +11,7 @@
 //! * `000.lem2.corrected` (Theorem): `lim_t |∂h_t/∂x_j| ≥ e^{−c} |F_j|`. Control: e^{−c/2}.
 
 use super::PAPER_000;
-use crate::claim::{property, Claim, ErrorKind, Eval, Family, Figure, Series, Style};
+use crate::claim::{property, Claim, ErrorKind, Eval, Figure, Series, Style};
 use crate::math::derivative;
 use crate::math::softplus::{softplus, softplus_inv};
 use crate::model::{DeltaRule, DiagonalSsm, Discretization};
@@ -252,7 +252,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "000.lem1",
-            Family::Decay,
+            super::FAMILY,
             "For one state component of S6 (Δ = softplus(wx + b), B(x) = px + q, Euler B̄) or S4D (Δ ≡ 1, B = q): \
              ∂h_t/∂x_j = exp(−λ Σ_{r=j+1}^t Δ(x_r))·F_j with F_j = ∂_x(B(x)Δ(x)x)|_{x_j} − λe^{−λΔ_j}Δ'(x_j)h_{j−1}, for every \
              t from j to T ≤ 200 (dual numbers, relative 1e−10); for S4D the exponent is λ(t−j).",
@@ -275,7 +275,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::erratum(
             "000.lem2.printed",
-            Family::Decay,
+            super::FAMILY,
             "With freezing inputs (x_r chosen so that Δ(x_r) = c0/r² after a random prefix x_1..x_j, j ≤ 4) and \
              c = λΣ_{r≥1}Δ(x_r): lim_t |∂h_t/∂x_j| ≥ e^{−c}|∂_x(B(x)Δ(x)x)|_{x_j}| (limit computed exactly from T = 300 \
              and the known tail; relative tolerance 1e−9).",
@@ -289,12 +289,13 @@ pub fn register(r: &mut crate::claim::Registry) {
             "Eq 13 drops the term −λe^{−λΔ_j}Δ'(x_j)h_{j−1} of the second factor; it is valid for j = 1 (h_0 = 0) or when the \
              two terms share a sign. Corrected: 000.lem2.corrected. (The printed x_s should read x_j.)",
         )
-        .error(ErrorKind::FalseStatement, "Eq (13) drops the term −λe^{−λΔ_j}Δ'(x_j)h_{j−1} of ∂h_j/∂x_j; when it has the opposite sign to ∂_x(B(x)Δ(x)x) the limit falls below the printed bound (the search finds j = 3 instances). Valid for j = 1 (h_0 = 0); corrected with F_j in place of ∂_x(BΔx): 000.lem2.corrected."),
+        .error(ErrorKind::FalseStatement, "Eq (13) drops the term −λe^{−λΔ_j}Δ'(x_j)h_{j−1} of ∂h_j/∂x_j; when it has the opposite sign to ∂_x(B(x)Δ(x)x) the limit falls below the printed bound (the search finds j = 3 instances). Valid for j = 1 (h_0 = 0); corrected with F_j in place of ∂_x(BΔx): 000.lem2.corrected.")
+        .holds_instead(&["000.lem2.corrected"]),
     );
     r.add(
         Claim::theorem(
             "000.lem2.corrected",
-            Family::Decay,
+            super::FAMILY,
             "Same instances as 000.lem2.printed: lim_t |∂h_t/∂x_j| ≥ e^{−c}|F_j| with the full factor \
              F_j = ∂_x(B(x)Δ(x)x)|_{x_j} − λe^{−λΔ_j}Δ'(x_j)h_{j−1}.",
             property(FREEZING_CASES, freezing_instances(), |i: &FreezingInstance| lemma2_margin(i, Lemma2::Corrected)).illustrate(lemma2_figure),

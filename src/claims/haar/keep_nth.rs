@@ -10,7 +10,7 @@
 //!   converges, y(t) − x_n = (x_{n−1} − x_n)·√(π/(2W)) + O(W^{−3/2}): the erratum is one of
 //!   construction (discretisation), not of the corollary. Control: the layer constant √(π/W).
 
-use crate::claim::{construction, property, Claim, ErrorKind, Eval, Family, Figure, Series, Style};
+use crate::claim::{construction, property, Claim, ErrorKind, Eval, Figure, Series, Style};
 use crate::claims::PAPER_000;
 use crate::math::haar::integrated_softplus_to;
 use crate::math::quadrature::adaptive_simpson;
@@ -233,7 +233,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "000.prop1",
-            Family::Haar,
+            super::FAMILY,
             "A one-layer S6 with λ = 0 (A = 0) on the all-ones input has h_t = t·Δ·B exactly, Δ = softplus(w + b), for every t ≤ T ≤ \
              2·10⁴ (ZOH and Euler; relative tolerance 4ε·t for the summation), so with Δ = 1 (b = ln(e − 1), w = 0) it outputs absolute time.",
             property([100, 500, 5000], ones.clone(), |p: &AllOnes| prop1_margin(p, 0.0)),
@@ -249,7 +249,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::erratum(
             "000.cor2.printed",
-            Family::Haar,
+            super::FAMILY,
             "The paper's construction in discrete Mamba: two channels with λ = 1, B = 1, Δ₁ = softplus(W(n − t)), \
              Δ₂ = softplus(W(n − 1 − t)) from the time PE, output h₂ − h₁, ZOH or Euler B̄; for W ∈ [20, 60] (sharp thresholds), T ≤ 200, tokens in \
              [−128, 128]: |y_t − x_n| ≤ 10⁻⁶·max(1, max|x|) for every t ≥ n.",
@@ -261,12 +261,13 @@ pub fn register(r: &mut crate::claim::Registry) {
              off with Δ, integer thresholds give softplus(0) = ln 2, and a discrete reset keeps x_r. Also h₂ − h₁ (not h₁ − h₂) \
              is +1 on [n−1, n). Corrected: 000.cor2.corrected.",
         )
-        .error(ErrorKind::Construction, "Corollary 2 is existential and true: an S6 layer does solve Keep n-th (000.cor2.corrected, a half-integer threshold in one ZOH channel). What fails is App. A.3's continuous-time construction moved to discrete Mamba: B̄ = ΔB (Euler) or (1 − e^{−Δ})B (ZOH) switches the input off with Δ, integer thresholds give softplus(0) = ln 2, and a discrete reset keeps x_r. In the paper's own eq (8) model (Δ only in the decay) the construction converges, y − x_n = (x_{n−1} − x_n)√(π/(2W)) + O(W^{−3/2}) (000.cor2.continuous): for x = (0, 1/16), n = 2 it gives 0.0472, 0.0586, 0.0617 at W = 25, 400, 10⁴ against 0.0625."),
+        .error(ErrorKind::Construction, "Corollary 2 is existential and true: an S6 layer does solve Keep n-th (000.cor2.corrected, a half-integer threshold in one ZOH channel). What fails is App. A.3's continuous-time construction moved to discrete Mamba: B̄ = ΔB (Euler) or (1 − e^{−Δ})B (ZOH) switches the input off with Δ, integer thresholds give softplus(0) = ln 2, and a discrete reset keeps x_r. In the paper's own eq (8) model (Δ only in the decay) the construction converges, y − x_n = (x_{n−1} − x_n)√(π/(2W)) + O(W^{−3/2}) (000.cor2.continuous): for x = (0, 1/16), n = 2 it gives 0.0472, 0.0586, 0.0617 at W = 25, 400, 10⁴ against 0.0625.")
+        .holds_instead(&["000.cor2.corrected", "000.cor2.continuous"]),
     );
     r.add(
         Claim::theorem(
             "000.cor2.corrected",
-            Family::Haar,
+            super::FAMILY,
             "One S6 channel with λ = 1, B = 1, ZOH and Δ_t = softplus(W(n + ½ − t)) from the time PE, W = 40: for tokens in \
              [−128, 128], T ≤ 1000 (one draw in ten up to 10⁵) and any n ≤ T, |h_t − x_n| ≤ 10⁻⁶·max(1, max|x|) for every t ≥ n — an error independent of T \
              (the retention after n is e^{−Σ_{r>n}Δ_r} with a geometric sum, Lemma 2's freezing time).",
@@ -279,7 +280,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "000.cor2.continuous",
-            Family::Haar,
+            super::FAMILY,
             "The printed two-channel construction in eq (8)'s continuous model (h = ∫ g x, g_i(s) = exp(−∫_s^t softplus(W(θ_i − r)) dr), \
              θ₁ = n, θ₂ = n − 1, λ = 1, B = 1, output h₂ − h₁) converges to x_n: for n ≤ 8, integer t ∈ [n, n + 3], piecewise-constant \
              x with values in [−128, 128] and W ∈ [10², 10⁶], |y(t) − x_n − (x_{n−1} − x_n)√(π/(2W))| ≤ 5.2·max(1, max|x|)·W^{−3/2} \

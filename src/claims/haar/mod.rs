@@ -2,11 +2,14 @@
 //! approximation rates that follow (000 Theorem 1, Proposition 1, Corollaries 1–2, Remark 1).
 //! Proofs and corrections: `proofs/haar.md`.
 
-use crate::claim::Registry;
+use crate::claim::{Family, Registry};
 
 pub mod keep_nth;
 pub mod rates;
 pub mod theorem1;
+
+/// The haar family: Haar wavelets from S6 and approximation rates (000 Thm 1, Prop 1, Cor 1–2).
+pub const FAMILY: Family = Family::new("haar");
 
 /// Registers the haar claims.
 pub fn register(r: &mut Registry) {

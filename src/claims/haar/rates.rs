@@ -12,7 +12,7 @@
 
 use crate::claim::custom;
 use crate::claim::rate::{judge_rates, RateCell};
-use crate::claim::{Check, Claim, Family, Figure, Kind, Series, Style, ALPHA};
+use crate::claim::{Check, Claim, Figure, Kind, Series, Style, ALPHA};
 use crate::claims::PAPER_000;
 use crate::mc::Stream;
 use crate::stats::{bonferroni, mean_interval, ols};
@@ -289,7 +289,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "000.cor1",
-            Family::Haar,
+            super::FAMILY,
             "For random piecewise-constant ρ with m ∈ {1..4} generic jumps, the best squared L² error with N Mamba bases (Haar \
              N-term with three bases per wavelet plus one constant; N_w ∈ [2m, 8m]) falls at least like 2^{−N/(3m)} — mean fitted slope of \
              log₂ err² per basis ≤ −1/(3m) + 0.05/(3m), one-sided (greedy selection does better for m ≥ 2) — and with N Fourier/S4D bases (N = 2M + 1 ≤ 1025) like N^{−1} — mean \
@@ -307,7 +307,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "000.cor1.s6",
-            Family::Haar,
+            super::FAMILY,
             "Corollary 1's Mamba rate measured on the S6 construction's own bases rather than on Haar coefficients: for random ρ with m ∈ {1..4} \
              generic jumps, the best squared L² error in the span of the constant and the Mamba bases at the thresholds of the N_w largest Haar \
              terms (N_w ∈ [2m, 8m]; W → ∞, where each basis is H(s − t̂); N = the number of distinct bases) falls at least like 2^{−N/(3m)}: \

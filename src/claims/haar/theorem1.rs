@@ -12,7 +12,7 @@
 
 use crate::claim::custom;
 use crate::claim::rate::{judge_rates, RateCell};
-use crate::claim::{property, Check, Claim, ErrorKind, Eval, Family, Figure, Kind, Series, Style, ALPHA};
+use crate::claim::{property, Check, Claim, ErrorKind, Eval, Figure, Kind, Series, Style, ALPHA};
 use crate::claims::PAPER_000;
 use crate::math::haar::{best_l2_approximation, haar, haar_from_mamba, haar_jumps, l2_norm_squared, mamba_basis, sup_norm};
 use crate::stats::{bonferroni, ols};
@@ -169,7 +169,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::erratum(
             "000.thm1.sup",
-            Family::Haar,
+            super::FAMILY,
             "With the construction's weights (λ = 1, B = 2^{j/2}, Δ = softplus(W(t̂ − s)), thresholds at the jumps) at any \
              steepness W ∈ [10, 10⁹], the combination is within ε of ψ_{j,k} for all s ∈ [0, 1], for ε < 2^{j/2} (j ≤ 6; the \
              sup is taken on a 2000-point grid and at the one-sided limits of every jump).",
@@ -183,12 +183,13 @@ pub fn register(r: &mut crate::claim::Registry) {
             "A continuous function cannot approximate a jump of 2·2^{j/2} uniformly: the sup error is ≥ 2^{j/2} for every \
              finite W (and for any continuous basis). Convergence holds pointwise off the jumps and in L²: 000.thm1.l2.",
         )
-        .error(ErrorKind::FalseStatement, "Theorem 1 says the error 'is smaller than ε, ∀ s ∈ [0, 1]': uniform. A continuous combination cannot approximate a jump of 2·2^{j/2} uniformly, so the sup error is ≥ 2^{j/2} for every finite W. The convergence holds in L² (and pointwise off the jumps): 000.thm1.l2."),
+        .error(ErrorKind::FalseStatement, "Theorem 1 says the error 'is smaller than ε, ∀ s ∈ [0, 1]': uniform. A continuous combination cannot approximate a jump of 2·2^{j/2} uniformly, so the sup error is ≥ 2^{j/2} for every finite W. The convergence holds in L² (and pointwise off the jumps): 000.thm1.l2.")
+        .holds_instead(&["000.thm1.l2"]),
     );
     r.add(
         Claim::theorem(
             "000.thm1.l2",
-            Family::Haar,
+            super::FAMILY,
             "‖ψ_{j,k} − (g₁ + g₃ − 2g₂)‖₂ → 0 like √c·2^{j/2}(π/(4W))^{1/4}, c = 6 (c = 5 for k = 0, whose first jump is at the \
              boundary): over W = 4^j·10^{3..6} (7 points), the least-squares slope of ln error on ln W is −1/4 (interval at \
              α = 10⁻⁴ Bonferroni, ± 0.01) and the error at the steepest W is within 1% of the prediction; (j, k) ∈ {(0,0), (2,1)} \
@@ -202,7 +203,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::erratum(
             "000.rem1.printed",
-            Family::Haar,
+            super::FAMILY,
             "One Mamba-2 head (scalar Δ and λ shared by its state components, so every basis function is c·G with \
              G(s) = e^{−λ∫_s^1 softplus(W(t̂−r))dr}) approximates ψ_{j,k} in L² as Theorem 1 does: best error ≤ ε = 0.1, for any \
              threshold t̂, W = 4^j·10^{3..6}, λ ∈ [1/4, 4], j ≤ 3 (least squares on exact basis functions).",
@@ -214,12 +215,13 @@ pub fn register(r: &mut crate::claim::Registry) {
             "In Mamba-2 Δ is a scalar per head, so the three differently-thresholded bases need three heads (000.rem1.heads); \
              a single head spans one function and its best error is ≥ ~0.5 for ψ_{0,0}. Lemmas 1–2 do carry over with a scalar λ.",
         )
-        .error(ErrorKind::Reading, "Remark 1: 'the results proven in Thm. 1, Lem. 1 and Lem. 2 hold analogously for the Mamba-2 mixer … choosing a suitable scalar λ suffices'. Reading checked: one Mamba-2 head (Δ a scalar shared by its states, input-independent B), which spans one basis function, so Theorem 1's three differently-thresholded bases cannot be formed (best L² error ≥ ~0.5 for ψ_{0,0}). Under the other reading, three heads, the remark holds for Theorem 1: 000.rem1.heads; Lemmas 1–2 carry over with a scalar λ."),
+        .error(ErrorKind::Reading, "Remark 1: 'the results proven in Thm. 1, Lem. 1 and Lem. 2 hold analogously for the Mamba-2 mixer … choosing a suitable scalar λ suffices'. Reading checked: one Mamba-2 head (Δ a scalar shared by its states, input-independent B), which spans one basis function, so Theorem 1's three differently-thresholded bases cannot be formed (best L² error ≥ ~0.5 for ψ_{0,0}). Under the other reading, three heads, the remark holds for Theorem 1: 000.rem1.heads; Lemmas 1–2 carry over with a scalar λ.")
+        .holds_instead(&["000.rem1.heads"]),
     );
     r.add(
         Claim::theorem(
             "000.rem1.heads",
-            Family::Haar,
+            super::FAMILY,
             "With three Mamba-2 heads (one threshold each, λ = 1, B = 2^{j/2}) the L² error is at most 1.01·√6·2^{j/2}(π/4W)^{1/4} \
              (same instances as 000.rem1.printed).",
             property([100, 1000, 10000], heads(), |p: &HeadProposal| Eval::le(head_error(p, true), 1.01 * predicted_l2(p.j, p.k, p.w()), 0.0, 0.0)),

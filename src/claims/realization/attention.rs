@@ -15,7 +15,7 @@
 //!   the memory tokens.
 
 use super::canonical::{diagonal_of_order, DiagonalCase};
-use crate::claim::{property, Claim, ErrorKind, Eval, Family, Rounding};
+use crate::claim::{property, Claim, ErrorKind, Eval, Rounding};
 use crate::claims::PAPER_001;
 use crate::math::linalg::mat_from_rows;
 use crate::model::bmojo::{
@@ -308,7 +308,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "001.c6",
-            Family::Realization,
+            super::FAMILY,
             "Causal softmax attention with window N (the current token and the N − 1 before it) is the nilpotent system of eq (9): \
              x_t = A_ATT x_{t−1} + [0; …; 0; (k_t, v_t)], y_t = softmax(q_tᵀK_t)V_t over the written blocks of the state (N ≤ 8, d ≤ 4, \
              d_k, d_v ≤ 3, T ≤ 24), up to the two evaluations' rounding 2γ_{N+d_k+d+4}·max|v|.",
@@ -321,7 +321,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::erratum(
             "001.c6.unmasked",
-            Family::Realization,
+            super::FAMILY,
             "Attention is eq (9)'s nilpotent system read literally: zero initial state, softmax over all N blocks (no mask), equal to causal \
              window-N attention at every t.",
             property(CASES, attn_cases(24), attention_reduction(false, 0)).sides("max_t ‖y_t(eq 9, unmasked) − y_t(attention)‖∞", "0, plus the rounding"),
@@ -331,12 +331,13 @@ pub fn register(r: &mut crate::claim::Registry) {
         .error(
             ErrorKind::Reading,
             "Eq (9) defines the state ('A Transformer has only short-term eidetic memory that is deadbeat in N steps'), not its start or which blocks ρ reads. Read with the usual zero initial state and ρ = softmax over the whole state, the blocks not yet written are keys 0 (weight e⁰ = 1 against e^{qᵀk}) with values 0, which dilute every output for t < N − 1. Reading checked: with a validity mask (or from t ≥ N − 1) it is exact (001.c6).",
-        ),
+        )
+        .holds_instead(&["001.c6"]),
     );
     r.add(
         Claim::theorem(
             "001.c6.window",
-            Family::Realization,
+            super::FAMILY,
             "Under Eq (1)'s convention, x_{t+1} = A_ATT x_t + b(u_t) with ρ(u_t, x_t) adding the current (k_t, v_t), the nilpotent system of order N \
              (masked) is causal attention with window N + 1, up to the rounding 2γ_{N+d_k+d+5}·max|v|.",
             property(CASES, attn_cases(24), strictly_causal(1)).sides("max_t ‖y_t(Eq 1) − y_t(attention, window N + 1)‖∞", "0, plus the rounding"),
@@ -347,7 +348,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "001.c6.deadbeat",
-            Family::Realization,
+            super::FAMILY,
             "Attention is deadbeat in N steps: A_ATT^N = 0 while A_ATT^{N−1} ≠ 0 (exact, 0/1 entries), and changing u_s changes no output y_t with \
              t − s ≥ N, bit for bit.",
             property(CASES, (attn_cases(24), 0usize..24), deadbeat(0)).sides("max_{t ≥ s+N} ‖Δy_t‖∞ + [A^N ≠ 0 or A^{N−1} = 0]", "0"),
@@ -362,7 +363,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::erratum(
             "001.c7.linear",
-            Family::Realization,
+            super::FAMILY,
             "The state of linear attention's realization (12) 'is t': reproducing x_t = Σ_{i≤t} φ(k_i)v_iᵀ, y_t = φ(q_t)x_t (normalised, eq 11) over \
              t steps takes at least t numbers of state.",
             property(CASES, attn_cases(48), |c: &AttnCase| {
@@ -381,12 +382,13 @@ pub fn register(r: &mut crate::claim::Registry) {
         .error(
             ErrorKind::FalseStatement,
             "App. C.1 calls (12) 'a Finite-Impulse Response dynamical system' whose 'state … is t, and it always increases over time'. The sum x_t = Σ_{i≤t} φ(k_i)v_i is updated by x_t = x_{t−1} + φ(k_t)v_t: an IIR integrator (pole at z = 1) with a state of d_k·d_v numbers (plus d_k for the normaliser) whatever t. The Remark's 'non-linear read-out (the exp) in place of the identity' works only on the unsummed shift-register state, which is what grows. Read as 'one realization of (12) is a shift register of t terms' the sentence is true but says nothing about (12): by the paper's own definition (Sec. 2) a state is a statistic sufficient for prediction, and x_t is one of constant size. The recurrence is exact: 001.c8.",
-        ),
+        )
+        .holds_instead(&["001.c8"]),
     );
     r.add(
         Claim::theorem(
             "001.c8",
-            Family::Realization,
+            super::FAMILY,
             "Linear attention (eq 11, φ = elu + 1) is the linear recurrence S_t = S_{t−1} + φ(k_t)v_tᵀ, z_t = z_{t−1} + φ(k_t), \
              y_t = φ(q_t)ᵀS_t / φ(q_t)ᵀz_t (eq 12, the normaliser with v ≡ 1), for T ≤ 48, up to 4γ_{T+d_k+d+4}·max|v|.",
             property(CASES, attn_cases(48), |c: &AttnCase| {
@@ -424,7 +426,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "001.c9",
-            Family::Realization,
+            super::FAMILY,
             "The local–global factorisation of linear attention: for every t ≥ K, Σ_{i≤t} φ(k_i)v_iᵀ = Σ_{i≤t−K} φ(k_i)v_iᵀ + Σ_{i=0}^{K−1} \
              φ(k_{t−i})v_{t−i}ᵀ (and the normaliser column), i.e. x_t = x_{t−K} + the window sum (eq 17), up to 2γ_{t+2} of the absolute sum.",
             property(CASES, attn_cases(48), |c: &AttnCase| local_global(c, c.order)).sides("‖x_t − x_{t−K} − window sum‖∞", "0, plus the rounding"),
@@ -443,7 +445,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::erratum(
             "001.c10.printed",
-            Family::Realization,
+            super::FAMILY,
             "Realization (18) as printed — K + 1 slots, last row [0 … 0 1] (an integrator in the last slot), read-out [1 … 1]Z_t + φ(k_t)v_t — \
              realizes the local + global form (17), i.e. full linear attention.",
             property(CASES, attn_cases(48), move |c: &AttnCase| register_with(c, printed18(c), None)).sides("max_t ‖y_t(18 as printed) − y_t(eq 11)‖∞", "0, plus the rounding"),
@@ -453,12 +455,13 @@ pub fn register(r: &mut crate::claim::Registry) {
         .error(
             ErrorKind::Construction,
             "App. C.2.1 says the local–global form (17) 'can be written as' x_t = x_{t−K} + Σ φ(k_{t−i})v_{t−i} 'and canonically realized as' (18). With the last row [0 … 0 1] the last slot integrates, z_{t+1} = z_t + φ(k_t)v_t, so the slots hold the lagged prefix sums P_{t−K−1}, …, P_{t−1}; the printed all-ones read-out returns Σ_j P_{t−j} + φ(k_t)v_t, a sum of K + 1 overlapping prefixes, not the local + global sum P_t of (17). Reading only the last slot (plus the feedthrough) gives P_t exactly (001.c10), so the existence of a canonical realization of (17) survives.",
-        ),
+        )
+        .holds_instead(&["001.c10"]),
     );
     r.add(
         Claim::theorem(
             "001.c10",
-            Family::Realization,
+            super::FAMILY,
             "Realization (18) with the read-out corrected to e_lastᵀZ_t + φ(k_t)v_t (any number of slots ≥ 1) is full linear attention (eq 11), up to \
              4γ_{T+K+d_k+d+5}·max|v|.",
             property(CASES, attn_cases(48), |c: &AttnCase| {
@@ -477,7 +480,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::erratum(
             "001.c10.window.printed",
-            Family::Realization,
+            super::FAMILY,
             "Realization (13) as printed — the state [z^{t−K}; …; z^t] (K + 1 slots), read-out [1 … 1]Z_t + φ(k_t)v_t — is sliding-window linear \
              attention over K tokens.",
             property(CASES, attn_cases(48), |c: &AttnCase| register_with(c, ShiftRegister { slots: c.order + 1, integrator: false, readout: Readout::AllSlots }, Some(c.order)))
@@ -488,12 +491,13 @@ pub fn register(r: &mut crate::claim::Registry) {
         .error(
             ErrorKind::Typo,
             "App. C.1 assumes 'the attention is computed on a sliding window of size K' and gives (13) as 'a canonical realization of the FIR described above', but its state [z^{t−K}; …; z^t] lists K + 1 slots and the read-out adds the current φ(k_t)v_t, so Z̄_t sums K + 2 terms: the realization is a window of K + 2 tokens, not K. The indices should run over K − 1 slots, z^{t−K+1} … z^{t−1}; so corrected the realization is exact (001.c10.window).",
-        ),
+        )
+        .holds_instead(&["001.c10.window"]),
     );
     r.add(
         Claim::theorem(
             "001.c10.window",
-            Family::Realization,
+            super::FAMILY,
             "Realization (13) with K − 1 slots (last row 0, read-out [1 … 1]Z_t + φ(k_t)v_t) is sliding-window linear attention over the K most \
              recent tokens, up to 4γ_{2K+d_k+d+3}·max|v|.",
             property(CASES, attn_cases(48), |c: &AttnCase| {
@@ -519,7 +523,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "001.c14",
-            Family::Realization,
+            super::FAMILY,
             "B'MOJO-F with every coefficient of the companion matrix's last row set to zero (a_i ≡ 0; block recursion s_{t} = Σ a_i ⊙ x^{(i)} + \
              b(u_t), softmax read-out over the written blocks) is causal window-N attention, up to 2γ_{N+d_k+d+4}·max|v|.",
             c14(0.0).sides("max_t ‖y_t(B'MOJO-F, a = 0) − y_t(attention)‖∞", "0, plus the rounding"),
@@ -531,7 +535,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "001.c15",
-            Family::Realization,
+            super::FAMILY,
             "A hybrid stack is a stack of B'MOJO realizations: an LTI diagonal (frozen Mamba) layer of order ≤ 6 followed by window-N softmax attention \
              on [u_t, y_t] equals the stack of its companion realization (exact) and B'MOJO-F with a zero last row, up to the attention's rounding.",
             property([200, 2000, 10000], hybrid_cases(), |c: &HybridCase| hybrid(c, false))
@@ -548,7 +552,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::conjecture(
             "001.c15.jamba",
-            Family::Realization,
+            super::FAMILY,
             "Jamba is a special case of B'MOJO. What the suite can check: Jamba's global attention layers are B'MOJO-F with N ≥ T (here N = T, \
              T ≤ 24, exact up to the rounding); its Mamba layers are selective, which B'MOJO contains only as its own SSM, not as a companion \
              realization (001.c13); its MoE MLPs and norms are outside the realization.",
@@ -569,7 +573,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "001.c20",
-            Family::Realization,
+            super::FAMILY,
             "The chunked implementation is uniform: over the interleaved sequence [F_0E_0C_0 F_1E_1C_1 …] (chunks of w ≤ 8 raw tokens, m ≤ 4 memory \
              tokens per chunk), a causal window of K = w + m positions shows every raw token g exactly the raw tokens g − w + 1 … g and the memory \
              tokens of its own chunk, and attention over the window equals attention over that set, up to the rounding.",
@@ -585,7 +589,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "001.perm",
-            Family::Realization,
+            super::FAMILY,
             "B'MOJO uses no positional encodings, so its read-out softmax(q_tᵀK)V over window, fading and eidetic tokens is invariant to the order of \
              the memory tokens: rotating the second half of the token set leaves the output unchanged up to the rounding.",
             perm(false).sides("‖out(permuted) − out‖∞", "0, plus the rounding"),

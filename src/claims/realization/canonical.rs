@@ -11,7 +11,7 @@
 //! * `001.c19` / `001.c19.oscillator` (Theorems): a real positive diagonal system's impulse
 //!   response changes sign at most N − 1 times; the 2-state companion oscillator unboundedly often.
 
-use crate::claim::{property, Claim, ErrorKind, Eval, Family, Figure, Rounding, Series, Style};
+use crate::claim::{property, Claim, ErrorKind, Eval, Figure, Rounding, Series, Style};
 use crate::claims::PAPER_001;
 use crate::model::companion::{exact, rank, to_f64, Companion, DiagonalLti, Exact};
 use crate::strategy::grid_vec;
@@ -337,7 +337,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "001.c3",
-            Family::Realization,
+            super::FAMILY,
             "Any finite sequence g_0, …, g_{T−1} (T ≤ 24) is the impulse response of a nilpotent LTI system of order T − 1: the shift register \
              (companion form with α = 0) with β = [g_{T−1}, …, g_1] and D = g_0, whose response is g followed by zeros — exactly.",
             c3(false).sides("max_j |h_j − g_j| (2T terms, exact)", "0"),
@@ -349,7 +349,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "001.c4",
-            Family::Realization,
+            super::FAMILY,
             "Order identification (Cayley–Hamilton): for a minimal SISO system of order N ≤ 6 (distinct poles, every c_i b_i ≠ 0) the k × k Hankel \
              matrix of Markov parameters h_{i+j+1}, k = N…N+2, has rank exactly N; and every square matrix A (order ≤ 5, entries on a 1/4 grid) \
              satisfies its characteristic polynomial, A^n + c_{n−1}A^{n−1} + … + c_0 I = 0, exactly.",
@@ -378,7 +378,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "001.c5",
-            Family::Realization,
+            super::FAMILY,
             "An LTI state-space system is a convolution: y_t = Σ_{j=0}^{t} h_j u_{t−j} with h_0 = D and h_j = cᵀΛ^{j−1}b, for diagonal systems of \
              order ≤ 6 and inputs of length ≤ 24 — exactly.",
             c5(0).sides("max_t |y_t − (h ∗ u)_t| (exact)", "0"),
@@ -404,7 +404,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "001.c11",
-            Family::Realization,
+            super::FAMILY,
             "The controllable canonical form (A_c with ones on the super-diagonal and last row −α, input e_n, read-out β, feedthrough D) realizes \
              W(z) = β(z)/α(z) + D: its impulse response equals the power series of W in z^{−1} by long division, for any α, β of order ≤ 8 — exactly.",
             c11(false).sides("max_j |h_j − [z^{−j}]W(z)| (3N + 2 terms, exact)", "0"),
@@ -415,7 +415,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "001.c12",
-            Family::Realization,
+            super::FAMILY,
             "A diagonal (LTI, frozen-Mamba) system with distinct real poles λ_i (order ≤ 12) is realized by the companion form with α = Π(z − λ_i) and \
              β(z) = Σ_i c_i b_i Π_{j≠i}(z − λ_j): same impulse response and same output on a random input, and the partial fractions of β/α give \
              back c_i b_i — exactly (rational arithmetic; in f64 the conversion loses accuracy with N, see the figure).",
@@ -430,7 +430,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::erratum(
             "001.c13",
-            Family::Realization,
+            super::FAMILY,
             "The companion form extends to input-varying systems by freezing time: the diagonal system whose poles, b and c depend on the input \
              symbol (two symbols, order ≤ 4) equals the companion system whose α, β at each step are those of that step's frozen diagonal system \
              (001.c12's conversion) — exactly.",
@@ -446,12 +446,13 @@ pub fn register(r: &mut crate::claim::Registry) {
         .error(
             ErrorKind::Construction,
             "App. C.3 says the canonical form 'can be easily extended to Time-Varying Systems and Input-Varying as well'. The evident extension — the companion matrix of each step's characteristic polynomial, as B'MOJO-F's A(u_t) is written — realizes a different system as soon as the poles change: a change of coordinates x̂_t = T_t x_t turns A_t into T_{t+1}A_tT_t⁻¹, which is not companion(charpoly(A_t)). The existence claim may survive — an input-varying realization can exist under uniform controllability, with time-varying coordinates — but not by this construction; for frozen systems it is exact (001.c12).",
-        ),
+        )
+        .holds_instead(&["001.c12"]),
     );
     r.add(
         Claim::erratum(
             "001.c16.printed",
-            Family::Realization,
+            super::FAMILY,
             "B'MOJO-F's companion realization is minimal: the companion form of a diagonal system (order ≤ 6, b and c on a 1/8 grid, not the \
              zero system) is observable, rank[βᵀ; βᵀA_c; …; βᵀA_c^{N−1}] = N.",
             property([200, 2000, 20000], diagonal_cases(6, -0.95, 0.95, false), |c: &DiagonalCase| {
@@ -470,12 +471,13 @@ pub fn register(r: &mut crate::claim::Registry) {
         .error(
             ErrorKind::FalseStatement,
             "Sec. 3.1: 'In Appendix C we show that B'MOJO-F is a minimal realization'. Appendix C has no such proof, and it is false in general: a companion realization is minimal iff it is also observable, i.e. iff β(z) and α(z) share no root. A Mamba channel with c_i b_i = 0 for some mode (the paper itself mentions 'zero-pole cancellations depending on B(u_t) and C(u_t)') converts to a companion form whose observability rank is N minus the cancelled modes (001.c16). Read as 'minimal for generic parameters' (β coprime with α) it holds, and 001.c16 checks that too, but the paper states no condition.",
-        ),
+        )
+        .holds_instead(&["001.c16"]),
     );
     r.add(
         Claim::theorem(
             "001.c16",
-            Family::Realization,
+            super::FAMILY,
             "For a diagonal system with distinct poles (order ≤ 6), its companion realization has controllability rank N, observability rank N minus the \
              number of modes with c_i b_i = 0, and the same impulse response as the reduced system without those modes — exactly.",
             property([200, 2000, 20000], diagonal_cases(6, -0.95, 0.95, false), |c: &DiagonalCase| minimality(c, 0)).sides("|rank O − (N − cancelled)| + |rank C − N| + response gap (exact)", "0"),
@@ -486,7 +488,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "001.c19",
-            Family::Realization,
+            super::FAMILY,
             "A real diagonal system cannot oscillate: with distinct poles in (0, 1) (order ≤ 5) its impulse response h_t = Σ c_i b_i λ_i^{t−1} changes sign \
              at most N − 1 times over 1 ≤ t < 400 (signs certified against the rounding bound γ_{t+N}·Σ|c_i b_i|λ_i^{t−1}).",
             property([300, 3000, 20000], diagonal_cases(5, 0.02, 0.98, true), |c: &DiagonalCase| diagonal_sign_changes(c, 0))
@@ -507,7 +509,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "001.c19.oscillator",
-            Family::Realization,
+            super::FAMILY,
             "The 2-state companion with a₁ = −1, a₂ = 2cos ω (2cos ω on a 1/64 grid in (−2, 2)) realizes h_t = sin(tω)/sin ω, which changes sign at \
              least ⌊(T − 2)ω/π⌋ − 1 times over 1 ≤ t < T (T ≤ 120) — unboundedly many as T grows, exactly.",
             osc(0),

@@ -5,7 +5,7 @@
 //!   systems, constant or input-varying (a matrix set per step).
 //! * `001.c17.printed` (Erratum, typo): the printed scalar form with `x̂_{t+1} = Ax̂_t + u_{t−1}`.
 
-use crate::claim::{property, Claim, ErrorKind, Eval, Family, Rounding};
+use crate::claim::{property, Claim, ErrorKind, Eval, Rounding};
 use crate::claims::PAPER_001;
 use crate::math::linalg::{mat_from_rows, Vector};
 use crate::model::lti::{simulate_nonstrict, simulate_strict, Step};
@@ -114,7 +114,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "001.c17",
-            Family::Realization,
+            super::FAMILY,
             "A non-strictly causal system x_t = A_t x_{t−1} + B_t u_t, y_t = C_t x_t + D_t u_t (MIMO, n ≤ 4, m, p ≤ 3; constant or a matrix set per \
              step, i.e. input-varying) equals the strictly causal x̂_{t+1} = A_t x̂_t + B_t u_t, y_t = C_tA_t x̂_t + (C_tB_t + D_t)u_t with \
              x̂_t = x_{t−1}, up to 2γ_{2(n+m)+2} of the absolute terms.",
@@ -127,7 +127,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::erratum(
             "001.c17.printed",
-            Family::Realization,
+            super::FAMILY,
             "The paper's scalar strictly causal form with its printed index, x̂_{t+1} = a x̂_t + u_{t−1}, y_t = cab x̂_t + (cb + d)u_t, equals \
              x_t = a x_{t−1} + b u_t, y_t = c x_t + d u_t (a, b, c, d on a 1/8 grid, T ≤ 16).",
             property(CASES, scalar_cases(), |c: &ScalarCase| scalar_gap(c, 1)).sides("|y_t − ŷ_t|", "0, plus the rounding"),
@@ -137,6 +137,7 @@ pub fn register(r: &mut crate::claim::Registry) {
         .error(
             ErrorKind::Typo,
             "Eq (24) prints 'x̂_{t+1} = Ax̂_t + u_{t−1}', which delays the input twice: with x̂_t = x_{t−1}/b the recursion is x̂_{t+1} = a x̂_t + u_t, and then y_t = cab x̂_t + (cb + d)u_t is exact (001.c17 checks the general form (A, B, CA, CB + D)).",
-        ),
+        )
+        .holds_instead(&["001.c17"]),
     );
 }

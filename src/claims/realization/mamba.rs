@@ -12,7 +12,7 @@
 //!   from x′₀, when the loader's per-step Ā, B̄ are overridden.
 
 use crate::claim::rate::{judge_rates, RateCell};
-use crate::claim::{custom, property, Claim, Eval, Family, Figure, Kind, Outcome, Rounding, Series, Style, ALPHA};
+use crate::claim::{custom, property, Claim, Eval, Figure, Kind, Outcome, Rounding, Series, Style, ALPHA};
 use crate::claims::PAPER_001;
 use crate::math::softplus::softplus;
 use crate::math::{Dual, Real};
@@ -380,7 +380,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "001.c18",
-            Family::Realization,
+            super::FAMILY,
             "Mamba's fading memory with bounded inputs: for one selective channel (N ≤ 4 states, A_n ∈ [−2, −1/16], Δ_t = softplus(w u_t + β), \
              |u_t| ≤ R ≤ 4), |∂x_t[n]/∂u_s| ≤ ā^{t−s}|∂x_s[n]/∂u_s| with ā = max_n exp(softplus(β − |w|R)·A_n) < 1 (forward-mode derivatives \
              through the recurrence), plus γ_{4(t−s)+4} of the bound.",
@@ -396,7 +396,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "001.c18.integrator",
-            Family::Realization,
+            super::FAMILY,
             "A marginally stable pole is permanent memory at unbounded cost: x_t = a x_{t−1} + ε_t (ε iid N(0, 1)) has Var x_t = t for a = 1 (linear \
              growth) and (1 − a^{2t})/(1 − a²) → 1/(1 − a²) for a = 0.9, at t = 10, 100, 1000.",
             integrator_check(false),
@@ -407,7 +407,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "001.c23",
-            Family::Realization,
+            super::FAMILY,
             "Mamba's selective step is exactly a bilinear system: x_{t+1} = z¹_t ⊙ x_t + z²_t with the features z¹ = e^{Δ(u)A}, z² = Δ(u)B(u)u of the \
              input alone, so the step is affine in the state: f(x + y) − f(x) − f(y) + f(0) = 0 (d ≤ 4, N ≤ 3), up to γ₆ of the terms.",
             property(CASES, channel_cases().prop_flat_map(|c| { let k = c.a.len() * c.u[0].len(); (Just(c), grid_vec(k, -2.0, 2.0, 0.0625), grid_vec(k, -2.0, 2.0, 0.0625)) }), |c: &(ChannelCase, Vec<f64>, Vec<f64>)| bilinear(c, false))
@@ -420,7 +420,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "001.c23.taylor",
-            Family::Realization,
+            super::FAMILY,
             "The first-order Taylor step of App. E.1, e^{ΔA} ≈ 1 + ΔA, errs by at most (ΔA)²/2 for every ΔA ∈ [−20, 0] — small only when Δ|A| ≪ 1.",
             property(CASES, grid(-20.0, 0.0, 1.0 / 1024.0), |x: &f64| taylor(*x, 1.0))
                 .sides("|e^{ΔA} − (1 + ΔA)|", "(ΔA)²/2")
@@ -432,7 +432,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "001.c24",
-            Family::Realization,
+            super::FAMILY,
             "Mamba's channels are independent given Δ, B, C: with (Δ_t, B_t, C_t) held fixed, changing u_t[d′] changes no other channel's output \
              (d ≤ 4 channels, N ≤ 3, T ≤ 12), bit for bit.",
             property(CASES, channel_cases(), |c: &ChannelCase| Eval::le_by(c.cross_talk(true), 0.0, 1.0, 0.0)).sides("max change of y[d], d ≠ d′", "0"),
@@ -443,7 +443,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "001.c24.coupled",
-            Family::Realization,
+            super::FAMILY,
             "… and coupled through them: with Δ = softplus(P_Δu + b_Δ), B = P_Bu, C = P_Cu computed from every channel (projections with entries in \
              [1/8, 1]), changing u_t[d′] by 1/2 changes another channel's output (every input entry nonzero: a channel whose inputs are all 0 has state 0 and output 0 whatever Δ, B, C).",
             property(CASES, nonzero_inputs(), |c: &ChannelCase| Eval::gt(c.cross_talk(false), 0.0, 1.0, 0.0))
@@ -459,7 +459,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "001.c25",
-            Family::Realization,
+            super::FAMILY,
             "BPTT state loading: prepending N loader tokens — step j with Ā = 1, B̄ = e_j and the j-th row of x′₀ as input — brings a zero state to \
              x′₀, and every later output equals the scan started from x′₀, bit for bit (N ≤ 3, d ≤ 4, T ≤ 12).",
             property(CASES, loader_cases(), |c: &LoaderCase| loader_gap(c, true)).sides("max_t ‖y_t(loaded) − y_t(from x′₀)‖∞", "0"),

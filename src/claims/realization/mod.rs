@@ -8,7 +8,7 @@
 //! [`crate::model::companion`], [`crate::model::lti`], [`crate::model::bmojo`],
 //! [`crate::model::linear_attention`], [`crate::model::eidetic`].
 
-use crate::claim::Registry;
+use crate::claim::{Family, Registry};
 
 pub mod attention;
 pub mod canonical;
@@ -18,6 +18,9 @@ pub mod memory;
 pub mod mqar;
 pub mod stability;
 pub mod whiteness;
+
+/// The realization family: B'MOJO realizations (001).
+pub const FAMILY: Family = Family::new("realization");
 
 /// Registers the realization claims.
 pub fn register(r: &mut Registry) {

@@ -10,7 +10,7 @@
 //!   min(1, m_e/K), linear in m_e up to saturation — the shape of Fig. 2's panel 4.
 
 use super::memory::SelectionCase;
-use crate::claim::{property, Claim, Eval, Family, Figure, Series, Style};
+use crate::claim::{property, Claim, Eval, Figure, Series, Style};
 use crate::claims::PAPER_001;
 use crate::mc::{Stream, StreamKey};
 use crate::model::eidetic::TopMemory;
@@ -115,7 +115,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "001.c26.toy",
-            Family::Realization,
+            super::FAMILY,
             "Toy MQAR on an idealised one-layer B'MOJO: K ≤ 24 key–value pairs, one token each (amplitude in [1, 1.5] on a zero background, 8–23 \
              tokens apart), through y_t = 0.9y_{t−1} + 0.1u_t with innovation selection (k = 1, m_e ≤ 32 slots) and queries 64 tokens after the \
              last pair (window 16): exactly min(m_e, K) queries are answered, accuracy min(1, m_e/K) — linear in m_e until it saturates.",

@@ -6,7 +6,7 @@
 //! * `001.stability` (Theorem): `Σ_i |a_i(u)| ≤ γ < 1` for every u gives
 //!   `|s_t| ≤ γ^{⌊t/N⌋}·max_{j<N}|s_j|`.
 
-use crate::claim::{property, Claim, ErrorKind, Eval, Family, Rounding};
+use crate::claim::{property, Claim, ErrorKind, Eval, Rounding};
 use crate::claims::PAPER_001;
 use crate::math::linalg::{spectral_radius, Mat};
 use crate::strategy::{grid, grid_vec};
@@ -96,7 +96,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::erratum(
             "001.stability.printed",
-            Family::Realization,
+            super::FAMILY,
             "B'MOJO-F's input-varying companion recursion is stable when every frozen companion matrix is: two companions of order 2 or 3 (last rows on \
              a 1/64 grid in [−2, 2]) with spectral radius < 0.9 each, alternated for 200 steps from s = 1, do not grow: |s_{N−1+200}| ≤ 1.",
             property(CASES, alternating(), |s: &Switched| {
@@ -114,12 +114,13 @@ pub fn register(r: &mut crate::claim::Registry) {
         .error(
             ErrorKind::Reading,
             "The paper leaves the input-dependent last row a_i(u_t) unconstrained and says nothing about stability, only that 'B'MOJO-F uses a fixed computational budget to capture long-range dependencies far beyond the span of Attention thanks to the last rows in the state transition matrix'; the tempting reading 'each frozen A(u) is stable, so the system is' is false for input-varying systems: the product of two stable companion matrices can have spectral radius above 1, and alternating them makes the state grow geometrically. Reading checked: the input-uniform condition Σ_i |a_i(u)| ≤ γ < 1 does give a contraction (001.stability).",
-        ),
+        )
+        .holds_instead(&["001.stability"]),
     );
     r.add(
         Claim::theorem(
             "001.stability",
-            Family::Realization,
+            super::FAMILY,
             "If Σ_i |a_i(u)| ≤ γ < 1 for every input symbol, the companion recursion contracts: |s_t| ≤ γ^{⌊t/N⌋}·max_{j<N}|s_j| for all t (N ≤ 4, up \
              to 3 symbols switching at random, T ≤ 200), plus γ_{(N+1)(t+2)} of the bound.",
             property(CASES, contracting(), |c: &(Switched, f64)| contraction(c, 0)).sides("|s_t|", "γ^{⌊t/N⌋}·max_{j<N}|s_j|"),

@@ -6,7 +6,7 @@
 //!   more often (the control).
 
 use crate::claim::rate::{judge_rates, RateCell};
-use crate::claim::{custom, Claim, Family, Figure, Series, Style, ALPHA};
+use crate::claim::{custom, Claim, Figure, Series, Style, ALPHA};
 use crate::claims::PAPER_001;
 use crate::math::linalg::{spectral_radius, Mat, Vector};
 use crate::mc::{Stream, StreamKey};
@@ -132,7 +132,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "001.c2",
-            Family::Realization,
+            super::FAMILY,
             "An optimal predictor's innovations are white: for random stable systems x_{t+1} = Ax_t + w_t, y_t = Cx_t + v_t (1, 2 or 4 states, \
              spectral radius in [0.5, 0.95], scalar output) the steady-state Kalman predictor's innovations over T = 1000 steps are rejected by the \
              Ljung–Box test (h = 20, α = 0.05) at rate 0.05, as an iid Gaussian series is.",

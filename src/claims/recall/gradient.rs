@@ -14,7 +14,7 @@
 
 use crate::claim::custom;
 use crate::claim::statistical::{judge_tail_bounds, TailCell};
-use crate::claim::{property, Claim, Comparison, ErrorKind, Eval, Family, Figure, HeatMap, Kind, Outcome, Relation, Series, Style, Verdict, ALPHA};
+use crate::claim::{property, Claim, Comparison, ErrorKind, Eval, Figure, HeatMap, Kind, Outcome, Relation, Series, Style, Verdict, ALPHA};
 use crate::claims::PAPER_002;
 use crate::mc::Stream;
 use crate::model::mixer::argmax_margin;
@@ -295,7 +295,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "002.lem1.exact",
-            Family::Recall,
+            super::FAMILY,
             "Under the theory distribution (x_0 = x_T = key 0, x_1..x_{T−1} i.i.d. uniform on the |V|−1 values, target x_1, Δ = W_Δx̂ \
              without softplus, Λ = 0, output [−I I]) the population gradient at W_Δ = 0 is, with τ = (T−2)/(n(n−1)²), ρ = (T−n−2)/(n(n−1)³), \
              n = |V|: (0,0) = −1/n, (0,n+v) = −1/(n(n−1)), (n,n) = 2/n, (n,v) = 1/(n(n−1)), (k,k) = 1/n + τ, (k,n) = 1/(n(n−1)²), \
@@ -314,7 +314,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "002.lem1.montecarlo",
-            Family::Recall,
+            super::FAMILY,
             "The same closed form where enumeration is impossible: for (|V|, T) ∈ {(16, 64), (32, 256), (64, 128)} the Monte Carlo mean of each of the \
              11 classes of entries of the per-sample gradient at W_Δ = 0 ((0,0), (0,n+v), (n,n), (n,v), (k,k), (k,n), (k,n+v), (n+k,0), (n+k,n+k), \
              (n+k,k), (n+k,v≠k), averaged over the class) has a Student-t interval containing the closed form (Bonferroni over the 33 tests, family-wise α = 1e−4).",
@@ -327,7 +327,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::erratum(
             "002.lem1.printed",
-            Family::Recall,
+            super::FAMILY,
             "Lemma 1's value for each row case (i = 0, i = |V|, 0 < i < |V|, i > |V|) is within 25% of the exact dominant entry of that row \
              (the diagonal (i,i), which is also the dominant entry of column i), for |V| in 3..1024 and T in 2..1024.",
             property([100, 400, 4000], (3usize..=1024, 2usize..=1024).prop_map(|(n, t)| TheoryDistribution { n, t }), printed_margin),
@@ -338,13 +338,14 @@ pub fn register(r: &mut crate::claim::Registry) {
              ((k,k) = +1/|V| + τ > 0, (|V|+k,|V|+k) = −1/|V| − τ); the T/|V|² term cancels exactly; most entries of every row are 0; \
              and the diagonal carries ~2/3 of the squared norm, so the step does not \"mostly update rows 0 and |V|\".",
         )
-        .error(ErrorKind::FalseStatement, "The printed population gradient is wrong in scale and sign: the exact one (002.lem1.exact, by enumeration) has scale 1/|V|, not 1/T ((0,0) = −1/|V|, (|V|,|V|) = 2/|V|), the value rows have the opposite signs, and the T/|V|² term cancels."),
+        .error(ErrorKind::FalseStatement, "The printed population gradient is wrong in scale and sign: the exact one (002.lem1.exact, by enumeration) has scale 1/|V|, not 1/T ((0,0) = −1/|V|, (|V|,|V|) = 2/|V|), the value rows have the opposite signs, and the T/|V|² term cancels.")
+        .holds_instead(&["002.lem1.exact"]),
     );
     let wide = || (16usize..=1024, 3usize..=128).prop_filter("|V| ≥ 8T", |(n, t)| *n >= 8 * *t).prop_map(|(n, t)| TheoryDistribution { n, t });
     r.add(
         Claim::erratum(
             "002.lem1.rows.printed",
-            Family::Recall,
+            super::FAMILY,
             "\"For |V| ≫ T, one gradient step mostly updates the weights on the 0, |V|-th rows in W_Δ\": for |V| ≥ 8T (16 ≤ |V| ≤ 1024, T ≥ 3), rows 0 and \
              |V| of the exact step E[G] (002.lem1.exact) hold at least half of its squared Frobenius norm — or, in the other orientation, columns 0 and |V| do.",
             property([20, 60, 400], wide(), rows_margin).sides("1/2", "the larger share of ‖E[G]‖_F² in rows {0, |V|} or in columns {0, |V|}").expand(|d: &TheoryDistribution| {
@@ -354,12 +355,13 @@ pub fn register(r: &mut crate::claim::Registry) {
         )
         .source(PAPER_002, "Sec. 4, after Lemma 1, and App. B", "So in the case |V| ≫ T, the first gradient step will mostly modify the rows 0 and |V| in W_Δ, aligning it with the key embedding vector while being orthogonal to the other non-key vectors.")
         .correction("Rows {0, |V|} hold 2.6% (|V| = 64) down to 0.04% (|V| = 4096) of the squared norm, columns {0, |V|} about 1/3; the diagonal holds ~2/3. What holds is the alignment (002.lem1.alignment).")
-        .error(ErrorKind::FalseStatement, "'one gradient step mostly updates the weights on the 0, |V|-th rows in W_Δ' is false under both orientations: rows 0 and |V| of the exact step hold at most 2.6% of its squared Frobenius norm (|V| ≥ 64), columns 0 and |V| about 1/3, and the diagonal ~2/3. The sense in which the step aligns W_Δ with the key holds: ‖W x̂‖ at a write pair exceeds that at a value pair by √(|V|/2) (002.lem1.alignment)."),
+        .error(ErrorKind::FalseStatement, "'one gradient step mostly updates the weights on the 0, |V|-th rows in W_Δ' is false under both orientations: rows 0 and |V| of the exact step hold at most 2.6% of its squared Frobenius norm (|V| ≥ 64), columns 0 and |V| about 1/3, and the diagonal ~2/3. The sense in which the step aligns W_Δ with the key holds: ‖W x̂‖ at a write pair exceeds that at a value pair by √(|V|/2) (002.lem1.alignment).")
+        .holds_instead(&["002.lem1.alignment"]),
     );
     r.add(
         Claim::theorem(
             "002.lem1.alignment",
-            Family::Recall,
+            super::FAMILY,
             "What \"aligning W_Δ with the key embedding vector\" means after one step W = −E[G]: the mean ‖W x̂‖ at a write pair (key, v) over \
              the mean at a pair (u, v) of values is √(|V|/2)·(1 + 3/(4|V|)) up to (10 + T)/|V|² relative, for |V| ≥ 8T (16 ≤ |V| ≤ 1024, T ≥ 3; T = 2 has another closed form); exact closed form.",
             property([20, 60, 400], wide(), |d: &TheoryDistribution| alignment_margin(d, 0.5)),
@@ -371,7 +373,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "002.onestep",
-            Family::Recall,
+            super::FAMILY,
             "With W_Δ = −E[∇L] (one population GD step from 0, exact closed form), the argmax of the logits at T equals x_1 (uniquely) \
              if and only if x_1 is a weak mode of x_1..x_{T−1}, on all but at most 2% of sequences, in each of 6 (|V|, T) cells from \
              (32, 8) to (1024, 128) (Clopper–Pearson, family-wise α = 1e−4, Bonferroni over cells). Hence accuracy ≈ \

@@ -8,7 +8,7 @@
 //!   induction-head target is answered, on standard and hard sequences up to T = 2400. Control:
 //!   one state slot too few (N = |V| − 1).
 
-use crate::claim::{construction, Claim, Comparison, ErrorKind, Eval, Family, Figure, Relation, Series, Style};
+use crate::claim::{construction, Claim, Comparison, ErrorKind, Eval, Figure, Relation, Series, Style};
 use crate::claims::PAPER_000;
 use crate::math::softplus::softplus;
 use crate::mc::{Stream, StreamKey};
@@ -195,7 +195,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::erratum(
             "000.lem3.printed",
-            Family::Recall,
+            super::FAMILY,
             "The printed construction (Δ = softplus(w[I|0]x̂), w = 60, no bias; embedding [e_v; e_v], conv [e_{x_{i−1}}; e_{x_i}], W_o = [0 | I]) answers \
              every position with an induction-head target, on hard sequences (a special token at r ≤ T/10 and T−1−r) of length 1000 ≤ T ≤ 2400, |V| ≤ 8.",
             construction([20, 60, 400], sequences(8, 1000..=2400, true), |s: &Sequence| induction_margin(s, s.vocab, 0.0))
@@ -208,12 +208,13 @@ pub fn register(r: &mut crate::claim::Registry) {
             "Eq 119 takes SoftPlus(0) = 0, but it is ln 2: untouched columns halve every step and underflow after ~1075 steps. \
                      Shift the argument, Δ = SoftPlus(w([I|0]x̂ − ½)), so Δ_key ≈ w/2 and Δ_other ≈ e^{−w/2}; retention ≥ 1 − T e^{−w/2} (000.lem3).",
         )
-        .error(ErrorKind::Precision, "In exact arithmetic the printed construction answers correctly: a stored answer halves every step (Δ = softplus(0) = ln 2) but still wins the argmax. In f64 it underflows to 0 after a gap of ≈ 1075 steps (2^{−1075}), and the answer ties with the others (margin −1e−12); in f32 after ≈ 150 steps. In log-scaled arithmetic the same construction answers every position: 000.lem3.exact. The proof's eq (119) also takes SoftPlus(0) = 0 (a proof step); the shifted Δ = softplus(w([I|0]x̂ − ½)) avoids both: 000.lem3."),
+        .error(ErrorKind::Precision, "In exact arithmetic the printed construction answers correctly: a stored answer halves every step (Δ = softplus(0) = ln 2) but still wins the argmax. In f64 it underflows to 0 after a gap of ≈ 1075 steps (2^{−1075}), and the answer ties with the others (margin −1e−12); in f32 after ≈ 150 steps. In log-scaled arithmetic the same construction answers every position: 000.lem3.exact. The proof's eq (119) also takes SoftPlus(0) = 0 (a proof step); the shifted Δ = softplus(w([I|0]x̂ − ½)) avoids both: 000.lem3.")
+        .holds_instead(&["000.lem3.exact", "000.lem3"]).starts_at("f64 after a gap of ≈ 1075 steps; f32 after ≈ 150"),
     );
     r.add(
         Claim::theorem(
             "000.lem3.exact",
-            Family::Recall,
+            super::FAMILY,
             "The printed construction of Lemma 3 (Δ = softplus(w[I|0]x̂), w = 60, no bias), evaluated in log-scaled arithmetic (each \
              state column kept as e^{L}·m, the decay applied to L), answers every position with an induction-head target on the hard \
              sequences of 000.lem3.printed (a special token at r ≤ T/10 and T−1−r, 1000 ≤ T ≤ 2400, |V| ≤ 8): the construction is \
@@ -234,7 +235,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "000.lem3",
-            Family::Recall,
+            super::FAMILY,
             "Lemma 3 with Δ = softplus(w([I|0]x̂ − ½)), w = 60: every position with an induction-head target (y_t = x_{j(t)+1}) is answered, on standard \
              and hard sequences, 2 ≤ |V| ≤ 12, 4 ≤ T ≤ 2400 (blank positions are not scored).",
             construction([40, 150, 1000], sequences(12, 4..=2400, false), |s: &Sequence| induction_margin(s, s.vocab, 0.5)),

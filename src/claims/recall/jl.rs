@@ -9,7 +9,7 @@
 
 use crate::claim::custom;
 use crate::claim::statistical::{judge_tail_bounds, TailCell};
-use crate::claim::{Claim, Comparison, Family, Kind, Relation, Verdict, ALPHA};
+use crate::claim::{Claim, Comparison, Kind, Relation, Verdict, ALPHA};
 use crate::claims::PAPER_000;
 use crate::mc::Stream;
 
@@ -127,7 +127,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "000.lem4",
-            Family::Recall,
+            super::FAMILY,
             "For M ∈ ℝ^{p×d} with i.i.d. entries ±1/√p and p = ⌈4 ln(d/δ)/ε²⌉: P(max_{i≠j} |⟨Me_i, Me_j⟩| > ε) ≤ δ², and ‖Me_i‖ = 1 \
              (to 3pε in f64, every column of every matrix); in 4 (d, ε, δ) cells from (16, 0.49, 0.3) to (1024, 0.4, 0.1), δ² ≤ 0.09 \
              (exact Clopper–Pearson, family-wise α = 1e−4, Bonferroni over cells; each cell reports its power at twice its bound).",

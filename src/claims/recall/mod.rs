@@ -3,7 +3,7 @@
 //! and what one gradient step of 002's simplified Mamba learns (002 Lemma 1).
 //! Proofs and corrections: `proofs/recall.md`.
 
-use crate::claim::Registry;
+use crate::claim::{Family, Registry};
 
 pub mod codes;
 pub mod constructions;
@@ -12,6 +12,9 @@ pub mod induction;
 pub mod jl;
 pub mod mqar;
 pub mod training;
+
+/// The recall family: MQAR and induction-head constructions (000 Thm 2–4, Lem 3–4; 002).
+pub const FAMILY: Family = Family::new("recall");
 
 /// Registers the recall claims.
 pub fn register(r: &mut Registry) {

@@ -24,7 +24,7 @@ use super::constructions::{
 };
 use crate::claim::custom;
 use crate::claim::statistical::{judge_tail_bounds, TailCell};
-use crate::claim::{construction, property, Claim, Comparison, ErrorKind, Eval, Family, Figure, HeatMap, Kind, Relation, Series, Style, ALPHA};
+use crate::claim::{construction, property, Claim, Comparison, ErrorKind, Eval, Figure, HeatMap, Kind, Relation, Series, Style, ALPHA};
 use crate::claims::PAPER_000;
 use crate::mc::StreamKey;
 use crate::model::mixer::Activation;
@@ -421,7 +421,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "000.thm2",
-            Family::Recall,
+            super::FAMILY,
             "One-layer Mamba without gate, d = κ + |V|, N = κ: keys 2e_i, values e_{κ+j}, conv ReLU(x_{t−1} + 2x_t − 1), Λ = 0, Δ = 1, \
              B = C = [I_κ | 0], W_o rows e_{κ+l}: on random MQAR instances (2 ≤ κ ≤ 8, 2 ≤ |V| ≤ 16; one draw in five up to κ = 64, |V| = 1024; \
              queries separated by noise) every query's logits are exactly 3e_{j(i)} (1e−12), so the argmax is the target.",
@@ -445,7 +445,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "000.thm2.adjacent",
-            Family::Recall,
+            super::FAMILY,
             "Theorem 2, step 1 (as 000.thm2) when a query may directly follow another key (eq 64–66): at a query of k_i after k_l the conv \
              gives C_t = (c₀k − b)e_l + (c₁k − b)e_i = e_l + 3e_i, so the logits are exactly 3e_{j(i)} + e_{j(l)} (3e_{j(i)} after a noise value; \
              1e−12) and the argmax is still the target because c₀ < c₁. Queries anywhere in the query region, 2 ≤ κ ≤ 8, 2 ≤ |V| ≤ 16, one draw \
@@ -476,7 +476,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "000.thm2.repeated",
-            Family::Recall,
+            super::FAMILY,
             "Outside the task of eq (47), where the queries are the κ keys shuffled (each once): if a key is queried again, Theorem 2's step-1 \
              construction (as 000.thm2) gives at a query of k_i exactly 3(e_{j(i)} + Σ_n e_n), n over the noise values that followed its earlier \
              queries, plus col(l) when it follows a key k_l (5·col(i) right after k_i) (1e−12): a repeated query ties with that noise and is answered wrongly unless the noise \
@@ -490,7 +490,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::erratum(
             "000.thm2.reduced.printed",
-            Family::Recall,
+            super::FAMILY,
             "Theorem 2, step 2 as printed: values [0; M_v e_j + 2·1] with Rademacher codes M_v (p = ⌈16 ln(2|V|)⌉, JL at ε = δ = ½), keys 10e_i, \
              conv ReLU(x_{t−1} + 10x_t − 3), W_o = [0 | M_vᵀ], output bias b_o = −(c₀k − b) W_o s with s = (c₁β − b)[0|1]: every query answered.",
             construction([40, 200, 2000], cases_small(), |c: &Case| {
@@ -517,12 +517,13 @@ pub fn register(r: &mut crate::claim::Registry) {
             "y_t carries the factor C_t = (c₁k − b)e_i and the query's own write, so the bias must be −(c₁k − b)(c₀k − b)W_o s (97× the printed one); \
                      or use zero-sum codes, for which W_o s = 0 and no bias is needed (000.thm2.reduced).",
         )
-        .error(ErrorKind::Construction, "Theorem 2's existence claim (d = O(κ + log|V|), N = κ) survives: zero-sum codes need no bias (000.thm2.reduced). The printed step-2 construction fails: y_t carries the factor (c₁k − b) from C_t and the query's own write, so the printed bias −(c₀k − b)W_o s is 97× too small and the shared offset swamps the code inner products."),
+        .error(ErrorKind::Construction, "Theorem 2's existence claim (d = O(κ + log|V|), N = κ) survives: zero-sum codes need no bias (000.thm2.reduced). The printed step-2 construction fails: y_t carries the factor (c₁k − b) from C_t and the query's own write, so the printed bias −(c₀k − b)W_o s is 97× too small and the shared offset swamps the code inner products.")
+        .holds_instead(&["000.thm2.reduced"]),
     );
     r.add(
         Claim::theorem(
             "000.thm2.reduced",
-            Family::Recall,
+            super::FAMILY,
             "Theorem 2, step 2 corrected: value codes = distinct zero-sum ±1/√p vectors at the smallest even p with C(p, p/2) ≥ |V| \
              (d = κ + p, p = O(log|V|)), no output bias; otherwise as printed. Every query of random MQAR instances (2 ≤ κ ≤ 8, 2 ≤ |V| ≤ 16; one \
              draw in five up to κ = 64, |V| = 1024; half with queries anywhere, so some follow another key) is answered.",
@@ -550,7 +551,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "000.thm3",
-            Family::Recall,
+            super::FAMILY,
             "One-layer Mamba-2 without gate, d = κ + |V|, N = κ: keys e_i, values e_{κ+j}, conv_B a shift, conv_u = conv_C the identity through σ, \
              λ = 0, Δ = 1, B = C = [I_κ | 0], W_o rows e_{κ+l}: every query's logits are exactly e_{j(i)} with σ = ReLU (the proof) and exactly \
              SiLU(1)³·e_{j(i)} with σ = SiLU (Mamba-2's own activation) (1e−12), on random instances (2 ≤ κ ≤ 8, 2 ≤ |V| ≤ 16; one draw in five \
@@ -579,7 +580,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::erratum(
             "000.thm3.reduced.printed",
-            Family::Recall,
+            super::FAMILY,
             "Theorem 3, step 2 as printed: Rademacher key codes (p_k = ⌈16 ln κ⌉ + 2) and value codes (p_v = ⌈16 ln(2|V|)⌉) through the proof's \
              ReLU convolutions: every query answered.",
             construction([40, 200, 2000], cases_small(), |c: &Case| {
@@ -603,12 +604,13 @@ pub fn register(r: &mut crate::claim::Registry) {
             "JL codes have negative entries, which the convolutions' σ (ReLU in the proof, SiLU in Mamba-2) does not pass: use linear \
                      convolutions (or a small-scale SiLU), and N = p_k must absorb the interference of the other keys (000.thm3.reduced).",
         )
-        .error(ErrorKind::Reading, "App. C.1, Theorem 3 step 2: 'keeping the convolution, SSM, and output layers the same as step 1'. Reading checked: the same layers, so the convolutions keep the proof's σ (ReLU), which clips the JL codes' negative entries; retrieval fails. The other reading, the same action ('shifting the attention-keys by one position … while keeping the attention-queries and attention-values unchanged'), is linear convolutions: with N = p_k = ⌈16 ln κ⌉ the error rate is ≤ 1% (000.thm3.reduced)."),
+        .error(ErrorKind::Reading, "App. C.1, Theorem 3 step 2: 'keeping the convolution, SSM, and output layers the same as step 1'. Reading checked: the same layers, so the convolutions keep the proof's σ (ReLU), which clips the JL codes' negative entries; retrieval fails. The other reading, the same action ('shifting the attention-keys by one position … while keeping the attention-queries and attention-values unchanged'), is linear convolutions: with N = p_k = ⌈16 ln κ⌉ the error rate is ≤ 1% (000.thm3.reduced).")
+        .holds_instead(&["000.thm3.reduced"]),
     );
     r.add(
         Claim::theorem(
             "000.thm3.reduced",
-            Family::Recall,
+            super::FAMILY,
             "Theorem 3, step 2 with linear convolutions: Rademacher key codes with N = p_k = ⌈16 ln κ⌉ and value codes p_v = ⌈8 ln 128⌉, |V| = 128, \
              T = 100: the per-query error rate is ≤ 1% for κ ∈ {4, 8, 16, 24} (exact one-sided Clopper–Pearson, family-wise α = 1e−4, \
              Bonferroni over the 4 cells; 400 / 4000 / 20000 queries per κ: power against a 2% rate 0.016 / 0.905 / 1.000, against 5% \
@@ -622,7 +624,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "000.thm3.condition",
-            Family::Recall,
+            super::FAMILY,
             "Theorem 3 with non-orthogonal codes and linear convolutions: at every query where 1 − ε_v > 2mε_k (ε_k, ε_v the largest |⟨k_i, k_i'⟩|, \
              |⟨v_l, v_l'⟩|, m the positions s ≤ t preceded by another key), the answer is correct. Keys ∝ e_i + ηg_i (η ≤ 1), Rademacher value codes \
              (4 ≤ p_v ≤ 48), 2 ≤ κ ≤ 6, 2 ≤ |V| ≤ 16.",
@@ -638,7 +640,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "000.rem7",
-            Family::Recall,
+            super::FAMILY,
             "Mamba-2 retrieval (linear convs) on [k₁ v₁ k₂ v … k_κ v, noise, k₁] with unit keys, ⟨k_i, k₁⟩ = ε for i ≥ 2, orthonormal values: \
              the answer is wrong exactly when ε(κ − 1) > 1 (2 ≤ κ ≤ 24, ε on a 0.01 grid; the margin is 1 − ε(κ−1)).",
             property([100, 400, 4000], adversaries(), |a: &Adversary| rem7_margin(a, 1.0)).sides(REM7_SIDES.0, REM7_SIDES.1),
@@ -653,7 +655,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "000.thm4",
-            Family::Recall,
+            super::FAMILY,
             "One-layer gated Mamba block with an S4D mixer, d = κ|V|, N = 1: keys 10·1_{block i}, values e_j in every block, conv \
              ReLU(10x_{t−1} + x_t − 100), Λ = 0, Δ = B = C = 1, gate ReLU(x_t), W_o rows [e_lᵀ … e_lᵀ]: every query's logits are exactly \
              10e_{j(i)} (2 ≤ κ ≤ 6, 2 ≤ |V| ≤ 12; one draw in five up to κ = 64 with κ|V| ≤ 4096, the embedding's width; half with adjacent queries).",
@@ -680,7 +682,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::erratum(
             "000.thm4.reduced.printed",
-            Family::Recall,
+            super::FAMILY,
             "Theorem 4, step 2 as printed: values [(Me_j + 1)ᵀ | … ] with Rademacher codes M (p = ⌈16 ln(2(|V|+1))⌉), output rows [(Me_l)ᵀ | …], no bias: \
              every query answered.",
             construction([40, 200, 2000], cases_s4d(), |c: &Case| {
@@ -706,12 +708,13 @@ pub fn register(r: &mut crate::claim::Registry) {
         .correction(
             "(Me_l)ᵀ1 = √p⟨Me_l, 1/√p⟩ is O(√p ε), not ε, so kβ(Me_l)ᵀ1 dominates: subtract it as an output bias, or use zero-sum codes (000.thm4.reduced).",
         )
-        .error(ErrorKind::Construction, "Theorem 4's existence claim (d = O(κ log|V|), N = 1) survives: zero-sum codes need no correction (000.thm4.reduced). The printed step-2 construction fails: (Me_l)ᵀ1 = √p⟨Me_l, 1/√p⟩ is O(√p·ε), not ε, so the term kβ(Me_l)ᵀ1 dominates the logits."),
+        .error(ErrorKind::Construction, "Theorem 4's existence claim (d = O(κ log|V|), N = 1) survives: zero-sum codes need no correction (000.thm4.reduced). The printed step-2 construction fails: (Me_l)ᵀ1 = √p⟨Me_l, 1/√p⟩ is O(√p·ε), not ε, so the term kβ(Me_l)ᵀ1 dominates the logits.")
+        .holds_instead(&["000.thm4.reduced"]),
     );
     r.add(
         Claim::theorem(
             "000.thm4.reduced",
-            Family::Recall,
+            super::FAMILY,
             "Theorem 4, step 2 corrected: distinct zero-sum ±1/√p value codes at the smallest even p with C(p, p/2) ≥ |V| (d = κp), β = 1, no bias: \
              every query of random instances (2 ≤ κ ≤ 6, 2 ≤ |V| ≤ 12; one draw in five up to κ = 64, |V| = 1024; half with adjacent queries) is answered.",
             construction([40, 200, 2000], cases_to_large(6, 12, usize::MAX, true), |c: &Case| {

@@ -11,7 +11,7 @@
 //!   W_Δ frozen at 0 (no input selectivity: Δ depends on nothing).
 
 use crate::claim::custom;
-use crate::claim::{Claim, Comparison, Family, Figure, HeatMap, Kind, Outcome, Relation, Verdict};
+use crate::claim::{Claim, Comparison, Figure, HeatMap, Kind, Outcome, Relation, Verdict};
 use crate::claims::PAPER_002;
 use crate::math::softplus::softplus;
 use crate::mc::Stream;
@@ -230,7 +230,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::conjecture(
             "002.training",
-            Family::Recall,
+            super::FAMILY,
             "Adam (lr 0.05, from W_Δ = 0, b = 0, A_log = 0) on the simplified Mamba with |V| = 8, |K| = 1, N = 1, B = C = 1, loss at the query positions \
              of Algorithm 1's sequences (n_ε = 3), in each of 3 / 5 / 16 independently seeded runs (quick / standard / deep): the query error on fresh \
              sequences is ≤ 1% (Clopper–Pearson at family-wise α = 1e−4, Bonferroni over the runs: refuted when a run's lower end exceeds 1%), and the learned Δ is a gate — the mean second-half Δ at every write pair (key, v) is ≥ 1.5× that at any noise pair (value, value) or read pair (value, key) — \

@@ -7,7 +7,7 @@
 
 use crate::claim::custom;
 use crate::claim::rate::{judge_rates, RateCell};
-use crate::claim::{Check, Claim, Family, Figure, Kind, Series, Style, ALPHA};
+use crate::claim::{Check, Claim, Figure, Kind, Series, Style, ALPHA};
 use crate::claims::PAPER_004;
 use crate::math::subexp::LogChi2;
 use crate::mc::jobs::TailSumJob;
@@ -86,7 +86,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "004.fig2",
-            Family::Stability,
+            super::FAMILY,
             "Figure 2's setting (t = 10⁴, λ_H + γ = 0.999): the mean and standard deviation of ln ∏_{i≤t}(λ_H + γx_i²) over \
              2000 / 10000 samples equal tμ and √(t·Var) from quadrature (Student-t interval for the mean, s(1 ± z/√(2(n−1))) for the \
              sd, α = 10⁻⁴ Bonferroni over the four statistics). Reference values (proofs/stability.md): −91.05 ± 12.18 and −1603.8 ± 51.75.",

@@ -9,7 +9,7 @@
 //! * `004.lem1.tails` (Theorem): `P(Y−μ ≥ s) ≤ exp(−s e^μ/(2γ))` and `P(Y−μ ≤ −s) ≤ e^{−s/2}`,
 //!   exactly with erfc/erf. Control: K₁ = 1 in the upper tail.
 
-use crate::claim::{property, Claim, ErrorKind, Eval, Family};
+use crate::claim::{property, Claim, ErrorKind, Eval};
 use crate::claims::PAPER_004;
 use crate::math::quadrature::expected_log_erfcx_form;
 use crate::math::subexp::{LogChi2, SAFETY};
@@ -176,7 +176,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::erratum(
             "004.lem1.printed",
-            Family::Stability,
+            super::FAMILY,
             "For the proposed (ν², b) (c, γ on a 1/16 grid in (0, 2], ν², b on a 1/16 grid in (0, 16]): \
              E e^{λ ln(c+γX²)} ≤ e^{ν²λ²/2} for every |λ| < 1/b (checked at λ* = sign(μ)·min(1/(2b), |μ|/ν²) and on a grid; \
              log-MGF by quadrature in log space).",
@@ -189,12 +189,13 @@ pub fn register(r: &mut crate::claim::Registry) {
             "The MGF must be centred (Wainwright's definition): at λ* above, ln E e^{λY} ≥ |λ||μ| > ν²λ²/2, so the \
              printed bound fails for every (ν, b) unless μ = E ln(c+γX²) = 0. Corrected: 004.lem1.centered.",
         )
-        .error(ErrorKind::FalseStatement, "The uncentred bound E e^{λY} ≤ e^{ν²λ²/2} fails for every (ν, b) unless μ = E ln(c + γX²) = 0: at λ* = sign(μ)·min(1/(2b), |μ|/ν²), ln E e^{λY} ≥ |λ||μ| > ν²λ²/2 (Jensen). The centred form holds: 004.lem1.centered."),
+        .error(ErrorKind::FalseStatement, "The uncentred bound E e^{λY} ≤ e^{ν²λ²/2} fails for every (ν, b) unless μ = E ln(c + γX²) = 0: at λ* = sign(μ)·min(1/(2b), |μ|/ν²), ln E e^{λY} ≥ |λ||μ| > ν²λ²/2 (Jensen). The centred form holds: 004.lem1.centered.")
+        .holds_instead(&["004.lem1.centered"]),
     );
     r.add(
         Claim::erratum(
             "004.lem1.chi2",
-            Family::Stability,
+            super::FAMILY,
             "The proof's step \"X² is sub-exponential, so P(X² ≥ t) ≤ e^{−t²/K₁}\", for K₁ on a 1/16 grid in (0, 64] and \
              t on a 1/16 grid in (0, 64] (exact χ²₁ tail erfc(√(t/2)), compared in log space).",
             property([300, 3000, 30000], (grid(0.0625, 64.0, 0.0625), grid(0.0625, 64.0, 0.0625)).prop_map(|(k1, t)| Chi2Step { k1, t }), chi2_margin)
@@ -202,12 +203,13 @@ pub fn register(r: &mut crate::claim::Registry) {
         )
         .source(PAPER_004, "Lemma 1, proof, Eq. (22)", "X² is sub-exponential, so P(X² ≥ t) ≤ e^{−t²/K₁}.")
         .correction("The χ²₁ tail is ~e^{−t/2}/√t: the bound must be linear in t, e^{−t/K₁} (K₁ = 2 works); the next line of the proof uses the linear form.")
-        .error(ErrorKind::ProofStep, "The step 'P(X² ≥ t) ≤ e^{−t²/K₁}' of the proof of Lemma 1 is false for every K₁ (the χ²₁ tail is ~e^{−t/2}/√t). The statement survives: the next line of the proof uses the linear form e^{−t/K₁} (K₁ = 2 works), and the tails the lemma needs hold exactly (004.lem1.tails)."),
+        .error(ErrorKind::ProofStep, "The step 'P(X² ≥ t) ≤ e^{−t²/K₁}' of the proof of Lemma 1 is false for every K₁ (the χ²₁ tail is ~e^{−t/2}/√t). The statement survives: the next line of the proof uses the linear form e^{−t/K₁} (K₁ = 2 works), and the tails the lemma needs hold exactly (004.lem1.tails).")
+        .holds_instead(&["004.lem1.tails"]).survives(true),
     );
     r.add(
         Claim::theorem(
             "004.lem1.centered",
-            Family::Stability,
+            super::FAMILY,
             "ψ(λ) = ln E e^{λ(Y−μ)} ≤ ν(b)²λ²/2 for |λ| < 1/b, Y = ln(c+γX²), with ν(b)² = 1.02·sup_{0<|λ|<1/b} 2ψ(λ)/λ² \
              (adaptive Simpson on the normal form, 81 log-spaced |λ| per sign refined by golden section); ψ checked by an independent \
              route (exp-sinh quadrature on the Gamma(½) form, μ from its erfcx closed form) at λ = u/b with u on a 0.001 grid in \
@@ -221,7 +223,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "004.lem1.tails",
-            Family::Stability,
+            super::FAMILY,
             "For Y = ln(c+γX²), μ = E Y and s ≥ 0: P(Y − μ ≥ s) = erfc(√((e^{μ+s} − c)/(2γ))) ≤ exp(−s e^μ/(2γ)) and \
              P(Y − μ ≤ −s) ≤ e^{−s/2} (exact tails, compared in log space; c on a 1/16 grid in (0, 4], γ on a 1/64 grid in (0, 2], s ≤ 30, half of \
              the instances with s ≤ 2).",

@@ -2,7 +2,7 @@
 //! step of the paper's stability argument (Theorem 2, Lemma 1, Theorem 4, the §4.2 narrative,
 //! Figure 2), printed and corrected. Proofs and corrections: `proofs/stability.md`.
 
-use crate::claim::Registry;
+use crate::claim::{Family, Registry};
 use crate::error::Result;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -13,6 +13,9 @@ pub mod sharp;
 pub mod stationarity;
 pub mod theorem4;
 pub mod thm2;
+
+/// The stability family: The interaction-term model's stability and tail bounds (004 Thm 2, 4, Lem 1).
+pub const FAMILY: Family = Family::new("stability");
 
 /// Registers the stability claims.
 pub fn register(r: &mut Registry) {

@@ -14,7 +14,7 @@
 use super::theorem4::{tilted, times, Event, Setting, CELLS};
 use crate::claim::custom;
 use crate::claim::statistical::log10_gap_margin;
-use crate::claim::{Check, Claim, Comparison, Family, Figure, Kind, Outcome, Relation, Series, Style, Verdict, ALPHA};
+use crate::claim::{Check, Claim, Comparison, Figure, Kind, Outcome, Relation, Series, Style, Verdict, ALPHA};
 use crate::claims::PAPER_004;
 use crate::estimate::RareTail;
 use crate::stats::bonferroni;
@@ -149,7 +149,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "004.thm4.sharp",
-            Family::Stability,
+            super::FAMILY,
             "For Y_t = Σ_{i≤t} ln(λ_H + γx_i²) and every threshold of the Theorem 4 grid (both events, every (λ_H, γ), t and z) with \
              t·I(s/t) ≥ 20: the importance-sampling interval for P(Y_t ≥ s) meets [BR/(1 + ε), BR(1 + ε)], BR = e^{−tI}/(θσ√(2πt)) the \
              Bahadur–Rao value (I, θ, σ from the log-MGF by quadrature), ε = 2|b₁|/t; betting intervals at α = 10⁻⁴, \

@@ -20,7 +20,7 @@
 use super::{memo, Memo};
 use crate::claim::custom;
 use crate::claim::statistical::{judge_rare_tail_bounds, RareCell};
-use crate::claim::{Check, Claim, Context, ErrorKind, Family, Figure, Kind, Series, Style, Verdict, ALPHA};
+use crate::claim::{Check, Claim, Context, ErrorKind, Figure, Kind, Series, Style, Verdict, ALPHA};
 use crate::claims::PAPER_004;
 use crate::error::Result;
 use crate::estimate::{tilted_draws, RareTail, TiltedDraws};
@@ -396,7 +396,7 @@ pub fn register(r: &mut crate::claim::Registry) {
         a cell is refuted when its one-sided betting lower end exceeds the bound at α = 10⁻⁴, Bonferroni over the cells \
         whose bound is below 1.";
     r.add(
-        Claim::theorem("004.thm4", Family::Stability, &format!("The main-text bound (19) on {GRID}"), thm4_check(Form::Main, Constants::Minimal))
+        Claim::theorem("004.thm4", super::FAMILY, &format!("The main-text bound (19) on {GRID}"), thm4_check(Form::Main, Constants::Minimal))
             .source(PAPER_004, "Theorem 4, Eq. (19)", PRINTED)
             .correction("True with the centred Lemma 1 and computed (ν(b), b); loose: never better than Markov for b ≥ 1/2, and t-invariant at z = sσ√t while the probability falls exponentially in t.")
             .control("an inadmissible constant ν² = Var(Y)/2 with b = 1e−3", thm4_check(Form::Main, Constants::Inadmissible)),
@@ -404,7 +404,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::erratum(
             "004.thm4.appendix",
-            Family::Stability,
+            super::FAMILY,
             &format!("The appendix's form (25)/(28), second branch e^{{−t/(2b)}}, on {GRID}"),
             thm4_check(Form::Appendix, Constants::Minimal),
         )
@@ -412,12 +412,13 @@ pub fn register(r: &mut crate::claim::Registry) {
         .correction(
             "The branch should read e^{−z/(2b)}: just above z = tν²/b the valid bound e^{−z/(2b)} can exceed e^{−t/(2b)} by orders of magnitude, so with the minimal ν(b) the printed branch is below the true probability. Corrected: 004.thm4.",
         )
-        .error(ErrorKind::ProofStep, "The appendix's second branch e^{−t/(2b)} of (25)/(28) fails with the minimal ν(b) the proof computes (the search finds cells where the importance-sampling lower limit of the probability is far above it, down to P ≈ 10⁻²⁰⁶ at the standard budget). The theorem survives: with the branch e^{−z/(2b)} it holds in every cell (004.thm4), and (25)/(28) are existential in (ν, b), so the printed branch also holds for ν² ≥ b: then z > tν²/b ≥ t and e^{−z/(2b)} ≤ e^{−t/(2b)} (004.thm4.appendix.enlarged)."),
+        .error(ErrorKind::ProofStep, "The appendix's second branch e^{−t/(2b)} of (25)/(28) fails with the minimal ν(b) the proof computes (the search finds cells where the importance-sampling lower limit of the probability is far above it, down to P ≈ 10⁻²⁰⁶ at the standard budget). The theorem survives: with the branch e^{−z/(2b)} it holds in every cell (004.thm4), and (25)/(28) are existential in (ν, b), so the printed branch also holds for ν² ≥ b: then z > tν²/b ≥ t and e^{−z/(2b)} ≤ e^{−t/(2b)} (004.thm4.appendix.enlarged).")
+        .holds_instead(&["004.thm4", "004.thm4.appendix.enlarged"]).survives(true),
     );
     r.add(
         Claim::theorem(
             "004.thm4.appendix.enlarged",
-            Family::Stability,
+            super::FAMILY,
             &format!("The appendix's form (25)/(28) with its printed branch e^{{−t/(2b)}} and ν² = max(ν(b)²·1.02, b) (an admissible, larger ν), on {GRID}"),
             thm4_check(Form::Appendix, Constants::AtLeastB),
         )
@@ -428,7 +429,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "004.thm4.intermediate",
-            Family::Stability,
+            super::FAMILY,
             &format!("The intermediate bound P(Y_t ≥ tμ + z) ≤ B(t, z; ν(b), b), μ = E ln(λ_H + γX²) by quadrature, on {GRID}"),
             thm4_check(Form::Intermediate, Constants::Minimal),
         )

@@ -4,7 +4,7 @@
 //! * `004.thm2` (Theorem): (13) ≡ (14) ≡ (15) over random H, d, T, fixed and selective Δ, any
 //!   h_0. Control: the products of (15) taken in the reverse order.
 
-use crate::claim::{property, Claim, Eval, Family};
+use crate::claim::{property, Claim, Eval};
 use crate::claims::PAPER_004;
 use crate::math::linalg::{mat_from_rows, Vector};
 use crate::model::{InteractionSequence, StepRule};
@@ -101,7 +101,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(
         Claim::theorem(
             "004.thm2",
-            Family::Stability,
+            super::FAMILY,
             "The interaction recurrence (13), h_t = Ā_t h_{t−1} + B̄_t x_t + (h_{t−1}ᵀWx_t)(Gx_t), its matrix form (14), \
              h_t = (Ā_t + Gx_tx_tᵀWᵀ)h_{t−1} + B̄_t x_t, and the unrolled form (15) agree at every t (relative to 1 + max‖h‖, \
              tolerance 1e−10·T), for H ≤ 6, vector inputs of dimension d ≤ 3, T ≤ 40, fixed or selective Δ_t = softplus(w·x_t + b) \
