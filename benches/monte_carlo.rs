@@ -207,7 +207,7 @@ fn property_check(c: &mut Criterion) {
     let bar = Silent;
     c.bench_function("property 004.cor1.lognorm quick", |b| {
         b.iter(|| {
-            let ctx = Context { seed: 1, budget: Budget::Quick, backend: &CpuBackend, stream_label: "bench", progress: &bar };
+            let ctx = Context::new(1, Budget::Quick, &CpuBackend, "bench", &bar);
             claim.check.run(&ctx).unwrap()
         })
     });

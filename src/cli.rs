@@ -5,6 +5,7 @@
 use crate::claim::{run_claims, Budget, Context, Family, Registry, RunConfig, RunResults};
 use crate::error::{Error, Result};
 use crate::mc::{BackendChoice, CpuBackend};
+use crate::report::{report_all, HtmlReport, JsonFile, Reporter, TerminalTable};
 use clap::{Parser, Subcommand};
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -171,38 +172,6 @@ fn run_part(registry: &Registry, ids: &[String], family: Option<&Family>, args: 
     Ok(crate::shard::run_shard(&claims, &config(args, backend.as_ref()), shard))
 }
 
-/// Prints the verdict table of a run (claims, statuses, verdicts, margins, agreement).
-pub fn print_table(results: &RunResults) {
-    let width = results.claims.iter().map(|c| c.meta.id.chars().count()).max().unwrap_or(0).max(24);
-    println!("{:<width$} {:<10} {:<11} {:<12} {:>9} {:>11}  agrees", "claim", "status", "kind", "verdict", "cases", "margin");
-    for c in &results.claims {
-        let margin = c.result.margin.map_or("-".into(), |m| format!("{m:.3e}"));
-        println!(
-            "{:<width$} {:<10} {:<11} {:<12} {:>9} {:>11}  {}",
-            c.meta.id,
-            c.meta.status.name(),
-            c.meta.kind.name(),
-            c.result.verdict.name(),
-            c.result.cases,
-            margin,
-            if c.agrees { "yes" } else { "NO" }
-        );
-        if let Some(why) = &c.disagreement {
-            println!("    ! {why}");
-        }
-    }
-    let bad = results.disagreements().len();
-    println!(
-        "\n{} claims, {} agree, {} disagree (seed {}, budget {}, backend {})",
-        results.claims.len(),
-        results.claims.len() - bad,
-        bad,
-        results.seed,
-        results.budget,
-        results.backend
-    );
-}
-
 fn bench(workload: &str, threads: Option<usize>, backend: BackendChoice, quick: bool) -> Result<()> {
     use crate::bench::{run, si, BenchSizes, Workload};
     if backend != BackendChoice::Cpu {
@@ -252,7 +221,7 @@ fn replay(registry: &Registry, id: &str, path: &std::path::Path, control: bool) 
     let seed = json.get("seed").and_then(serde_json::Value::as_u64).unwrap_or(1);
     let budget = json.get("budget").and_then(|b| serde_json::from_value(b.clone()).ok()).unwrap_or(Budget::Quick);
     let bar = crate::progress::Silent;
-    let ctx = Context { seed, budget, backend: &CpuBackend, stream_label: id, progress: &bar };
+    let ctx = Context::new(seed, budget, &CpuBackend, id, &bar);
     match check.replay(&instance, &ctx)? {
         Replay::Rejected(why) => {
             println!("{id}: the instance does not meet the claim's assumptions ({why})");
@@ -270,11 +239,6 @@ fn replay(registry: &Registry, id: &str, path: &std::path::Path, control: bool) 
     }
 }
 
-fn write_json(path: &std::path::Path, results: &impl serde::Serialize) -> Result<()> {
-    let text = serde_json::to_string_pretty(results)?;
-    crate::report::write_atomically(path, text.as_bytes())
-}
-
 fn main_inner(cli: Cli, registry: &Registry) -> Result<bool> {
     match cli.command {
         Command::List { family } => {
@@ -286,24 +250,24 @@ fn main_inner(cli: Cli, registry: &Registry) -> Result<bool> {
             Ok(true)
         }
         Command::Check { ids, family, run: args, json, shard } => {
-            if let Some(path) = &json {
-                crate::report::ensure_writable(path)?;
+            let json = json.map(JsonFile);
+            if let Some(j) = &json {
+                j.preflight()?;
             }
             match shard {
                 None => {
                     let results = run(registry, &ids, family.as_ref(), &args)?;
-                    print_table(&results);
-                    if let Some(path) = json {
-                        write_json(&path, &results)?;
-                    }
+                    let mut outputs: Vec<&dyn Reporter> = vec![&TerminalTable];
+                    outputs.extend(json.as_ref().map(|j| j as &dyn Reporter));
+                    report_all(&results, &outputs)?;
                     Ok(results.disagreements().is_empty())
                 }
                 // A part's verdicts are not the run's yet: the merge judges the split claims and exits accordingly.
                 Some(shard) => {
                     let part = run_part(registry, &ids, family.as_ref(), &args, shard)?;
-                    print_table(&part.results);
-                    if let Some(path) = json {
-                        write_json(&path, &part)?;
+                    TerminalTable.report(&part.results)?;
+                    if let Some(JsonFile(path)) = json {
+                        crate::report::write_atomically(&path, serde_json::to_string_pretty(&part)?.as_bytes())?;
                     }
                     let jobs: usize = part.shard.split.iter().map(|s| s.claim.len() + s.control.len()).sum();
                     println!(
@@ -317,19 +281,18 @@ fn main_inner(cli: Cli, registry: &Registry) -> Result<bool> {
             }
         }
         Command::Merge { parts, json } => {
-            crate::report::ensure_writable(&json)?;
+            let out = JsonFile(json);
+            out.preflight()?;
             let results = crate::shard::merge(registry, &crate::shard::read_parts(&parts)?)?;
-            write_json(&json, &results)?;
-            print_table(&results);
-            println!("merged {} parts into {}", parts.len(), json.display());
+            report_all(&results, &[&out, &TerminalTable])?;
+            println!("merged {} parts into {}", parts.len(), out.0.display());
             Ok(results.disagreements().is_empty())
         }
         Command::Report { out, run: args, from } => {
-            crate::report::ensure_writable_dir(&out)?;
+            let html = HtmlReport(out);
+            html.preflight()?;
             let results = if from.is_empty() { run(registry, &[], None, &args)? } else { crate::report::read_merged(&from)? };
-            let index = crate::report::write_report(&results, &out)?;
-            print_table(&results);
-            println!("report: {}", index.display());
+            report_all(&results, &[&TerminalTable, &html])?;
             Ok(results.disagreements().is_empty())
         }
         Command::Export { keys, values, len, count, vocab, seed, out } => {

@@ -17,6 +17,7 @@
 //! `ssmcheck report --from FILE` renders (beside the shipped claims' results, if given both).
 
 use crate::claim::{run_claim, Claim, ClaimResult, RunConfig, RunResults, RunSettings};
+use crate::report::{JsonFile, Reporter, TerminalTable};
 use libtest_mimic::{Arguments, Failed, Trial};
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
@@ -53,18 +54,14 @@ pub fn main(claims: Vec<Claim>) -> ExitCode {
     let mut results: Vec<(usize, ClaimResult)> = std::mem::take(&mut *done.lock().expect("the tests are over"));
     results.sort_by_key(|(i, _)| *i);
     let run = RunResults::new(settings.seed, settings.budget, "cpu", results.into_iter().map(|(_, r)| r).collect());
+    let json = std::env::var("SSMCHECK_RESULTS").ok().map(|p| JsonFile(p.into()));
     if !run.claims.is_empty() {
         println!();
-        crate::cli::print_table(&run);
+        let _ = TerminalTable.report(&run);
     }
-    if let Ok(path) = std::env::var("SSMCHECK_RESULTS") {
-        let written = serde_json::to_string_pretty(&run)
-            .map_err(crate::error::Error::from)
-            .and_then(|t| crate::report::write_atomically(std::path::Path::new(&path), t.as_bytes()));
-        if let Err(e) = written {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
+    if let Err(e) = json.map_or(Ok(()), |j| j.report(&run)) {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
     }
     conclusion.exit_code()
 }

@@ -54,7 +54,7 @@ pub mod tasks;
 pub mod prelude {
     pub use crate::claim::{
         check, construction, custom, property, property_in, run_claims, Budget, Check, Claim, ClaimResult, Comparison, Context, ErrorKind, Eval, Family,
-        Figure, Kind, Outcome, Registry, Rounding, RunConfig, RunResults, Search, Series, Status, Style, Trial, Verdict, VerdictKind,
+        Figure, Kind, Outcome, Registry, Rounding, RunConfig, RunResults, Search, Series, Sizes, Status, Style, Trial, Verdict, VerdictKind,
     };
     pub use crate::claims::registry;
     pub use crate::error::{Error, Result};

@@ -27,7 +27,7 @@ ssmcheck::conjecture! {
 /// trial's streams, keyed by (seed, claim, instance), so shrinking and replay redraw them.
 fn interaction_second_moment() -> Claim {
     let check = property_in([20, 100, 1000], (strategy::real(0.0, 1.0), strategy::real(0.0, 0.5)), |trial: &Trial, (l, g): &(f64, f64)| {
-        let paths = trial.pick(200, 1000, 10000);
+        let paths = trial.size("paths", Sizes::new(200, 1000, 10000));
         let squares: Vec<f64> = (0..paths)
             .map(|i| {
                 let mut s = trial.stream("x", i);

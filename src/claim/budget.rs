@@ -5,6 +5,7 @@ use crate::mc::{Backend, StreamKey};
 use crate::progress::Progress;
 use serde::{Deserialize, Serialize};
 use std::str::FromStr;
+use std::sync::Mutex;
 
 /// How much work each check does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -51,7 +52,50 @@ impl FromStr for Budget {
     }
 }
 
-/// What a check may use: the seed, the budget, the Monte Carlo backend and a progress bar.
+/// A size at each budget (instances, paths, horizons, sweep points): what quick, standard and
+/// deep mean for one quantity of one check. A check asks for it through [`Context::size`],
+/// which records it, so every claim's results list its sizes at all three budgets
+/// ([`ClaimResult::sizes`](super::ClaimResult::sizes), the report's budgets table).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sizes<T> {
+    /// At the quick budget (`cargo test`).
+    pub quick: T,
+    /// At the standard budget (the report's default).
+    pub standard: T,
+    /// At the deep budget.
+    pub deep: T,
+}
+
+impl<T> Sizes<T> {
+    /// The sizes at quick, standard and deep.
+    pub const fn new(quick: T, standard: T, deep: T) -> Self {
+        Sizes { quick, standard, deep }
+    }
+    /// The size at `budget`.
+    pub fn at(&self, budget: Budget) -> T
+    where
+        T: Clone,
+    {
+        budget.pick(&self.quick, &self.standard, &self.deep).clone()
+    }
+}
+
+/// One named size of a check at each budget, as recorded (values written as Rust prints them:
+/// `2000`, `[1, 10, 100]`, `(1000, 10000)`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SizeRow {
+    /// What the size counts ("instances", "paths", "horizon", …).
+    pub what: String,
+    /// At the quick budget.
+    pub quick: String,
+    /// At the standard budget.
+    pub standard: String,
+    /// At the deep budget.
+    pub deep: String,
+}
+
+/// What a check may use: the seed, the budget, the Monte Carlo backend and a progress bar; it
+/// records the sizes the check asks for ([`Context::size`]).
 pub struct Context<'a> {
     /// The run's seed.
     pub seed: u64,
@@ -64,9 +108,30 @@ pub struct Context<'a> {
     pub stream_label: &'a str,
     /// Progress of the running check (hidden when not on a terminal).
     pub progress: &'a dyn Progress,
+    sizes: Mutex<Vec<SizeRow>>,
 }
 
-impl Context<'_> {
+impl<'a> Context<'a> {
+    /// The context of one check's run.
+    pub fn new(seed: u64, budget: Budget, backend: &'a dyn Backend, stream_label: &'a str, progress: &'a dyn Progress) -> Self {
+        Context { seed, budget, backend, stream_label, progress, sizes: Mutex::new(vec![]) }
+    }
+    /// The size `what` at this run's budget; the check's results list it at every budget. Asking
+    /// again for the same `what` (per instance, per cell) records it once.
+    pub fn size<T: Clone + std::fmt::Debug>(&self, what: &str, sizes: Sizes<T>) -> T {
+        let mut rows = self.sizes.lock().expect("no check panicked holding the size log");
+        if !rows.iter().any(|r| r.what == what) {
+            let show = |v: &T| format!("{v:?}");
+            rows.push(SizeRow { what: what.into(), quick: show(&sizes.quick), standard: show(&sizes.standard), deep: show(&sizes.deep) });
+        }
+        sizes.at(self.budget)
+    }
+    /// The sizes the check asked for, sorted by name (so concurrent requests give the same list).
+    pub fn sizes(&self) -> Vec<SizeRow> {
+        let mut rows = self.sizes.lock().expect("no check panicked holding the size log").clone();
+        rows.sort_by(|a, b| a.what.cmp(&b.what));
+        rows
+    }
     /// The stream key for `part` of this claim.
     pub fn key(&self, part: &str) -> StreamKey {
         StreamKey::new(self.seed, &format!("{}/{}", self.stream_label, part))
@@ -92,5 +157,18 @@ mod tests {
         let e = "huge".parse::<Budget>().unwrap_err().to_string();
         assert!(e.contains("huge") && e.contains("quick"));
         assert_eq!(Budget::Standard.pick(1, 2, 3), 2);
+    }
+
+    #[test]
+    fn a_context_records_each_size_once_at_every_budget() {
+        let bar = crate::progress::Silent;
+        let ctx = Context::new(1, Budget::Standard, &crate::mc::CpuBackend, "c", &bar);
+        assert_eq!(ctx.size("paths", Sizes::new(10u64, 20, 30)), 20);
+        assert_eq!(ctx.size("paths", Sizes::new(10u64, 20, 30)), 20);
+        assert_eq!(ctx.size("horizons", Sizes::new(vec![1], vec![1, 10], vec![1, 10, 100])), vec![1, 10]);
+        let rows = ctx.sizes();
+        assert_eq!(rows.iter().map(|r| r.what.as_str()).collect::<Vec<_>>(), ["horizons", "paths"]);
+        assert_eq!((rows[1].quick.as_str(), rows[1].standard.as_str(), rows[1].deep.as_str()), ("10", "20", "30"));
+        assert_eq!(rows[0].deep, "[1, 10, 100]");
     }
 }

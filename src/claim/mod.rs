@@ -30,7 +30,7 @@ pub mod statistical;
 pub mod trial;
 pub mod verdict;
 
-pub use budget::{Budget, Context};
+pub use budget::{Budget, Context, SizeRow, Sizes};
 pub use check::{custom, Check, Kind};
 pub use comparison::{Comparison, Relation, Standing, Violation};
 pub use eval::Eval;

@@ -18,7 +18,7 @@
 //!
 //! [`construction`] is the same judge for a proof's explicit weights, reported as an accuracy.
 
-use super::budget::{Budget, Context};
+use super::budget::{Budget, Context, Sizes};
 use super::check::{Check, Kind};
 use super::comparison::{Relation, Standing, Violation};
 use super::eval::Eval;
@@ -508,7 +508,7 @@ where
     }
 
     fn run(&self, ctx: &Context) -> Result<Outcome> {
-        let n = ctx.budget.pick(self.cases[0], self.cases[1], self.cases[2]);
+        let n = ctx.size("instances", Sizes::new(self.cases[0], self.cases[1], self.cases[2]));
         let extra = match self.search {
             Search::Targeted { fraction } if ctx.budget != Budget::Quick => (n as f64 * fraction).ceil() as u64,
             _ => 0,
@@ -652,12 +652,12 @@ mod tests {
     const BAR: Silent = Silent;
 
     fn ctx() -> Context<'static> {
-        Context { seed: 1, budget: Budget::Quick, backend: &CpuBackend, stream_label: "test", progress: &BAR }
+        Context::new(1, Budget::Quick, &CpuBackend, "test", &BAR)
     }
 
     fn run<C: Check>(c: &C, seed: u64) -> Outcome {
         let bar = Silent;
-        let ctx = Context { seed, budget: Budget::Quick, backend: &CpuBackend, stream_label: "test", progress: &bar };
+        let ctx = Context::new(seed, Budget::Quick, &CpuBackend, "test", &bar);
         c.run(&ctx).unwrap()
     }
 
@@ -734,7 +734,7 @@ mod tests {
 
     fn run_at(c: &impl Check, seed: u64, budget: Budget) -> Outcome {
         let bar = Silent;
-        c.run(&Context { seed, budget, backend: &CpuBackend, stream_label: "test", progress: &bar }).unwrap()
+        c.run(&Context::new(seed, budget, &CpuBackend, "test", &bar)).unwrap()
     }
 
     #[test]

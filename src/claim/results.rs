@@ -77,6 +77,11 @@ pub struct ClaimResult {
     pub details: serde_json::Map<String, Value>,
     /// Figures for the report.
     pub figures: Vec<Figure>,
+    /// What the check's budget-dependent sizes are at quick, standard and deep (the sizes it
+    /// asked for through [`Context::size`](super::Context::size)); empty for a check whose size
+    /// does not depend on the budget.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sizes: Vec<super::budget::SizeRow>,
 }
 
 impl ClaimResult {

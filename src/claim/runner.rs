@@ -56,12 +56,12 @@ pub fn run_claim_on(claim: &Claim, cfg: &RunConfig, backend: &dyn Backend, contr
     let id = claim.meta.id.as_str();
     let run = |check: &dyn Check, backend: &dyn Backend| {
         let progress = observer(id, cfg.progress);
-        let ctx = Context { seed: cfg.seed, budget: cfg.budget, backend, stream_label: id, progress: progress.as_ref() };
-        execute(check, &ctx)
+        let ctx = Context::new(cfg.seed, cfg.budget, backend, id, progress.as_ref());
+        (execute(check, &ctx), ctx.sizes())
     };
-    let out = run(claim.check.as_ref(), backend);
+    let (out, sizes) = run(claim.check.as_ref(), backend);
     let control = claim.control.as_ref().map(|c| {
-        let result = CheckResult::of(&run(c.check.as_ref(), control_backend));
+        let result = CheckResult::of(&run(c.check.as_ref(), control_backend).0);
         ControlResult { mutation: c.mutation.clone(), detected: result.is_refuted(), result }
     });
     let disagreement = agreement(claim, &out.verdict, out.cases, control.as_ref());
@@ -73,6 +73,7 @@ pub fn run_claim_on(claim: &Claim, cfg: &RunConfig, backend: &dyn Backend, contr
         control,
         details: out.details,
         figures: out.figures,
+        sizes,
     }
 }
 

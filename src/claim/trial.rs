@@ -1,7 +1,7 @@
 //! What one evaluation of a property may use besides its instance: the run's seed, budget and
 //! backend, and random streams keyed by (seed, claim, instance).
 
-use super::budget::{Budget, Context};
+use super::budget::{Budget, Context, Sizes};
 use crate::mc::{Backend, Stream, StreamKey};
 
 /// The run context handed to an evaluation ([`property_in`](super::property_in)): a Monte
@@ -15,7 +15,7 @@ pub struct Trial<'a> {
     pub budget: Budget,
     /// The Monte Carlo backend.
     pub backend: &'a dyn Backend,
-    label: &'a str,
+    ctx: &'a Context<'a>,
     instance: &'a dyn Fn() -> String,
 }
 
@@ -23,21 +23,22 @@ impl<'a> Trial<'a> {
     /// The trial of the instance that `instance` serialises (lazily: only a trial that asks
     /// for a stream serialises its instance).
     pub fn new(ctx: &'a Context<'a>, instance: &'a dyn Fn() -> String) -> Self {
-        Trial { seed: ctx.seed, budget: ctx.budget, backend: ctx.backend, label: ctx.stream_label, instance }
+        Trial { seed: ctx.seed, budget: ctx.budget, backend: ctx.backend, ctx, instance }
     }
     /// The stream key for `part` of this instance: keyed by the seed, the claim and the
     /// instance's own value, so shrinking or replaying the instance redraws the same numbers.
     pub fn key(&self, part: &str) -> StreamKey {
-        StreamKey::new(self.seed, &format!("{}/instance/{}/{}", self.label, (self.instance)(), part))
+        StreamKey::new(self.seed, &format!("{}/instance/{}/{}", self.ctx.stream_label, (self.instance)(), part))
     }
     /// Draw number `index` of `part`: a Philox stream (normals, uniforms, and
     /// `rand_core::RngCore` for any `rand_distr` distribution).
     pub fn stream(&self, part: &str, index: u64) -> Stream {
         Stream::new(self.key(part), index)
     }
-    /// The value for this budget (sample sizes, horizons).
-    pub fn pick<T>(&self, quick: T, standard: T, deep: T) -> T {
-        self.budget.pick(quick, standard, deep)
+    /// The size `what` at this run's budget (sample sizes, horizons), listed with the claim's
+    /// results at every budget ([`Context::size`]).
+    pub fn size<T: Clone + std::fmt::Debug>(&self, what: &str, sizes: Sizes<T>) -> T {
+        self.ctx.size(what, sizes)
     }
 }
 
@@ -50,12 +51,13 @@ mod tests {
     #[test]
     fn streams_are_keyed_by_seed_claim_and_instance() {
         let bar = Silent;
-        let ctx = Context { seed: 3, budget: Budget::Standard, backend: &CpuBackend, stream_label: "c", progress: &bar };
+        let ctx = Context::new(3, Budget::Standard, &CpuBackend, "c", &bar);
         let (a, b) = (|| "1".to_string(), || "2".to_string());
         let (ta, tb) = (Trial::new(&ctx, &a), Trial::new(&ctx, &b));
         assert_eq!(ta.stream("x", 0).normal(), Trial::new(&ctx, &a).stream("x", 0).normal());
         assert_ne!(ta.stream("x", 0).normal(), tb.stream("x", 0).normal());
         assert_ne!(ta.stream("x", 0).normal(), ta.stream("y", 0).normal());
-        assert_eq!(ta.pick(1, 2, 3), 2);
+        assert_eq!(ta.size("n", Sizes::new(1, 2, 3)), 2);
+        assert_eq!(ctx.sizes().len(), 1);
     }
 }

@@ -268,6 +268,28 @@ fn section(out: &mut String, c: &ClaimResult) {
     out.push_str("</section>\n");
 }
 
+/// The budgets table: every size each check asked for, at quick, standard and deep (the run's
+/// budget in bold); a claim absent from it runs the same at every budget.
+fn budgets(out: &mut String, results: &RunResults) {
+    out.push_str("<h2 id=\"budgets\">Budgets</h2>\n<p>What quick, standard and deep mean for each claim: every size its check asked for (a negative control runs at its claim's). Claims not listed run the same at every budget.</p>\n");
+    out.push_str("<table><tr><th>claim</th><th>size</th><th>quick</th><th>standard</th><th>deep</th></tr>\n");
+    let bold = |b: crate::claim::Budget, v: &str| if b == results.budget { format!("<b>{}</b>", escape(v)) } else { escape(v) };
+    for c in results.claims.iter().filter(|c| !c.sizes.is_empty()) {
+        for (i, r) in c.sizes.iter().enumerate() {
+            let id = if i == 0 { format!("<a href=\"#{0}\">{0}</a>", escape(&c.meta.id)) } else { String::new() };
+            let _ = writeln!(
+                out,
+                "<tr><td>{id}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
+                escape(&r.what),
+                bold(crate::claim::Budget::Quick, &r.quick),
+                bold(crate::claim::Budget::Standard, &r.standard),
+                bold(crate::claim::Budget::Deep, &r.deep)
+            );
+        }
+    }
+    out.push_str("</table>\n");
+}
+
 /// The whole page.
 pub fn page(results: &RunResults) -> String {
     let bad = results.disagreements().len();
@@ -305,6 +327,7 @@ pub fn page(results: &RunResults) -> String {
             section(&mut out, c);
         }
     }
+    budgets(&mut out, results);
     out.push_str("</body></html>\n");
     out
 }

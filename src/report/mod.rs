@@ -3,7 +3,10 @@
 //! old one or the complete new one, never half-written.
 
 pub mod html;
+pub mod reporter;
 pub mod svg;
+
+pub use reporter::{preflight_all, report_all, HtmlReport, JsonFile, Reporter, TerminalTable};
 
 use crate::claim::RunResults;
 use crate::error::{Error, Result};

@@ -82,7 +82,7 @@ fn the_recall_family_has_the_issue_ids() {
     ];
     for (id, status) in expect {
         let c = registry.get(id).unwrap_or_else(|_| panic!("{id} missing"));
-        assert_eq!((c.meta.family, c.meta.status), (ssmcheck::claims::recall::FAMILY, status), "{id}");
+        assert_eq!((c.meta.family.clone(), c.meta.status), (ssmcheck::claims::recall::FAMILY, status), "{id}");
     }
     assert_eq!(registry.iter().filter(|c| c.meta.family == ssmcheck::claims::recall::FAMILY).count(), expect.len());
 }
@@ -190,4 +190,23 @@ fn the_readme_counts_are_the_registrys() {
         .map(|(kind, words)| format!("{} {words}", errata.iter().filter(|c| c.meta.error.as_ref().is_some_and(|e| e.kind == *kind)).count()))
         .collect();
     assert!(text.contains(&format!("({}", by_kind.join(", "))), "README: the errata by kind should read ({}", by_kind.join(", "));
+}
+
+#[test]
+fn every_budget_dependent_size_is_asked_for_by_name() {
+    // The report's budgets table lists what each check asks for through `ctx.size`; a size
+    // chosen with `Budget::pick` in a family would be missing from it.
+    fn visit(dir: &std::path::Path, out: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                visit(&path, out);
+            } else if std::fs::read_to_string(&path).unwrap().contains(".pick(") {
+                out.push(path.display().to_string());
+            }
+        }
+    }
+    let mut offenders = vec![];
+    visit(std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/src/claims")), &mut offenders);
+    assert!(offenders.is_empty(), "sizes chosen with pick() instead of ctx.size(): {offenders:?}");
 }

@@ -89,7 +89,7 @@ fn softplus(z: f64) -> f64 {
 fn results() -> RunResults {
     let registry = ssmcheck::claims::registry();
     // The decay family's errata (the stability family's are in tests/stability_counterexamples.rs).
-    let errata: Vec<&Claim> = registry.iter().filter(|c| c.meta.status == Status::Erratum && c.meta.family == Family::Decay).collect();
+    let errata: Vec<&Claim> = registry.iter().filter(|c| c.meta.status == Status::Erratum && c.meta.family == ssmcheck::claims::decay::FAMILY).collect();
     let cfg = RunConfig { seed: 1, budget: Budget::Quick, backend: &CpuBackend, progress: false, parallel: true };
     run_claims(&errata, &cfg)
 }

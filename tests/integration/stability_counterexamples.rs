@@ -145,7 +145,7 @@ fn the_as_check_refutes_the_papers_criterion_in_its_divergence_branch() {
     use ssmcheck::claim::{Check, Context};
     use ssmcheck::claims::stability::stationarity::as_check;
     use ssmcheck::progress::Silent;
-    let ctx = Context { seed: 1, budget: Budget::Quick, backend: &CpuBackend, stream_label: "004.stability.as", progress: &Silent };
+    let ctx = Context::new(1, Budget::Quick, &CpuBackend, "004.stability.as", &Silent);
     let out = as_check(|c, g| c + g < 1.0).run(&ctx).expect("runs");
     let (refuted, _) = out.verdict.into_counterexample().expect("refuted");
     assert_eq!((refuted["lambda_h"].as_f64(), refuted["gamma"].as_f64()), (Some(0.5), Some(0.6)), "{refuted}");

@@ -10,7 +10,7 @@
 
 use super::theorem1::{required_score, AMax, Form};
 use crate::claim::rate::{judge_rates, RateCell};
-use crate::claim::{custom, property, Claim, Eval, Figure, Kind, Rounding, Series, Style, ALPHA};
+use crate::claim::{custom, property, Claim, Eval, Figure, Kind, Rounding, Series, Sizes, Style, ALPHA};
 use crate::claims::PAPER_003;
 use crate::model::vector_ssm::{DenseState, Step};
 use crate::stats::{bonferroni, ols};
@@ -57,8 +57,8 @@ fn distance_query(a: f64, d: usize, eps: f64, delta: f64) -> CopyQuery {
 
 fn score_rate_check(slope_factor: f64) -> impl crate::claim::Check {
     custom(Kind::Rate, move |ctx| {
-        let decays: Vec<f64> = ctx.budget.pick(vec![0.5, 0.9], vec![0.5, 0.8, 0.9, 0.99], vec![0.3, 0.5, 0.8, 0.9, 0.95, 0.99]);
-        let (eps, dmax) = (0.01, ctx.budget.pick(40usize, 80, 160));
+        let decays: Vec<f64> = ctx.size("decay rates a", Sizes::new(vec![0.5, 0.9], vec![0.5, 0.8, 0.9, 0.99], vec![0.3, 0.5, 0.8, 0.9, 0.95, 0.99]));
+        let (eps, dmax) = (0.01, ctx.size("largest distance D", Sizes::new(40usize, 80, 160)));
         let level = bonferroni(ALPHA, decays.len());
         ctx.progress.expect(decays.len() as u64);
         let mut cells = vec![];

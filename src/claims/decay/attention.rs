@@ -16,7 +16,7 @@
 use super::{overview, PAPER_000, PAPER_004};
 use crate::claim::custom;
 use crate::claim::rate::{judge_rates, RateCell};
-use crate::claim::{property, Check, Claim, ErrorKind, Eval, Kind, ALPHA};
+use crate::claim::{property, Check, Claim, ErrorKind, Eval, Kind, Sizes, ALPHA};
 use crate::math::derivative;
 use crate::math::linalg::{mat_from_rows, smallest_singular_value, spectral_norm, Mat};
 use crate::mc::Stream;
@@ -209,7 +209,7 @@ const SLOPE_SETTINGS: [(f64, f64, f64); 3] = [(0.5, 1.0, 1.0), (2.0, 1.0, 1.0), 
 /// `slope` (± 0.05, Student-t over the instances, Bonferroni over the settings).
 fn slope_check(slope: f64) -> impl Check {
     custom(Kind::Rate, move |ctx| {
-        let instances = ctx.budget.pick(10, 40, 200);
+        let instances = ctx.size("instances", Sizes::new(10, 40, 200));
         let times: Vec<usize> = (0..6).map(|i| 16usize << (2 * i)).collect();
         let level = bonferroni(ALPHA, SLOPE_SETTINGS.len());
         let mut cells = vec![];

@@ -11,7 +11,7 @@
 
 use super::PAPER_004;
 use crate::claim::custom;
-use crate::claim::{property, Claim, Comparison, Context, ErrorKind, Eval, Figure, Kind, Outcome, Relation, Series, Style, Verdict};
+use crate::claim::{property, Claim, Comparison, Context, ErrorKind, Eval, Figure, Kind, Outcome, Relation, Series, Sizes, Style, Verdict};
 use crate::math::linalg::{cond2, log_norm2, mat_from_rows, mat_to_rows, spectral_abscissa, Mat, Vector};
 use crate::math::softplus::softplus;
 use crate::mc::jobs::{DiagonalLrdJob, DiagonalLrdPath};
@@ -227,8 +227,8 @@ fn cumulative_job(ctx: &Context, rate_factor: f64) -> DiagonalLrdJob {
         w: 1.0,
         bias: -1.0,
         disc: Discretization::Zoh,
-        horizon: ctx.budget.pick(10_000, 1_000_000, 10_000_000),
-        paths: ctx.budget.pick(8, 16, 64),
+        horizon: ctx.size("horizon", Sizes::new(10_000, 1_000_000, 10_000_000)),
+        paths: ctx.size("paths", Sizes::new(8, 16, 64)),
         checkpoints: 25,
         key: ctx.key("diagonal-lrd"),
     }

@@ -10,7 +10,7 @@
 use super::PAPER_004;
 use crate::claim::custom;
 use crate::claim::rate::{judge_rates, RateCell};
-use crate::claim::{property, Check, Claim, Context, ErrorKind, Eval, Figure, Kind, Outcome, Rounding, Series, Style, ALPHA};
+use crate::claim::{property, Check, Claim, Context, ErrorKind, Eval, Figure, Kind, Outcome, Rounding, Series, Sizes, Style, ALPHA};
 use crate::error::Result;
 use crate::math::derivative;
 use crate::math::linalg::{dist, norm};
@@ -298,8 +298,8 @@ const SEC41_MAX_DRAWS: usize = 20;
 /// §4.1: measure → judge → figures.
 fn sec41_check(use_ssm_rate: bool) -> impl Check {
     custom(Kind::Rate, move |ctx| {
-        let horizon = ctx.budget.pick(2_000, 20_000, 200_000);
-        let paths = ctx.budget.pick(48, 96, 256);
+        let horizon = ctx.size("horizon", Sizes::new(2_000, 20_000, 200_000));
+        let paths = ctx.size("paths", Sizes::new(48, 96, 256));
         let m_total = SEC41_SPECIAL.len() + SEC41_GENERAL;
         let conf = 1.0 - bonferroni(ALPHA, m_total);
         let (cells, rejected) = sec41_cells(ctx, horizon, paths, conf)?;
@@ -322,7 +322,7 @@ fn sec41_check(use_ssm_rate: bool) -> impl Check {
 /// Monte Carlo mean (Student-t, Bonferroni over all cells) must contain the exact value.
 fn mean_check(interaction: bool) -> impl Check {
     custom(Kind::Statistical, move |ctx| {
-        let replicates = ctx.budget.pick(2_000, 20_000, 200_000);
+        let replicates = ctx.size("replicates", Sizes::new(2_000, 20_000, 200_000));
         let (h, models, ks) = (4, 6, [1usize, 5, 20]);
         let m_total = models * ks.len() * h;
         let conf = 1.0 - bonferroni(ALPHA, m_total);

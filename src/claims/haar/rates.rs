@@ -12,7 +12,7 @@
 
 use crate::claim::custom;
 use crate::claim::rate::{judge_rates, RateCell};
-use crate::claim::{Check, Claim, Figure, Kind, Series, Style, ALPHA};
+use crate::claim::{Check, Claim, Figure, Kind, Series, Sizes, Style, ALPHA};
 use crate::claims::PAPER_000;
 use crate::mc::Stream;
 use crate::stats::{bonferroni, mean_interval, ols};
@@ -143,7 +143,7 @@ const MS: [usize; 4] = [1, 2, 3, 4];
 
 fn cor1_check(haar_rate: fn(usize) -> f64, fourier_rate: f64) -> impl Check {
     custom(Kind::Rate, move |ctx| {
-        let targets = ctx.budget.pick(30, 100, 400);
+        let targets = ctx.size("targets", Sizes::new(30, 100, 400));
         let level = bonferroni(ALPHA, 2 * MS.len());
         let mut stream = Stream::new(ctx.key("targets"), 0);
         let mut cells = vec![];
@@ -235,7 +235,7 @@ fn cor1_check(haar_rate: fn(usize) -> f64, fourier_rate: f64) -> impl Check {
 /// faster decay is allowed).
 fn cor1_s6_check(rate: fn(usize) -> f64) -> impl Check {
     custom(Kind::Rate, move |ctx| {
-        let targets = ctx.budget.pick(30, 100, 400);
+        let targets = ctx.size("targets", Sizes::new(30, 100, 400));
         let level = bonferroni(ALPHA, MS.len());
         let mut stream = Stream::new(ctx.key("targets"), 0);
         let mut cells = vec![];

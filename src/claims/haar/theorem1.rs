@@ -12,7 +12,7 @@
 
 use crate::claim::custom;
 use crate::claim::rate::{judge_rates, RateCell};
-use crate::claim::{property, Check, Claim, ErrorKind, Eval, Figure, Kind, Series, Style, ALPHA};
+use crate::claim::{property, Check, Claim, ErrorKind, Eval, Figure, Kind, Series, Sizes, Style, ALPHA};
 use crate::claims::PAPER_000;
 use crate::math::haar::{best_l2_approximation, haar, haar_from_mamba, haar_jumps, l2_norm_squared, mamba_basis, sup_norm};
 use crate::stats::{bonferroni, ols};
@@ -59,8 +59,10 @@ fn sup_margin(p: &SupProposal) -> Eval {
 
 fn l2_rate_check(predicted_slope: f64) -> impl Check {
     custom(Kind::Rate, move |ctx| {
-        let pairs: Vec<(u32, u64)> =
-            ctx.budget.pick(vec![(0, 0), (2, 1)], vec![(0, 0), (1, 1), (2, 1), (3, 5)], vec![(0, 0), (1, 1), (2, 1), (3, 5), (4, 9), (5, 17)]);
+        let pairs: Vec<(u32, u64)> = ctx.size(
+            "(j, k) pairs",
+            Sizes::new(vec![(0, 0), (2, 1)], vec![(0, 0), (1, 1), (2, 1), (3, 5)], vec![(0, 0), (1, 1), (2, 1), (3, 5), (4, 9), (5, 17)]),
+        );
         let level = bonferroni(ALPHA, 2 * pairs.len());
         ctx.progress.expect(pairs.len() as u64);
         let mut cells = vec![];

@@ -12,7 +12,7 @@
 //!   from x′₀, when the loader's per-step Ā, B̄ are overridden.
 
 use crate::claim::rate::{judge_rates, RateCell};
-use crate::claim::{custom, property, Claim, Eval, Figure, Kind, Outcome, Rounding, Series, Style, ALPHA};
+use crate::claim::{custom, property, Claim, Eval, Figure, Kind, Outcome, Rounding, Series, Sizes, Style, ALPHA};
 use crate::claims::PAPER_001;
 use crate::math::softplus::softplus;
 use crate::math::{Dual, Real};
@@ -130,7 +130,7 @@ fn ar_variance(a: f64, t: u64) -> f64 {
 /// exact χ²_P interval (x_t is Gaussian with mean 0), Bonferroni over the six cells.
 fn integrator_check(linear: bool) -> impl crate::claim::Check {
     custom(Kind::Statistical, move |ctx| {
-        let paths: u64 = ctx.budget.pick(2000, 20_000, 200_000);
+        let paths: u64 = ctx.size("paths", Sizes::new(2000, 20_000, 200_000));
         let times = [10u64, 100, 1000];
         let poles = [1.0, 0.9];
         let alpha = bonferroni(ALPHA, poles.len() * times.len());

@@ -12,7 +12,7 @@
 //!   constant in the inputs (no gradient flows through it).
 
 use crate::claim::rate::{judge_rates, RateCell};
-use crate::claim::{custom, property, Claim, ErrorKind, Eval, Figure, Kind, Series, Style, ALPHA};
+use crate::claim::{custom, property, Claim, ErrorKind, Eval, Figure, Kind, Series, Sizes, Style, ALPHA};
 use crate::claims::PAPER_001;
 use crate::mc::jobs::{log_checkpoints, NeedleJob};
 use crate::mc::RunJob;
@@ -108,7 +108,7 @@ fn selection_invariants(c: &SelectionCase, fifo: bool) -> Eval {
 /// `slots_off`)/(J_L + 1)) (`slots_off` = 1: the control).
 fn needle_check(slots_off: usize) -> impl crate::claim::Check {
     custom(Kind::Statistical, move |ctx| {
-        let (paths, horizon): (u64, u64) = ctx.budget.pick((1000, 10_000), (1000, 100_000), (10_000, 1_000_000));
+        let (paths, horizon): (u64, u64) = ctx.size("(paths, horizon)", Sizes::new((1000, 10_000), (1000, 100_000), (10_000, 1_000_000)));
         let (abar, capacity) = (0.9, 4usize);
         let lags = log_checkpoints(horizon, 9);
         let counts = [2usize, 8, 32];

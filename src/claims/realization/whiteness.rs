@@ -6,7 +6,7 @@
 //!   more often (the control).
 
 use crate::claim::rate::{judge_rates, RateCell};
-use crate::claim::{custom, Claim, Figure, Series, Style, ALPHA};
+use crate::claim::{custom, Claim, Figure, Series, Sizes, Style, ALPHA};
 use crate::claims::PAPER_001;
 use crate::math::linalg::{spectral_radius, Mat, Vector};
 use crate::mc::{Stream, StreamKey};
@@ -85,7 +85,7 @@ fn histogram(p: &[f64]) -> Vec<[f64; 2]> {
 /// predictors' p-value densities (the other one on the first 500 runs).
 fn whiteness_check(shrink: f64) -> impl crate::claim::Check {
     custom(crate::claim::Kind::Statistical, move |ctx| {
-        let runs: u64 = ctx.budget.pick(500, 2000, 20_000);
+        let runs: u64 = ctx.size("runs", Sizes::new(500, 2000, 20_000));
         let key_of = |n: usize| ctx.key(&format!("whiteness/{n}"));
         let alpha = bonferroni(ALPHA, STATES.len());
         let judged = p_values(key_of, runs, shrink);

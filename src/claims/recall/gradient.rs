@@ -14,7 +14,7 @@
 
 use crate::claim::custom;
 use crate::claim::statistical::{judge_tail_bounds, TailCell};
-use crate::claim::{property, Claim, Comparison, ErrorKind, Eval, Figure, HeatMap, Kind, Outcome, Relation, Series, Style, Verdict, ALPHA};
+use crate::claim::{property, Claim, Comparison, ErrorKind, Eval, Figure, HeatMap, Kind, Outcome, Relation, Series, Sizes, Style, Verdict, ALPHA};
 use crate::claims::PAPER_002;
 use crate::mc::Stream;
 use crate::model::mixer::argmax_margin;
@@ -107,7 +107,7 @@ const MC_CELLS: [(usize, usize); 3] = [(16, 64), (32, 256), (64, 128)];
 
 fn monte_carlo_check(leading_order: bool) -> impl crate::claim::Check {
     custom(Kind::Statistical, move |ctx| {
-        let samples = ctx.budget.pick(4000, 40_000, 400_000);
+        let samples = ctx.size("samples", Sizes::new(4000, 40_000, 400_000));
         let tests = MC_CELLS.len() * CLASSES.len();
         let confidence = 1.0 - ALPHA / tests as f64;
         let (mut worst, mut worst_cell, mut rows) = (f64::INFINITY, serde_json::Value::Null, vec![]);
@@ -180,7 +180,7 @@ const CELLS: [(usize, usize); 6] = [(8, 16), (32, 8), (64, 64), (128, 16), (1024
 
 fn one_step_check(printed: bool) -> impl crate::claim::Check {
     custom(Kind::Statistical, move |ctx| {
-        let samples = ctx.budget.pick(400, 3000, 20_000);
+        let samples = ctx.size("samples", Sizes::new(400, 3000, 20_000));
         let mut cells = vec![];
         let mut accuracy = vec![];
         for (c, &(n, t)) in CELLS.iter().enumerate() {

@@ -9,7 +9,7 @@
 
 use crate::claim::custom;
 use crate::claim::statistical::{judge_tail_bounds, TailCell};
-use crate::claim::{Claim, Comparison, Kind, Relation, Verdict, ALPHA};
+use crate::claim::{Claim, Comparison, Kind, Relation, Sizes, Verdict, ALPHA};
 use crate::claims::PAPER_000;
 use crate::mc::Stream;
 
@@ -75,7 +75,7 @@ fn float_deviations(m: &RademacherColumns, d: usize) -> (f64, f64) {
 
 fn jl_check(shrink: f64) -> impl crate::claim::Check {
     custom(Kind::Statistical, move |ctx| {
-        let trials = ctx.budget.pick(60, 400, 4000);
+        let trials = ctx.size("trials", Sizes::new(60, 400, 4000));
         let mut cells = vec![];
         let mut worst = vec![];
         // Summing p terms of size 1/p in f64: each addition rounds by ≤ ε/2 relative to a partial

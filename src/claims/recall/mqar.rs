@@ -24,7 +24,7 @@ use super::constructions::{
 };
 use crate::claim::custom;
 use crate::claim::statistical::{judge_tail_bounds, TailCell};
-use crate::claim::{construction, property, Claim, Comparison, ErrorKind, Eval, Figure, HeatMap, Kind, Relation, Series, Style, ALPHA};
+use crate::claim::{construction, property, Claim, Comparison, ErrorKind, Eval, Figure, HeatMap, Kind, Relation, Series, Sizes, Style, ALPHA};
 use crate::claims::PAPER_000;
 use crate::mc::StreamKey;
 use crate::model::mixer::Activation;
@@ -140,9 +140,9 @@ fn thm3_statistical(c_const: f64) -> impl crate::claim::Check {
         // The judged cells are sized in queries (κ per instance): at the standard budget 4000 per
         // κ give the exact test a power of 0.905 against a 2% error rate (twice the claimed 1%);
         // the quick budget's 400 detect 5% (power 0.90), not 2% (0.016).
-        let queries: u64 = ctx.budget.pick(400, 4000, 20_000);
+        let queries: u64 = ctx.size("queries", Sizes::new(400, 4000, 20_000));
         // The phase diagram is descriptive: fewer instances per (κ, C).
-        let phase_instances = ctx.budget.pick(8, 40, 200);
+        let phase_instances = ctx.size("phase instances", Sizes::new(8, 40, 200));
         let pv = (8.0 * 128f64.ln()).ceil() as usize;
         let run_cell = |kappa: usize, c: f64, salt: u64, instances: u64| -> (u64, u64) {
             let pk = (c * (kappa as f64).ln()).ceil() as usize;

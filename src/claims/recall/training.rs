@@ -11,7 +11,7 @@
 //!   W_Δ frozen at 0 (no input selectivity: Δ depends on nothing).
 
 use crate::claim::custom;
-use crate::claim::{Claim, Comparison, Figure, HeatMap, Kind, Outcome, Relation, Verdict};
+use crate::claim::{Claim, Comparison, Figure, HeatMap, Kind, Outcome, Relation, Sizes, Verdict};
 use crate::claims::PAPER_002;
 use crate::math::softplus::softplus;
 use crate::mc::Stream;
@@ -145,9 +145,9 @@ fn spread(mut xs: Vec<f64>) -> [f64; 3] {
 
 fn training_check(selective: bool) -> impl crate::claim::Check {
     custom(Kind::Statistical, move |ctx| {
-        let sizes = ctx.budget.pick((64, 200, 8, 100), (128, 400, 16, 400), (256, 1000, 32, 2000));
+        let sizes = ctx.size("(length, steps, batch, test sequences)", Sizes::new((64, 200, 8, 100), (128, 400, 16, 400), (256, 1000, 32, 2000)));
         // Independent training runs (seeds): the conjecture is about training, not one run.
-        let runs_n: u64 = ctx.budget.pick(3, 5, 16);
+        let runs_n: u64 = ctx.size("training runs", Sizes::new(3, 5, 16));
         let runs: Vec<Run> = (0..runs_n).map(|r| run(ctx, r, selective, sizes)).collect();
         // Bonferroni over the runs: each run's two-sided CP interval at 1 − 2α/R.
         let confidence = 1.0 - 2.0 * crate::claim::ALPHA / runs_n as f64;

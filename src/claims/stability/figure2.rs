@@ -7,7 +7,7 @@
 
 use crate::claim::custom;
 use crate::claim::rate::{judge_rates, RateCell};
-use crate::claim::{Check, Claim, Figure, Kind, Series, Style, ALPHA};
+use crate::claim::{Check, Claim, Figure, Kind, Series, Sizes, Style, ALPHA};
 use crate::claims::PAPER_004;
 use crate::math::subexp::LogChi2;
 use crate::mc::jobs::TailSumJob;
@@ -22,7 +22,7 @@ pub const REFERENCE: [(f64, f64); 2] = [(-91.05, 12.18), (-1603.8, 51.75)];
 
 fn fig2_check(paper_mean: bool) -> impl Check {
     custom(Kind::Statistical, move |ctx| {
-        let samples: u64 = ctx.budget.pick(2000, 10_000, 10_000);
+        let samples: u64 = ctx.size("samples", Sizes::new(2000, 10_000, 10_000));
         let level = bonferroni(ALPHA, 2 * SETTINGS.len());
         let zq = Normal::new(0.0, 1.0).unwrap().inverse_cdf(1.0 - level / 2.0);
         let (mut cells, mut figs, mut reference) = (vec![], vec![], vec![]);

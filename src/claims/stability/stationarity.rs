@@ -14,7 +14,7 @@
 //!   E m^κ = 1 (Kesten–Goldie); Hill's estimator agrees. Control: κ = 2 (finite variance).
 
 use crate::claim::custom;
-use crate::claim::{property, Check, Claim, Comparison, ErrorKind, Eval, Figure, Kind, Outcome, Relation, Series, Style, Verdict, Violation, ALPHA};
+use crate::claim::{property, Check, Claim, Comparison, ErrorKind, Eval, Figure, Kind, Outcome, Relation, Series, Sizes, Style, Verdict, Violation, ALPHA};
 use crate::claims::PAPER_004;
 use crate::math::subexp::LogChi2;
 use crate::mc::jobs::ScalarArJob;
@@ -90,8 +90,8 @@ pub const AS_CELLS: [(f64, f64); 8] = [(0.9, 0.099), (0.5, 0.499), (0.5, 0.6), (
 /// claimed unstable must grow at rate μ. Public so that tests can run it with other criteria.
 pub fn as_check(criterion: fn(f64, f64) -> bool) -> impl Check {
     custom(Kind::Statistical, move |ctx| {
-        let horizon = ctx.budget.pick(2000, 10_000, 100_000);
-        let paths: u64 = ctx.budget.pick(2000, 8000, 20_000);
+        let horizon = ctx.size("horizon", Sizes::new(2000, 10_000, 100_000));
+        let paths: u64 = ctx.size("paths", Sizes::new(2000, 8000, 20_000));
         let level = bonferroni(ALPHA, AS_CELLS.len());
         let mut cells = vec![];
         let mut failure: Option<(serde_json::Value, Violation, String)> = None;
@@ -200,8 +200,8 @@ const HILL_BIAS: f64 = 0.15;
 
 fn kesten_check(claimed: Option<f64>) -> impl Check {
     custom(Kind::Statistical, move |ctx| {
-        let horizon = ctx.budget.pick(2000, 5000, 20_000);
-        let paths: u64 = ctx.budget.pick(4000, 20_000, 100_000);
+        let horizon = ctx.size("horizon", Sizes::new(2000, 5000, 20_000));
+        let paths: u64 = ctx.size("paths", Sizes::new(4000, 20_000, 100_000));
         let k = paths as usize / 50;
         let level = bonferroni(ALPHA, KESTEN_CELLS.len());
         let zq = Normal::new(0.0, 1.0).unwrap().inverse_cdf(1.0 - level / 2.0);
@@ -266,8 +266,8 @@ const L1_CELLS: [(f64, f64); 4] = [(0.9, 0.099), (0.5, 0.499), (0.5, 0.3), (0.3,
 /// `with_factor = false` is the control (bound E|x|).
 fn l1_check(with_factor: bool) -> impl Check {
     custom(Kind::Statistical, move |ctx| {
-        let horizon = ctx.budget.pick(2000, 5000, 20_000);
-        let paths: u64 = ctx.budget.pick(4000, 20_000, 100_000);
+        let horizon = ctx.size("horizon", Sizes::new(2000, 5000, 20_000));
+        let paths: u64 = ctx.size("paths", Sizes::new(4000, 20_000, 100_000));
         let level = bonferroni(ALPHA, L1_CELLS.len());
         let abs_x = (2.0 / std::f64::consts::PI).sqrt();
         let mut cells = vec![];

@@ -20,7 +20,7 @@
 use super::{memo, Memo};
 use crate::claim::custom;
 use crate::claim::statistical::{judge_rare_tail_bounds, RareCell};
-use crate::claim::{Check, Claim, Context, ErrorKind, Figure, Kind, Series, Style, Verdict, ALPHA};
+use crate::claim::{Check, Claim, Context, ErrorKind, Figure, Kind, Series, Sizes, Style, Verdict, ALPHA};
 use crate::claims::PAPER_004;
 use crate::error::Result;
 use crate::estimate::{tilted_draws, RareTail, TiltedDraws};
@@ -48,17 +48,17 @@ const CROSS_CHECK_FROM: f64 = 1e-3;
 
 /// The times t of a budget: 1 … 10³ (quick), 10⁴ (standard), 10⁶ (deep).
 pub(super) fn times(ctx: &Context) -> Vec<u64> {
-    ctx.budget.pick(vec![1, 10, 100, 1000], vec![1, 10, 100, 1000, 10_000], vec![1, 10, 100, 1000, 10_000, 100_000, 1_000_000])
+    ctx.size("times", Sizes::new(vec![1, 10, 100, 1000], vec![1, 10, 100, 1000, 10_000], vec![1, 10, 100, 1000, 10_000, 100_000, 1_000_000]))
 }
 
 /// Importance samples per event: 500 / 1000 / 4000.
 fn tilted_samples(ctx: &Context) -> u64 {
-    ctx.budget.pick(500, 1000, 4000)
+    ctx.size("tilted samples", Sizes::new(500, 1000, 4000))
 }
 
 /// Plain Monte Carlo sequences per (λ_H, γ) (the cross-check): 4000 / 10000 / 100000.
 fn plain_samples(ctx: &Context) -> u64 {
-    ctx.budget.pick(4000, 10_000, 100_000)
+    ctx.size("plain samples", Sizes::new(4000, 10_000, 100_000))
 }
 
 /// The two events of the theorem, as thresholds on Y_t.
