@@ -223,32 +223,38 @@ fn vacuity_figure() -> Figure {
     fig.with(Series::new("Fig. 2's largest N = 40", Style::Dashed, vec![[40f64.log10(), 0.0], [40f64.log10(), 1.0]]).color(3))
 }
 
-/// Registers the capacity claims.
-pub fn register(r: &mut crate::claim::Registry) {
-    r.add(
-        Claim::theorem(
-            "003.lb.rank",
-            super::FAMILY,
-            "LB-3 (derived): a positional SSM with state d_h < N has worst-case copy error ≥ V (‖G − I‖_∞ ≥ 1, on every row \
+/// `003.lb.rank` (theorem): proofs/copy.md, LB-3.
+fn claim_lb_rank() -> Claim {
+    Claim::theorem(
+        "003.lb.rank",
+        super::FAMILY,
+        "LB-3 (derived): a positional SSM with state d_h < N has worst-case copy error ≥ V (‖G − I‖_∞ ≥ 1, on every row \
              when N²d_h ≤ 2·10⁸, else on 256 rows) and relative copy MSE ≥ 1 − d_h/N, for random keys, per-state decays and \
              queries and for least-squares queries; Theorem 2 on d_h slots attains 1 − d_h/N. N up to 4096, d_h ≤ 64.",
-            property([20, 100, 400], positional(), |m: &PositionalSsm| rank_bound(m, 1.0)).illustrate(|_| vec![bounds_figure()]),
-        )
-        .source(crate::claim::Origin::Derived(crate::claims::PAPER_003), "proofs/copy.md, LB-3", "—")
-        .control("the bound 1 − d_h/(2N)", property([20, 100, 400], positional(), |m: &PositionalSsm| rank_bound(m, 0.5))),
-    );
-    r.add(
-        Claim::theorem(
-            "003.lb.bits",
-            super::FAMILY,
-            "LB-4 (derived): with S state bits, P(all N tokens copied) ≤ 2^S/K^N and the average error P̄ satisfies \
+        property([20, 100, 400], positional(), |m: &PositionalSsm| rank_bound(m, 1.0)).illustrate(|_| vec![bounds_figure()]),
+    )
+    .source(crate::claim::Origin::Derived(crate::claims::PAPER_003), "proofs/copy.md, LB-3", "—")
+    .control("the bound 1 − d_h/(2N)", property([20, 100, 400], positional(), |m: &PositionalSsm| rank_bound(m, 0.5)))
+}
+
+/// `003.lb.bits` (theorem): proofs/copy.md, LB-4.
+fn claim_lb_bits() -> Claim {
+    Claim::theorem(
+        "003.lb.bits",
+        super::FAMILY,
+        "LB-4 (derived): with S state bits, P(all N tokens copied) ≤ 2^S/K^N and the average error P̄ satisfies \
              h(P̄) + P̄ log₂(K−1) ≥ log₂K − S/N; checked on the toy that stores ⌊S/⌈log₂K⌉⌋ tokens exactly and guesses the rest \
              (N ≤ 10⁴, 2 ≤ K ≤ 64, S up to 1.3·N log₂K).",
-            property([300, 3000, 30000], budgets(), |b: &BitBudget| bits_eval(b, 1.0)).illustrate(|_| vec![vacuity_figure()]),
-        )
-        .source(crate::claim::Origin::Derived(crate::claims::PAPER_003), "proofs/copy.md, LB-4", "—")
-        .control("S/(2N) in place of S/N (twice the information per token)", property([300, 3000, 30000], budgets(), |b: &BitBudget| bits_eval(b, 2.0))),
-    );
+        property([300, 3000, 30000], budgets(), |b: &BitBudget| bits_eval(b, 1.0)).illustrate(|_| vec![vacuity_figure()]),
+    )
+    .source(crate::claim::Origin::Derived(crate::claims::PAPER_003), "proofs/copy.md, LB-4", "—")
+    .control("S/(2N) in place of S/N (twice the information per token)", property([300, 3000, 30000], budgets(), |b: &BitBudget| bits_eval(b, 2.0)))
+}
+
+/// Registers the capacity claims.
+pub fn register(r: &mut crate::claim::Registry) {
+    r.add(claim_lb_rank());
+    r.add(claim_lb_bits());
 }
 
 #[cfg(test)]

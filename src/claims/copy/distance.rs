@@ -274,67 +274,85 @@ fn shift_eval(c: &ShiftCopy, geometric: bool) -> Eval {
     Eval::le_by(worst, bound, c.v_bound, tol).min(Eval::close((last - c.error_at(c.len)).abs(), c.v_bound, 0.0, tol))
 }
 
-/// Registers the distance claims.
-pub fn register(r: &mut crate::claim::Registry) {
-    r.add(
-        Claim::theorem(
-            "003.thm1.score",
-            super::FAMILY,
-            "At constant decay a, the least target score with E_wc ≤ ε (bisection on the exact worst case, ε′ = 0.01, \
+/// `003.thm1.score` (theorem): Theorem 1 and its discussion ('ρ = Ω((1/a_min,>)^L)'), read as the score's growth with the copy distance (proofs/copy.md).
+fn claim_thm1_score() -> Claim {
+    Claim::theorem(
+        "003.thm1.score",
+        super::FAMILY,
+        "At constant decay a, the least target score with E_wc ≤ ε (bisection on the exact worst case, ε′ = 0.01, \
              off-target scores below δ = 0.1ε′(1−a)) grows like a^{−D} with the copy distance D: the least-squares slope of \
              ln s_min on D (D = 0…40 quick, 80 standard, 160 deep) is ln(1/a), interval at α = 10⁻⁴ Bonferroni over the decays.",
-            score_rate_check(1.0),
-        )
-        .source(PAPER_003, "Theorem 1 and its discussion ('ρ = Ω((1/a_min,>)^L)'), read as the score's growth with the copy distance (proofs/copy.md)", "… the score ρ … grows exponentially with L …")
-        .correction("The driver is 1/α_pos(i), exponential in the copy distance i − pos(i) (between (1/a_max,>)^{i−pos} and (1/a_min,>)^{i−pos}), not Ω((1/a_min,>)^L).")
-        .control("slope ln(1/a)/2 (a score growing like a^{−D/2})", score_rate_check(0.5)),
-    );
-    r.add(
-        Claim::theorem(
-            "003.lb.score",
-            super::FAMILY,
-            "LB-1 (derived): E_wc ≤ ε forces the target score into [(1 − ε′)/α_pos, (1 + ε′)/α_pos], on any query \
+        score_rate_check(1.0),
+    )
+    .source(
+        PAPER_003,
+        "Theorem 1 and its discussion ('ρ = Ω((1/a_min,>)^L)'), read as the score's growth with the copy distance (proofs/copy.md)",
+        "… the score ρ … grows exponentially with L …",
+    )
+    .correction(
+        "The driver is 1/α_pos(i), exponential in the copy distance i − pos(i) (between (1/a_max,>)^{i−pos} and (1/a_min,>)^{i−pos}), not Ω((1/a_min,>)^L).",
+    )
+    .control("slope ln(1/a)/2 (a score growing like a^{−D/2})", score_rate_check(0.5))
+}
+
+/// `003.lb.score` (theorem): proofs/copy.md, LB-1.
+fn claim_lb_score() -> Claim {
+    Claim::theorem(
+        "003.lb.score",
+        super::FAMILY,
+        "LB-1 (derived): E_wc ≤ ε forces the target score into [(1 − ε′)/α_pos, (1 + ε′)/α_pos], on any query \
              (no Assumption 1; prefix up to 1000, 1–16 explicit positions).",
-            property([300, 3000, 30000], any_queries(), |q: &CopyQuery| score_interval(q, 1.0))
-                .given("E_wc ≤ ε (less its rounding)", admissible)
-                .sides("α_pos·s_pos", "1 ∓ ε′"),
-        )
-        .source(crate::claim::Origin::Derived(PAPER_003), "proofs/copy.md, LB-1", "—")
-        .control(
-            "the interval halved: [(1 − ε′/2)/α_pos, (1 + ε′/2)/α_pos]",
-            property([300, 3000, 30000], any_queries(), |q: &CopyQuery| score_interval(q, 0.5)).given("E_wc ≤ ε (less its rounding)", admissible),
-        ),
-    );
-    r.add(
-        Claim::theorem(
-            "003.lb.distance",
-            super::FAMILY,
-            "LB-2 (derived): with scores |s_j| ≤ R and every decay after pos at most a_max < 1, E_wc ≤ ε forces the copy distance \
+        property([300, 3000, 30000], any_queries(), |q: &CopyQuery| score_interval(q, 1.0))
+            .given("E_wc ≤ ε (less its rounding)", admissible)
+            .sides("α_pos·s_pos", "1 ∓ ε′"),
+    )
+    .source(crate::claim::Origin::Derived(PAPER_003), "proofs/copy.md, LB-1", "—")
+    .control(
+        "the interval halved: [(1 − ε′/2)/α_pos, (1 + ε′/2)/α_pos]",
+        property([300, 3000, 30000], any_queries(), |q: &CopyQuery| score_interval(q, 0.5)).given("E_wc ≤ ε (less its rounding)", admissible),
+    )
+}
+
+/// `003.lb.distance` (theorem): proofs/copy.md, LB-2.
+fn claim_lb_distance() -> Claim {
+    Claim::theorem(
+        "003.lb.distance",
+        super::FAMILY,
+        "LB-2 (derived): with scores |s_j| ≤ R and every decay after pos at most a_max < 1, E_wc ≤ ε forces the copy distance \
              i − pos ≤ ln(R/(1 − ε′))/ln(1/a_max) (R = the largest |s_j|, a_max the largest decay after pos): under log precision, \
              R = poly(N), a constant-state copy reaches O(log N) positions.",
-            property([300, 3000, 30000], any_queries(), |q: &CopyQuery| within_distance(q, 1.0))
-                .given("E_wc ≤ ε (less its rounding)", admissible)
-                .sides("i − pos", "ln(R/(1 − ε′))/ln(1/a_max)")
-                .illustrate(|_| vec![reach_figure()]),
-        )
-        .source(crate::claim::Origin::Derived(PAPER_003), "proofs/copy.md, LB-2", "—")
-        .control(
-            "half the distance bound",
-            property([300, 3000, 30000], any_queries(), |q: &CopyQuery| within_distance(q, 0.5)).given("E_wc ≤ ε (less its rounding)", admissible),
-        ),
-    );
-    r.add(
-        Claim::theorem(
-            "003.shift",
-            super::FAMILY,
-            "A constant state of s + 1 slots copies the fixed shift o_i = v_{i−s} (keys e_{j mod (s+1)}, query a^{−s}e_{(i−s) mod (s+1)}, \
+        property([300, 3000, 30000], any_queries(), |q: &CopyQuery| within_distance(q, 1.0))
+            .given("E_wc ≤ ε (less its rounding)", admissible)
+            .sides("i − pos", "ln(R/(1 − ε′))/ln(1/a_max)")
+            .illustrate(|_| vec![reach_figure()]),
+    )
+    .source(crate::claim::Origin::Derived(PAPER_003), "proofs/copy.md, LB-2", "—")
+    .control(
+        "half the distance bound",
+        property([300, 3000, 30000], any_queries(), |q: &CopyQuery| within_distance(q, 0.5)).given("E_wc ≤ ε (less its rounding)", admissible),
+    )
+}
+
+/// `003.shift` (theorem): §4.1 (constant size copies local patterns; proofs/copy.md).
+fn claim_shift() -> Claim {
+    Claim::theorem(
+        "003.shift",
+        super::FAMILY,
+        "A constant state of s + 1 slots copies the fixed shift o_i = v_{i−s} (keys e_{j mod (s+1)}, query a^{−s}e_{(i−s) mod (s+1)}, \
              constant decay a) with worst-case error at most V·a^{s+1}/(1 − a^{s+1}) at every position, and exactly \
              V·r(1 − r^M)/(1 − r) (r = a^{s+1}, M = ⌊(i−s−1)/(s+1)⌋) at i = N, by the recurrence (1); s ≤ 8, N up to 10⁶.",
-            property([20, 200, 2000], shifts(), |c: &ShiftCopy| shift_eval(c, true)),
-        )
-        .source(PAPER_003, "§4.1 (constant size copies local patterns; proofs/copy.md)", "—")
-        .control("the error V·a^{s+1} (the first alias only)", property([20, 200, 2000], shifts(), |c: &ShiftCopy| shift_eval(c, false))),
-    );
+        property([20, 200, 2000], shifts(), |c: &ShiftCopy| shift_eval(c, true)),
+    )
+    .source(PAPER_003, "§4.1 (constant size copies local patterns; proofs/copy.md)", "—")
+    .control("the error V·a^{s+1} (the first alias only)", property([20, 200, 2000], shifts(), |c: &ShiftCopy| shift_eval(c, false)))
+}
+
+/// Registers the distance claims.
+pub fn register(r: &mut crate::claim::Registry) {
+    r.add(claim_thm1_score());
+    r.add(claim_lb_score());
+    r.add(claim_lb_distance());
+    r.add(claim_shift());
 }
 
 #[cfg(test)]

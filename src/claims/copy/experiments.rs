@@ -13,10 +13,9 @@ use crate::claims::PAPER_003;
 /// 3.52×10⁴, 1.15×10⁵", and N_max = 40 not learned within 5.8×10⁵ examples).
 pub const EXAMPLES_NEEDED: [(f64, f64, bool); 4] = [(10.0, 1.36e4, false), (20.0, 3.52e4, false), (30.0, 1.15e5, false), (40.0, 5.8e5, true)];
 
-/// Registers 003.fig2.
-pub fn register(r: &mut crate::claim::Registry) {
-    r.add(
-        Claim::conjecture(
+/// `003.fig2` (conjecture): §4.3, Fig. 2 (centre).
+fn claim_fig2() -> Claim {
+    Claim::conjecture(
             "003.fig2",
             super::FAMILY,
             "The examples Mamba needs to learn copying grow monotonically and superlinearly in the string length N_max: every \
@@ -47,6 +46,10 @@ pub fn register(r: &mut crate::claim::Registry) {
                 Ok(Outcome::new(verdict, slopes.len() as u64, Some(worst - 1.0)).detail("data", EXAMPLES_NEEDED.iter().map(|r| serde_json::json!({ "n_max": r.0, "examples": r.1, "censored": r.2 })).collect::<Vec<_>>()).figures([fig]))
             }),
         )
-        .source(PAPER_003, "§4.3, Fig. 2 (centre)", "Mamba needs more than linear growth of examples as the length increases."),
-    );
+        .source(PAPER_003, "§4.3, Fig. 2 (centre)", "Mamba needs more than linear growth of examples as the length increases.")
+}
+
+/// Registers 003.fig2.
+pub fn register(r: &mut crate::claim::Registry) {
+    r.add(claim_fig2());
 }

@@ -282,11 +282,11 @@ fn moreover_bound(q: &CopyQuery, factor: f64) -> Eval {
     Eval::lt(lhs, factor * q.eps_rel(), q.eps_rel(), Rounding::gamma(q.len() + 16) * lhs)
 }
 
-/// Registers the Theorem 1 / Theorem 5 claims.
-pub fn register(r: &mut crate::claim::Registry) {
-    const PRINTED: &str = "Under Assumption 1, for any ε > 0 there exists a Mamba block of constant size such that ‖y_i − o_i‖ ≤ ε if ρ ≥ (1 − ε/(2M‖Δ‖∞))·1/α_pos(i) + (δ/2)(a_max,</(1 − a_max,<) + ((1/a_min,>)^{L−1} − 1)/(1 − a_min,>)), where a_max,< = max_{1≤j<pos(i)} a_j and a_min,> = min_{pos(i)<j≤i} a_j.";
-    r.add(
-        Claim::erratum(
+const PRINTED: &str = "Under Assumption 1, for any ε > 0 there exists a Mamba block of constant size such that ‖y_i − o_i‖ ≤ ε if ρ ≥ (1 − ε/(2M‖Δ‖∞))·1/α_pos(i) + (δ/2)(a_max,</(1 − a_max,<) + ((1/a_min,>)^{L−1} − 1)/(1 − a_min,>)), where a_max,< = max_{1≤j<pos(i)} a_j and a_min,> = min_{pos(i)<j≤i} a_j.";
+
+/// `003.thm1.printed` (erratum): Theorem 1 (eq 7); proof A.1, eqs (14)–(18).
+fn claim_thm1_printed() -> Claim {
+    Claim::erratum(
             "003.thm1.printed",
             super::FAMILY,
             "Theorem 1 as printed: on every query meeting Assumption 1 whose target score meets (7) with a_max,< = \
@@ -299,71 +299,79 @@ pub fn register(r: &mut crate::claim::Registry) {
             ErrorKind::FalseStatement,
             "Theorem 1 defines 'a_max,< = max_{1≤j<pos(i)} a_j', but the proof bounds α_j/α_pos = ∏_{k=j+1}^{pos} a_k (eq 14) by a_max,<^{pos−j} (eq 18), and that product contains a_pos, which the printed maximum omits. With a_pos near 1 and the earlier decays small, (7) holds and Assumption 1 holds, yet the worst-case error exceeds ε. The statement is read as the proof uses it (eqs 9–12): every block whose scores and decays meet Assumption 1 and (7) copies within ε for every input with ‖x_j‖∞ ≤ M; the violating ±V values are realised by the recurrence itself (003.thm1.vector). The statement holds with a_max,< = max_{2≤k≤pos} a_k: 003.thm1.corrected.",
         )
-        .holds_instead(&["003.thm1.vector", "003.thm1.corrected"]),
-    );
-    r.add(
-        Claim::theorem(
-            "003.thm1.corrected",
-            super::FAMILY,
-            "Theorem 1 with a_max,< = max_{2≤k≤pos} a_k: on every query meeting Assumption 1 whose target score meets (7), \
+        .holds_instead(&["003.thm1.vector", "003.thm1.corrected"])
+}
+
+/// `003.thm1.corrected` (theorem): Theorem 1 (eq 7), corrected (proofs/copy.md).
+fn claim_thm1_corrected() -> Claim {
+    Claim::theorem(
+        "003.thm1.corrected",
+        super::FAMILY,
+        "Theorem 1 with a_max,< = max_{2≤k≤pos} a_k: on every query meeting Assumption 1 whose target score meets (7), \
              E_wc ≤ ε (rounding γ_{2i+8}·V(Σα_j|s_j| + 1)). Positions up to 10⁶ (a constant-decay prefix before 1–12 \
              explicit positions).",
-            condition_claim(AMax::Corrected, Form::MainText),
-        )
-        .source(PAPER_003, "Theorem 1 (eq 7), corrected (proofs/copy.md)", PRINTED)
-        .correction("a_max,< = max_{2≤k≤pos(i)} a_k.")
-        .control(
-            "(7) with (1 − ε′) in place of (1 − ε′/2): the halving of (22)–(25) dropped",
-            property(
-                [300, 2000, 20000],
-                queries(AMax::Corrected, Form::MainText).prop_map(|mut q| {
-                    let shift = q.eps_rel() / 2.0 * (-q.log_alpha_pos()).exp();
-                    let p = q.pos - q.prefix_len - 1;
-                    q.scores[p] -= shift;
-                    q
-                }),
-                within_eps,
-            )
-            .given("Assumption 1 and (7) with (1 − ε′) for (1 − ε′/2)", |q| {
-                let rhs = required_score(q, AMax::Corrected, Form::MainText) - q.eps_rel() / 2.0 * (-q.log_alpha_pos()).exp();
-                q.assumption1().margin().min((q.score(q.pos) - rhs) / rhs)
+        condition_claim(AMax::Corrected, Form::MainText),
+    )
+    .source(PAPER_003, "Theorem 1 (eq 7), corrected (proofs/copy.md)", PRINTED)
+    .correction("a_max,< = max_{2≤k≤pos(i)} a_k.")
+    .control(
+        "(7) with (1 − ε′) in place of (1 − ε′/2): the halving of (22)–(25) dropped",
+        property(
+            [300, 2000, 20000],
+            queries(AMax::Corrected, Form::MainText).prop_map(|mut q| {
+                let shift = q.eps_rel() / 2.0 * (-q.log_alpha_pos()).exp();
+                let p = q.pos - q.prefix_len - 1;
+                q.scores[p] -= shift;
+                q
             }),
-        ),
-    );
-    r.add(
-        Claim::theorem(
-            "003.thm5",
-            super::FAMILY,
-            "Theorem 5 (the appendix form, δ in place of δ/2) with the corrected a_max,<: under Assumption 1 and (8), E_wc ≤ ε. \
+            within_eps,
+        )
+        .given("Assumption 1 and (7) with (1 − ε′) for (1 − ε′/2)", |q| {
+            let rhs = required_score(q, AMax::Corrected, Form::MainText) - q.eps_rel() / 2.0 * (-q.log_alpha_pos()).exp();
+            q.assumption1().margin().min((q.score(q.pos) - rhs) / rhs)
+        }),
+    )
+}
+
+/// `003.thm5` (theorem): Theorem 5 (App. A.1, eq 8).
+fn claim_thm5() -> Claim {
+    Claim::theorem(
+        "003.thm5",
+        super::FAMILY,
+        "Theorem 5 (the appendix form, δ in place of δ/2) with the corrected a_max,<: under Assumption 1 and (8), E_wc ≤ ε. \
              A sufficient condition stronger than (7), so it holds wherever 003.thm1.corrected does.",
-            condition_claim(AMax::Corrected, Form::Appendix),
-        )
-        .source(
-            PAPER_003,
-            "Theorem 5 (App. A.1, eq 8)",
-            "… ‖y_i − o_i‖ ≤ ε if ρ ≥ (1 − ε/(2M‖Δ‖∞))·1/α_pos(i) + δ(a_max,</(1 − a_max,<) + ((1/a_min,>)^{L−1} − 1)/(1 − a_min,>)).",
-        )
-        .correction("a_max,< = max_{2≤k≤pos(i)} a_k, as in 003.thm1.corrected.")
-        .control("(8) with a_max,< as printed (max_{1≤j<pos} a_j)", condition_claim(AMax::Printed, Form::Appendix)),
-    );
-    r.add(
-        Claim::theorem(
-            "003.thm1.vector",
-            super::FAMILY,
-            "The worst case E_wc is attained by the true recurrence (1): with state d_h = i, one-hot keys, query c_i = s, \
+        condition_claim(AMax::Corrected, Form::Appendix),
+    )
+    .source(
+        PAPER_003,
+        "Theorem 5 (App. A.1, eq 8)",
+        "… ‖y_i − o_i‖ ≤ ε if ρ ≥ (1 − ε/(2M‖Δ‖∞))·1/α_pos(i) + δ(a_max,</(1 − a_max,<) + ((1/a_min,>)^{L−1} − 1)/(1 − a_min,>)).",
+    )
+    .correction("a_max,< = max_{2≤k≤pos(i)} a_k, as in 003.thm1.corrected.")
+    .control("(8) with a_max,< as printed (max_{1≤j<pos} a_j)", condition_claim(AMax::Printed, Form::Appendix))
+}
+
+/// `003.thm1.vector` (theorem): Theorem 1, proof A.1 eqs (9)–(12) (exact in the worst case: proofs/copy.md).
+fn claim_thm1_vector() -> Claim {
+    Claim::theorem(
+        "003.thm1.vector",
+        super::FAMILY,
+        "The worst case E_wc is attained by the true recurrence (1): with state d_h = i, one-hot keys, query c_i = s, \
              A = −1, Δ_j = −ln a_j and values v_j = ±V chosen by the sign of α_j s_j (of α_pos s_pos − 1 at pos), \
              |y_i − v_pos| = E_wc (rounding γ_{6i+16}). Queries of 003.thm1.corrected with a prefix up to 300 positions.",
-            property([100, 1000, 10000], small_queries(), |q: &CopyQuery| realises(q, true)),
-        )
-        .source(
-            PAPER_003,
-            "Theorem 1, proof A.1 eqs (9)–(12) (exact in the worst case: proofs/copy.md)",
-            "‖y_i − v_pos(i)‖ ≤ ‖Σ_{j≠pos} α_j c_iᵀb_j v_j‖ + ‖(α_pos c_iᵀb_pos − 1)v_pos‖ ≤ M‖Δ‖∞(Σ_{j≠pos} α_j|c_iᵀb_j| + 1 − α_pos c_iᵀb_pos).",
-        )
-        .control("every value +V instead of the adversarial signs", property([100, 1000, 10000], small_queries(), |q: &CopyQuery| realises(q, false))),
-    );
-    r.add(
-        Claim::erratum(
+        property([100, 1000, 10000], small_queries(), |q: &CopyQuery| realises(q, true)),
+    )
+    .source(
+        PAPER_003,
+        "Theorem 1, proof A.1 eqs (9)–(12) (exact in the worst case: proofs/copy.md)",
+        "‖y_i − v_pos(i)‖ ≤ ‖Σ_{j≠pos} α_j c_iᵀb_j v_j‖ + ‖(α_pos c_iᵀb_pos − 1)v_pos‖ ≤ M‖Δ‖∞(Σ_{j≠pos} α_j|c_iᵀb_j| + 1 − α_pos c_iᵀb_pos).",
+    )
+    .control("every value +V instead of the adversarial signs", property([100, 1000, 10000], small_queries(), |q: &CopyQuery| realises(q, false)))
+}
+
+/// `003.thm1.moreover.printed` (erratum): Theorem 1 ('Moreover'); Theorem 5; proof A.1 eqs (26)–(29).
+fn claim_thm1_moreover_printed() -> Claim {
+    Claim::erratum(
             "003.thm1.moreover.printed",
             super::FAMILY,
             "Theorem 1's 'moreover' clause: for every query meeting Assumption 1 and (7) (corrected) with L ≥ 2, some δ′ ≤ \
@@ -386,25 +394,36 @@ pub fn register(r: &mut crate::claim::Registry) {
             ErrorKind::FalseStatement,
             "The clause 'there exists δ ≤ ε/((L−1)M‖Δ‖∞) when L ≥ 2' (Theorem 5: ε/(2(L−1)M‖Δ‖∞)) is false under both readings: the query's own δ, and some δ′ for which Assumption 1 and (7) still hold. Eq (26) gives (δ/2)G < ε′/(2α_pos), i.e. δ < ε′/(α_pos G); eq (27) drops the factor 1/α_pos ≥ 1. The corrected bound δ < ε′/(α_pos G) holds: 003.thm1.moreover.",
         )
-        .holds_instead(&["003.thm1.moreover"]),
-    );
-    r.add(
-        Claim::theorem(
-            "003.thm1.moreover",
-            super::FAMILY,
-            "Under Assumption 1 and (7) (corrected), δ < ε′/(α_pos·G) (rounding γ_{i+16} of the bound).",
-            property([300, 2000, 20000], queries(AMax::Corrected, Form::MainText), |q: &CopyQuery| moreover_bound(q, 1.0))
-                .given("Assumption 1 and (7) (corrected)", |q| hypothesis(q, AMax::Corrected, Form::MainText))
-                .sides("δ·α_pos·G", "ε′"),
-        )
-        .source(PAPER_003, "Theorem 1, proof A.1 eq (26), corrected (proofs/copy.md)", "Moreover, in such cases, there exists δ ≤ ε/((L−1)M‖Δ‖∞) when L ≥ 2.")
-        .correction("δ < ε′/(α_pos(i)·G).")
-        .control(
-            "half the bound: δ < ε′/(2α_pos G)",
-            property([300, 2000, 20000], queries(AMax::Corrected, Form::MainText), |q: &CopyQuery| moreover_bound(q, 0.5))
-                .given("Assumption 1 and (7) (corrected)", |q| hypothesis(q, AMax::Corrected, Form::MainText)),
-        ),
-    );
+        .holds_instead(&["003.thm1.moreover"])
+}
+
+/// `003.thm1.moreover` (theorem): Theorem 1, proof A.1 eq (26), corrected (proofs/copy.md).
+fn claim_thm1_moreover() -> Claim {
+    Claim::theorem(
+        "003.thm1.moreover",
+        super::FAMILY,
+        "Under Assumption 1 and (7) (corrected), δ < ε′/(α_pos·G) (rounding γ_{i+16} of the bound).",
+        property([300, 2000, 20000], queries(AMax::Corrected, Form::MainText), |q: &CopyQuery| moreover_bound(q, 1.0))
+            .given("Assumption 1 and (7) (corrected)", |q| hypothesis(q, AMax::Corrected, Form::MainText))
+            .sides("δ·α_pos·G", "ε′"),
+    )
+    .source(PAPER_003, "Theorem 1, proof A.1 eq (26), corrected (proofs/copy.md)", "Moreover, in such cases, there exists δ ≤ ε/((L−1)M‖Δ‖∞) when L ≥ 2.")
+    .correction("δ < ε′/(α_pos(i)·G).")
+    .control(
+        "half the bound: δ < ε′/(2α_pos G)",
+        property([300, 2000, 20000], queries(AMax::Corrected, Form::MainText), |q: &CopyQuery| moreover_bound(q, 0.5))
+            .given("Assumption 1 and (7) (corrected)", |q| hypothesis(q, AMax::Corrected, Form::MainText)),
+    )
+}
+
+/// Registers the Theorem 1 / Theorem 5 claims.
+pub fn register(r: &mut crate::claim::Registry) {
+    r.add(claim_thm1_printed());
+    r.add(claim_thm1_corrected());
+    r.add(claim_thm5());
+    r.add(claim_thm1_vector());
+    r.add(claim_thm1_moreover_printed());
+    r.add(claim_thm1_moreover());
 }
 
 /// Queries of 003.thm1.corrected with the prefix capped at 300 positions (the recurrence's

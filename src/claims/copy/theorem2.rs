@@ -279,24 +279,26 @@ fn size_check(dense: bool, predicted: f64) -> impl crate::claim::Check {
     })
 }
 
-/// Registers the Theorem 2 claims.
-pub fn register(r: &mut crate::claim::Registry) {
-    const PRINTED: &str = "Given x_1, …, x_N ∈ [−M, M]^d, there exists a Mamba block of size O(N) that performs COPY, i.e. y_i = o_i for every i ∈ [N]; the ℓ∞ norm of its parameters is O(poly(M, N)).";
-    r.add(
-        Claim::theorem(
-            "003.thm2",
-            super::FAMILY,
-            "Theorem 2's construction (x̃_i = [x_i; e_i; e_pos(i)], d_h = N, A = 0, b_i = e_i, c_i = e_pos(i), Δ = softplus(W_Δ) = 1 with W_Δ ≈ ln(e−1), \
+const PRINTED: &str = "Given x_1, …, x_N ∈ [−M, M]^d, there exists a Mamba block of size O(N) that performs COPY, i.e. y_i = o_i for every i ∈ [N]; the ℓ∞ norm of its parameters is O(poly(M, N)).";
+
+/// `003.thm2` (theorem): Theorem 2 / Theorem 6 (App. A.2).
+fn claim_thm2() -> Claim {
+    Claim::theorem(
+        "003.thm2",
+        super::FAMILY,
+        "Theorem 2's construction (x̃_i = [x_i; e_i; e_pos(i)], d_h = N, A = 0, b_i = e_i, c_i = e_pos(i), Δ = softplus(W_Δ) = 1 with W_Δ ≈ ln(e−1), \
              gate off) copies exactly: H_iᵀc_i = v_pos(i) as IEEE values at every position, and the gated block is within \
              1.5·2⁻⁵²|v| (SiLU(k) = 1 + 2⁻⁵²). Values: the copy task (one-hot tokens) or reals with ±M, ±0 and subnormals, \
              pos(i) ≤ i; N up to 48 through the full block, 4096 with the dense state (N²d ≤ 10⁸), 10⁶ with the sparse state.",
-            construction([30, 60, 600], exact_copies(0.0), exact).expand(first_mismatch),
-        )
-        .source(PAPER_003, "Theorem 2 / Theorem 6 (App. A.2)", PRINTED)
-        .control("A = −10⁻³ in place of 0 (the state forgets)", construction([30, 60, 600], exact_copies(-1e-3), exact).expand(first_mismatch)),
-    );
-    r.add(
-        Claim::erratum(
+        construction([30, 60, 600], exact_copies(0.0), exact).expand(first_mismatch),
+    )
+    .source(PAPER_003, "Theorem 2 / Theorem 6 (App. A.2)", PRINTED)
+    .control("A = −10⁻³ in place of 0 (the state forgets)", construction([30, 60, 600], exact_copies(-1e-3), exact).expand(first_mismatch))
+}
+
+/// `003.thm2.size` (erratum): Theorem 2 / Theorem 6; App. A.2 ('the model size we need is O(Nd)').
+fn claim_thm2_size() -> Claim {
+    Claim::erratum(
             "003.thm2.size",
             super::FAMILY,
             "'A Mamba block of size O(N)', read as the construction's dense state d_h × d_inner (the memory a dense Mamba layer \
@@ -309,19 +311,27 @@ pub fn register(r: &mut crate::claim::Registry) {
             ErrorKind::Reading,
             "Theorem 2: 'there exists a Mamba block of size O(N)' (App. A.2: 'the model size we need is O(Nd)'). Reading checked: size as the dense state d_h × d_inner = N(d + 2N) (and the dense W_b, W_c, W_1, W_3), which grows like N² because the positional one-hots e_i, e_pos(i) are channels that also carry state: fitted slope ≈ 2. Under the other reading, the state dimension d_h = N or the nonzero entries N(d + 2), the size is linear: 003.thm2.nonzeros.",
         )
-        .holds_instead(&["003.thm2.nonzeros"]),
-    );
-    r.add(
-        Claim::theorem(
-            "003.thm2.nonzeros",
-            super::FAMILY,
-            "Read as the nonzero state (counted after N steps of the full block), the construction's size is linear: the slope \
+        .holds_instead(&["003.thm2.nonzeros"])
+}
+
+/// `003.thm2.nonzeros` (theorem): Theorem 2, App. A.2 ('the model size we need is O(Nd)').
+fn claim_thm2_nonzeros() -> Claim {
+    Claim::theorem(
+        "003.thm2.nonzeros",
+        super::FAMILY,
+        "Read as the nonzero state (counted after N steps of the full block), the construction's size is linear: the slope \
              of log nonzeros on log N is 1 (N = 16…256, d = 4).",
-            size_check(false, 1.0),
-        )
-        .source(PAPER_003, "Theorem 2, App. A.2 ('the model size we need is O(Nd)')", PRINTED)
-        .control("a quadratic size (slope 2)", size_check(false, 2.0)),
-    );
+        size_check(false, 1.0),
+    )
+    .source(PAPER_003, "Theorem 2, App. A.2 ('the model size we need is O(Nd)')", PRINTED)
+    .control("a quadratic size (slope 2)", size_check(false, 2.0))
+}
+
+/// Registers the Theorem 2 claims.
+pub fn register(r: &mut crate::claim::Registry) {
+    r.add(claim_thm2());
+    r.add(claim_thm2_size());
+    r.add(claim_thm2_nonzeros());
 }
 
 #[cfg(test)]

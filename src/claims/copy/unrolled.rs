@@ -69,10 +69,9 @@ fn agrees(u: &Unrolled, products: Products) -> Eval {
     worst
 }
 
-/// Registers 003.eq6.
-pub fn register(r: &mut crate::claim::Registry) {
-    r.add(
-        Claim::theorem(
+/// `003.eq6` (theorem): §3, eqs (1), (5), (6) (Π_jᵀ for the printed Π_j: proofs/copy.md).
+fn claim_eq6() -> Claim {
+    Claim::theorem(
             "003.eq6",
             super::FAMILY,
             "The recurrence (1) equals the unrolled form (5) read with Π_jᵀ, y_i[k] = Σ_{j≤i} Σ_n c_i[n]·exp(Σ_{t=j+1}^{i} Δ_t[k]A[n,k])·b_j[n]·Δ_j[k]x_j[k] + d[k]x_i[k], \
@@ -82,6 +81,10 @@ pub fn register(r: &mut crate::claim::Registry) {
         )
         .source(PAPER_003, "§3, eqs (1), (5), (6) (Π_jᵀ for the printed Π_j: proofs/copy.md)", "y_i = (Δ_i⊙x_i)b_iᵀc_i + Σ_{j=1}^{i−1}[Π_j ⊙ (Δ_j⊙x_j)b_jᵀ]c_i, Π_j = Ã_i ⊙ Ã_{i−1} ⊙ … ⊙ Ã_{j+1}.")
         .correction("Π_j ∈ ℝ^{d_h×d} but (Δ_j⊙x_j)b_jᵀ ∈ ℝ^{d×d_h}: read Π_jᵀ. With scalar decays this is (6); the text's 'α_{j−1} ≥ α_j' is reversed (α_{j−1} = a_j α_j ≤ α_j).")
-        .control("products from Ã_j (off by one: ∏_{t=j}^{i})", property([100, 1000, 10000], instances(), |u: &Unrolled| agrees(u, Products::FromOwn))),
-    );
+        .control("products from Ã_j (off by one: ∏_{t=j}^{i})", property([100, 1000, 10000], instances(), |u: &Unrolled| agrees(u, Products::FromOwn)))
+}
+
+/// Registers 003.eq6.
+pub fn register(r: &mut crate::claim::Registry) {
+    r.add(claim_eq6());
 }

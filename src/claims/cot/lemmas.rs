@@ -318,10 +318,9 @@ fn lemma5(c: &IndicatorCase) -> Eval {
     Eval::le_by((f - c.op.truth(c.a, c.b)).abs(), c.eps, c.eps + tol, tol)
 }
 
-/// Registers Remark 1 and Lemmas 2–5.
-pub fn register(r: &mut crate::claim::Registry) {
-    r.add(
-        Claim::erratum(
+/// `003.rem1.printed` (erratum): Remark 1 (App. A.3).
+fn claim_rem1_printed() -> Claim {
+    Claim::erratum(
             "003.rem1.printed",
             super::FAMILY,
             "Remark 1's alternative switch-off: with A ≤ 0 and Δ so large that Ã = e^{ΔA} ≤ 10⁻³, the hidden state of the SSM \
@@ -341,10 +340,12 @@ pub fn register(r: &mut crate::claim::Registry) {
             ErrorKind::Construction,
             "Remark 1 proposes to 'make Δ sufficiently large and correspondingly Ã sufficently small with A ≤ 0 so that the hidden states approximates zeros'. The update H_t = Ã_t ⊙ H_{t−1} + (Δ_t ⊙ x_t)b_tᵀ has a write term proportional to Δ: as Δ → ∞ the state tends to Δ·b_t x_tᵀ, not 0, unless W_b = 0 — which is the paper's main construction, not an alternative. The state is the write term up to Ã (003.rem1), so the existence claims of Lemmas 1–5 survive with the W_b = 0 switch-off.",
         )
-        .holds_instead(&["003.rem1"]),
-    );
-    r.add(
-        Claim::theorem(
+        .holds_instead(&["003.rem1"])
+}
+
+/// `003.rem1` (theorem): Remark 1 (App. A.3).
+fn claim_rem1() -> Claim {
+    Claim::theorem(
             "003.rem1",
             super::FAMILY,
             "What a large Δ does instead: whenever Ã = e^{ΔA} ≤ 10⁻³, the state of the SSM branch (input 1) is the write term              Δ·b up to the decayed past: ‖H_t − Δ·W_b1‖∞ ≤ Ã/(1 − Ã)·Δ‖W_b1‖∞, plus γ₄ of Δ‖W_b1‖∞/(1 − Ã).",
@@ -353,10 +354,12 @@ pub fn register(r: &mut crate::claim::Registry) {
                 .sides("‖H_t − Δ·W_b1‖∞", "Ã/(1 − Ã)·Δ‖W_b1‖∞"),
         )
         .source(PAPER_003, "Remark 1 (App. A.3)", "… we could also choose to make Δ sufficiently large and correspondingly Ã sufficently small with A ≤ 0 so that the hidden states approximates zeros.")
-        .control("the state within Ã/(1 − Ã)·Δ‖W_b1‖∞ of 0 (the remark's reading)", property([200, 2000, 20000], large_deltas(), |c: &LargeDelta| write_term(c, 0.0)).given("Ã = e^{ΔA} ≤ 10⁻³", |c| (-c.delta * c.a - 1000f64.ln()) / 1000f64.ln())),
-    );
-    r.add(
-        Claim::theorem(
+        .control("the state within Ã/(1 − Ã)·Δ‖W_b1‖∞ of 0 (the remark's reading)", property([200, 2000, 20000], large_deltas(), |c: &LargeDelta| write_term(c, 0.0)).given("Ã = e^{ΔA} ≤ 10⁻³", |c| (-c.delta * c.a - 1000f64.ln()) / 1000f64.ln()))
+}
+
+/// `003.lem2` (theorem): Lemma 2 and its proof, eqs (32)–(35) (App. A.3).
+fn claim_lem2() -> Claim {
+    Claim::theorem(
             "003.lem2",
             super::FAMILY,
             "For a two-layer ReLU MLP g(x) = W̄₃ReLU(W̄₂x + b̄₂) with entries in [−M, M] (d₁, d ≤ 5, d₂ ≤ 3) and λ ∈ [1, 10⁴], the SiLU \
@@ -370,26 +373,30 @@ pub fn register(r: &mut crate::claim::Registry) {
             let bound = c.mlp.paper_gap(c.lambda);
             let tol = relu_rounding(&c.mlp, &c.x);
             Eval::le_by(sup_error(c, &block, &c.x), bound, bound + tol, tol)
-        })),
-    );
-    r.add(
-        Claim::theorem(
-            "003.lem2.tight",
-            super::FAMILY,
-            "The sharp form of Lemma 2: ‖f − g‖∞ ≤ W₀(1/e)/λ·max_r max(Σ⁺W̄₃[r], Σ⁻|W̄₃[r]|) at every x (W₀(1/e) = 0.27846), and when W̄₂ \
+        }))
+}
+
+/// `003.lem2.tight` (theorem): Lemma 2, eqs (32)–(35) (App. A.3): '|ReLU(z) − SiLU(λz)/λ| = |z|/(e^{λ|z|} + 1) ≤ 1/λ'.
+fn claim_lem2_tight() -> Claim {
+    Claim::theorem(
+        "003.lem2.tight",
+        super::FAMILY,
+        "The sharp form of Lemma 2: ‖f − g‖∞ ≤ W₀(1/e)/λ·max_r max(Σ⁺W̄₃[r], Σ⁻|W̄₃[r]|) at every x (W₀(1/e) = 0.27846), and when W̄₂ \
              has full row rank the input with z_k = (1 + W₀(1/e))/λ on the worst row's larger side (−50/λ elsewhere) attains it.",
-            property([300, 3000, 30000], relu_cases(), |c: &ReluCase| lemma2(c, true, 1.0))
-                .sides("‖f(x) − g(x)‖∞ (random x and the attaining x)", "W₀(1/e)·max_r max(Σ⁺, Σ⁻)/λ"),
-        )
-        .source(
-            PAPER_003,
-            "Lemma 2, eqs (32)–(35) (App. A.3): '|ReLU(z) − SiLU(λz)/λ| = |z|/(e^{λ|z|} + 1) ≤ 1/λ'",
-            "‖W̄₃ReLU(z) − W̄₃SiLU(λz)/λ‖∞ ≤ ‖W̄₃‖∞‖ReLU(z) − SiLU(λz)/λ‖∞ ≤ Md/λ.",
-        )
-        .control("the constant 10% smaller", property([300, 3000, 30000], relu_cases(), |c: &ReluCase| lemma2(c, true, 0.9))),
-    );
-    r.add(
-        Claim::theorem(
+        property([300, 3000, 30000], relu_cases(), |c: &ReluCase| lemma2(c, true, 1.0))
+            .sides("‖f(x) − g(x)‖∞ (random x and the attaining x)", "W₀(1/e)·max_r max(Σ⁺, Σ⁻)/λ"),
+    )
+    .source(
+        PAPER_003,
+        "Lemma 2, eqs (32)–(35) (App. A.3): '|ReLU(z) − SiLU(λz)/λ| = |z|/(e^{λ|z|} + 1) ≤ 1/λ'",
+        "‖W̄₃ReLU(z) − W̄₃SiLU(λz)/λ‖∞ ≤ ‖W̄₃‖∞‖ReLU(z) − SiLU(λz)/λ‖∞ ≤ Md/λ.",
+    )
+    .control("the constant 10% smaller", property([300, 3000, 30000], relu_cases(), |c: &ReluCase| lemma2(c, true, 0.9)))
+}
+
+/// `003.lem3` (theorem): Lemma 3 (App. A.3).
+fn claim_lem3() -> Claim {
+    Claim::theorem(
             "003.lem3",
             super::FAMILY,
             "Linear maps are exact with SiLU: W₂ = [W; −W], W₃ = [I, −I] give f(x) = Wx (SiLU(u) − SiLU(−u) = u) for W with entries in \
@@ -398,27 +405,31 @@ pub fn register(r: &mut crate::claim::Registry) {
         )
         .source(PAPER_003, "Lemma 3 (App. A.3)", "Let W ∈ ℝ^{d2×d1} be any matrix used for implementing linear transformations upper bounded by M … for any ε > 0, there exist Mamba block parameters with l∞ norm bounded by O(poly(M, 1/ε)), such that for any x ∈ ℝ^{d1}, we have ‖f(x) − Wx‖∞ ≤ ε.")
         .correction("Exact, not only within ε: SiLU(u) − SiLU(−u) = u·(s(u) + s(−u)) = u with parameters bounded by M.")
-        .control("one SiLU branch, f(x) = SiLU(Wx)", property([300, 3000, 30000], linear_cases(), |c: &LinearCase| lemma3(c, true))),
-    );
-    r.add(
-        Claim::theorem(
-            "003.lem4",
-            super::FAMILY,
-            "The suite's 4d-unit select, g_k = ½[ReLU(x_k + Ms) − ReLU(−x_k + Ms)] + ½[ReLU(y_k − Ms) − ReLU(−y_k − Ms)], s = t/α, returns x \
+        .control("one SiLU branch, f(x) = SiLU(Wx)", property([300, 3000, 30000], linear_cases(), |c: &LinearCase| lemma3(c, true)))
+}
+
+/// `003.lem4` (theorem): Lemma 4 (App. A.3; the construction is cited from Feng et al. 2024, Lemma C.4).
+fn claim_lem4() -> Claim {
+    Claim::theorem(
+        "003.lem4",
+        super::FAMILY,
+        "The suite's 4d-unit select, g_k = ½[ReLU(x_k + Ms) − ReLU(−x_k + Ms)] + ½[ReLU(y_k − Ms) − ReLU(−y_k − Ms)], s = t/α, returns x \
              for t ≥ α and y for t ≤ −α exactly with ReLU and within W₀(1/e)/λ as the scaled SiLU block (Lemma 2), for x, y ∈ [−M, M]^d \
              (d ≤ 4), |t| = α(1 + E·{0, 1, 10³}), plus the rounding γ₁₂·2M(1 + |t|/α).",
-            property([300, 3000, 30000], select_cases(true), lemma4).sides("‖f(x, y, t) − g(x, y, t)‖∞ (ReLU; SiLU)", "0; W₀(1/e)/λ"),
-        )
-        .source(
-            PAPER_003,
-            "Lemma 4 (App. A.3; the construction is cited from Feng et al. 2024, Lemma C.4)",
-            "… for all x ∈ [−M, M]^d, y ∈ [−M, M]^d, and t ∈ [−∞, −α] ∪ [α, +∞], we have ‖f(x, y, t) − g(x, y, t)‖∞ ≤ ε.",
-        )
-        .correction("The paper gives no construction; the suite's is stated in proofs/cot.md. The interval [−∞, −α] ∪ [α, +∞] reads (−∞, −α] ∪ [α, ∞).")
-        .control("|t| < α", property([300, 3000, 30000], select_cases(false), lemma4)),
-    );
-    r.add(
-        Claim::erratum(
+        property([300, 3000, 30000], select_cases(true), lemma4).sides("‖f(x, y, t) − g(x, y, t)‖∞ (ReLU; SiLU)", "0; W₀(1/e)/λ"),
+    )
+    .source(
+        PAPER_003,
+        "Lemma 4 (App. A.3; the construction is cited from Feng et al. 2024, Lemma C.4)",
+        "… for all x ∈ [−M, M]^d, y ∈ [−M, M]^d, and t ∈ [−∞, −α] ∪ [α, +∞], we have ‖f(x, y, t) − g(x, y, t)‖∞ ≤ ε.",
+    )
+    .correction("The paper gives no construction; the suite's is stated in proofs/cot.md. The interval [−∞, −α] ∪ [α, +∞] reads (−∞, −α] ∪ [α, ∞).")
+    .control("|t| < α", property([300, 3000, 30000], select_cases(false), lemma4))
+}
+
+/// `003.lem5.printed` (erratum): Lemma 5 and its proof (App. A.3).
+fn claim_lem5_printed() -> Claim {
+    Claim::erratum(
             "003.lem5.printed",
             super::FAMILY,
             "Lemma 5 for real inputs, by its proof's construction (𝕀[a > b] = select(1, 0, a − b), 𝕀[a ≠ b] = 1 − (1 − 𝕀[a>b])(1 − 𝕀[a<b])), \
@@ -431,19 +442,32 @@ pub fn register(r: &mut crate::claim::Registry) {
             ErrorKind::FalseStatement,
             "Lemma 5 claims |f(a, b) − 𝕀(a, b, ∘)| ≤ ε 'for any a, b ∈ [−M, M]' with 'a Mamba block'. A Mamba block is continuous and 𝕀 jumps at a = b, so no block meets ε < ½ near a = b; the proof's select g(1, 0, a − b) needs |a − b| ≥ α (Lemma 4) and at a = b returns ½, so 𝕀[a > b] errs by ½ and 𝕀[a ≠ b] = 1 − ½·½ = 0.75 instead of 0. The lemma defines 𝕀: ℝ² × {≠, >, <} → {0, 1}, so the reals are the printed domain; read on integers (as Assumption 2 would supply), the proof's unshifted construction still fails at a = b, and the statement holds with a ½-shifted threshold (003.lem5); 𝕀[≠] then takes two blocks, not one.",
         )
-        .holds_instead(&["003.lem5"]),
-    );
-    r.add(
-        Claim::theorem(
-            "003.lem5",
-            super::FAMILY,
-            "On integers a, b ∈ [−M, M] (M ≤ 10⁴), 𝕀[a > b] = select(1, 0, a − b − ½) and 𝕀[a < b] likewise (α = ½, SiLU select with λ ∈ [1, 10³]) err by \
+        .holds_instead(&["003.lem5"])
+}
+
+/// `003.lem5` (theorem): Lemma 5 and its proof (App. A.3).
+fn claim_lem5() -> Claim {
+    Claim::theorem(
+        "003.lem5",
+        super::FAMILY,
+        "On integers a, b ∈ [−M, M] (M ≤ 10⁴), 𝕀[a > b] = select(1, 0, a − b − ½) and 𝕀[a < b] likewise (α = ½, SiLU select with λ ∈ [1, 10³]) err by \
              at most e = W₀(1/e)/λ, and the two-block 𝕀[a ≠ b] = 1 − (1 − 𝕀̂[>])(1 − 𝕀̂[<]) (Lemma 1 multiplier at ε_m) by at most ε_m + 2e + e².",
-            property([300, 3000, 30000], integer_indicators(0.5), lemma5).sides("|f(a, b) − 𝕀(a, b, ∘)|", "e, or ε_m + 2e + e² for ≠"),
-        )
-        .source(PAPER_003, "Lemma 5 and its proof (App. A.3)", "… for any a, b ∈ [−M, M] and ∘ ∈ {≠, >, <}, we have |f(a, b) − 𝕀(a, b, ∘)| ≤ ε.")
-        .control("the unshifted threshold a − b (as printed)", property([300, 3000, 30000], integer_indicators(0.0), lemma5)),
-    );
+        property([300, 3000, 30000], integer_indicators(0.5), lemma5).sides("|f(a, b) − 𝕀(a, b, ∘)|", "e, or ε_m + 2e + e² for ≠"),
+    )
+    .source(PAPER_003, "Lemma 5 and its proof (App. A.3)", "… for any a, b ∈ [−M, M] and ∘ ∈ {≠, >, <}, we have |f(a, b) − 𝕀(a, b, ∘)| ≤ ε.")
+    .control("the unshifted threshold a − b (as printed)", property([300, 3000, 30000], integer_indicators(0.0), lemma5))
+}
+
+/// Registers Remark 1 and Lemmas 2–5.
+pub fn register(r: &mut crate::claim::Registry) {
+    r.add(claim_rem1_printed());
+    r.add(claim_rem1());
+    r.add(claim_lem2());
+    r.add(claim_lem2_tight());
+    r.add(claim_lem3());
+    r.add(claim_lem4());
+    r.add(claim_lem5_printed());
+    r.add(claim_lem5());
 }
 
 #[cfg(test)]

@@ -173,23 +173,26 @@ fn f32_region() -> Figure {
         .caption("The printed form's rounding is ≈ 4Mλ·2⁻²⁴ = 2.6·10⁻⁵M⁴/ε, so it misses ε once M²/ε exceeds ≈ 200, up to the blank region where f32 cannot hold ab within ε at all (ε < 2⁻¹⁶M²). The stable form meets ε everywhere shown (003.lem1.stable).")
 }
 
-/// Registers the Lemma 1 claims.
-pub fn register(r: &mut crate::claim::Registry) {
-    const PRINTED: &str = "For any ε > 0 and M > 0, there exists Mamba block parameters with l∞ norm upper bounded by O(poly(M, 1/ε)) such that |f(a,b) − ab| ≤ ε holds for all a, b ∈ [−M, M]. (Proof: eq (30); 'if we set λ ≥ 216M³/(2ε) we will have |g(a,b) − ab| ≤ ε'.)";
-    const LOCUS: &str = "Lemma 1 and its proof, eq (30) (App. A.3)";
-    r.add(
-        Claim::theorem(
-            "003.lem1",
-            super::FAMILY,
-            "Eq (30) with the paper's λ = 108M³/ε gives |g(a, b) − ab| ≤ ε for a, b ∈ [−M, M] (corners in one draw of four), \
+const PRINTED: &str = "For any ε > 0 and M > 0, there exists Mamba block parameters with l∞ norm upper bounded by O(poly(M, 1/ε)) such that |f(a,b) − ab| ≤ ε holds for all a, b ∈ [−M, M]. (Proof: eq (30); 'if we set λ ≥ 216M³/(2ε) we will have |g(a,b) − ab| ≤ ε'.)";
+const LOCUS: &str = "Lemma 1 and its proof, eq (30) (App. A.3)";
+const SIGMA3: &str = "σ‴(x) = [(x−3)e^{−x} − 4xe^{−2} + (x+3)e^{−3x}]/(1+e^{−x})⁴ (in the bound |R₂| ≤ (4/3!)(2M/λ)² max_{x∈[−1,1]}|σ‴(x)|).";
+
+/// `003.lem1` (theorem): Lemma 1 and its proof, eq (30) (App. A.3).
+fn claim_lem1() -> Claim {
+    Claim::theorem(
+        "003.lem1",
+        super::FAMILY,
+        "Eq (30) with the paper's λ = 108M³/ε gives |g(a, b) − ab| ≤ ε for a, b ∈ [−M, M] (corners in one draw of four), \
              M ∈ [10⁻², 10²], ε ∈ [10⁻⁶, 1], evaluated in f64 wherever f64 resolves ε at that λ (4Mλ(γ₁₀ + 1.1γ₂) + γ₂M² ≤ ε/2).",
-            lem1(|m, eps| Multiplier::paper(m, eps).lambda),
-        )
-        .source(PAPER_003, LOCUS, PRINTED)
-        .control("λ 10% below the tight threshold M²/√(3ε)", lem1(|m, eps| 0.9 * Multiplier::tight(m, eps).lambda)),
-    );
-    r.add(
-        Claim::theorem(
+        lem1(|m, eps| Multiplier::paper(m, eps).lambda),
+    )
+    .source(PAPER_003, LOCUS, PRINTED)
+    .control("λ 10% below the tight threshold M²/√(3ε)", lem1(|m, eps| 0.9 * Multiplier::tight(m, eps).lambda))
+}
+
+/// `003.lem1.tight` (theorem): Lemma 1 and its proof, eq (30) (App. A.3).
+fn claim_lem1_tight() -> Claim {
+    Claim::theorem(
             "003.lem1.tight",
             super::FAMILY,
             "For every λ > 0 (λ/M ∈ [10⁻², 10⁴]) and a, b ∈ [−M, M], |g(a, b) − ab| ≤ M⁴/(3λ²) (from u·tanh(u/2) − u²/2 ∈ [−u⁴/24, 0]), \
@@ -198,10 +201,12 @@ pub fn register(r: &mut crate::claim::Registry) {
         )
         .source(PAPER_003, LOCUS, PRINTED)
         .correction("The paper's remainder bound (2M/λ)² should be cubed (its next line uses 8M³/λ³); the constant 81/2 bounds max|σ‴| = 0.31 on [−1, 1] by 130×; the sharp bound is M⁴/(3λ²), so λ ≥ M²/√(3ε) suffices (proofs/cot.md).")
-        .control("the constant 10% smaller: 0.9·M⁴/(3λ²)", tight(0.9)),
-    );
-    r.add(
-        Claim::erratum(
+        .control("the constant 10% smaller: 0.9·M⁴/(3λ²)", tight(0.9))
+}
+
+/// `003.lem1.f32` (erratum): Lemma 1 and its proof, eq (30) (App. A.3).
+fn claim_lem1_f32() -> Claim {
+    Claim::erratum(
             "003.lem1.f32",
             super::FAMILY,
             "Eq (30) with λ = 108M³/ε, every operation in f32, gives |g(a, b) − ab| ≤ ε on [−M, M]² wherever f32 can hold ab \
@@ -214,22 +219,25 @@ pub fn register(r: &mut crate::claim::Registry) {
             ErrorKind::Precision,
             "Lemma 1's construction, eq (30) with 'λ ≥ 216M³/(2ε)', is exact in real arithmetic but cancels in floating point: σ((a+b)/λ) and σ((−a−b)/λ) are ≈ ±(a+b)/(2λ) and their sum is ≈ (a+b)²/(4λ²), so the rounding of the four terms, ≈ (2M/λ)·u each, is multiplied by λ²/2 into ≈ 4Mλ·u = 432M⁴u/ε. In f32 (u = 2⁻²⁴) this exceeds ε once M²/ε ≳ 200, e.g. M = 1, ε = 10⁻³ (λ = 1.08·10⁵) errs by ≈ 10⁻²; f64 breaks the same way at M²/ε ≳ 5·10⁶ (outside 003.lem1's hypothesis). The larger the paper's λ, the worse.",
         )
-        .holds_instead(&["003.lem1"]).starts_at("f32 once M²/ε ≳ 200 (M = 1, ε = 10⁻³ errs by ≈ 10⁻²); f64 once M²/ε ≳ 5·10⁶"),
-    );
-    r.add(
-        Claim::theorem(
-            "003.lem1.stable",
-            super::FAMILY,
-            "The stable form (λ²/2)(s·tanh(s/2) − t·tanh(t/2)) of eq (30), λ = 108M³/ε, every operation in f32, gives \
+        .holds_instead(&["003.lem1"]).starts_at("f32 once M²/ε ≳ 200 (M = 1, ε = 10⁻³ errs by ≈ 10⁻²); f64 once M²/ε ≳ 5·10⁶")
+}
+
+/// `003.lem1.stable` (theorem): Lemma 1 and its proof, eq (30) (App. A.3).
+fn claim_lem1_stable() -> Claim {
+    Claim::theorem(
+        "003.lem1.stable",
+        super::FAMILY,
+        "The stable form (λ²/2)(s·tanh(s/2) − t·tanh(t/2)) of eq (30), λ = 108M³/ε, every operation in f32, gives \
              |g(a, b) − ab| ≤ ε on [−M, M]² wherever ε ≥ 2⁻¹⁶M² (its rounding is ≈ γ₁₂·2M² ≤ ε/10).",
-            in_f32(true, false),
-        )
-        .source(PAPER_003, LOCUS, PRINTED)
-        .control("eq (30) as printed in f32", in_f32(false, false)),
-    );
-    const SIGMA3: &str = "σ‴(x) = [(x−3)e^{−x} − 4xe^{−2} + (x+3)e^{−3x}]/(1+e^{−x})⁴ (in the bound |R₂| ≤ (4/3!)(2M/λ)² max_{x∈[−1,1]}|σ‴(x)|).";
-    r.add(
-        Claim::erratum(
+        in_f32(true, false),
+    )
+    .source(PAPER_003, LOCUS, PRINTED)
+    .control("eq (30) as printed in f32", in_f32(false, false))
+}
+
+/// `003.lem1.sigma3.printed` (erratum): proof of Lemma 1 (App. A.3), the display after eq (30).
+fn claim_lem1_sigma3_printed() -> Claim {
+    Claim::erratum(
             "003.lem1.sigma3.printed",
             super::FAMILY,
             "The printed third derivative of SiLU, [(x−3)e^{−x} − 4xe^{−2} + (x+3)e^{−3x}]/(1+e^{−x})⁴, equals σ‴(x) on [−1, 1] \
@@ -242,19 +250,30 @@ pub fn register(r: &mut crate::claim::Registry) {
             ErrorKind::Typo,
             "Lemma 1's proof prints σ‴(x) = [(x−3)e^{−x} − 4xe^{−2} + (x+3)e^{−3x}]/(1+e^{−x})⁴: the middle exponent lost its x. With e^{−2x} the formula is SiLU's third derivative (003.lem1.sigma3); as printed it differs by 4x(e^{−2x} − e^{−2})/(1+e^{−x})⁴, up to 0.15 on [−1, 1] (1.3 on [−3, 3]). The bound the paper then uses, (4e + 4e² + 4e³)/(1+e^{−1})⁴, is that of the e^{−2x} form, and the same display prints (2M/λ)² for (2M/λ)³.",
         )
-        .holds_instead(&["003.lem1.sigma3"]),
-    );
-    r.add(
-        Claim::theorem(
-            "003.lem1.sigma3",
-            super::FAMILY,
-            "With e^{−2x}, [(x−3)e^{−x} − 4xe^{−2x} + (x+3)e^{−3x}]/(1+e^{−x})⁴ equals SiLU's third derivative 3s″ + x·s‴ on [−1, 1] \
+        .holds_instead(&["003.lem1.sigma3"])
+}
+
+/// `003.lem1.sigma3` (theorem): proof of Lemma 1 (App. A.3), the display after eq (30).
+fn claim_lem1_sigma3() -> Claim {
+    Claim::theorem(
+        "003.lem1.sigma3",
+        super::FAMILY,
+        "With e^{−2x}, [(x−3)e^{−x} − 4xe^{−2x} + (x+3)e^{−3x}]/(1+e^{−x})⁴ equals SiLU's third derivative 3s″ + x·s‴ on [−1, 1] \
              within both evaluations' rounding γ₁₆.",
-            third(false),
-        )
-        .source(PAPER_003, "proof of Lemma 1 (App. A.3), the display after eq (30)", SIGMA3)
-        .control("the printed e^{−2}", third(true)),
-    );
+        third(false),
+    )
+    .source(PAPER_003, "proof of Lemma 1 (App. A.3), the display after eq (30)", SIGMA3)
+    .control("the printed e^{−2}", third(true))
+}
+
+/// Registers the Lemma 1 claims.
+pub fn register(r: &mut crate::claim::Registry) {
+    r.add(claim_lem1());
+    r.add(claim_lem1_tight());
+    r.add(claim_lem1_f32());
+    r.add(claim_lem1_stable());
+    r.add(claim_lem1_sigma3_printed());
+    r.add(claim_lem1_sigma3());
 }
 
 #[cfg(test)]

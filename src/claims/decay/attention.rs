@@ -244,12 +244,12 @@ fn slope_check(slope: f64) -> impl Check {
     })
 }
 
-/// Registers the attention claims.
-pub fn register(r: &mut crate::claim::Registry) {
-    const CASES: [u64; 3] = [300, 2000, 20000];
-    const PRINTED: &str = "LRD_transformer(t+k,t) = Σ_{i=1}^{t+k−1} ∂w(i,t+k)/∂x_t W_V x_i + w(t,t+k) W_V.";
-    r.add(
-        Claim::erratum(
+const CASES: [u64; 3] = [300, 2000, 20000];
+const PRINTED: &str = "LRD_transformer(t+k,t) = Σ_{i=1}^{t+k−1} ∂w(i,t+k)/∂x_t W_V x_i + w(t,t+k) W_V.";
+
+/// `004.thm1.printed` (erratum): Theorem 1, Eq. (12).
+fn claim_thm1_printed() -> Claim {
+    Claim::erratum(
             "004.thm1.printed",
             super::FAMILY,
             "Eq (12) with the sum to t+k−1 equals dh_{t+k}/dx_t (dual numbers, relative 1e−9), for causal and full \
@@ -263,74 +263,86 @@ pub fn register(r: &mut crate::claim::Registry) {
              (to t+k causal, to T for Eq (5) as written). Corrected: 004.thm1.corrected.",
         )
         .error(ErrorKind::FalseStatement, "The printed sum stops at i = t+k−1, but the softmax normalisation couples every weight w(i,τ), i ∈ I_τ, to x_t, so the printed expression differs from the Jacobian whenever the score gradient is non-zero. Corrected (sum over all of I_τ, and its closed form): 004.thm1.corrected.")
-        .holds_instead(&["004.thm1.corrected"]),
-    );
-    r.add(
-        Claim::theorem(
-            "004.thm1.corrected",
-            super::FAMILY,
-            "The sum of Eq (12) over all i ∈ I_τ, and the closed form w(t,τ)·W_V[I + (x_t − x̄_τ) g_τᵀ] with \
+        .holds_instead(&["004.thm1.corrected"])
+}
+
+/// `004.thm1.corrected` (theorem): Theorem 1, corrected (proofs/decay.md).
+fn claim_thm1_corrected() -> Claim {
+    Claim::theorem(
+        "004.thm1.corrected",
+        super::FAMILY,
+        "The sum of Eq (12) over all i ∈ I_τ, and the closed form w(t,τ)·W_V[I + (x_t − x̄_τ) g_τᵀ] with \
              g_τ = βW_QᵀW_K x_τ and x̄_τ = Σ_{i∈I_τ} w(i,τ) x_i, both equal dh_τ/dx_t for k ≥ 1 (dual numbers, relative 1e−9), \
              causal and full.",
-            property(CASES, instances(10, false), |b: &BoundedAttention| theorem1_margin(&b.instance, Formula::CorrectedSumAndClosedForm))
-                .sides("‖formula − dh_τ/dx_t‖_F (dual numbers)", "tolerance 1e−9·scale"),
-        )
-        .source(PAPER_004, "Theorem 1, corrected (proofs/decay.md)", PRINTED)
-        .correction("Summation over all of I_τ; closed form derived in proofs/decay.md")
-        .control(
-            "closed form with the sign of (x_t − x̄_τ) g_τᵀ flipped",
-            property(CASES, instances(10, false), |b: &BoundedAttention| theorem1_margin(&b.instance, Formula::ClosedFormSignFlipped))
-                .sides("‖formula − dh_τ/dx_t‖_F (dual numbers)", "tolerance 1e−9·scale"),
-        ),
-    );
-    r.add(
-        Claim::theorem(
-            "004.attn.lower",
-            super::FAMILY,
-            "For inputs with ‖x_i‖₂ ≤ R, d ≥ 2, H ≥ d and W_V of full column rank: \
+        property(CASES, instances(10, false), |b: &BoundedAttention| theorem1_margin(&b.instance, Formula::CorrectedSumAndClosedForm))
+            .sides("‖formula − dh_τ/dx_t‖_F (dual numbers)", "tolerance 1e−9·scale"),
+    )
+    .source(PAPER_004, "Theorem 1, corrected (proofs/decay.md)", PRINTED)
+    .correction("Summation over all of I_τ; closed form derived in proofs/decay.md")
+    .control(
+        "closed form with the sign of (x_t − x̄_τ) g_τᵀ flipped",
+        property(CASES, instances(10, false), |b: &BoundedAttention| theorem1_margin(&b.instance, Formula::ClosedFormSignFlipped))
+            .sides("‖formula − dh_τ/dx_t‖_F (dual numbers)", "tolerance 1e−9·scale"),
+    )
+}
+
+/// `004.attn.lower` (theorem): §3.2 ("transformer LRD is not constrained to exponential decay"), bound from proofs/decay.md.
+fn claim_attn_lower() -> Claim {
+    Claim::theorem(
+        "004.attn.lower",
+        super::FAMILY,
+        "For inputs with ‖x_i‖₂ ≤ R, d ≥ 2, H ≥ d and W_V of full column rank: \
              ‖LRD(τ,t)‖₂ ≥ σ_d(W_V)·exp(−2βR²‖W_QᵀW_K‖₂)/|I_τ| (T ≤ 200, causal and full): attention LRD decays at most \
              polynomially in τ, not exponentially.",
-            property(CASES, instances(200, true), |b: &BoundedAttention| lower_bound_margin(&b.instance, b.radius, true))
-                .illustrate(|_| vec![overview::decay_comparison()]),
-        )
-        .source(
-            PAPER_004,
-            "§3.2 (\"transformer LRD is not constrained to exponential decay\"), bound from proofs/decay.md",
-            "The form of LRD of transformers is more complicated, but it does not necessarily decay exponentially.",
-        )
-        .correction("The paper argues informally; this rigorous lower bound is derived in proofs/decay.md.")
-        .control(
-            "the bound without the factor exp(−2βR²‖W_QᵀW_K‖₂)",
-            property(CASES, instances(200, true), |b: &BoundedAttention| lower_bound_margin(&b.instance, b.radius, false)),
-        ),
-    );
-    r.add(
-        Claim::theorem(
-            "000.attn",
-            super::FAMILY,
-            "Causal softmax attention on scalar tokens |x_i| ≤ X (q = W_QᵀW_K, v = W_V on a 1/8 grid in [−2, 2], t ≤ 400): \
+        property(CASES, instances(200, true), |b: &BoundedAttention| lower_bound_margin(&b.instance, b.radius, true))
+            .illustrate(|_| vec![overview::decay_comparison()]),
+    )
+    .source(
+        PAPER_004,
+        "§3.2 (\"transformer LRD is not constrained to exponential decay\"), bound from proofs/decay.md",
+        "The form of LRD of transformers is more complicated, but it does not necessarily decay exponentially.",
+    )
+    .correction("The paper argues informally; this rigorous lower bound is derived in proofs/decay.md.")
+    .control(
+        "the bound without the factor exp(−2βR²‖W_QᵀW_K‖₂)",
+        property(CASES, instances(200, true), |b: &BoundedAttention| lower_bound_margin(&b.instance, b.radius, false)),
+    )
+}
+
+/// `000.attn` (theorem): App. B, eq (44)–(45).
+fn claim_attn() -> Claim {
+    Claim::theorem(
+        "000.attn",
+        super::FAMILY,
+        "Causal softmax attention on scalar tokens |x_i| ≤ X (q = W_QᵀW_K, v = W_V on a 1/8 grid in [−2, 2], t ≤ 400): \
              eq (44) equals ∂y_t/∂x_j (dual numbers, relative 1e−9) and t·|∂y_t/∂x_j| ≤ e^{2|q|X²}(|v| + 2|qv|X²) for every j < t.",
-            property(CASES, scalar_instances(), |i: &ScalarAttention| sensitivity_margin(i, 1)),
-        )
-        .source(
-            PAPER_000,
-            "App. B, eq (44)–(45)",
-            "|∂y_t/∂x_j| ≤ C (1/t) (min_r e^{x_t W_QᵀW_K x_r})^{−1}: attention sensitivity decays polynomially (O(1/t)).",
-        )
-        .correction("The constant C is made explicit for bounded inputs (proofs/decay.md).")
-        .control("t² in place of t (a claimed O(1/t²) decay)", property(CASES, scalar_instances(), |i: &ScalarAttention| sensitivity_margin(i, 2))),
-    );
-    r.add(
-        Claim::theorem(
-            "000.attn.slope",
-            super::FAMILY,
-            "The O(1/t) of App. B is the actual rate: for causal softmax attention on scalar tokens drawn iid U(−X, X), (q, v, X) ∈ \
+        property(CASES, scalar_instances(), |i: &ScalarAttention| sensitivity_margin(i, 1)),
+    )
+    .source(PAPER_000, "App. B, eq (44)–(45)", "|∂y_t/∂x_j| ≤ C (1/t) (min_r e^{x_t W_QᵀW_K x_r})^{−1}: attention sensitivity decays polynomially (O(1/t)).")
+    .correction("The constant C is made explicit for bounded inputs (proofs/decay.md).")
+    .control("t² in place of t (a claimed O(1/t²) decay)", property(CASES, scalar_instances(), |i: &ScalarAttention| sensitivity_margin(i, 2)))
+}
+
+/// `000.attn.slope` (theorem): App. B, eq (44)–(45).
+fn claim_attn_slope() -> Claim {
+    Claim::theorem(
+        "000.attn.slope",
+        super::FAMILY,
+        "The O(1/t) of App. B is the actual rate: for causal softmax attention on scalar tokens drawn iid U(−X, X), (q, v, X) ∈ \
              {(0.5, 1, 1), (2, 1, 1), (1, −1, 2)}, the mean sensitivity (1/(t−1))Σ_{j<t}|∂y_t/∂x_j| (eq 44) at t = 16, 64, …, 16384 has \
              fitted log–log slope −1 ± 0.05 (10 / 40 / 200 sequences per setting, Student-t, Bonferroni over the 3 settings at α = 10⁻⁴).",
-            slope_check(-1.0),
-        )
-        .source(PAPER_000, "App. B, eq (44)–(45)", "Attention sensitivity decays polynomially (O(1/t)).")
-        .correction("The bound of 000.attn is attained in rate: each weight a_j is Θ(1/t) for bounded inputs, so the mean sensitivity is Θ(1/t).")
-        .control("slope −2", slope_check(-2.0)),
-    );
+        slope_check(-1.0),
+    )
+    .source(PAPER_000, "App. B, eq (44)–(45)", "Attention sensitivity decays polynomially (O(1/t)).")
+    .correction("The bound of 000.attn is attained in rate: each weight a_j is Θ(1/t) for bounded inputs, so the mean sensitivity is Θ(1/t).")
+    .control("slope −2", slope_check(-2.0))
+}
+
+/// Registers the attention claims.
+pub fn register(r: &mut crate::claim::Registry) {
+    r.add(claim_thm1_printed());
+    r.add(claim_thm1_corrected());
+    r.add(claim_attn_lower());
+    r.add(claim_attn());
+    r.add(claim_attn_slope());
 }

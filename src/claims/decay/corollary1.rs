@@ -315,15 +315,12 @@ fn cumulative_check(rate_factor: f64) -> impl crate::claim::Check {
     })
 }
 
-/// Registers the Corollary 1 claims.
-pub fn register(r: &mut crate::claim::Registry) {
-    const CASES: [u64; 3] = [400, 3000, 30000];
-    const PRINTED: &str =
-        "‖LRD_SSM(t+k+1,t)‖₂ ≤ exp(λ₁Δ_{t+k+1}) ‖LRD_SSM(t+k,t)‖₂, where λ₁ is the largest eigenvalue of A (non-positive if the SSM is stable).";
-    let (legs, legs_b) = hippo_legs(4);
-    let jordan = mat_from_rows(&[vec![-1.0, 10.0], vec![0.0, -1.0]]);
-    r.add(
-        Claim::erratum(
+const CASES: [u64; 3] = [400, 3000, 30000];
+const PRINTED: &str = "‖LRD_SSM(t+k+1,t)‖₂ ≤ exp(λ₁Δ_{t+k+1}) ‖LRD_SSM(t+k,t)‖₂, where λ₁ is the largest eigenvalue of A (non-positive if the SSM is stable).";
+
+/// `004.cor1.printed` (erratum): Corollary 1, Eq. (11).
+fn claim_cor1_printed() -> Claim {
+    Claim::erratum(
             "004.cor1.printed",
             super::FAMILY,
             "Per-step bound with λ₁ = max Re λ(A), over general stable A (H ≤ 4, grid entries, Δ ∈ [1/16, 2], ZOH), \
@@ -331,8 +328,10 @@ pub fn register(r: &mut crate::claim::Registry) {
             property(CASES, general_instances(), printed_margin)
                 .sides("‖LRD(t+k+1,t)‖₂", "e^{λ₁Δ_{t+k+1}}‖LRD(t+k,t)‖₂ at the worst step k")
                 .expand(per_step_content)
-                .illustrate(move |inst: &StepInstance| {
+                .illustrate(|inst: &StepInstance| {
                     let a = mat_from_rows(&inst.a);
+                    let (legs, legs_b) = hippo_legs(4);
+                    let jordan = mat_from_rows(&[vec![-1.0, 10.0], vec![0.0, -1.0]]);
                     vec![
                         ratio_figure("counterexample", "Per-step ratio on the shrunk counterexample", &a, &inst.b, inst.deltas[1], 40),
                         ratio_figure("legs", "Per-step ratio for HiPPO-LegS (N = 4, Δ = 0.1)", &legs, &legs_b, 0.1, 200),
@@ -346,59 +345,72 @@ pub fn register(r: &mut crate::claim::Registry) {
              004.cor1.lognorm (μ₂(A) for any A), 004.cor1.kappa (cumulative, with κ₂(V)).",
         )
         .error(ErrorKind::FalseStatement, "False for non-normal stable A: the search finds 2×2 counterexamples, and HiPPO-LegS (N = 4, Δ = 0.1) violates it at 190 of its first 200 steps. True for normal A (004.cor1.normal) and, for any A, with the logarithmic norm μ₂(A) in place of λ₁ (004.cor1.lognorm).")
-        .holds_instead(&["004.cor1.normal", "004.cor1.lognorm"]),
-    );
-    r.add(
-        Claim::theorem(
-            "004.cor1.normal",
-            super::FAMILY,
-            "For normal A (Q·blockdiag(real eigenvalues, 2×2 rotation-scaling blocks)·Qᵀ, H ≤ 4), the per-step bound holds \
+        .holds_instead(&["004.cor1.normal", "004.cor1.lognorm"])
+}
+
+/// `004.cor1.normal` (theorem): Corollary 1, restricted to normal A.
+fn claim_cor1_normal() -> Claim {
+    Claim::theorem(
+        "004.cor1.normal",
+        super::FAMILY,
+        "For normal A (Q·blockdiag(real eigenvalues, 2×2 rotation-scaling blocks)·Qᵀ, H ≤ 4), the per-step bound holds \
              with λ₁ = max Re λ(A), at every step (relative tolerance 1e−10), for per-step Δ ∈ [1/16, 2].",
-            property(CASES, normal_instances(), |n: &NormalInstance| per_step_margin(&n.step, n.lambda1, 1e-10)),
-        )
-        .source(PAPER_004, "Corollary 1, restricted to normal A", PRINTED)
-        .correction("Restricted to normal A (diagonal as in Mamba/S4D, symmetric, or unitarily diagonalisable).")
-        .control("a tighter rate: λ₁ − 0.05", property(CASES, normal_instances(), |n: &NormalInstance| per_step_margin(&n.step, n.lambda1 - 0.05, 1e-10))),
-    );
-    r.add(
-        Claim::theorem(
-            "004.cor1.lognorm",
-            super::FAMILY,
-            "For any stable A (same instances as 004.cor1.printed), ‖LRD(t+k+1,t)‖₂ ≤ exp(μ₂(A)Δ_{t+k+1}) ‖LRD(t+k,t)‖₂ \
+        property(CASES, normal_instances(), |n: &NormalInstance| per_step_margin(&n.step, n.lambda1, 1e-10)),
+    )
+    .source(PAPER_004, "Corollary 1, restricted to normal A", PRINTED)
+    .correction("Restricted to normal A (diagonal as in Mamba/S4D, symmetric, or unitarily diagonalisable).")
+    .control("a tighter rate: λ₁ − 0.05", property(CASES, normal_instances(), |n: &NormalInstance| per_step_margin(&n.step, n.lambda1 - 0.05, 1e-10)))
+}
+
+/// `004.cor1.lognorm` (theorem): Corollary 1, corrected with the logarithmic norm.
+fn claim_cor1_lognorm() -> Claim {
+    Claim::theorem(
+        "004.cor1.lognorm",
+        super::FAMILY,
+        "For any stable A (same instances as 004.cor1.printed), ‖LRD(t+k+1,t)‖₂ ≤ exp(μ₂(A)Δ_{t+k+1}) ‖LRD(t+k,t)‖₂ \
              with μ₂(A) = λ_max((A+Aᵀ)/2), at every step (relative tolerance 1e−12).",
-            property(CASES, general_instances(), |i: &StepInstance| lognorm_margin(i, 0.0)),
-        )
-        .source(PAPER_004, "Corollary 1, corrected with the logarithmic norm", PRINTED)
-        .correction("λ₁ replaced by the logarithmic norm μ₂(A) ≥ λ₁ (equal for normal A).")
-        .control("a tighter rate: μ₂(A) − 0.05", property(CASES, general_instances(), |i: &StepInstance| lognorm_margin(i, 0.05))),
-    );
-    r.add(
-        Claim::theorem(
-            "004.cor1.kappa",
-            super::FAMILY,
-            "For diagonalisable A = V diag(λ) V⁻¹ (real λ < 0, grid V with κ₂(V) ≤ 1e6, H ≤ 4), \
+        property(CASES, general_instances(), |i: &StepInstance| lognorm_margin(i, 0.0)),
+    )
+    .source(PAPER_004, "Corollary 1, corrected with the logarithmic norm", PRINTED)
+    .correction("λ₁ replaced by the logarithmic norm μ₂(A) ≥ λ₁ (equal for normal A).")
+    .control("a tighter rate: μ₂(A) − 0.05", property(CASES, general_instances(), |i: &StepInstance| lognorm_margin(i, 0.05)))
+}
+
+/// `004.cor1.kappa` (theorem): Corollary 1, cumulative form with κ₂(V) (proofs/decay.md).
+fn claim_cor1_kappa() -> Claim {
+    Claim::theorem(
+        "004.cor1.kappa",
+        super::FAMILY,
+        "For diagonalisable A = V diag(λ) V⁻¹ (real λ < 0, grid V with κ₂(V) ≤ 1e6, H ≤ 4), \
              ‖LRD(t+k,t)‖₂ ≤ κ₂(V) exp(λ₁ S_{t,k}) ‖B̄_t‖₂ with S_{t,k} = Σ_{j=t+1}^{t+k} Δ_j, for every k ≤ 30 (relative tolerance 1e−9).",
-            property(CASES, kappa_instances(), |i: &KappaInstance| kappa_margin(i, true)),
-        )
-        .source(PAPER_004, "Corollary 1, cumulative form with κ₂(V) (proofs/decay.md)", PRINTED)
-        .correction("The cumulative bound needs the factor κ₂(V) for non-normal A; it cannot be 1.")
-        .control(
-            "the constant 1 in place of κ₂(V) (the printed bound, cumulated)",
-            property(CASES, kappa_instances(), |i: &KappaInstance| kappa_margin(i, false)),
-        ),
-    );
-    r.add(
-        Claim::theorem(
-            "004.cor1.cumulative",
-            super::FAMILY,
-            "For diagonal A (a_n = −(n+1)/2, n < 8, B = 1, ZOH) with selective Δ_j = softplus(x_j − 1), x iid N(0,1): \
+        property(CASES, kappa_instances(), |i: &KappaInstance| kappa_margin(i, true)),
+    )
+    .source(PAPER_004, "Corollary 1, cumulative form with κ₂(V) (proofs/decay.md)", PRINTED)
+    .correction("The cumulative bound needs the factor κ₂(V) for non-normal A; it cannot be 1.")
+    .control("the constant 1 in place of κ₂(V) (the printed bound, cumulated)", property(CASES, kappa_instances(), |i: &KappaInstance| kappa_margin(i, false)))
+}
+
+/// `004.cor1.cumulative` (theorem): Corollary 1, cumulative form, diagonal A, T up to 10⁶.
+fn claim_cor1_cumulative() -> Claim {
+    Claim::theorem(
+        "004.cor1.cumulative",
+        super::FAMILY,
+        "For diagonal A (a_n = −(n+1)/2, n < 8, B = 1, ZOH) with selective Δ_j = softplus(x_j − 1), x iid N(0,1): \
              log‖LRD(t+k,t)‖₂ ≤ λ₁ S_{t,k} + log‖B̄_t‖₂ at every k up to the horizon (10⁴ quick, 10⁶ standard, 10⁷ deep; \
              relative tolerance 1e−9·(1+|λ₁S|)), computed in log space, and the bound is asymptotically tight: \
              (log‖LRD‖ − log‖B̄_t‖)/S lies in [λ₁ − ln√H/S, λ₁].",
-            cumulative_check(1.0),
-        )
-        .split_samples()
-        .source(PAPER_004, "Corollary 1, cumulative form, diagonal A, T up to 10⁶", PRINTED)
-        .control("a faster claimed decay: rate 1.02·λ₁", cumulative_check(1.02)),
-    );
+        cumulative_check(1.0),
+    )
+    .split_samples()
+    .source(PAPER_004, "Corollary 1, cumulative form, diagonal A, T up to 10⁶", PRINTED)
+    .control("a faster claimed decay: rate 1.02·λ₁", cumulative_check(1.02))
+}
+
+/// Registers the Corollary 1 claims.
+pub fn register(r: &mut crate::claim::Registry) {
+    r.add(claim_cor1_printed());
+    r.add(claim_cor1_normal());
+    r.add(claim_cor1_lognorm());
+    r.add(claim_cor1_kappa());
+    r.add(claim_cor1_cumulative());
 }

@@ -154,26 +154,25 @@ fn full_sign_flipped(m: &DiagonalSsm, x: &[f64], t: usize, k: usize) -> Vec<f64>
     printed.iter().zip(&full).map(|(p, f)| 2.0 * p - f).collect()
 }
 
-/// Registers the Eq (10) claims.
-pub fn register(r: &mut crate::claim::Registry) {
-    const CASES: [u64; 3] = [300, 2000, 20000];
-    r.add(
-        Claim::theorem(
-            "004.eq10",
-            super::FAMILY,
-            "For an LTI SSM (fixed Δ, dense A, ZOH), (∏_{j=t+1}^{t+k} Ā_j) B̄_t equals dh_{t+k}/dx_t computed by \
+const CASES: [u64; 3] = [300, 2000, 20000];
+
+/// `004.eq10` (theorem): Eq. (10).
+fn claim_eq10() -> Claim {
+    Claim::theorem(
+        "004.eq10",
+        super::FAMILY,
+        "For an LTI SSM (fixed Δ, dense A, ZOH), (∏_{j=t+1}^{t+k} Ā_j) B̄_t equals dh_{t+k}/dx_t computed by \
              dual numbers (relative 1e−9) and by central differences (relative 1e−5). Instances: H ≤ 4, \
              A, B on a 1/8 grid in [−2, 2], Δ ∈ [1/16, 1], t ≤ 12, k ≤ 20.",
-            property(CASES, lti_instances(), |i: &LtiInstance| eq10_margin(i, eq10)),
-        )
-        .source(PAPER_004, "Eq. (10)", "LRD_SSM(t+k,t) = (∏_{j=t+1}^{t+k} Ā_j) B̄_t.")
-        .control(
-            "product started one step early: (∏_{j=t}^{t+k} Ā_j) B̄_t",
-            property(CASES, lti_instances(), |i: &LtiInstance| eq10_margin(i, eq10_one_step_early)),
-        ),
-    );
-    r.add(
-        Claim::erratum(
+        property(CASES, lti_instances(), |i: &LtiInstance| eq10_margin(i, eq10)),
+    )
+    .source(PAPER_004, "Eq. (10)", "LRD_SSM(t+k,t) = (∏_{j=t+1}^{t+k} Ā_j) B̄_t.")
+    .control("product started one step early: (∏_{j=t}^{t+k} Ā_j) B̄_t", property(CASES, lti_instances(), |i: &LtiInstance| eq10_margin(i, eq10_one_step_early)))
+}
+
+/// `004.eq10.selective` (erratum): Eq. (10) with Mamba's Δ_t = s(x_t) (§2.1).
+fn claim_eq10_selective() -> Claim {
+    Claim::erratum(
             "004.eq10.selective",
             super::FAMILY,
             "Eq (10) read as the full derivative of Mamba's state: with Δ_t = softplus(w x_t + b) (diagonal A, \
@@ -188,21 +187,29 @@ pub fn register(r: &mut crate::claim::Registry) {
              ∂B̄_t/∂x_t x_t]; see 004.eq10.full. The per-step recursion LRD(t+k+1,t) = Ā_{t+k+1} LRD(t+k,t) still holds.",
         )
         .error(ErrorKind::FalseStatement, "§2: 'Mamba relaxes the linear time invariance assumption and allows the time interval to be a function of input, Δ_t = s(x_t)'; §3.1: 'the LRD defined by (8) in SSM/Mamba model is' (10), and (8) is the total derivative dh_{t+k}/dx_t. With Δ_t = s(x_t), (∏ Ā_j) B̄_t is not that derivative: it drops Φ(t+k,t)[∂Ā_t/∂x_t h_{t−1} + ∂B̄_t/∂x_t x_t]. Read with Δ independent of x (the SSM half of 'SSM/Mamba'), (10) is exact: 004.eq10; the full derivative for Mamba is 004.eq10.full.")
-        .holds_instead(&["004.eq10", "004.eq10.full"]),
-    );
-    r.add(
-        Claim::theorem(
-            "004.eq10.full",
-            super::FAMILY,
-            "For the selective diagonal SSM with Δ_t = softplus(w x_t + b) and B_t = b_bias + b_weight·x_t (ZOH or Euler), \
+        .holds_instead(&["004.eq10", "004.eq10.full"])
+}
+
+/// `004.eq10.full` (theorem): Eq. (10), corrected (proofs/decay.md).
+fn claim_eq10_full() -> Claim {
+    Claim::theorem(
+        "004.eq10.full",
+        super::FAMILY,
+        "For the selective diagonal SSM with Δ_t = softplus(w x_t + b) and B_t = b_bias + b_weight·x_t (ZOH or Euler), \
              dh_{t+k}/dx_t = Φ(t+k,t)[B̄_t + ∂Ā_t/∂x_t h_{t−1} + ∂B̄_t/∂x_t x_t] (dual numbers, relative 1e−10).",
-            property(CASES, selective_instances(true), |i: &SelectiveInstance| selective_margin(i, DiagonalSsm::lrd_full)),
-        )
-        .source(PAPER_004, "Eq. (10), corrected (proofs/decay.md)", "LRD_SSM(t+k,t) = (∏_{j=t+1}^{t+k} Ā_j) B̄_t.")
-        .correction("Adds the terms from Δ_t = s(x_t) and B_t = s_B(x_t) that Eq (10) omits.")
-        .control(
-            "the correction term with its sign flipped",
-            property(CASES, selective_instances(true), |i: &SelectiveInstance| selective_margin(i, full_sign_flipped)),
-        ),
-    );
+        property(CASES, selective_instances(true), |i: &SelectiveInstance| selective_margin(i, DiagonalSsm::lrd_full)),
+    )
+    .source(PAPER_004, "Eq. (10), corrected (proofs/decay.md)", "LRD_SSM(t+k,t) = (∏_{j=t+1}^{t+k} Ā_j) B̄_t.")
+    .correction("Adds the terms from Δ_t = s(x_t) and B_t = s_B(x_t) that Eq (10) omits.")
+    .control(
+        "the correction term with its sign flipped",
+        property(CASES, selective_instances(true), |i: &SelectiveInstance| selective_margin(i, full_sign_flipped)),
+    )
+}
+
+/// Registers the Eq (10) claims.
+pub fn register(r: &mut crate::claim::Registry) {
+    r.add(claim_eq10());
+    r.add(claim_eq10_selective());
+    r.add(claim_eq10_full());
 }

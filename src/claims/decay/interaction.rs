@@ -359,12 +359,12 @@ fn mean_check(interaction: bool) -> impl Check {
     })
 }
 
-/// Registers the interaction-model claims.
-pub fn register(r: &mut crate::claim::Registry) {
-    const CASES: [u64; 3] = [300, 2000, 20000];
-    const PRINTED: &str = "LRD(t+k,t) = (∏_{i=t+1}^{t+k} M_i)(2x_t GWᵀ)(∏_{i=1}^{t−1} M_i) h_0 + Σ_{i=1}^{t} (∏_{j=t+1}^{t+k} M_j (2x_t GWᵀ) ∏_{j=i+1}^{t−1} M_j) B̄_i x_i + (∏_{j=t+1}^{t+k} M_j) B̄_t, with M_i = Ā_i + G x_i x_iᵀ Wᵀ.";
-    r.add(
-        Claim::erratum(
+const CASES: [u64; 3] = [300, 2000, 20000];
+const PRINTED: &str = "LRD(t+k,t) = (∏_{i=t+1}^{t+k} M_i)(2x_t GWᵀ)(∏_{i=1}^{t−1} M_i) h_0 + Σ_{i=1}^{t} (∏_{j=t+1}^{t+k} M_j (2x_t GWᵀ) ∏_{j=i+1}^{t−1} M_j) B̄_i x_i + (∏_{j=t+1}^{t+k} M_j) B̄_t, with M_i = Ā_i + G x_i x_iᵀ Wᵀ.";
+
+/// `004.thm3.printed` (erratum): Theorem 3, Eq. (16).
+fn claim_thm3_printed() -> Claim {
+    Claim::erratum(
             "004.thm3.printed",
             super::FAMILY,
             "Eq (16) as printed (second sum to t, empty product = I) equals dh_{t+k}/dx_t of the interaction model \
@@ -377,25 +377,29 @@ pub fn register(r: &mut crate::claim::Registry) {
              2x_t² Φ(t+k,t) G (Wᵀ B̄_t). Corrected: 004.thm3.corrected.",
         )
         .error(ErrorKind::Typo, "The second sum's upper limit: 'Σ_{i=1}^{t}' should read Σ_{i=1}^{t−1} (only B̄_i x_i with i ≤ t−1 reach h_{t−1}); with the empty-product convention the printed i = t term adds a spurious 2x_t² Φ(t+k,t) G (Wᵀ B̄_t). With the evident intended limit the formula is exact: 004.thm3.corrected.")
-        .holds_instead(&["004.thm3.corrected"]),
-    );
-    r.add(
-        Claim::theorem(
-            "004.thm3.corrected",
-            super::FAMILY,
-            "Eq (16) with the second sum to t−1, and the compact form Φ(t+k,t)[B̄_t + 2x_t (Wᵀh_{t−1}) G], both equal \
+        .holds_instead(&["004.thm3.corrected"])
+}
+
+/// `004.thm3.corrected` (theorem): Theorem 3, corrected (proofs/decay.md).
+fn claim_thm3_corrected() -> Claim {
+    Claim::theorem(
+        "004.thm3.corrected",
+        super::FAMILY,
+        "Eq (16) with the second sum to t−1, and the compact form Φ(t+k,t)[B̄_t + 2x_t (Wᵀh_{t−1}) G], both equal \
              dh_{t+k}/dx_t (same instances as 004.thm3.printed; dual numbers, relative 1e−9).",
-            property(CASES, instances(), |i: &InteractionInstance| theorem3_margin(i, Formula::Corrected)),
-        )
-        .source(PAPER_004, "Theorem 3, corrected (proofs/decay.md)", PRINTED)
-        .correction("Second sum to t−1; compact form derived from h_t = M_t h_{t−1} + B̄_t x_t.")
-        .control(
-            "x_t in place of 2x_t in the interaction term",
-            property(CASES, instances(), |i: &InteractionInstance| theorem3_margin(i, Formula::HalfInteraction)),
-        ),
-    );
-    r.add(
-        Claim::theorem(
+        property(CASES, instances(), |i: &InteractionInstance| theorem3_margin(i, Formula::Corrected)),
+    )
+    .source(PAPER_004, "Theorem 3, corrected (proofs/decay.md)", PRINTED)
+    .correction("Second sum to t−1; compact form derived from h_t = M_t h_{t−1} + B̄_t x_t.")
+    .control(
+        "x_t in place of 2x_t in the interaction term",
+        property(CASES, instances(), |i: &InteractionInstance| theorem3_margin(i, Formula::HalfInteraction)),
+    )
+}
+
+/// `004.sec41` (theorem): §4.1 and Fig. 1.
+fn claim_sec41() -> Claim {
+    Claim::theorem(
             "004.sec41",
             super::FAMILY,
             "For a stable interaction model with x iid N(0,1), (1/k) ln ‖LRD(t+k,t)‖₂ → λ_top < 0: exponential decay. \
@@ -413,10 +417,12 @@ pub fn register(r: &mut crate::claim::Registry) {
              iid random matrices applied to v_0, so it decays at the top Lyapunov exponent (Furstenberg–Kesten); only the \
              monotonicity is lost.",
         )
-        .control("the SSM's rate ln ρ(Ā), ignoring the interaction term", sec41_check(true)),
-    );
-    r.add(
-        Claim::theorem(
+        .control("the SSM's rate ln ρ(Ā), ignoring the interaction term", sec41_check(true))
+}
+
+/// `004.sec41.mean` (theorem): §4.1 (the interaction model's LRD, Eq. 16–17).
+fn claim_sec41_mean() -> Claim {
+    Claim::theorem(
             "004.sec41.mean",
             super::FAMILY,
             "§4.1 in the mean: with x_j iid N(0, 1) after t, E[LRD(t+k,t) | x_{≤t}] = (Ā + GWᵀ)^k v_0 (E x² = 1; v_0 depends on x_{≤t} only). \
@@ -426,6 +432,13 @@ pub fn register(r: &mut crate::claim::Registry) {
         )
         .source(PAPER_004, "§4.1 (the interaction model's LRD, Eq. 16–17)", "The new formulation does not follow the exponential decaying constraint.")
         .correction("In the mean the interaction model is an ordinary linear recurrence with transition Ā + GWᵀ: its mean LRD decays exponentially at rate ln ρ(Ā + GWᵀ) (whereas typical paths decay at λ_top, 004.sec41).")
-        .control("the SSM's mean Ā^k v_0 (the interaction term's mean dropped)", mean_check(false)),
-    );
+        .control("the SSM's mean Ā^k v_0 (the interaction term's mean dropped)", mean_check(false))
+}
+
+/// Registers the interaction-model claims.
+pub fn register(r: &mut crate::claim::Registry) {
+    r.add(claim_thm3_printed());
+    r.add(claim_thm3_corrected());
+    r.add(claim_sec41());
+    r.add(claim_sec41_mean());
 }

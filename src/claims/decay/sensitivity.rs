@@ -246,34 +246,33 @@ fn lemma2_figure(inst: &FreezingInstance) -> Vec<Figure> {
         .caption("The printed bound drops the h_{j−1} term of F_j; when that term cancels part of the first, the limit falls below it.")]
 }
 
-/// Registers the sensitivity claims.
-pub fn register(r: &mut crate::claim::Registry) {
-    const CASES: [u64; 3] = [300, 2000, 20000];
-    r.add(
-        Claim::theorem(
-            "000.lem1",
-            super::FAMILY,
-            "For one state component of S6 (Δ = softplus(wx + b), B(x) = px + q, Euler B̄) or S4D (Δ ≡ 1, B = q): \
+const CASES: [u64; 3] = [300, 2000, 20000];
+// The printed Lemma 2 fails on ~2% of these instances (where the h_{j−1} term cancels part
+// of the first): more cases keep the search's power high at every seed.
+const FREEZING_CASES: [u64; 3] = [1000, 4000, 40000];
+
+/// `000.lem1` (theorem): Lemma 1, eq (11), (34)–(41).
+fn claim_lem1() -> Claim {
+    Claim::theorem(
+        "000.lem1",
+        super::FAMILY,
+        "For one state component of S6 (Δ = softplus(wx + b), B(x) = px + q, Euler B̄) or S4D (Δ ≡ 1, B = q): \
              ∂h_t/∂x_j = exp(−λ Σ_{r=j+1}^t Δ(x_r))·F_j with F_j = ∂_x(B(x)Δ(x)x)|_{x_j} − λe^{−λΔ_j}Δ'(x_j)h_{j−1}, for every \
              t from j to T ≤ 200 (dual numbers, relative 1e−10); for S4D the exponent is λ(t−j).",
-            property(CASES, lemma1_instances(), |i: &SensitivityInstance| lemma1_margin(i, 1)).illustrate(lemma1_figure),
-        )
-        .source(
-            PAPER_000,
-            "Lemma 1, eq (11), (34)–(41)",
-            "|∂h^{S4D}_t/∂x_j| = c̃ e^{−λ_n(t−(j+1))}; |∂h^M_t/∂x_j| = c̃ e^{−λ_n Σ_{r=j+1}^t Δ(x_r)}, with c̃ depending on x_{≤j} only.",
-        )
-        .correction("The S4D exponent is λ(t−j) (t−j factors), not λ(t−(j+1)); the difference is absorbed in c̃. With c̃ = |F_j| both forms are equalities.")
-        .control(
-            "the exponent's sum started at r = j (one factor too many)",
-            property(CASES, lemma1_instances(), |i: &SensitivityInstance| lemma1_margin(i, 0)),
-        ),
-    );
-    // The printed Lemma 2 fails on ~2% of these instances (where the h_{j−1} term cancels part
-    // of the first): more cases keep the search's power high at every seed.
-    const FREEZING_CASES: [u64; 3] = [1000, 4000, 40000];
-    r.add(
-        Claim::erratum(
+        property(CASES, lemma1_instances(), |i: &SensitivityInstance| lemma1_margin(i, 1)).illustrate(lemma1_figure),
+    )
+    .source(
+        PAPER_000,
+        "Lemma 1, eq (11), (34)–(41)",
+        "|∂h^{S4D}_t/∂x_j| = c̃ e^{−λ_n(t−(j+1))}; |∂h^M_t/∂x_j| = c̃ e^{−λ_n Σ_{r=j+1}^t Δ(x_r)}, with c̃ depending on x_{≤j} only.",
+    )
+    .correction("The S4D exponent is λ(t−j) (t−j factors), not λ(t−(j+1)); the difference is absorbed in c̃. With c̃ = |F_j| both forms are equalities.")
+    .control("the exponent's sum started at r = j (one factor too many)", property(CASES, lemma1_instances(), |i: &SensitivityInstance| lemma1_margin(i, 0)))
+}
+
+/// `000.lem2.printed` (erratum): Lemma 2, eq (12)–(13).
+fn claim_lem2_printed() -> Claim {
+    Claim::erratum(
             "000.lem2.printed",
             super::FAMILY,
             "With freezing inputs (x_r chosen so that Δ(x_r) = c0/r² after a random prefix x_1..x_j, j ≤ 4) and \
@@ -290,25 +289,30 @@ pub fn register(r: &mut crate::claim::Registry) {
              two terms share a sign. Corrected: 000.lem2.corrected. (The printed x_s should read x_j.)",
         )
         .error(ErrorKind::FalseStatement, "Eq (13) drops the term −λe^{−λΔ_j}Δ'(x_j)h_{j−1} of ∂h_j/∂x_j; when it has the opposite sign to ∂_x(B(x)Δ(x)x) the limit falls below the printed bound (the search finds j = 3 instances). Valid for j = 1 (h_0 = 0); corrected with F_j in place of ∂_x(BΔx): 000.lem2.corrected.")
-        .holds_instead(&["000.lem2.corrected"]),
-    );
-    r.add(
-        Claim::theorem(
-            "000.lem2.corrected",
-            super::FAMILY,
-            "Same instances as 000.lem2.printed: lim_t |∂h_t/∂x_j| ≥ e^{−c}|F_j| with the full factor \
+        .holds_instead(&["000.lem2.corrected"])
+}
+
+/// `000.lem2.corrected` (theorem): Lemma 2, corrected (proofs/decay.md).
+fn claim_lem2_corrected() -> Claim {
+    Claim::theorem(
+        "000.lem2.corrected",
+        super::FAMILY,
+        "Same instances as 000.lem2.printed: lim_t |∂h_t/∂x_j| ≥ e^{−c}|F_j| with the full factor \
              F_j = ∂_x(B(x)Δ(x)x)|_{x_j} − λe^{−λΔ_j}Δ'(x_j)h_{j−1}.",
-            property(FREEZING_CASES, freezing_instances(), |i: &FreezingInstance| lemma2_margin(i, Lemma2::Corrected)).illustrate(lemma2_figure),
-        )
-        .source(
-            PAPER_000,
-            "Lemma 2, corrected (proofs/decay.md)",
-            "If lim_t λ_n Σ_{r=1}^t Δ(x_r) ≤ c, then lim_t |∂h^M_t/∂x_j| ≥ e^{−c} |∂_{x_j}(B_n(x_s)Δ(x_s)x_s)|.",
-        )
-        .correction("The second factor F_j in full, as in Lemma 1.")
-        .control(
-            "e^{−c/2} in place of e^{−c}",
-            property(FREEZING_CASES, freezing_instances(), |i: &FreezingInstance| lemma2_margin(i, Lemma2::CorrectedHalfC)),
-        ),
-    );
+        property(FREEZING_CASES, freezing_instances(), |i: &FreezingInstance| lemma2_margin(i, Lemma2::Corrected)).illustrate(lemma2_figure),
+    )
+    .source(
+        PAPER_000,
+        "Lemma 2, corrected (proofs/decay.md)",
+        "If lim_t λ_n Σ_{r=1}^t Δ(x_r) ≤ c, then lim_t |∂h^M_t/∂x_j| ≥ e^{−c} |∂_{x_j}(B_n(x_s)Δ(x_s)x_s)|.",
+    )
+    .correction("The second factor F_j in full, as in Lemma 1.")
+    .control("e^{−c/2} in place of e^{−c}", property(FREEZING_CASES, freezing_instances(), |i: &FreezingInstance| lemma2_margin(i, Lemma2::CorrectedHalfC)))
+}
+
+/// Registers the sensitivity claims.
+pub fn register(r: &mut crate::claim::Registry) {
+    r.add(claim_lem1());
+    r.add(claim_lem2_printed());
+    r.add(claim_lem2_corrected());
 }

@@ -226,28 +226,38 @@ fn keep_figure(_: &KeepNth) -> Vec<Figure> {
         ))]
 }
 
-/// Registers Proposition 1 and Corollary 2.
-pub fn register(r: &mut crate::claim::Registry) {
-    let ones = (grid(-2.0, 2.0, 0.125), grid(-3.0, 3.0, 0.125), grid(-4.0, 4.0, 0.125), 1usize..=20_000, any::<bool>())
-        .prop_map(|(w, b, b_in, len, euler)| AllOnes { w, b, b_in, len, euler });
-    r.add(
-        Claim::theorem(
-            "000.prop1",
-            super::FAMILY,
-            "A one-layer S6 with λ = 0 (A = 0) on the all-ones input has h_t = t·Δ·B exactly, Δ = softplus(w + b), for every t ≤ T ≤ \
+/// All-ones inputs: w, b, b_in on grids, length ≤ 20 000, Euler or ZOH.
+fn all_ones() -> impl Strategy<Value = AllOnes> {
+    (grid(-2.0, 2.0, 0.125), grid(-3.0, 3.0, 0.125), grid(-4.0, 4.0, 0.125), 1usize..=20_000, any::<bool>()).prop_map(|(w, b, b_in, len, euler)| AllOnes {
+        w,
+        b,
+        b_in,
+        len,
+        euler,
+    })
+}
+
+/// `000.prop1` (theorem): Proposition 1, eq (24).
+fn claim_prop1() -> Claim {
+    Claim::theorem(
+        "000.prop1",
+        super::FAMILY,
+        "A one-layer S6 with λ = 0 (A = 0) on the all-ones input has h_t = t·Δ·B exactly, Δ = softplus(w + b), for every t ≤ T ≤ \
              2·10⁴ (ZOH and Euler; relative tolerance 4ε·t for the summation), so with Δ = 1 (b = ln(e − 1), w = 0) it outputs absolute time.",
-            property([100, 500, 5000], ones.clone(), |p: &AllOnes| prop1_margin(p, 0.0)),
-        )
-        .source(
-            PAPER_000,
-            "Proposition 1, eq (24)",
-            "A 1-layer Mamba can recover absolute time given an all-ones input: with B ≡ 1 and λ ≡ 0, h^M(t) = ∫_0^t x(s) ds = t.",
-        )
-        .correction("Discrete form: h_t = tΔB (Δ = 1 needs the softplus bias ln(e − 1) ≈ 0.5413).")
-        .control("a decaying mode, λ = 10⁻³", property([100, 500, 5000], ones, |p: &AllOnes| prop1_margin(p, 1e-3))),
-    );
-    r.add(
-        Claim::erratum(
+        property([100, 500, 5000], all_ones(), |p: &AllOnes| prop1_margin(p, 0.0)),
+    )
+    .source(
+        PAPER_000,
+        "Proposition 1, eq (24)",
+        "A 1-layer Mamba can recover absolute time given an all-ones input: with B ≡ 1 and λ ≡ 0, h^M(t) = ∫_0^t x(s) ds = t.",
+    )
+    .correction("Discrete form: h_t = tΔB (Δ = 1 needs the softplus bias ln(e − 1) ≈ 0.5413).")
+    .control("a decaying mode, λ = 10⁻³", property([100, 500, 5000], all_ones(), |p: &AllOnes| prop1_margin(p, 1e-3)))
+}
+
+/// `000.cor2.printed` (erratum): Corollary 2 (App. A.3, eq 32–33).
+fn claim_cor2_printed() -> Claim {
+    Claim::erratum(
             "000.cor2.printed",
             super::FAMILY,
             "The paper's construction in discrete Mamba: two channels with λ = 1, B = 1, Δ₁ = softplus(W(n − t)), \
@@ -262,23 +272,27 @@ pub fn register(r: &mut crate::claim::Registry) {
              is +1 on [n−1, n). Corrected: 000.cor2.corrected.",
         )
         .error(ErrorKind::Construction, "Corollary 2 is existential and true: an S6 layer does solve Keep n-th (000.cor2.corrected, a half-integer threshold in one ZOH channel). What fails is App. A.3's continuous-time construction moved to discrete Mamba: B̄ = ΔB (Euler) or (1 − e^{−Δ})B (ZOH) switches the input off with Δ, integer thresholds give softplus(0) = ln 2, and a discrete reset keeps x_r. In the paper's own eq (8) model (Δ only in the decay) the construction converges, y − x_n = (x_{n−1} − x_n)√(π/(2W)) + O(W^{−3/2}) (000.cor2.continuous): for x = (0, 1/16), n = 2 it gives 0.0472, 0.0586, 0.0617 at W = 25, 400, 10⁴ against 0.0625.")
-        .holds_instead(&["000.cor2.corrected", "000.cor2.continuous"]),
-    );
-    r.add(
-        Claim::theorem(
-            "000.cor2.corrected",
-            super::FAMILY,
-            "One S6 channel with λ = 1, B = 1, ZOH and Δ_t = softplus(W(n + ½ − t)) from the time PE, W = 40: for tokens in \
+        .holds_instead(&["000.cor2.corrected", "000.cor2.continuous"])
+}
+
+/// `000.cor2.corrected` (theorem): Corollary 2, corrected (proofs/haar.md).
+fn claim_cor2_corrected() -> Claim {
+    Claim::theorem(
+        "000.cor2.corrected",
+        super::FAMILY,
+        "One S6 channel with λ = 1, B = 1, ZOH and Δ_t = softplus(W(n + ½ − t)) from the time PE, W = 40: for tokens in \
              [−128, 128], T ≤ 1000 (one draw in ten up to 10⁵) and any n ≤ T, |h_t − x_n| ≤ 10⁻⁶·max(1, max|x|) for every t ≥ n — an error independent of T \
              (the retention after n is e^{−Σ_{r>n}Δ_r} with a geometric sum, Lemma 2's freezing time).",
-            construction([200, 1000, 10000], keep_instances(40.0), |p: &KeepNth| keep_margin(p, &corrected_output(p))).illustrate(keep_figure),
-        )
-        .source(PAPER_000, "Corollary 2, corrected (proofs/haar.md)", "There is an S6 layer that solves Keep n-th on input augmented with time PE.")
-        .correction("A half-integer threshold in a single ZOH channel (max error 7e−9 at W = 40, proofs/haar.md).")
-        .control("a soft threshold, W = 5", construction([200, 1000, 10000], keep_instances(5.0), |p: &KeepNth| keep_margin(p, &corrected_output(p)))),
-    );
-    r.add(
-        Claim::theorem(
+        construction([200, 1000, 10000], keep_instances(40.0), |p: &KeepNth| keep_margin(p, &corrected_output(p))).illustrate(keep_figure),
+    )
+    .source(PAPER_000, "Corollary 2, corrected (proofs/haar.md)", "There is an S6 layer that solves Keep n-th on input augmented with time PE.")
+    .correction("A half-integer threshold in a single ZOH channel (max error 7e−9 at W = 40, proofs/haar.md).")
+    .control("a soft threshold, W = 5", construction([200, 1000, 10000], keep_instances(5.0), |p: &KeepNth| keep_margin(p, &corrected_output(p))))
+}
+
+/// `000.cor2.continuous` (theorem): Corollary 2 (App. A.3, eq 32–33) in the model of eq (8).
+fn claim_cor2_continuous() -> Claim {
+    Claim::theorem(
             "000.cor2.continuous",
             super::FAMILY,
             "The printed two-channel construction in eq (8)'s continuous model (h = ∫ g x, g_i(s) = exp(−∫_s^t softplus(W(θ_i − r)) dr), \
@@ -291,6 +305,13 @@ pub fn register(r: &mut crate::claim::Registry) {
         )
         .source(PAPER_000, "Corollary 2 (App. A.3, eq 32–33) in the model of eq (8)", "h^M_n(t) = ∫_0^t g^M_n(s; t, x) x(s) ds, g^M_n = e^{−λ_n ∫_s^t Δ(x_r) dr} B_n; h₁ = H(s − n), h₂ = H(s − (n − 1)) as w_Δ → −∞.")
         .correction("The construction is right where the paper states it (continuous time, Δ only in the decay); its rate is W^{−1/2}, from the Gaussian layer e^{−Wδ²/2} left of each threshold.")
-        .control("the layer mass √(π/W) (the ∫e^{−Wδ²} of Theorem 1's squared error)", property([50, 200, 1000], continuous_instances(), |p: &KeepNthContinuous| continuous_margin(p, std::f64::consts::SQRT_2))),
-    );
+        .control("the layer mass √(π/W) (the ∫e^{−Wδ²} of Theorem 1's squared error)", property([50, 200, 1000], continuous_instances(), |p: &KeepNthContinuous| continuous_margin(p, std::f64::consts::SQRT_2)))
+}
+
+/// Registers Proposition 1 and Corollary 2.
+pub fn register(r: &mut crate::claim::Registry) {
+    r.add(claim_prop1());
+    r.add(claim_cor2_printed());
+    r.add(claim_cor2_corrected());
+    r.add(claim_cor2_continuous());
 }

@@ -284,10 +284,9 @@ fn cor1_s6_check(rate: fn(usize) -> f64) -> impl Check {
     })
 }
 
-/// Registers Corollary 1.
-pub fn register(r: &mut crate::claim::Registry) {
-    r.add(
-        Claim::theorem(
+/// `000.cor1` (theorem): Corollary 1 (App. A.2, eq 25–31).
+fn claim_cor1() -> Claim {
+    Claim::theorem(
             "000.cor1",
             super::FAMILY,
             "For random piecewise-constant ρ with m ∈ {1..4} generic jumps, the best squared L² error with N Mamba bases (Haar \
@@ -302,10 +301,12 @@ pub fn register(r: &mut crate::claim::Registry) {
              and N^{−1/2}). A constant basis is needed for nonzero means. The Haar route is loose: m + 1 Heaviside-type bases \
              represent ρ exactly as W → ∞; and the S4D rate is achievability, not a lower bound.",
         )
-        .control("faster claimed rates: −1/m per Mamba basis (one basis per wavelet) and N^{−2} for Fourier", cor1_check(|m| -1.0 / m as f64, -2.0)),
-    );
-    r.add(
-        Claim::theorem(
+        .control("faster claimed rates: −1/m per Mamba basis (one basis per wavelet) and N^{−2} for Fourier", cor1_check(|m| -1.0 / m as f64, -2.0))
+}
+
+/// `000.cor1.s6` (theorem): Corollary 1 (App. A.2, eq 25–31), with Theorem 1's bases.
+fn claim_cor1_s6() -> Claim {
+    Claim::theorem(
             "000.cor1.s6",
             super::FAMILY,
             "Corollary 1's Mamba rate measured on the S6 construction's own bases rather than on Haar coefficients: for random ρ with m ∈ {1..4} \
@@ -316,6 +317,11 @@ pub fn register(r: &mut crate::claim::Registry) {
         )
         .source(PAPER_000, "Corollary 1 (App. A.2, eq 25–31), with Theorem 1's bases", "For a piecewise-constant ρ(t) with m ≥ 1 discontinuities there are N Mamba basis functions with ‖ρ − Σ_{n≤N} g^M_n‖_{L²} = O(2^{−N/(3m)}).")
         .correction("Counting distinct bases, the construction does better than 3 per wavelet: nested wavelets share thresholds, and the measured decay is near 2^{−N/m}. At finite W each basis adds Theorem 1's layer error (000.thm1.l2), which vanishes as W → ∞.")
-        .control("a claimed decay of 2^{−2N/m} per basis", cor1_s6_check(|m| -2.0 / m as f64)),
-    );
+        .control("a claimed decay of 2^{−2N/m} per basis", cor1_s6_check(|m| -2.0 / m as f64))
+}
+
+/// Registers Corollary 1.
+pub fn register(r: &mut crate::claim::Registry) {
+    r.add(claim_cor1());
+    r.add(claim_cor1_s6());
 }

@@ -162,20 +162,25 @@ fn heads() -> impl Strategy<Value = HeadProposal> {
         .prop_map(|(j, k, threshold, log10_w, lambda)| HeadProposal { j, k, threshold, log10_w, lambda })
 }
 
-/// Registers the Theorem 1 and Remark 1 claims.
-pub fn register(r: &mut crate::claim::Registry) {
-    const PRINTED: &str = "For every ε > 0 there are three Mamba basis functions with |ψ_{j,k}(s) − (g^{M1}_{j,k}(s;1,x̃) + g^{M3}_{j,k}(s;1,x̃) − 2g^{M2}_{j,k}(s;1,x̃))| < ε for all s ∈ [0,1], x̃_s = concat[x_s; s].";
-    let sup_cases = (0u32..=6)
+/// Proposals for the sup-norm search: level j ≤ 6, shift k < 2^j, log10 W ∈ [1, 9], ε as a
+/// fraction of the jump.
+fn sup_cases() -> impl Strategy<Value = SupProposal> {
+    (0u32..=6)
         .prop_flat_map(|j| (Just(j), 0..(1u64 << j), grid(1.0, 9.0, 0.25), grid(1.0 / 64.0, 63.0 / 64.0, 1.0 / 64.0)))
-        .prop_map(|(j, k, log10_w, eps_fraction)| SupProposal { j, k, log10_w, eps_fraction });
-    r.add(
-        Claim::erratum(
+        .prop_map(|(j, k, log10_w, eps_fraction)| SupProposal { j, k, log10_w, eps_fraction })
+}
+
+const PRINTED: &str = "For every ε > 0 there are three Mamba basis functions with |ψ_{j,k}(s) − (g^{M1}_{j,k}(s;1,x̃) + g^{M3}_{j,k}(s;1,x̃) − 2g^{M2}_{j,k}(s;1,x̃))| < ε for all s ∈ [0,1], x̃_s = concat[x_s; s].";
+
+/// `000.thm1.sup` (erratum): Theorem 1 (App. A.2, eq 19–23).
+fn claim_thm1_sup() -> Claim {
+    Claim::erratum(
             "000.thm1.sup",
             super::FAMILY,
             "With the construction's weights (λ = 1, B = 2^{j/2}, Δ = softplus(W(t̂ − s)), thresholds at the jumps) at any \
              steepness W ∈ [10, 10⁹], the combination is within ε of ψ_{j,k} for all s ∈ [0, 1], for ε < 2^{j/2} (j ≤ 6; the \
              sup is taken on a 2000-point grid and at the one-sided limits of every jump).",
-            property([200, 2000, 20000], sup_cases, sup_margin).sides(
+            property([200, 2000, 20000], sup_cases(), sup_margin).sides(
                 "sup_s |ψ_{j,k}(s) − Mamba's approximation at W = 10^log10_w| (2000-point grid and both sides of every jump)",
                 "ε = eps_fraction·2^{j/2}",
             ),
@@ -186,24 +191,28 @@ pub fn register(r: &mut crate::claim::Registry) {
              finite W (and for any continuous basis). Convergence holds pointwise off the jumps and in L²: 000.thm1.l2.",
         )
         .error(ErrorKind::FalseStatement, "Theorem 1 says the error 'is smaller than ε, ∀ s ∈ [0, 1]': uniform. A continuous combination cannot approximate a jump of 2·2^{j/2} uniformly, so the sup error is ≥ 2^{j/2} for every finite W. The convergence holds in L² (and pointwise off the jumps): 000.thm1.l2.")
-        .holds_instead(&["000.thm1.l2"]),
-    );
-    r.add(
-        Claim::theorem(
-            "000.thm1.l2",
-            super::FAMILY,
-            "‖ψ_{j,k} − (g₁ + g₃ − 2g₂)‖₂ → 0 like √c·2^{j/2}(π/(4W))^{1/4}, c = 6 (c = 5 for k = 0, whose first jump is at the \
+        .holds_instead(&["000.thm1.l2"])
+}
+
+/// `000.thm1.l2` (theorem): Theorem 1, read in L² (proofs/haar.md).
+fn claim_thm1_l2() -> Claim {
+    Claim::theorem(
+        "000.thm1.l2",
+        super::FAMILY,
+        "‖ψ_{j,k} − (g₁ + g₃ − 2g₂)‖₂ → 0 like √c·2^{j/2}(π/(4W))^{1/4}, c = 6 (c = 5 for k = 0, whose first jump is at the \
              boundary): over W = 4^j·10^{3..6} (7 points), the least-squares slope of ln error on ln W is −1/4 (interval at \
              α = 10⁻⁴ Bonferroni, ± 0.01) and the error at the steepest W is within 1% of the prediction; (j, k) ∈ {(0,0), (2,1)} \
              quick, up to j = 5 deep. Exact basis functions via Li₂.",
-            l2_rate_check(-0.25),
-        )
-        .source(PAPER_000, "Theorem 1, read in L² (proofs/haar.md)", PRINTED)
-        .correction("Convergence in L² (and pointwise off the jumps), slow: the left transition has width W^{−1/2}.")
-        .control("a faster claimed rate: slope −1/2", l2_rate_check(-0.5)),
-    );
-    r.add(
-        Claim::erratum(
+        l2_rate_check(-0.25),
+    )
+    .source(PAPER_000, "Theorem 1, read in L² (proofs/haar.md)", PRINTED)
+    .correction("Convergence in L² (and pointwise off the jumps), slow: the left transition has width W^{−1/2}.")
+    .control("a faster claimed rate: slope −1/2", l2_rate_check(-0.5))
+}
+
+/// `000.rem1.printed` (erratum): Remark 1.
+fn claim_rem1_printed() -> Claim {
+    Claim::erratum(
             "000.rem1.printed",
             super::FAMILY,
             "One Mamba-2 head (scalar Δ and λ shared by its state components, so every basis function is c·G with \
@@ -218,21 +227,30 @@ pub fn register(r: &mut crate::claim::Registry) {
              a single head spans one function and its best error is ≥ ~0.5 for ψ_{0,0}. Lemmas 1–2 do carry over with a scalar λ.",
         )
         .error(ErrorKind::Reading, "Remark 1: 'the results proven in Thm. 1, Lem. 1 and Lem. 2 hold analogously for the Mamba-2 mixer … choosing a suitable scalar λ suffices'. Reading checked: one Mamba-2 head (Δ a scalar shared by its states, input-independent B), which spans one basis function, so Theorem 1's three differently-thresholded bases cannot be formed (best L² error ≥ ~0.5 for ψ_{0,0}). Under the other reading, three heads, the remark holds for Theorem 1: 000.rem1.heads; Lemmas 1–2 carry over with a scalar λ.")
-        .holds_instead(&["000.rem1.heads"]),
-    );
-    r.add(
-        Claim::theorem(
-            "000.rem1.heads",
-            super::FAMILY,
-            "With three Mamba-2 heads (one threshold each, λ = 1, B = 2^{j/2}) the L² error is at most 1.01·√6·2^{j/2}(π/4W)^{1/4} \
+        .holds_instead(&["000.rem1.heads"])
+}
+
+/// `000.rem1.heads` (theorem): Remark 1, corrected (proofs/haar.md).
+fn claim_rem1_heads() -> Claim {
+    Claim::theorem(
+        "000.rem1.heads",
+        super::FAMILY,
+        "With three Mamba-2 heads (one threshold each, λ = 1, B = 2^{j/2}) the L² error is at most 1.01·√6·2^{j/2}(π/4W)^{1/4} \
              (same instances as 000.rem1.printed).",
-            property([100, 1000, 10000], heads(), |p: &HeadProposal| Eval::le(head_error(p, true), 1.01 * predicted_l2(p.j, p.k, p.w()), 0.0, 0.0)),
-        )
-        .source(PAPER_000, "Remark 1, corrected (proofs/haar.md)", "Theorem 1, Lemma 1 and Lemma 2 hold analogously for Mamba-2 (Λ = λI).")
-        .correction("One head per basis function.")
-        .control(
-            "a single head (shared Δ) in place of three",
-            property([100, 1000, 10000], heads(), |p: &HeadProposal| Eval::le(head_error(p, false), 1.01 * predicted_l2(p.j, p.k, p.w()), 0.0, 0.0)),
-        ),
-    );
+        property([100, 1000, 10000], heads(), |p: &HeadProposal| Eval::le(head_error(p, true), 1.01 * predicted_l2(p.j, p.k, p.w()), 0.0, 0.0)),
+    )
+    .source(PAPER_000, "Remark 1, corrected (proofs/haar.md)", "Theorem 1, Lemma 1 and Lemma 2 hold analogously for Mamba-2 (Λ = λI).")
+    .correction("One head per basis function.")
+    .control(
+        "a single head (shared Δ) in place of three",
+        property([100, 1000, 10000], heads(), |p: &HeadProposal| Eval::le(head_error(p, false), 1.01 * predicted_l2(p.j, p.k, p.w()), 0.0, 0.0)),
+    )
+}
+
+/// Registers the Theorem 1 and Remark 1 claims.
+pub fn register(r: &mut crate::claim::Registry) {
+    r.add(claim_thm1_sup());
+    r.add(claim_thm1_l2());
+    r.add(claim_rem1_printed());
+    r.add(claim_rem1_heads());
 }

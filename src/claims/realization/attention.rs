@@ -302,11 +302,11 @@ fn permutation(c: &(AttnCase, usize), positional: bool) -> Eval {
     Eval::le_by(gap(&[y], &[y2]), 0.0, vmax.max(1.0), a.softmax_tol(n) + 2.0 * Rounding::gamma(n + 8) * vmax)
 }
 
-/// Registers the attention-side claims.
-pub fn register(r: &mut crate::claim::Registry) {
-    const CASES: [u64; 3] = [300, 3000, 20000];
-    r.add(
-        Claim::theorem(
+const CASES: [u64; 3] = [300, 3000, 20000];
+
+/// `001.c6` (theorem): Sec. 3.1, eq (9); App. C.
+fn claim_c6() -> Claim {
+    Claim::theorem(
             "001.c6",
             super::FAMILY,
             "Causal softmax attention with window N (the current token and the N − 1 before it) is the nilpotent system of eq (9): \
@@ -316,10 +316,12 @@ pub fn register(r: &mut crate::claim::Registry) {
         )
         .source(PAPER_001, "Sec. 3.1, eq (9); App. C", "A_ATT … B(u_t) = b_ATT(u_t) = [0; …; 0; b(u_t)] … 2V is the embedding dimension of the KV cache and N is the length of the Attention window.")
         .correction("Needs a validity mask over the blocks not yet written (or t ≥ N − 1) and Algorithm 1's time convention (window N including t); under Eq (1)'s convention the window is N + 1 (001.c6.window).")
-        .control("window N − 1", property(CASES, attn_cases(24), attention_reduction(true, -1))),
-    );
-    r.add(
-        Claim::erratum(
+        .control("window N − 1", property(CASES, attn_cases(24), attention_reduction(true, -1)))
+}
+
+/// `001.c6.unmasked` (erratum): Sec. 3.1, eq (9).
+fn claim_c6_unmasked() -> Claim {
+    Claim::erratum(
             "001.c6.unmasked",
             super::FAMILY,
             "Attention is eq (9)'s nilpotent system read literally: zero initial state, softmax over all N blocks (no mask), equal to causal \
@@ -332,36 +334,42 @@ pub fn register(r: &mut crate::claim::Registry) {
             ErrorKind::Reading,
             "Eq (9) defines the state ('A Transformer has only short-term eidetic memory that is deadbeat in N steps'), not its start or which blocks ρ reads. Read with the usual zero initial state and ρ = softmax over the whole state, the blocks not yet written are keys 0 (weight e⁰ = 1 against e^{qᵀk}) with values 0, which dilute every output for t < N − 1. Reading checked: with a validity mask (or from t ≥ N − 1) it is exact (001.c6).",
         )
-        .holds_instead(&["001.c6"]),
-    );
-    r.add(
-        Claim::theorem(
-            "001.c6.window",
-            super::FAMILY,
-            "Under Eq (1)'s convention, x_{t+1} = A_ATT x_t + b(u_t) with ρ(u_t, x_t) adding the current (k_t, v_t), the nilpotent system of order N \
+        .holds_instead(&["001.c6"])
+}
+
+/// `001.c6.window` (theorem): Sec. 3.1, eq (1) and Algorithm 1.
+fn claim_c6_window() -> Claim {
+    Claim::theorem(
+        "001.c6.window",
+        super::FAMILY,
+        "Under Eq (1)'s convention, x_{t+1} = A_ATT x_t + b(u_t) with ρ(u_t, x_t) adding the current (k_t, v_t), the nilpotent system of order N \
              (masked) is causal attention with window N + 1, up to the rounding 2γ_{N+d_k+d+5}·max|v|.",
-            property(CASES, attn_cases(24), strictly_causal(1)).sides("max_t ‖y_t(Eq 1) − y_t(attention, window N + 1)‖∞", "0, plus the rounding"),
-        )
-        .source(PAPER_001, "Sec. 3.1, eq (1) and Algorithm 1", "x_{t+1} = A(u_t)x_t + B(u_t); y_t = ρ(u_t, x_t) … (Algorithm 1) x_t ← A(u_t)x_{t−1} + b(u_t).")
-        .control("window N", property(CASES, attn_cases(24), strictly_causal(0))),
-    );
-    r.add(
-        Claim::theorem(
-            "001.c6.deadbeat",
-            super::FAMILY,
-            "Attention is deadbeat in N steps: A_ATT^N = 0 while A_ATT^{N−1} ≠ 0 (exact, 0/1 entries), and changing u_s changes no output y_t with \
+        property(CASES, attn_cases(24), strictly_causal(1)).sides("max_t ‖y_t(Eq 1) − y_t(attention, window N + 1)‖∞", "0, plus the rounding"),
+    )
+    .source(PAPER_001, "Sec. 3.1, eq (1) and Algorithm 1", "x_{t+1} = A(u_t)x_t + B(u_t); y_t = ρ(u_t, x_t) … (Algorithm 1) x_t ← A(u_t)x_{t−1} + b(u_t).")
+    .control("window N", property(CASES, attn_cases(24), strictly_causal(0)))
+}
+
+/// `001.c6.deadbeat` (theorem): Sec. 3.1.
+fn claim_c6_deadbeat() -> Claim {
+    Claim::theorem(
+        "001.c6.deadbeat",
+        super::FAMILY,
+        "Attention is deadbeat in N steps: A_ATT^N = 0 while A_ATT^{N−1} ≠ 0 (exact, 0/1 entries), and changing u_s changes no output y_t with \
              t − s ≥ N, bit for bit.",
-            property(CASES, (attn_cases(24), 0usize..24), deadbeat(0)).sides("max_{t ≥ s+N} ‖Δy_t‖∞ + [A^N ≠ 0 or A^{N−1} = 0]", "0"),
-        )
-        .source(
-            PAPER_001,
-            "Sec. 3.1",
-            "A Transformer has only short-term eidetic memory that is deadbeat in N steps: what slides 'out of context' is permanently removed.",
-        )
-        .control("unchanged from lag N − 1", property(CASES, (attn_cases(24), 0usize..24), deadbeat(1))),
-    );
-    r.add(
-        Claim::erratum(
+        property(CASES, (attn_cases(24), 0usize..24), deadbeat(0)).sides("max_{t ≥ s+N} ‖Δy_t‖∞ + [A^N ≠ 0 or A^{N−1} = 0]", "0"),
+    )
+    .source(
+        PAPER_001,
+        "Sec. 3.1",
+        "A Transformer has only short-term eidetic memory that is deadbeat in N steps: what slides 'out of context' is permanently removed.",
+    )
+    .control("unchanged from lag N − 1", property(CASES, (attn_cases(24), 0usize..24), deadbeat(1)))
+}
+
+/// `001.c7.linear` (erratum): App. C.1.
+fn claim_c7_linear() -> Claim {
+    Claim::erratum(
             "001.c7.linear",
             super::FAMILY,
             "The state of linear attention's realization (12) 'is t': reproducing x_t = Σ_{i≤t} φ(k_i)v_iᵀ, y_t = φ(q_t)x_t (normalised, eq 11) over \
@@ -383,67 +391,70 @@ pub fn register(r: &mut crate::claim::Registry) {
             ErrorKind::FalseStatement,
             "App. C.1 calls (12) 'a Finite-Impulse Response dynamical system' whose 'state … is t, and it always increases over time'. The sum x_t = Σ_{i≤t} φ(k_i)v_i is updated by x_t = x_{t−1} + φ(k_t)v_t: an IIR integrator (pole at z = 1) with a state of d_k·d_v numbers (plus d_k for the normaliser) whatever t. The Remark's 'non-linear read-out (the exp) in place of the identity' works only on the unsummed shift-register state, which is what grows. Read as 'one realization of (12) is a shift register of t terms' the sentence is true but says nothing about (12): by the paper's own definition (Sec. 2) a state is a statistic sufficient for prediction, and x_t is one of constant size. The recurrence is exact: 001.c8.",
         )
-        .holds_instead(&["001.c8"]),
-    );
-    r.add(
-        Claim::theorem(
-            "001.c8",
-            super::FAMILY,
-            "Linear attention (eq 11, φ = elu + 1) is the linear recurrence S_t = S_{t−1} + φ(k_t)v_tᵀ, z_t = z_{t−1} + φ(k_t), \
+        .holds_instead(&["001.c8"])
+}
+
+/// `001.c8` (theorem): App. C.1, eqs (11)–(12).
+fn claim_c8() -> Claim {
+    Claim::theorem(
+        "001.c8",
+        super::FAMILY,
+        "Linear attention (eq 11, φ = elu + 1) is the linear recurrence S_t = S_{t−1} + φ(k_t)v_tᵀ, z_t = z_{t−1} + φ(k_t), \
              y_t = φ(q_t)ᵀS_t / φ(q_t)ᵀz_t (eq 12, the normaliser with v ≡ 1), for T ≤ 48, up to 4γ_{T+d_k+d+4}·max|v|.",
-            property(CASES, attn_cases(48), |c: &AttnCase| {
-                let la = linear(c);
-                Eval::le_by(gap(&la.recurrent(&c.u), &la.direct(&c.u, None)), 0.0, c.vmax(), linear_tol(c, c.u.len()))
-            })
-            .sides("max_t ‖y_t(recurrence) − y_t(eq 11)‖∞", "0, plus the rounding"),
-        )
-        .source(
-            PAPER_001,
-            "App. C.1, eqs (11)–(12)",
-            "the denominator can be obtained by fixing the input v_i = 1 ∀i … x_t = Σ_{i=1}^{t} φ(k_i)v_i, y_t = φ(q_t)x_t.",
-        )
-        .control(
-            "the read-out without the normaliser, φ(q_t)ᵀS_t",
-            property(CASES, attn_cases(48), |c: &AttnCase| {
-                let la = linear(c);
-                let unnormalised: Vec<Vec<f64>> =
-                    c.u.iter()
-                        .enumerate()
-                        .map(|(t, x)| {
-                            let q: Vec<f64> = matvec(&c.proj.wq, x).into_iter().map(crate::model::linear_attention::elu1).collect();
-                            let s = la.terms(&c.u[..=t]).iter().fold(vec![0.0; la.recurrent_state_size()], |mut acc, v| {
-                                acc.iter_mut().zip(v).for_each(|(a, b)| *a += b);
-                                acc
-                            });
-                            let cols = c.proj.wv.len() + 1;
-                            (0..cols - 1).map(|j| q.iter().enumerate().map(|(r, qr)| qr * s[r * cols + j]).sum()).collect()
-                        })
-                        .collect();
-                Eval::le_by(gap(&unnormalised, &la.direct(&c.u, None)), 0.0, c.vmax(), linear_tol(c, c.u.len()))
-            }),
-        ),
-    );
-    r.add(
-        Claim::theorem(
-            "001.c9",
-            super::FAMILY,
-            "The local–global factorisation of linear attention: for every t ≥ K, Σ_{i≤t} φ(k_i)v_iᵀ = Σ_{i≤t−K} φ(k_i)v_iᵀ + Σ_{i=0}^{K−1} \
+        property(CASES, attn_cases(48), |c: &AttnCase| {
+            let la = linear(c);
+            Eval::le_by(gap(&la.recurrent(&c.u), &la.direct(&c.u, None)), 0.0, c.vmax(), linear_tol(c, c.u.len()))
+        })
+        .sides("max_t ‖y_t(recurrence) − y_t(eq 11)‖∞", "0, plus the rounding"),
+    )
+    .source(
+        PAPER_001,
+        "App. C.1, eqs (11)–(12)",
+        "the denominator can be obtained by fixing the input v_i = 1 ∀i … x_t = Σ_{i=1}^{t} φ(k_i)v_i, y_t = φ(q_t)x_t.",
+    )
+    .control(
+        "the read-out without the normaliser, φ(q_t)ᵀS_t",
+        property(CASES, attn_cases(48), |c: &AttnCase| {
+            let la = linear(c);
+            let unnormalised: Vec<Vec<f64>> =
+                c.u.iter()
+                    .enumerate()
+                    .map(|(t, x)| {
+                        let q: Vec<f64> = matvec(&c.proj.wq, x).into_iter().map(crate::model::linear_attention::elu1).collect();
+                        let s = la.terms(&c.u[..=t]).iter().fold(vec![0.0; la.recurrent_state_size()], |mut acc, v| {
+                            acc.iter_mut().zip(v).for_each(|(a, b)| *a += b);
+                            acc
+                        });
+                        let cols = c.proj.wv.len() + 1;
+                        (0..cols - 1).map(|j| q.iter().enumerate().map(|(r, qr)| qr * s[r * cols + j]).sum()).collect()
+                    })
+                    .collect();
+            Eval::le_by(gap(&unnormalised, &la.direct(&c.u, None)), 0.0, c.vmax(), linear_tol(c, c.u.len()))
+        }),
+    )
+}
+
+/// `001.c9` (theorem): App. C.2.1, eqs (15)–(17).
+fn claim_c9() -> Claim {
+    Claim::theorem(
+        "001.c9",
+        super::FAMILY,
+        "The local–global factorisation of linear attention: for every t ≥ K, Σ_{i≤t} φ(k_i)v_iᵀ = Σ_{i≤t−K} φ(k_i)v_iᵀ + Σ_{i=0}^{K−1} \
              φ(k_{t−i})v_{t−i}ᵀ (and the normaliser column), i.e. x_t = x_{t−K} + the window sum (eq 17), up to 2γ_{t+2} of the absolute sum.",
-            property(CASES, attn_cases(48), |c: &AttnCase| local_global(c, c.order)).sides("‖x_t − x_{t−K} − window sum‖∞", "0, plus the rounding"),
-        )
-        .source(
-            PAPER_001,
-            "App. C.2.1, eqs (15)–(17)",
-            "y_t = φ(q_t)ᵀ(Σ_{i=0}^{K−1} φ(k_{t−i})v_{t−i} + Σ_{i=1}^{t−K} φ(k_i)v_i) … x_t = x_{t−K} + Σ_{i=0}^{K−1} φ(k_{t−i})v_{t−i}.",
-        )
-        .control(
-            "a window of K − 1 terms",
-            property(CASES, attn_cases(48).prop_filter("K ≥ 2", |c| c.order >= 2), |c: &AttnCase| local_global(c, c.order - 1)),
-        ),
-    );
+        property(CASES, attn_cases(48), |c: &AttnCase| local_global(c, c.order)).sides("‖x_t − x_{t−K} − window sum‖∞", "0, plus the rounding"),
+    )
+    .source(
+        PAPER_001,
+        "App. C.2.1, eqs (15)–(17)",
+        "y_t = φ(q_t)ᵀ(Σ_{i=0}^{K−1} φ(k_{t−i})v_{t−i} + Σ_{i=1}^{t−K} φ(k_i)v_i) … x_t = x_{t−K} + Σ_{i=0}^{K−1} φ(k_{t−i})v_{t−i}.",
+    )
+    .control("a window of K − 1 terms", property(CASES, attn_cases(48).prop_filter("K ≥ 2", |c| c.order >= 2), |c: &AttnCase| local_global(c, c.order - 1)))
+}
+
+/// `001.c10.printed` (erratum): App. C.2.1, eq (18).
+fn claim_c10_printed() -> Claim {
     let printed18 = |c: &AttnCase| ShiftRegister { slots: c.order + 1, integrator: true, readout: Readout::AllSlots };
-    r.add(
-        Claim::erratum(
+    Claim::erratum(
             "001.c10.printed",
             super::FAMILY,
             "Realization (18) as printed — K + 1 slots, last row [0 … 0 1] (an integrator in the last slot), read-out [1 … 1]Z_t + φ(k_t)v_t — \
@@ -456,29 +467,29 @@ pub fn register(r: &mut crate::claim::Registry) {
             ErrorKind::Construction,
             "App. C.2.1 says the local–global form (17) 'can be written as' x_t = x_{t−K} + Σ φ(k_{t−i})v_{t−i} 'and canonically realized as' (18). With the last row [0 … 0 1] the last slot integrates, z_{t+1} = z_t + φ(k_t)v_t, so the slots hold the lagged prefix sums P_{t−K−1}, …, P_{t−1}; the printed all-ones read-out returns Σ_j P_{t−j} + φ(k_t)v_t, a sum of K + 1 overlapping prefixes, not the local + global sum P_t of (17). Reading only the last slot (plus the feedthrough) gives P_t exactly (001.c10), so the existence of a canonical realization of (17) survives.",
         )
-        .holds_instead(&["001.c10"]),
-    );
-    r.add(
-        Claim::theorem(
-            "001.c10",
-            super::FAMILY,
-            "Realization (18) with the read-out corrected to e_lastᵀZ_t + φ(k_t)v_t (any number of slots ≥ 1) is full linear attention (eq 11), up to \
+        .holds_instead(&["001.c10"])
+}
+
+/// `001.c10` (theorem): App. C.2.1, eqs (17)–(18).
+fn claim_c10() -> Claim {
+    Claim::theorem(
+        "001.c10",
+        super::FAMILY,
+        "Realization (18) with the read-out corrected to e_lastᵀZ_t + φ(k_t)v_t (any number of slots ≥ 1) is full linear attention (eq 11), up to \
              4γ_{T+K+d_k+d+5}·max|v|.",
-            property(CASES, attn_cases(48), |c: &AttnCase| {
-                register_with(c, ShiftRegister { slots: c.order, integrator: true, readout: Readout::LastSlot }, None)
-            })
+        property(CASES, attn_cases(48), |c: &AttnCase| register_with(c, ShiftRegister { slots: c.order, integrator: true, readout: Readout::LastSlot }, None))
             .sides("max_t ‖y_t(18 corrected) − y_t(eq 11)‖∞", "0, plus the rounding"),
-        )
-        .source(PAPER_001, "App. C.2.1, eqs (17)–(18)", "x_t = x_{t−K} + Σ_{i=0}^{K−1} φ(k_{t−i})v_{t−i}, y_t = φ(q_t)ᵀx_t (17).")
-        .control(
-            "the last row [0 … 0] (no integrator)",
-            property(CASES, attn_cases(48), |c: &AttnCase| {
-                register_with(c, ShiftRegister { slots: c.order, integrator: false, readout: Readout::LastSlot }, None)
-            }),
-        ),
-    );
-    r.add(
-        Claim::erratum(
+    )
+    .source(PAPER_001, "App. C.2.1, eqs (17)–(18)", "x_t = x_{t−K} + Σ_{i=0}^{K−1} φ(k_{t−i})v_{t−i}, y_t = φ(q_t)ᵀx_t (17).")
+    .control(
+        "the last row [0 … 0] (no integrator)",
+        property(CASES, attn_cases(48), |c: &AttnCase| register_with(c, ShiftRegister { slots: c.order, integrator: false, readout: Readout::LastSlot }, None)),
+    )
+}
+
+/// `001.c10.window.printed` (erratum): App. C.1, eq (13).
+fn claim_c10_window_printed() -> Claim {
+    Claim::erratum(
             "001.c10.window.printed",
             super::FAMILY,
             "Realization (13) as printed — the state [z^{t−K}; …; z^t] (K + 1 slots), read-out [1 … 1]Z_t + φ(k_t)v_t — is sliding-window linear \
@@ -492,27 +503,32 @@ pub fn register(r: &mut crate::claim::Registry) {
             ErrorKind::Typo,
             "App. C.1 assumes 'the attention is computed on a sliding window of size K' and gives (13) as 'a canonical realization of the FIR described above', but its state [z^{t−K}; …; z^t] lists K + 1 slots and the read-out adds the current φ(k_t)v_t, so Z̄_t sums K + 2 terms: the realization is a window of K + 2 tokens, not K. The indices should run over K − 1 slots, z^{t−K+1} … z^{t−1}; so corrected the realization is exact (001.c10.window).",
         )
-        .holds_instead(&["001.c10.window"]),
-    );
-    r.add(
-        Claim::theorem(
-            "001.c10.window",
-            super::FAMILY,
-            "Realization (13) with K − 1 slots (last row 0, read-out [1 … 1]Z_t + φ(k_t)v_t) is sliding-window linear attention over the K most \
+        .holds_instead(&["001.c10.window"])
+}
+
+/// `001.c10.window` (theorem): App. C.1, eq (13).
+fn claim_c10_window() -> Claim {
+    Claim::theorem(
+        "001.c10.window",
+        super::FAMILY,
+        "Realization (13) with K − 1 slots (last row 0, read-out [1 … 1]Z_t + φ(k_t)v_t) is sliding-window linear attention over the K most \
              recent tokens, up to 4γ_{2K+d_k+d+3}·max|v|.",
-            property(CASES, attn_cases(48), |c: &AttnCase| {
-                register_with(c, ShiftRegister { slots: c.order - 1, integrator: false, readout: Readout::AllSlots }, Some(c.order))
-            })
-            .sides("max_t ‖y_t(13, K − 1 slots) − y_t(window K)‖∞", "0, plus the rounding"),
-        )
-        .source(PAPER_001, "App. C.1, eq (13)", "… a sliding window of size K. A canonical realization of the FIR described above is …")
-        .control(
-            "K slots",
-            property(CASES, attn_cases(48), |c: &AttnCase| {
-                register_with(c, ShiftRegister { slots: c.order, integrator: false, readout: Readout::AllSlots }, Some(c.order))
-            }),
-        ),
-    );
+        property(CASES, attn_cases(48), |c: &AttnCase| {
+            register_with(c, ShiftRegister { slots: c.order - 1, integrator: false, readout: Readout::AllSlots }, Some(c.order))
+        })
+        .sides("max_t ‖y_t(13, K − 1 slots) − y_t(window K)‖∞", "0, plus the rounding"),
+    )
+    .source(PAPER_001, "App. C.1, eq (13)", "… a sliding window of size K. A canonical realization of the FIR described above is …")
+    .control(
+        "K slots",
+        property(CASES, attn_cases(48), |c: &AttnCase| {
+            register_with(c, ShiftRegister { slots: c.order, integrator: false, readout: Readout::AllSlots }, Some(c.order))
+        }),
+    )
+}
+
+/// `001.c14` (theorem): App. C.3.
+fn claim_c14() -> Claim {
     let c14 = |a_last: f64| {
         property(CASES, attn_cases(24), move |c: &AttnCase| {
             let mut sys = BmojoF::attention(c.proj.clone(), c.order, Convention::Inclusive, true);
@@ -520,8 +536,7 @@ pub fn register(r: &mut crate::claim::Registry) {
             Eval::le_by(gap(&sys.run(&c.u), &sliding_window_attention(&c.proj, &c.u, c.order)), 0.0, c.vmax(), c.softmax_tol(c.order))
         })
     };
-    r.add(
-        Claim::theorem(
+    Claim::theorem(
             "001.c14",
             super::FAMILY,
             "B'MOJO-F with every coefficient of the companion matrix's last row set to zero (a_i ≡ 0; block recursion s_{t} = Σ a_i ⊙ x^{(i)} + \
@@ -530,48 +545,45 @@ pub fn register(r: &mut crate::claim::Registry) {
         )
         .source(PAPER_001, "App. C.3", "when setting all the coefficients on the last row of the state transition matrix to zero we get back the same nilpotent dynamical system that represents the attention mechanism (note that, differently from the linear attention case, the read-out function is non-linear).")
         .correction("As for 001.c6: a validity mask and Algorithm 1's convention (window N).")
-        .control("a_N = 1/8 on every channel", c14(0.125)),
-    );
-    r.add(
-        Claim::theorem(
-            "001.c15",
-            super::FAMILY,
-            "A hybrid stack is a stack of B'MOJO realizations: an LTI diagonal (frozen Mamba) layer of order ≤ 6 followed by window-N softmax attention \
+        .control("a_N = 1/8 on every channel", c14(0.125))
+}
+
+/// `001.c15` (theorem): Abstract; Sec. 1.1.
+fn claim_c15() -> Claim {
+    Claim::theorem(
+        "001.c15",
+        super::FAMILY,
+        "A hybrid stack is a stack of B'MOJO realizations: an LTI diagonal (frozen Mamba) layer of order ≤ 6 followed by window-N softmax attention \
              on [u_t, y_t] equals the stack of its companion realization (exact) and B'MOJO-F with a zero last row, up to the attention's rounding.",
-            property([200, 2000, 10000], hybrid_cases(), |c: &HybridCase| hybrid(c, false))
-                .sides("max_t ‖out_t(B'MOJO stack) − out_t(hybrid)‖∞", "0, plus the rounding"),
-        )
-        .source(
-            PAPER_001,
-            "Abstract; Sec. 1.1",
-            "Transformers, existing SSMs such as Mamba, and hybrid architectures such as Jamba are special cases of B'MOJO.",
-        )
-        .correction("Layer by layer, where 001.c12 (LTI) and 001.c14 (attention) are exact; selective Mamba layers are not companion realizations (001.c13).")
-        .control("the companion's α_0 perturbed by 1/8", property([200, 2000, 10000], hybrid_cases(), |c: &HybridCase| hybrid(c, true))),
-    );
-    r.add(
-        Claim::conjecture(
-            "001.c15.jamba",
-            super::FAMILY,
-            "Jamba is a special case of B'MOJO. What the suite can check: Jamba's global attention layers are B'MOJO-F with N ≥ T (here N = T, \
+        property([200, 2000, 10000], hybrid_cases(), |c: &HybridCase| hybrid(c, false))
+            .sides("max_t ‖out_t(B'MOJO stack) − out_t(hybrid)‖∞", "0, plus the rounding"),
+    )
+    .source(PAPER_001, "Abstract; Sec. 1.1", "Transformers, existing SSMs such as Mamba, and hybrid architectures such as Jamba are special cases of B'MOJO.")
+    .correction("Layer by layer, where 001.c12 (LTI) and 001.c14 (attention) are exact; selective Mamba layers are not companion realizations (001.c13).")
+    .control("the companion's α_0 perturbed by 1/8", property([200, 2000, 10000], hybrid_cases(), |c: &HybridCase| hybrid(c, true)))
+}
+
+/// `001.c15.jamba` (conjecture): Abstract; Sec. 1.1.
+fn claim_c15_jamba() -> Claim {
+    Claim::conjecture(
+        "001.c15.jamba",
+        super::FAMILY,
+        "Jamba is a special case of B'MOJO. What the suite can check: Jamba's global attention layers are B'MOJO-F with N ≥ T (here N = T, \
              T ≤ 24, exact up to the rounding); its Mamba layers are selective, which B'MOJO contains only as its own SSM, not as a companion \
              realization (001.c13); its MoE MLPs and norms are outside the realization.",
-            property(CASES, attn_cases(24), |c: &AttnCase| {
-                let full = AttnCase { order: c.u.len(), ..c.clone() };
-                let sys = BmojoF::attention(full.proj.clone(), full.order, Convention::Inclusive, true);
-                Eval::le_by(
-                    gap(&sys.run(&full.u), &sliding_window_attention(&full.proj, &full.u, full.u.len())),
-                    0.0,
-                    full.vmax(),
-                    full.softmax_tol(full.order),
-                )
-            })
-            .sides("max_t ‖y_t(B'MOJO-F, N = T) − y_t(global causal attention)‖∞", "0, plus the rounding"),
-        )
-        .source(PAPER_001, "Abstract; Sec. 1.1", "… hybrid architectures such as Jamba are special cases of B'MOJO."),
-    );
-    r.add(
-        Claim::theorem(
+        property(CASES, attn_cases(24), |c: &AttnCase| {
+            let full = AttnCase { order: c.u.len(), ..c.clone() };
+            let sys = BmojoF::attention(full.proj.clone(), full.order, Convention::Inclusive, true);
+            Eval::le_by(gap(&sys.run(&full.u), &sliding_window_attention(&full.proj, &full.u, full.u.len())), 0.0, full.vmax(), full.softmax_tol(full.order))
+        })
+        .sides("max_t ‖y_t(B'MOJO-F, N = T) − y_t(global causal attention)‖∞", "0, plus the rounding"),
+    )
+    .source(PAPER_001, "Abstract; Sec. 1.1", "… hybrid architectures such as Jamba are special cases of B'MOJO.")
+}
+
+/// `001.c20` (theorem): Sec. 3.3; App. B.2.
+fn claim_c20() -> Claim {
+    Claim::theorem(
             "001.c20",
             super::FAMILY,
             "The chunked implementation is uniform: over the interleaved sequence [F_0E_0C_0 F_1E_1C_1 …] (chunks of w ≤ 8 raw tokens, m ≤ 4 memory \
@@ -581,20 +593,41 @@ pub fn register(r: &mut crate::claim::Registry) {
         )
         .source(PAPER_001, "Sec. 3.3; App. B.2", "use chunks of length w … a sliding window over the interleaved concatenation of input chunks and their respective memory tokens … we set the window size to w + m_f + m_e to make sure that every token is computed uniformly.")
         .correction("Uniform in this sense. The fading token's lag is then g − jw + 1 ∈ [1, w], not exactly w as in Algorithm 1's y_{t−w}.")
-        .control("K = w + m − 1", property(CASES, chunk_cases().prop_filter("w + m ≥ 2", |c| c.w + c.m >= 2), |c: &ChunkCase| chunk_uniform(c, 1))),
-    );
+        .control("K = w + m − 1", property(CASES, chunk_cases().prop_filter("w + m ≥ 2", |c| c.w + c.m >= 2), |c: &ChunkCase| chunk_uniform(c, 1)))
+}
+
+/// `001.perm` (theorem): App. B.1.
+fn claim_perm() -> Claim {
     let perm = |positional: bool| {
         property(CASES, (attn_cases(24).prop_filter("T ≥ 3", |c| c.u.len() >= 3), 1usize..12), move |c: &(AttnCase, usize)| permutation(c, positional))
     };
-    r.add(
-        Claim::theorem(
-            "001.perm",
-            super::FAMILY,
-            "B'MOJO uses no positional encodings, so its read-out softmax(q_tᵀK)V over window, fading and eidetic tokens is invariant to the order of \
+    Claim::theorem(
+        "001.perm",
+        super::FAMILY,
+        "B'MOJO uses no positional encodings, so its read-out softmax(q_tᵀK)V over window, fading and eidetic tokens is invariant to the order of \
              the memory tokens: rotating the second half of the token set leaves the output unchanged up to the rounding.",
-            perm(false).sides("‖out(permuted) − out‖∞", "0, plus the rounding"),
-        )
-        .source(PAPER_001, "App. B.1", "B'MOJO and B'MOJO-F do not use positional encodings.")
-        .control("positions i/8 added to each token before projecting", perm(true)),
-    );
+        perm(false).sides("‖out(permuted) − out‖∞", "0, plus the rounding"),
+    )
+    .source(PAPER_001, "App. B.1", "B'MOJO and B'MOJO-F do not use positional encodings.")
+    .control("positions i/8 added to each token before projecting", perm(true))
+}
+
+/// Registers the attention-side claims.
+pub fn register(r: &mut crate::claim::Registry) {
+    r.add(claim_c6());
+    r.add(claim_c6_unmasked());
+    r.add(claim_c6_window());
+    r.add(claim_c6_deadbeat());
+    r.add(claim_c7_linear());
+    r.add(claim_c8());
+    r.add(claim_c9());
+    r.add(claim_c10_printed());
+    r.add(claim_c10());
+    r.add(claim_c10_window_printed());
+    r.add(claim_c10_window());
+    r.add(claim_c14());
+    r.add(claim_c15());
+    r.add(claim_c15_jamba());
+    r.add(claim_c20());
+    r.add(claim_perm());
 }

@@ -319,8 +319,8 @@ fn sign_change_figure() -> Figure {
         .caption("Every real diagonal instance stays at or below N − 1 ≤ 4 changes (Descartes' rule for exponential sums); the companion oscillator with a₁ = −1, a₂ = 2cos ω changes sign about Tω/π times.")
 }
 
-/// Registers the realization-theory claims.
-pub fn register(r: &mut crate::claim::Registry) {
+/// `001.c3` (theorem): Sec. 2.
+fn claim_c3() -> Claim {
     let c3 = |reverse: bool| {
         property([300, 3000, 20000], (1usize..=24).prop_flat_map(|t| grid_vec(t, -1.0, 1.0, 0.0625)), move |g: &Vec<f64>| {
             let t = g.len();
@@ -334,8 +334,7 @@ pub fn register(r: &mut crate::claim::Registry) {
             Eval::le_by(max_gap(&comp.impulse(2 * t), &want), 0.0, 1.0, 0.0)
         })
     };
-    r.add(
-        Claim::theorem(
+    Claim::theorem(
             "001.c3",
             super::FAMILY,
             "Any finite sequence g_0, …, g_{T−1} (T ≤ 24) is the impulse response of a nilpotent LTI system of order T − 1: the shift register \
@@ -344,28 +343,30 @@ pub fn register(r: &mut crate::claim::Registry) {
         )
         .source(PAPER_001, "Sec. 2", "Any finite sequence can be realized by an LTI system driven by IID Gaussian noise [27].")
         .correction("The deterministic core, which the suite checks: any finite sequence is the impulse response of an FIR (nilpotent) system of order T − 1. The stochastic version (a spectral factor driven by white noise) is the cited background, not checked.")
-        .control("β in the other order, [g_1, …, g_{T−1}]", c3(true)),
-    );
-    r.add(
-        Claim::theorem(
-            "001.c4",
-            super::FAMILY,
-            "Order identification (Cayley–Hamilton): for a minimal SISO system of order N ≤ 6 (distinct poles, every c_i b_i ≠ 0) the k × k Hankel \
+        .control("β in the other order, [g_1, …, g_{T−1}]", c3(true))
+}
+
+/// `001.c4` (theorem): Sec. 2.
+fn claim_c4() -> Claim {
+    Claim::theorem(
+        "001.c4",
+        super::FAMILY,
+        "Order identification (Cayley–Hamilton): for a minimal SISO system of order N ≤ 6 (distinct poles, every c_i b_i ≠ 0) the k × k Hankel \
              matrix of Markov parameters h_{i+j+1}, k = N…N+2, has rank exactly N; and every square matrix A (order ≤ 5, entries on a 1/4 grid) \
              satisfies its characteristic polynomial, A^n + c_{n−1}A^{n−1} + … + c_0 I = 0, exactly.",
-            property(
-                [200, 2000, 10000],
-                (diagonal_cases(6, -0.95, 0.95, true), 1usize..=5).prop_flat_map(|(d, n)| (Just(d), crate::strategy::grid_matrix(n, n, -2.0, 2.0, 0.25))),
-                |(c, a): &(DiagonalCase, Vec<Vec<f64>>)| hankel_rank(c, 0).min(Eval::le_by(cayley_hamilton_residual(a), 0.0, 1.0, 0.0)),
-            )
-            .sides("|rank H − N| + ‖CH residual‖ (exact)", "0"),
+        property(
+            [200, 2000, 10000],
+            (diagonal_cases(6, -0.95, 0.95, true), 1usize..=5).prop_flat_map(|(d, n)| (Just(d), crate::strategy::grid_matrix(n, n, -2.0, 2.0, 0.25))),
+            |(c, a): &(DiagonalCase, Vec<Vec<f64>>)| hankel_rank(c, 0).min(Eval::le_by(cayley_hamilton_residual(a), 0.0, 1.0, 0.0)),
         )
-        .source(PAPER_001, "Sec. 2", "For linear Gaussian models, the true order can be inferred (e.g. greedily) … by Cayley-Hamilton's theorem.")
-        .control(
-            "rank N − 1 (one order fewer suffices)",
-            property([200, 2000, 10000], diagonal_cases(6, -0.95, 0.95, true), |c: &DiagonalCase| hankel_rank(c, 1)),
-        ),
-    );
+        .sides("|rank H − N| + ‖CH residual‖ (exact)", "0"),
+    )
+    .source(PAPER_001, "Sec. 2", "For linear Gaussian models, the true order can be inferred (e.g. greedily) … by Cayley-Hamilton's theorem.")
+    .control("rank N − 1 (one order fewer suffices)", property([200, 2000, 10000], diagonal_cases(6, -0.95, 0.95, true), |c: &DiagonalCase| hankel_rank(c, 1)))
+}
+
+/// `001.c5` (theorem): Sec. 2, footnote 3.
+fn claim_c5() -> Claim {
     let c5 = |shift: usize| {
         property([300, 3000, 20000], diagonal_cases(6, -0.95, 0.95, false), move |c: &DiagonalCase| {
             let sys = c.exact();
@@ -375,17 +376,19 @@ pub fn register(r: &mut crate::claim::Registry) {
             Eval::le_by(max_gap(&sys.simulate(&u), &conv), 0.0, 1.0, 0.0)
         })
     };
-    r.add(
-        Claim::theorem(
-            "001.c5",
-            super::FAMILY,
-            "An LTI state-space system is a convolution: y_t = Σ_{j=0}^{t} h_j u_{t−j} with h_0 = D and h_j = cᵀΛ^{j−1}b, for diagonal systems of \
+    Claim::theorem(
+        "001.c5",
+        super::FAMILY,
+        "An LTI state-space system is a convolution: y_t = Σ_{j=0}^{t} h_j u_{t−j} with h_0 = D and h_j = cᵀΛ^{j−1}b, for diagonal systems of \
              order ≤ 6 and inputs of length ≤ 24 — exactly.",
-            c5(0).sides("max_t |y_t − (h ∗ u)_t| (exact)", "0"),
-        )
-        .source(PAPER_001, "Sec. 2, footnote 3", "… an LTI SSM's input-output map is a convolution … the two are related by standard transformations.")
-        .control("the kernel shifted by one, h_{j+1}", c5(1)),
-    );
+        c5(0).sides("max_t |y_t − (h ∗ u)_t| (exact)", "0"),
+    )
+    .source(PAPER_001, "Sec. 2, footnote 3", "… an LTI SSM's input-output map is a convolution … the two are related by standard transformations.")
+    .control("the kernel shifted by one, h_{j+1}", c5(1))
+}
+
+/// `001.c11` (theorem): App. C.3, eqs (19)–(20).
+fn claim_c11() -> Claim {
     let c11 = |flip: bool| {
         property(
             [300, 3000, 20000],
@@ -401,8 +404,7 @@ pub fn register(r: &mut crate::claim::Registry) {
             },
         )
     };
-    r.add(
-        Claim::theorem(
+    Claim::theorem(
             "001.c11",
             super::FAMILY,
             "The controllable canonical form (A_c with ones on the super-diagonal and last row −α, input e_n, read-out β, feedthrough D) realizes \
@@ -410,10 +412,12 @@ pub fn register(r: &mut crate::claim::Registry) {
             c11(false).sides("max_j |h_j − [z^{−j}]W(z)| (3N + 2 terms, exact)", "0"),
         )
         .source(PAPER_001, "App. C.3, eqs (19)–(20)", "W(z) = (β_0 + β_1 z + … + β_{n−1}z^{n−1})/(α_0 + α_1 z + … + α_{n−1}z^{n−1} + z^n) … X_{t+1} = A X_t + [0 … 0 1]ᵀ u_t, y_t = [β_0 … β_{n−1}] X_t + D u_t.")
-        .control("the last row +α instead of −α", c11(true)),
-    );
-    r.add(
-        Claim::theorem(
+        .control("the last row +α instead of −α", c11(true))
+}
+
+/// `001.c12` (theorem): App. C.3.
+fn claim_c12() -> Claim {
+    Claim::theorem(
             "001.c12",
             super::FAMILY,
             "A diagonal (LTI, frozen-Mamba) system with distinct real poles λ_i (order ≤ 12) is realized by the companion form with α = Π(z − λ_i) and \
@@ -425,10 +429,12 @@ pub fn register(r: &mut crate::claim::Registry) {
         )
         .source(PAPER_001, "App. C.3", "We can use this canonical form to represent a Mamba (diagonal) model … by simply picking the coefficients of the characteristic polynomial such that its poles are the same as the diagonal entries of the Mamba block.")
         .correction("Exact for LTI (frozen Δ, B, C) with a linear read-out; input-varying systems: 001.c13.")
-        .control("one pole negated in α", property([60, 400, 3000], diagonal_cases(12, 0.02, 0.95, false), |c: &DiagonalCase| conversion_gap(c, true))),
-    );
-    r.add(
-        Claim::erratum(
+        .control("one pole negated in α", property([60, 400, 3000], diagonal_cases(12, 0.02, 0.95, false), |c: &DiagonalCase| conversion_gap(c, true)))
+}
+
+/// `001.c13` (erratum): App. C.3, Remark.
+fn claim_c13() -> Claim {
+    Claim::erratum(
             "001.c13",
             super::FAMILY,
             "The companion form extends to input-varying systems by freezing time: the diagonal system whose poles, b and c depend on the input \
@@ -447,10 +453,12 @@ pub fn register(r: &mut crate::claim::Registry) {
             ErrorKind::Construction,
             "App. C.3 says the canonical form 'can be easily extended to Time-Varying Systems and Input-Varying as well'. The evident extension — the companion matrix of each step's characteristic polynomial, as B'MOJO-F's A(u_t) is written — realizes a different system as soon as the poles change: a change of coordinates x̂_t = T_t x_t turns A_t into T_{t+1}A_tT_t⁻¹, which is not companion(charpoly(A_t)). The existence claim may survive — an input-varying realization can exist under uniform controllability, with time-varying coordinates — but not by this construction; for frozen systems it is exact (001.c12).",
         )
-        .holds_instead(&["001.c12"]),
-    );
-    r.add(
-        Claim::erratum(
+        .holds_instead(&["001.c12"])
+}
+
+/// `001.c16.printed` (erratum): Sec. 3.1.
+fn claim_c16_printed() -> Claim {
+    Claim::erratum(
             "001.c16.printed",
             super::FAMILY,
             "B'MOJO-F's companion realization is minimal: the companion form of a diagonal system (order ≤ 6, b and c on a 1/8 grid, not the \
@@ -472,10 +480,12 @@ pub fn register(r: &mut crate::claim::Registry) {
             ErrorKind::FalseStatement,
             "Sec. 3.1: 'In Appendix C we show that B'MOJO-F is a minimal realization'. Appendix C has no such proof, and it is false in general: a companion realization is minimal iff it is also observable, i.e. iff β(z) and α(z) share no root. A Mamba channel with c_i b_i = 0 for some mode (the paper itself mentions 'zero-pole cancellations depending on B(u_t) and C(u_t)') converts to a companion form whose observability rank is N minus the cancelled modes (001.c16). Read as 'minimal for generic parameters' (β coprime with α) it holds, and 001.c16 checks that too, but the paper states no condition.",
         )
-        .holds_instead(&["001.c16"]),
-    );
-    r.add(
-        Claim::theorem(
+        .holds_instead(&["001.c16"])
+}
+
+/// `001.c16` (theorem): App. C.3.
+fn claim_c16() -> Claim {
+    Claim::theorem(
             "001.c16",
             super::FAMILY,
             "For a diagonal system with distinct poles (order ≤ 6), its companion realization has controllability rank N, observability rank N minus the \
@@ -483,10 +493,12 @@ pub fn register(r: &mut crate::claim::Registry) {
             property([200, 2000, 20000], diagonal_cases(6, -0.95, 0.95, false), |c: &DiagonalCase| minimality(c, 0)).sides("|rank O − (N − cancelled)| + |rank C − N| + response gap (exact)", "0"),
         )
         .source(PAPER_001, "App. C.3", "Mamba being non-minimal, could have some zero-pole cancellations depending on … B(u_t) and C(u_t) … the input-output behaviour associated with the cancellation does not appear in the output of Mamba.")
-        .control("one more unobservable mode than cancelled", property([200, 2000, 20000], diagonal_cases(6, -0.95, 0.95, false), |c: &DiagonalCase| minimality(c, 1))),
-    );
-    r.add(
-        Claim::theorem(
+        .control("one more unobservable mode than cancelled", property([200, 2000, 20000], diagonal_cases(6, -0.95, 0.95, false), |c: &DiagonalCase| minimality(c, 1)))
+}
+
+/// `001.c19` (theorem): Sec. 3.1.
+fn claim_c19() -> Claim {
+    Claim::theorem(
             "001.c19",
             super::FAMILY,
             "A real diagonal system cannot oscillate: with distinct poles in (0, 1) (order ≤ 5) its impulse response h_t = Σ c_i b_i λ_i^{t−1} changes sign \
@@ -497,8 +509,11 @@ pub fn register(r: &mut crate::claim::Registry) {
         )
         .source(PAPER_001, "Sec. 3.1", "A Mamba model is obtained by stacking diagonal Mamba layers, hence insufficient to realize even a simple oscillator without resorting to (numerically slow) complex algebra.")
         .correction("The precise form: an exponential sum with N distinct positive real bases has at most N − 1 sign changes (Descartes' rule). It does not hold for Mamba with an input-dependent C(u_t), whose sign can flip freely.")
-        .control("at most N − 2 changes", property([300, 3000, 20000], diagonal_cases(5, 0.02, 0.98, true), |c: &DiagonalCase| diagonal_sign_changes(c, 1))),
-    );
+        .control("at most N − 2 changes", property([300, 3000, 20000], diagonal_cases(5, 0.02, 0.98, true), |c: &DiagonalCase| diagonal_sign_changes(c, 1)))
+}
+
+/// `001.c19.oscillator` (theorem): Sec. 3.1.
+fn claim_c19_oscillator() -> Claim {
     let osc = |slack: usize| {
         property([200, 2000, 10000], (-127i32..=127, 20usize..=120).prop_map(|(c, steps)| Oscillator { c: c as f64 / 64.0, steps }), move |o: &Oscillator| {
             let (got, want) = oscillator_changes(o);
@@ -506,17 +521,29 @@ pub fn register(r: &mut crate::claim::Registry) {
         })
         .sides("sign changes of h_t over t < T (exact)", "⌊(T − 2)ω/π⌋ − 1")
     };
-    r.add(
-        Claim::theorem(
-            "001.c19.oscillator",
-            super::FAMILY,
-            "The 2-state companion with a₁ = −1, a₂ = 2cos ω (2cos ω on a 1/64 grid in (−2, 2)) realizes h_t = sin(tω)/sin ω, which changes sign at \
+    Claim::theorem(
+        "001.c19.oscillator",
+        super::FAMILY,
+        "The 2-state companion with a₁ = −1, a₂ = 2cos ω (2cos ω on a 1/64 grid in (−2, 2)) realizes h_t = sin(tω)/sin ω, which changes sign at \
              least ⌊(T − 2)ω/π⌋ − 1 times over 1 ≤ t < T (T ≤ 120) — unboundedly many as T grows, exactly.",
-            osc(0),
-        )
-        .source(PAPER_001, "Sec. 3.1", "… insufficient to realize even a simple oscillator without resorting to (numerically slow) complex algebra.")
-        .control("three more changes than the count", osc(3)),
-    );
+        osc(0),
+    )
+    .source(PAPER_001, "Sec. 3.1", "… insufficient to realize even a simple oscillator without resorting to (numerically slow) complex algebra.")
+    .control("three more changes than the count", osc(3))
+}
+
+/// Registers the realization-theory claims.
+pub fn register(r: &mut crate::claim::Registry) {
+    r.add(claim_c3());
+    r.add(claim_c4());
+    r.add(claim_c5());
+    r.add(claim_c11());
+    r.add(claim_c12());
+    r.add(claim_c13());
+    r.add(claim_c16_printed());
+    r.add(claim_c16());
+    r.add(claim_c19());
+    r.add(claim_c19_oscillator());
 }
 
 #[cfg(test)]

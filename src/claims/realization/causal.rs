@@ -108,11 +108,11 @@ fn scalar_gap(c: &ScalarCase, lag: usize) -> Eval {
     worst
 }
 
-/// Registers the causal-form claims.
-pub fn register(r: &mut crate::claim::Registry) {
-    const CASES: [u64; 3] = [300, 3000, 20000];
-    r.add(
-        Claim::theorem(
+const CASES: [u64; 3] = [300, 3000, 20000];
+
+/// `001.c17` (theorem): App. C.3, eqs (21)–(24).
+fn claim_c17() -> Claim {
+    Claim::theorem(
             "001.c17",
             super::FAMILY,
             "A non-strictly causal system x_t = A_t x_{t−1} + B_t u_t, y_t = C_t x_t + D_t u_t (MIMO, n ≤ 4, m, p ≤ 3; constant or a matrix set per \
@@ -122,10 +122,12 @@ pub fn register(r: &mut crate::claim::Registry) {
         )
         .source(PAPER_001, "App. C.3, eqs (21)–(24)", "{x̂_{t+1} = Ax̂_t + u_{t−1}; x_t = ABx̂_t + Bu_t; y_t = Cx_t + Du_t} → {…; y_t = CABx̂_t + (CB + D)u_t} … C and B only appear as the product CB, which then we can rename as Ĉ.")
         .correction("In general (A, B, C, D) ↦ (A, B, CA, CB + D) with x̂_t = x_{t−1}; the paper's CAB form is the scalar case with x̂_t = x_{t−1}/b, and it holds for input-varying systems with C(u_t)A(u_t) and C(u_t)B(u_t) + D.")
-        .control("C·x̂ instead of CA·x̂", property(CASES, causal_cases(), |c: &CausalCase| strict_gap(c, true))),
-    );
-    r.add(
-        Claim::erratum(
+        .control("C·x̂ instead of CA·x̂", property(CASES, causal_cases(), |c: &CausalCase| strict_gap(c, true)))
+}
+
+/// `001.c17.printed` (erratum): App. C.3, eq (24).
+fn claim_c17_printed() -> Claim {
+    Claim::erratum(
             "001.c17.printed",
             super::FAMILY,
             "The paper's scalar strictly causal form with its printed index, x̂_{t+1} = a x̂_t + u_{t−1}, y_t = cab x̂_t + (cb + d)u_t, equals \
@@ -138,6 +140,11 @@ pub fn register(r: &mut crate::claim::Registry) {
             ErrorKind::Typo,
             "Eq (24) prints 'x̂_{t+1} = Ax̂_t + u_{t−1}', which delays the input twice: with x̂_t = x_{t−1}/b the recursion is x̂_{t+1} = a x̂_t + u_t, and then y_t = cab x̂_t + (cb + d)u_t is exact (001.c17 checks the general form (A, B, CA, CB + D)).",
         )
-        .holds_instead(&["001.c17"]),
-    );
+        .holds_instead(&["001.c17"])
+}
+
+/// Registers the causal-form claims.
+pub fn register(r: &mut crate::claim::Registry) {
+    r.add(claim_c17());
+    r.add(claim_c17_printed());
 }

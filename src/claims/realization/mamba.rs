@@ -374,11 +374,11 @@ fn taylor_figure() -> Figure {
         .caption("The bound holds for every ΔA ≤ 0 but is small only for Δ|A| ≪ 1; Mamba's Δ|A| is often O(1), where the linearised 'bilinear Mamba' of eq (26) is not the scan.")
 }
 
-/// Registers the Mamba-side claims.
-pub fn register(r: &mut crate::claim::Registry) {
-    const CASES: [u64; 3] = [300, 3000, 20000];
-    r.add(
-        Claim::theorem(
+const CASES: [u64; 3] = [300, 3000, 20000];
+
+/// `001.c18` (theorem): Sec. 3.1; App. C.3.
+fn claim_c18() -> Claim {
+    Claim::theorem(
             "001.c18",
             super::FAMILY,
             "Mamba's fading memory with bounded inputs: for one selective channel (N ≤ 4 states, A_n ∈ [−2, −1/16], Δ_t = softplus(w u_t + β), \
@@ -391,21 +391,25 @@ pub fn register(r: &mut crate::claim::Registry) {
         .control("the rate at u = 0, exp(softplus(β)·max A_n), instead of ā", property(CASES, sensitivity_cases(), |c: &SensitivityCase| {
             let rate = c.a.iter().map(|a| (softplus(c.beta) * a).exp()).fold(0.0, f64::max);
             decay_bound(c, rate)
-        })),
-    );
-    r.add(
-        Claim::theorem(
-            "001.c18.integrator",
-            super::FAMILY,
-            "A marginally stable pole is permanent memory at unbounded cost: x_t = a x_{t−1} + ε_t (ε iid N(0, 1)) has Var x_t = t for a = 1 (linear \
+        }))
+}
+
+/// `001.c18.integrator` (theorem): Sec. 3.1.
+fn claim_c18_integrator() -> Claim {
+    Claim::theorem(
+        "001.c18.integrator",
+        super::FAMILY,
+        "A marginally stable pole is permanent memory at unbounded cost: x_t = a x_{t−1} + ε_t (ε iid N(0, 1)) has Var x_t = t for a = 1 (linear \
              growth) and (1 − a^{2t})/(1 − a²) → 1/(1 − a²) for a = 0.9, at t = 10, 100, 1000.",
-            integrator_check(false),
-        )
-        .source(PAPER_001, "Sec. 3.1", "A marginally stable pole (a_i = 1) can be used as permanent memory but at an unbounded cost …")
-        .control("Var x_t = t for a = 0.9 too (no saturation)", integrator_check(true)),
-    );
-    r.add(
-        Claim::theorem(
+        integrator_check(false),
+    )
+    .source(PAPER_001, "Sec. 3.1", "A marginally stable pole (a_i = 1) can be used as permanent memory but at an unbounded cost …")
+    .control("Var x_t = t for a = 0.9 too (no saturation)", integrator_check(true))
+}
+
+/// `001.c23` (theorem): App. E, E.1, eq (26).
+fn claim_c23() -> Claim {
+    Claim::theorem(
             "001.c23",
             super::FAMILY,
             "Mamba's selective step is exactly a bilinear system: x_{t+1} = z¹_t ⊙ x_t + z²_t with the features z¹ = e^{Δ(u)A}, z² = Δ(u)B(u)u of the \
@@ -415,22 +419,26 @@ pub fn register(r: &mut crate::claim::Registry) {
         )
         .source(PAPER_001, "App. E, E.1, eq (26)", "[17] emphasizes the use of 'selective state space,' which is simply a bilinear realization … x̃_{t+1} = Ãz_t ∗ x̃_t + z_t P̃_B, y_t = x̃_t P̃_Cᵀ z_t + D (26).")
         .correction("The conclusion holds exactly with the feature map z_t = (e^{Δ_tA}, Δ_t B_t u_t); the printed derivation (Taylor step, softplus ≈ ReLU, pseudo-inverses) is not needed, and its ReLU/pseudo-inverse substitution is not valid (proofs/realization.md).")
-        .control("Δ depending on the state, Δ(u, x)", property(CASES, channel_cases().prop_flat_map(|c| { let k = c.a.len() * c.u[0].len(); (Just(c), grid_vec(k, -2.0, 2.0, 0.0625), grid_vec(k, -2.0, 2.0, 0.0625)) }), |c: &(ChannelCase, Vec<f64>, Vec<f64>)| bilinear(c, true))),
-    );
-    r.add(
-        Claim::theorem(
-            "001.c23.taylor",
-            super::FAMILY,
-            "The first-order Taylor step of App. E.1, e^{ΔA} ≈ 1 + ΔA, errs by at most (ΔA)²/2 for every ΔA ∈ [−20, 0] — small only when Δ|A| ≪ 1.",
-            property(CASES, grid(-20.0, 0.0, 1.0 / 1024.0), |x: &f64| taylor(*x, 1.0))
-                .sides("|e^{ΔA} − (1 + ΔA)|", "(ΔA)²/2")
-                .illustrate(|_| vec![taylor_figure()]),
-        )
-        .source(PAPER_001, "App. E.1", "exp(Diag(Δ_t)A) ≈ Diag(Δ_t)A + 11ᵀ (first-order Taylor expansion)")
-        .control("(ΔA)²/4", property(CASES, grid(-20.0, 0.0, 1.0 / 1024.0), |x: &f64| taylor(*x, 2.0))),
-    );
-    r.add(
-        Claim::theorem(
+        .control("Δ depending on the state, Δ(u, x)", property(CASES, channel_cases().prop_flat_map(|c| { let k = c.a.len() * c.u[0].len(); (Just(c), grid_vec(k, -2.0, 2.0, 0.0625), grid_vec(k, -2.0, 2.0, 0.0625)) }), |c: &(ChannelCase, Vec<f64>, Vec<f64>)| bilinear(c, true)))
+}
+
+/// `001.c23.taylor` (theorem): App. E.1.
+fn claim_c23_taylor() -> Claim {
+    Claim::theorem(
+        "001.c23.taylor",
+        super::FAMILY,
+        "The first-order Taylor step of App. E.1, e^{ΔA} ≈ 1 + ΔA, errs by at most (ΔA)²/2 for every ΔA ∈ [−20, 0] — small only when Δ|A| ≪ 1.",
+        property(CASES, grid(-20.0, 0.0, 1.0 / 1024.0), |x: &f64| taylor(*x, 1.0))
+            .sides("|e^{ΔA} − (1 + ΔA)|", "(ΔA)²/2")
+            .illustrate(|_| vec![taylor_figure()]),
+    )
+    .source(PAPER_001, "App. E.1", "exp(Diag(Δ_t)A) ≈ Diag(Δ_t)A + 11ᵀ (first-order Taylor expansion)")
+    .control("(ΔA)²/4", property(CASES, grid(-20.0, 0.0, 1.0 / 1024.0), |x: &f64| taylor(*x, 2.0)))
+}
+
+/// `001.c24` (theorem): App. C.2, Remark.
+fn claim_c24() -> Claim {
+    Claim::theorem(
             "001.c24",
             super::FAMILY,
             "Mamba's channels are independent given Δ, B, C: with (Δ_t, B_t, C_t) held fixed, changing u_t[d′] changes no other channel's output \
@@ -438,10 +446,12 @@ pub fn register(r: &mut crate::claim::Registry) {
             property(CASES, channel_cases(), |c: &ChannelCase| Eval::le_by(c.cross_talk(true), 0.0, 1.0, 0.0)).sides("max change of y[d], d ≠ d′", "0"),
         )
         .source(PAPER_001, "App. C.2, Remark", "Every single channel in a Mamba block is independent from each other and unnormalized, Mamba reduces the variability across channels with a coupling in the lower dimensional projections of the gating parameter Δ.")
-        .control("Δ, B, C computed from the perturbed input", property(CASES, channel_cases(), |c: &ChannelCase| Eval::le_by(c.cross_talk(false), 0.0, 1.0, 0.0))),
-    );
-    r.add(
-        Claim::theorem(
+        .control("Δ, B, C computed from the perturbed input", property(CASES, channel_cases(), |c: &ChannelCase| Eval::le_by(c.cross_talk(false), 0.0, 1.0, 0.0)))
+}
+
+/// `001.c24.coupled` (theorem): App. C.2, Remark.
+fn claim_c24_coupled() -> Claim {
+    Claim::theorem(
             "001.c24.coupled",
             super::FAMILY,
             "… and coupled through them: with Δ = softplus(P_Δu + b_Δ), B = P_Bu, C = P_Cu computed from every channel (projections with entries in \
@@ -454,10 +464,12 @@ pub fn register(r: &mut crate::claim::Registry) {
             "App. C.2, Remark",
             "… Mamba reduces the variability across channels with a coupling in the lower dimensional projections of the gating parameter Δ.",
         )
-        .control("Δ, B, C held at the unperturbed input's", property(CASES, nonzero_inputs(), |c: &ChannelCase| Eval::gt(c.cross_talk(true), 0.0, 1.0, 0.0))),
-    );
-    r.add(
-        Claim::theorem(
+        .control("Δ, B, C held at the unperturbed input's", property(CASES, nonzero_inputs(), |c: &ChannelCase| Eval::gt(c.cross_talk(true), 0.0, 1.0, 0.0)))
+}
+
+/// `001.c25` (theorem): App. B.2.
+fn claim_c25() -> Claim {
+    Claim::theorem(
             "001.c25",
             super::FAMILY,
             "BPTT state loading: prepending N loader tokens — step j with Ā = 1, B̄ = e_j and the j-th row of x′₀ as input — brings a zero state to \
@@ -466,6 +478,16 @@ pub fn register(r: &mut crate::claim::Registry) {
         )
         .source(PAPER_001, "App. B.2", "… we prepend h tokens … for t ∈ [0, h]: x_{t+1} = x_t + B′_t ∗ x′_{0,t}, with B′_t one-hot at t. Then x_h = x′_0.")
         .correction("Exact with the loader's Ā and B̄ set directly: in Mamba's parametrisation Ā = 1 needs Δ = 0, which also zeroes B̄ = ΔB, so the kernel's per-step (Ā, B̄) must be overridden. 't ∈ [0, h]' is h + 1 steps; the loader needs h.")
-        .control("the loader through Mamba's discretisation at Δ = 10⁻³", property(CASES, loader_cases(), |c: &LoaderCase| loader_gap(c, false))),
-    );
+        .control("the loader through Mamba's discretisation at Δ = 10⁻³", property(CASES, loader_cases(), |c: &LoaderCase| loader_gap(c, false)))
+}
+
+/// Registers the Mamba-side claims.
+pub fn register(r: &mut crate::claim::Registry) {
+    r.add(claim_c18());
+    r.add(claim_c18_integrator());
+    r.add(claim_c23());
+    r.add(claim_c23_taylor());
+    r.add(claim_c24());
+    r.add(claim_c24_coupled());
+    r.add(claim_c25());
 }

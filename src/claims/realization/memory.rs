@@ -156,11 +156,11 @@ fn needle_check(slots_off: usize) -> impl crate::claim::Check {
     })
 }
 
-/// Registers the memory claims.
-pub fn register(r: &mut crate::claim::Registry) {
-    const CASES: [u64; 3] = [300, 3000, 20000];
-    r.add(
-        Claim::theorem(
+const CASES: [u64; 3] = [300, 3000, 20000];
+
+/// `001.c21` (theorem): Sec. 3, Algorithm 1.
+fn claim_c21() -> Claim {
+    Claim::theorem(
             "001.c21",
             super::FAMILY,
             "Innovation selection with a bounded memory (insert while fewer than m_e; else replace the smallest ε if strictly larger; ties keep the \
@@ -170,10 +170,12 @@ pub fn register(r: &mut crate::claim::Registry) {
         )
         .source(PAPER_001, "Sec. 3, Algorithm 1", "M_t ← M_{t−1} ∪ {u_t, ε_t} if ε_t > min_{ε∈M_{t−1}} ε else M_{t−1} … access information arbitrarily far in the past at a fixed compute cost by keeping only the most unpredictable tokens according to an innovation test.")
         .correction("The bounded top-m_e reading (App. B.2 fixes m_e 'to an upper-bound'); the literal rule: 001.c21.literal.")
-        .control("evict the oldest entry instead of the weakest", property(CASES, selection_cases(), |c: &SelectionCase| selection_invariants(c, true))),
-    );
-    r.add(
-        Claim::erratum(
+        .control("evict the oldest entry instead of the weakest", property(CASES, selection_cases(), |c: &SelectionCase| selection_invariants(c, true)))
+}
+
+/// `001.c21.literal` (erratum): Sec. 3, Algorithm 1.
+fn claim_c21_literal() -> Claim {
+    Claim::erratum(
             "001.c21.literal",
             super::FAMILY,
             "Algorithm 1's rule as printed (store u_t when ε_t exceeds the smallest ε held, never evict) keeps the eidetic memory at a fixed compute \
@@ -200,10 +202,12 @@ pub fn register(r: &mut crate::claim::Registry) {
             ErrorKind::Reading,
             "Read literally, the rule never evicts: the first token enters (min ∅ = −∞), the smallest ε held then stays the first token's (only larger ones enter), so every later token with ε above that threshold is added and |M_t| grows linearly with t — contradicting 'a fixed compute cost'. The paper also says M_t 'can grow unbounded over time up to hardware limitations', so the printed rule may be intended. Reading checked: under the bounded reading (B.2: m_e fixed to an upper bound) the memory is the top-m_e set at a fixed cost (001.c21).",
         )
-        .holds_instead(&["001.c21"]),
-    );
-    r.add(
-        Claim::theorem(
+        .holds_instead(&["001.c21"])
+}
+
+/// `001.c21.needle` (theorem): Sec. 3; Fig. 1.
+fn claim_c21_needle() -> Claim {
+    Claim::theorem(
             "001.c21.needle",
             super::FAMILY,
             "Eidetic memory does not fade: a needle (amplitude A₀ ~ U[1, 1.5]) planted at t = 0 ahead of D ∈ {2, 8, 32} evenly spaced distractor \
@@ -214,29 +218,38 @@ pub fn register(r: &mut crate::claim::Registry) {
         )
         .split_samples()
         .source(PAPER_001, "Sec. 3; Fig. 1", "… access information arbitrarily far in the past at a fixed compute cost by keeping only the most unpredictable tokens according to an innovation test … we impose no constraint on its time span.")
-        .control("one slot fewer in the prediction, min(1, (m_e − 1)/(J_L + 1))", needle_check(1)),
-    );
-    r.add(
-        Claim::conjecture(
-            "001.c22",
-            super::FAMILY,
-            "The fixed running-average predictor needs no extra weights or loss: innovation selection has no parameters to learn, and the selected \
+        .control("one slot fewer in the prediction, min(1, (m_e − 1)/(J_L + 1))", needle_check(1))
+}
+
+/// `001.c22` (conjecture): Sec. 3.3.
+fn claim_c22() -> Claim {
+    Claim::conjecture(
+        "001.c22",
+        super::FAMILY,
+        "The fixed running-average predictor needs no extra weights or loss: innovation selection has no parameters to learn, and the selected \
              set is locally constant in the inputs (moving every input by 10⁻⁹ leaves M_T unchanged), so no gradient flows through the selection; \
              how B'MOJO trains through it is not stated.",
-            property(CASES, selection_cases(), |c: &SelectionCase| {
-                let pick = |u: &[f64]| {
-                    let case = SelectionCase { u: u.to_vec(), ..c.clone() };
-                    let mut m = TopMemory::new(c.capacity);
-                    for (t, e) in case.eps().iter().enumerate() {
-                        m.offer(t, *e);
-                    }
-                    m.positions()
-                };
-                let moved: Vec<f64> = c.u.iter().enumerate().map(|(i, v)| v + 1e-9 * (1.0 + i as f64 % 3.0)).collect();
-                Eval::le_by(f64::from(u8::from(pick(&c.u) != pick(&moved))), 0.0, 1.0, 0.0)
-            })
-            .sides("[M_T changes under a 10⁻⁹ move]", "0"),
-        )
-        .source(PAPER_001, "Sec. 3.3", "we use a fixed running average … so no extra weights need to be learned."),
-    );
+        property(CASES, selection_cases(), |c: &SelectionCase| {
+            let pick = |u: &[f64]| {
+                let case = SelectionCase { u: u.to_vec(), ..c.clone() };
+                let mut m = TopMemory::new(c.capacity);
+                for (t, e) in case.eps().iter().enumerate() {
+                    m.offer(t, *e);
+                }
+                m.positions()
+            };
+            let moved: Vec<f64> = c.u.iter().enumerate().map(|(i, v)| v + 1e-9 * (1.0 + i as f64 % 3.0)).collect();
+            Eval::le_by(f64::from(u8::from(pick(&c.u) != pick(&moved))), 0.0, 1.0, 0.0)
+        })
+        .sides("[M_T changes under a 10⁻⁹ move]", "0"),
+    )
+    .source(PAPER_001, "Sec. 3.3", "we use a fixed running average … so no extra weights need to be learned.")
+}
+
+/// Registers the memory claims.
+pub fn register(r: &mut crate::claim::Registry) {
+    r.add(claim_c21());
+    r.add(claim_c21_literal());
+    r.add(claim_c21_needle());
+    r.add(claim_c22());
 }

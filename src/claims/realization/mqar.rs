@@ -109,11 +109,11 @@ fn accuracy_figure() -> Figure {
     )
 }
 
-/// Registers the toy MQAR claim.
-pub fn register(r: &mut crate::claim::Registry) {
-    const CASES: [u64; 3] = [300, 3000, 20000];
-    r.add(
-        Claim::theorem(
+const CASES: [u64; 3] = [300, 3000, 20000];
+
+/// `001.c26.toy` (theorem): Sec. 4.1, Fig. 2 (panel 4).
+fn claim_c26_toy() -> Claim {
+    Claim::theorem(
             "001.c26.toy",
             super::FAMILY,
             "Toy MQAR on an idealised one-layer B'MOJO: K ≤ 24 key–value pairs, one token each (amplitude in [1, 1.5] on a zero background, 8–23 \
@@ -128,6 +128,10 @@ pub fn register(r: &mut crate::claim::Registry) {
             "Sec. 4.1, Fig. 2 (panel 4)",
             "… accuracy grows with each additional tokens allocated to Eidetic memory. Eventually, a large enough model dimension saturates this effect, and the need for additional memory.",
         )
-        .control("one slot more than m_e, min(m_e + 1, K)", property(CASES, toy_mqar_cases(), |c: &ToyMqarCase| answered_gap(c, 1))),
-    );
+        .control("one slot more than m_e, min(m_e + 1, K)", property(CASES, toy_mqar_cases(), |c: &ToyMqarCase| answered_gap(c, 1)))
+}
+
+/// Registers the toy MQAR claim.
+pub fn register(r: &mut crate::claim::Registry) {
+    r.add(claim_c26_toy());
 }

@@ -90,11 +90,11 @@ fn contraction(c: &(Switched, f64), extra: i32) -> Eval {
     worst
 }
 
-/// Registers the stability claims.
-pub fn register(r: &mut crate::claim::Registry) {
-    const CASES: [u64; 3] = [300, 3000, 20000];
-    r.add(
-        Claim::erratum(
+const CASES: [u64; 3] = [300, 3000, 20000];
+
+/// `001.stability.printed` (erratum): Sec. 3.1 (the paper does not discuss stability).
+fn claim_stability_printed() -> Claim {
+    Claim::erratum(
             "001.stability.printed",
             super::FAMILY,
             "B'MOJO-F's input-varying companion recursion is stable when every frozen companion matrix is: two companions of order 2 or 3 (last rows on \
@@ -115,17 +115,24 @@ pub fn register(r: &mut crate::claim::Registry) {
             ErrorKind::Reading,
             "The paper leaves the input-dependent last row a_i(u_t) unconstrained and says nothing about stability, only that 'B'MOJO-F uses a fixed computational budget to capture long-range dependencies far beyond the span of Attention thanks to the last rows in the state transition matrix'; the tempting reading 'each frozen A(u) is stable, so the system is' is false for input-varying systems: the product of two stable companion matrices can have spectral radius above 1, and alternating them makes the state grow geometrically. Reading checked: the input-uniform condition Σ_i |a_i(u)| ≤ γ < 1 does give a contraction (001.stability).",
         )
-        .holds_instead(&["001.stability"]),
-    );
-    r.add(
-        Claim::theorem(
-            "001.stability",
-            super::FAMILY,
-            "If Σ_i |a_i(u)| ≤ γ < 1 for every input symbol, the companion recursion contracts: |s_t| ≤ γ^{⌊t/N⌋}·max_{j<N}|s_j| for all t (N ≤ 4, up \
+        .holds_instead(&["001.stability"])
+}
+
+/// `001.stability` (theorem): Sec. 3.1 (suite-added sufficient condition).
+fn claim_stability() -> Claim {
+    Claim::theorem(
+        "001.stability",
+        super::FAMILY,
+        "If Σ_i |a_i(u)| ≤ γ < 1 for every input symbol, the companion recursion contracts: |s_t| ≤ γ^{⌊t/N⌋}·max_{j<N}|s_j| for all t (N ≤ 4, up \
              to 3 symbols switching at random, T ≤ 200), plus γ_{(N+1)(t+2)} of the bound.",
-            property(CASES, contracting(), |c: &(Switched, f64)| contraction(c, 0)).sides("|s_t|", "γ^{⌊t/N⌋}·max_{j<N}|s_j|"),
-        )
-        .source(PAPER_001, "Sec. 3.1 (suite-added sufficient condition)", "A_B'MOJO(u_t) = [0 I …; …; a_1(u_t) a_2(u_t) … a_N(u_t)]")
-        .control("the exponent ⌊t/N⌋ + 1", property(CASES, contracting(), |c: &(Switched, f64)| contraction(c, 1))),
-    );
+        property(CASES, contracting(), |c: &(Switched, f64)| contraction(c, 0)).sides("|s_t|", "γ^{⌊t/N⌋}·max_{j<N}|s_j|"),
+    )
+    .source(PAPER_001, "Sec. 3.1 (suite-added sufficient condition)", "A_B'MOJO(u_t) = [0 I …; …; a_1(u_t) a_2(u_t) … a_N(u_t)]")
+    .control("the exponent ⌊t/N⌋ + 1", property(CASES, contracting(), |c: &(Switched, f64)| contraction(c, 1)))
+}
+
+/// Registers the stability claims.
+pub fn register(r: &mut crate::claim::Registry) {
+    r.add(claim_stability_printed());
+    r.add(claim_stability());
 }

@@ -127,10 +127,9 @@ fn whiteness_check(shrink: f64) -> impl crate::claim::Check {
     })
 }
 
-/// Registers the whiteness claim.
-pub fn register(r: &mut crate::claim::Registry) {
-    r.add(
-        Claim::theorem(
+/// `001.c2` (theorem): Sec. 2 (and its ref. \[28\], Ljung & Box 1978).
+fn claim_c2() -> Claim {
+    Claim::theorem(
             "001.c2",
             super::FAMILY,
             "An optimal predictor's innovations are white: for random stable systems x_{t+1} = Ax_t + w_t, y_t = Cx_t + v_t (1, 2 or 4 states, \
@@ -139,6 +138,10 @@ pub fn register(r: &mut crate::claim::Registry) {
             whiteness_check(1.0),
         )
         .source(PAPER_001, "Sec. 2 (and its ref. [28], Ljung & Box 1978)", "… yields a residual ϵ_{t+1} = u_{t+1} − û_{t+1} ('innovation process') that is as close as possible to independent and identically distributed samples (IID). In a nutshell, an optimal predictor is one that makes the prediction error unpredictable.")
-        .control("the predictor built on 0.5A (a mis-specified model)", whiteness_check(0.5)),
-    );
+        .control("the predictor built on 0.5A (a mis-specified model)", whiteness_check(0.5))
+}
+
+/// Registers the whiteness claim.
+pub fn register(r: &mut crate::claim::Registry) {
+    r.add(claim_c2());
 }

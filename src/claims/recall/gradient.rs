@@ -288,31 +288,38 @@ fn small_support() -> impl Strategy<Value = TheoryDistribution> {
     (3usize..=7, 2usize..=9).prop_map(|(n, t)| TheoryDistribution { n, t })
 }
 
-/// Registers the 002 gradient claims.
-pub fn register(r: &mut crate::claim::Registry) {
-    const PRINTED: &str = "∂L/∂W_Δ[i,j] = −1/T if i = 0; 2/T if i = |V|; ≈ T/|V|² − 1/|V| if 0 < i < |V|; ≈ −T/|V|² + 1/|V| if i > |V|. \
-                           For |V| ≫ T, one gradient step mostly updates rows 0 and |V| and so performs the read and write of associative recall.";
-    r.add(
-        Claim::theorem(
-            "002.lem1.exact",
-            super::FAMILY,
-            "Under the theory distribution (x_0 = x_T = key 0, x_1..x_{T−1} i.i.d. uniform on the |V|−1 values, target x_1, Δ = W_Δx̂ \
+/// Supports with |V| ∈ [16, 1024], T ∈ [3, 128] and |V| ≥ 8T.
+fn wide_support() -> impl Strategy<Value = TheoryDistribution> {
+    (16usize..=1024, 3usize..=128).prop_filter("|V| ≥ 8T", |(n, t)| *n >= 8 * *t).prop_map(|(n, t)| TheoryDistribution { n, t })
+}
+
+const PRINTED: &str = "∂L/∂W_Δ[i,j] = −1/T if i = 0; 2/T if i = |V|; ≈ T/|V|² − 1/|V| if 0 < i < |V|; ≈ −T/|V|² + 1/|V| if i > |V|. \
+                       For |V| ≫ T, one gradient step mostly updates rows 0 and |V| and so performs the read and write of associative recall.";
+
+/// `002.lem1.exact` (theorem): Lemma 1 (Sec. 4), corrected (proofs/recall.md).
+fn claim_lem1_exact() -> Claim {
+    Claim::theorem(
+        "002.lem1.exact",
+        super::FAMILY,
+        "Under the theory distribution (x_0 = x_T = key 0, x_1..x_{T−1} i.i.d. uniform on the |V|−1 values, target x_1, Δ = W_Δx̂ \
              without softplus, Λ = 0, output [−I I]) the population gradient at W_Δ = 0 is, with τ = (T−2)/(n(n−1)²), ρ = (T−n−2)/(n(n−1)³), \
              n = |V|: (0,0) = −1/n, (0,n+v) = −1/(n(n−1)), (n,n) = 2/n, (n,v) = 1/(n(n−1)), (k,k) = 1/n + τ, (k,n) = 1/(n(n−1)²), \
              (k,n+v) = 1/(n−1)² + ρ, (n+k,0) = −1/n, (n+k,n+k) = −1/n − τ, (n+k,v) = −δ_kv/(n−1)² − ρ, all others 0 (T = 2: \
              (k,n) = 1/n, (k,n+v) = (n+k,v) = 0). Checked by exact enumeration of all (n−1)^{T−1} sequences, 3 ≤ |V| ≤ 7, 2 ≤ T ≤ 9, \
              to 1e−12 absolute.",
-            property([12, 40, 40], small_support(), |d: &TheoryDistribution| exact_margin(d, false)).illustrate(|_| gradient_figures()),
-        )
-        .source(PAPER_002, "Lemma 1 (Sec. 4), corrected (proofs/recall.md)", PRINTED)
-        .correction("Derived from the paper's own Eq. 21 by taking the conditional expectations exactly (proofs/recall.md, Lemma 1).")
-        .control(
-            "the leading-order table without τ and ρ (the T-dependent corrections)",
-            property([12, 40, 40], small_support(), |d: &TheoryDistribution| exact_margin(d, true)),
-        ),
-    );
-    r.add(
-        Claim::theorem(
+        property([12, 40, 40], small_support(), |d: &TheoryDistribution| exact_margin(d, false)).illustrate(|_| gradient_figures()),
+    )
+    .source(PAPER_002, "Lemma 1 (Sec. 4), corrected (proofs/recall.md)", PRINTED)
+    .correction("Derived from the paper's own Eq. 21 by taking the conditional expectations exactly (proofs/recall.md, Lemma 1).")
+    .control(
+        "the leading-order table without τ and ρ (the T-dependent corrections)",
+        property([12, 40, 40], small_support(), |d: &TheoryDistribution| exact_margin(d, true)),
+    )
+}
+
+/// `002.lem1.montecarlo` (theorem): Lemma 1 (Sec. 4), corrected (proofs/recall.md, check C6).
+fn claim_lem1_montecarlo() -> Claim {
+    Claim::theorem(
             "002.lem1.montecarlo",
             super::FAMILY,
             "The same closed form where enumeration is impossible: for (|V|, T) ∈ {(16, 64), (32, 256), (64, 128)} the Monte Carlo mean of each of the \
@@ -322,10 +329,12 @@ pub fn register(r: &mut crate::claim::Registry) {
         )
         .source(PAPER_002, "Lemma 1 (Sec. 4), corrected (proofs/recall.md, check C6)", PRINTED)
         .correction("As 002.lem1.exact.")
-        .control("the leading-order table without τ and ρ", monte_carlo_check(true)),
-    );
-    r.add(
-        Claim::erratum(
+        .control("the leading-order table without τ and ρ", monte_carlo_check(true))
+}
+
+/// `002.lem1.printed` (erratum): Lemma 1, eq. (5).
+fn claim_lem1_printed() -> Claim {
+    Claim::erratum(
             "002.lem1.printed",
             super::FAMILY,
             "Lemma 1's value for each row case (i = 0, i = |V|, 0 < i < |V|, i > |V|) is within 25% of the exact dominant entry of that row \
@@ -339,16 +348,17 @@ pub fn register(r: &mut crate::claim::Registry) {
              and the diagonal carries ~2/3 of the squared norm, so the step does not \"mostly update rows 0 and |V|\".",
         )
         .error(ErrorKind::FalseStatement, "The printed population gradient is wrong in scale and sign: the exact one (002.lem1.exact, by enumeration) has scale 1/|V|, not 1/T ((0,0) = −1/|V|, (|V|,|V|) = 2/|V|), the value rows have the opposite signs, and the T/|V|² term cancels.")
-        .holds_instead(&["002.lem1.exact"]),
-    );
-    let wide = || (16usize..=1024, 3usize..=128).prop_filter("|V| ≥ 8T", |(n, t)| *n >= 8 * *t).prop_map(|(n, t)| TheoryDistribution { n, t });
-    r.add(
-        Claim::erratum(
+        .holds_instead(&["002.lem1.exact"])
+}
+
+/// `002.lem1.rows.printed` (erratum): Sec. 4, after Lemma 1, and App. B.
+fn claim_lem1_rows_printed() -> Claim {
+    Claim::erratum(
             "002.lem1.rows.printed",
             super::FAMILY,
             "\"For |V| ≫ T, one gradient step mostly updates the weights on the 0, |V|-th rows in W_Δ\": for |V| ≥ 8T (16 ≤ |V| ≤ 1024, T ≥ 3), rows 0 and \
              |V| of the exact step E[G] (002.lem1.exact) hold at least half of its squared Frobenius norm — or, in the other orientation, columns 0 and |V| do.",
-            property([20, 60, 400], wide(), rows_margin).sides("1/2", "the larger share of ‖E[G]‖_F² in rows {0, |V|} or in columns {0, |V|}").expand(|d: &TheoryDistribution| {
+            property([20, 60, 400], wide_support(), rows_margin).sides("1/2", "the larger share of ‖E[G]‖_F² in rows {0, |V|} or in columns {0, |V|}").expand(|d: &TheoryDistribution| {
                 let (rows, cols) = row_and_column_shares(d.n, d.t);
                 serde_json::json!({ "row_share": rows, "column_share": cols })
             }),
@@ -356,22 +366,26 @@ pub fn register(r: &mut crate::claim::Registry) {
         .source(PAPER_002, "Sec. 4, after Lemma 1, and App. B", "So in the case |V| ≫ T, the first gradient step will mostly modify the rows 0 and |V| in W_Δ, aligning it with the key embedding vector while being orthogonal to the other non-key vectors.")
         .correction("Rows {0, |V|} hold 2.6% (|V| = 64) down to 0.04% (|V| = 4096) of the squared norm, columns {0, |V|} about 1/3; the diagonal holds ~2/3. What holds is the alignment (002.lem1.alignment).")
         .error(ErrorKind::FalseStatement, "'one gradient step mostly updates the weights on the 0, |V|-th rows in W_Δ' is false under both orientations: rows 0 and |V| of the exact step hold at most 2.6% of its squared Frobenius norm (|V| ≥ 64), columns 0 and |V| about 1/3, and the diagonal ~2/3. The sense in which the step aligns W_Δ with the key holds: ‖W x̂‖ at a write pair exceeds that at a value pair by √(|V|/2) (002.lem1.alignment).")
-        .holds_instead(&["002.lem1.alignment"]),
-    );
-    r.add(
-        Claim::theorem(
+        .holds_instead(&["002.lem1.alignment"])
+}
+
+/// `002.lem1.alignment` (theorem): Sec. 4, after Lemma 1.
+fn claim_lem1_alignment() -> Claim {
+    Claim::theorem(
             "002.lem1.alignment",
             super::FAMILY,
             "What \"aligning W_Δ with the key embedding vector\" means after one step W = −E[G]: the mean ‖W x̂‖ at a write pair (key, v) over \
              the mean at a pair (u, v) of values is √(|V|/2)·(1 + 3/(4|V|)) up to (10 + T)/|V|² relative, for |V| ≥ 8T (16 ≤ |V| ≤ 1024, T ≥ 3; T = 2 has another closed form); exact closed form.",
-            property([20, 60, 400], wide(), |d: &TheoryDistribution| alignment_margin(d, 0.5)),
+            property([20, 60, 400], wide_support(), |d: &TheoryDistribution| alignment_margin(d, 0.5)),
         )
         .source(PAPER_002, "Sec. 4, after Lemma 1", "… aligning it with the key embedding vector while being orthogonal to the other non-key vectors.")
         .correction("Derived in proofs/recall.md: the write pair's W x̂ sums column 0 (−1/|V| on n rows) and column |V|+v, which add in row |V|+v (norm² (|V|+2)/|V|²); a value pair's has two orthogonal parts of size ≈ 1/|V| (norm² ≈ 2/|V|²).")
-        .control("√|V| (the two columns' overlap ignored)", property([20, 60, 400], wide(), |d: &TheoryDistribution| alignment_margin(d, 1.0))),
-    );
-    r.add(
-        Claim::theorem(
+        .control("√|V| (the two columns' overlap ignored)", property([20, 60, 400], wide_support(), |d: &TheoryDistribution| alignment_margin(d, 1.0)))
+}
+
+/// `002.onestep` (theorem): Lemma 1 consequence (Sec. 4): "for |V| ≫ T one gradient step succeeds".
+fn claim_onestep() -> Claim {
+    Claim::theorem(
             "002.onestep",
             super::FAMILY,
             "With W_Δ = −E[∇L] (one population GD step from 0, exact closed form), the argmax of the logits at T equals x_1 (uniquely) \
@@ -382,6 +396,15 @@ pub fn register(r: &mut crate::claim::Registry) {
         )
         .source(PAPER_002, "Lemma 1 consequence (Sec. 4): \"for |V| ≫ T one gradient step succeeds\"", "For |V| ≫ T, one gradient step mostly updates the weights on the 0, |V|-th rows in W_Δ, and thus correctly succeeds at performing the read and write operations for associative recall.")
         .correction("One step learns \"2·count + write bonus\": it succeeds iff x_1 is a mode, so it needs |V| ≫ T², not |V| ≫ T (|V| = 1024, T = 128: accuracy ≈ 0.10).")
-        .control("the step the printed Lemma gives (one value per row)", one_step_check(true)),
-    );
+        .control("the step the printed Lemma gives (one value per row)", one_step_check(true))
+}
+
+/// Registers the 002 gradient claims.
+pub fn register(r: &mut crate::claim::Registry) {
+    r.add(claim_lem1_exact());
+    r.add(claim_lem1_montecarlo());
+    r.add(claim_lem1_printed());
+    r.add(claim_lem1_rows_printed());
+    r.add(claim_lem1_alignment());
+    r.add(claim_onestep());
 }

@@ -188,12 +188,12 @@ fn sequences(max_vocab: usize, lens: std::ops::RangeInclusive<usize>, hard_only:
     (2..=max_vocab, lens, any::<bool>(), any::<u64>()).prop_map(move |(vocab, len, hard, seed)| Sequence { vocab, len, hard: hard || hard_only, seed })
 }
 
-/// Registers Lemma 3.
-pub fn register(r: &mut crate::claim::Registry) {
-    const PRINTED: &str = "A one-layer Mamba-Δᵀ without gating solves Induction Heads with d = 2|V| and N = |V|: Λ = −1, Δ(x̂) = SoftPlus(w_Δ[I|0]x̂), \
-                           B = [I|0]x̂, C = [0|I]x̂; as w_Δ → ∞ the key's column is erased and rewritten, the other columns are kept.";
-    r.add(
-        Claim::erratum(
+const PRINTED: &str = "A one-layer Mamba-Δᵀ without gating solves Induction Heads with d = 2|V| and N = |V|: Λ = −1, Δ(x̂) = SoftPlus(w_Δ[I|0]x̂), \
+                       B = [I|0]x̂, C = [0|I]x̂; as w_Δ → ∞ the key's column is erased and rewritten, the other columns are kept.";
+
+/// `000.lem3.printed` (erratum): Lemma 3 (App. C.2, eq 110–120).
+fn claim_lem3_printed() -> Claim {
+    Claim::erratum(
             "000.lem3.printed",
             super::FAMILY,
             "The printed construction (Δ = softplus(w[I|0]x̂), w = 60, no bias; embedding [e_v; e_v], conv [e_{x_{i−1}}; e_{x_i}], W_o = [0 | I]) answers \
@@ -209,44 +209,54 @@ pub fn register(r: &mut crate::claim::Registry) {
                      Shift the argument, Δ = SoftPlus(w([I|0]x̂ − ½)), so Δ_key ≈ w/2 and Δ_other ≈ e^{−w/2}; retention ≥ 1 − T e^{−w/2} (000.lem3).",
         )
         .error(ErrorKind::Precision, "In exact arithmetic the printed construction answers correctly: a stored answer halves every step (Δ = softplus(0) = ln 2) but still wins the argmax. In f64 it underflows to 0 after a gap of ≈ 1075 steps (2^{−1075}), and the answer ties with the others (margin −1e−12); in f32 after ≈ 150 steps. In log-scaled arithmetic the same construction answers every position: 000.lem3.exact. The proof's eq (119) also takes SoftPlus(0) = 0 (a proof step); the shifted Δ = softplus(w([I|0]x̂ − ½)) avoids both: 000.lem3.")
-        .holds_instead(&["000.lem3.exact", "000.lem3"]).starts_at("f64 after a gap of ≈ 1075 steps; f32 after ≈ 150"),
-    );
-    r.add(
-        Claim::theorem(
-            "000.lem3.exact",
-            super::FAMILY,
-            "The printed construction of Lemma 3 (Δ = softplus(w[I|0]x̂), w = 60, no bias), evaluated in log-scaled arithmetic (each \
+        .holds_instead(&["000.lem3.exact", "000.lem3"]).starts_at("f64 after a gap of ≈ 1075 steps; f32 after ≈ 150")
+}
+
+/// `000.lem3.exact` (theorem): Lemma 3 (App. C.2, eq 110–120), in exact arithmetic.
+fn claim_lem3_exact() -> Claim {
+    Claim::theorem(
+        "000.lem3.exact",
+        super::FAMILY,
+        "The printed construction of Lemma 3 (Δ = softplus(w[I|0]x̂), w = 60, no bias), evaluated in log-scaled arithmetic (each \
              state column kept as e^{L}·m, the decay applied to L), answers every position with an induction-head target on the hard \
              sequences of 000.lem3.printed (a special token at r ≤ T/10 and T−1−r, 1000 ≤ T ≤ 2400, |V| ≤ 8): the construction is \
              right in exact arithmetic, and only f64's underflow (000.lem3.printed) breaks it.",
-            construction([20, 60, 400], sequences(8, 1000..=2400, true), |s: &Sequence| printed_exact_margin(s, s.vocab))
-                .sides("the target's entry at the worst position (units of its column's scale)", "the largest other entry there")
-                .expand(sequence_content),
-        )
-        .source(PAPER_000, "Lemma 3 (App. C.2, eq 110–120), in exact arithmetic", PRINTED)
-        .correction("No change to the construction, only to the arithmetic: the stored answer halves every step but still wins the argmax.")
-        .control(
-            "one state slot too few, N = |V| − 1",
-            construction([20, 60, 400], sequences(8, 1000..=2400, true), |s: &Sequence| printed_exact_margin(s, s.vocab - 1))
-                .sides("the target's entry at the worst position (units of its column's scale)", "the largest other entry there")
-                .expand(sequence_content),
-        ),
-    );
-    r.add(
-        Claim::theorem(
-            "000.lem3",
-            super::FAMILY,
-            "Lemma 3 with Δ = softplus(w([I|0]x̂ − ½)), w = 60: every position with an induction-head target (y_t = x_{j(t)+1}) is answered, on standard \
+        construction([20, 60, 400], sequences(8, 1000..=2400, true), |s: &Sequence| printed_exact_margin(s, s.vocab))
+            .sides("the target's entry at the worst position (units of its column's scale)", "the largest other entry there")
+            .expand(sequence_content),
+    )
+    .source(PAPER_000, "Lemma 3 (App. C.2, eq 110–120), in exact arithmetic", PRINTED)
+    .correction("No change to the construction, only to the arithmetic: the stored answer halves every step but still wins the argmax.")
+    .control(
+        "one state slot too few, N = |V| − 1",
+        construction([20, 60, 400], sequences(8, 1000..=2400, true), |s: &Sequence| printed_exact_margin(s, s.vocab - 1))
+            .sides("the target's entry at the worst position (units of its column's scale)", "the largest other entry there")
+            .expand(sequence_content),
+    )
+}
+
+/// `000.lem3` (theorem): Lemma 3, corrected (proofs/recall.md).
+fn claim_lem3() -> Claim {
+    Claim::theorem(
+        "000.lem3",
+        super::FAMILY,
+        "Lemma 3 with Δ = softplus(w([I|0]x̂ − ½)), w = 60: every position with an induction-head target (y_t = x_{j(t)+1}) is answered, on standard \
              and hard sequences, 2 ≤ |V| ≤ 12, 4 ≤ T ≤ 2400 (blank positions are not scored).",
-            construction([40, 150, 1000], sequences(12, 4..=2400, false), |s: &Sequence| induction_margin(s, s.vocab, 0.5)),
-        )
-        .source(PAPER_000, "Lemma 3, corrected (proofs/recall.md)", PRINTED)
-        .correction("The ½ shift in Δ (see 000.lem3.printed); a first occurrence leaves the column empty (blank), which the paper does not spell out.")
-        .control(
-            "one state slot too few, N = |V| − 1",
-            construction([40, 150, 1000], sequences(12, 4..=2400, false), |s: &Sequence| induction_margin(s, s.vocab - 1, 0.5))
-                .sides("the target's logit at the worst position", "the largest other logit there")
-                .expand(sequence_content),
-        ),
-    );
+        construction([40, 150, 1000], sequences(12, 4..=2400, false), |s: &Sequence| induction_margin(s, s.vocab, 0.5)),
+    )
+    .source(PAPER_000, "Lemma 3, corrected (proofs/recall.md)", PRINTED)
+    .correction("The ½ shift in Δ (see 000.lem3.printed); a first occurrence leaves the column empty (blank), which the paper does not spell out.")
+    .control(
+        "one state slot too few, N = |V| − 1",
+        construction([40, 150, 1000], sequences(12, 4..=2400, false), |s: &Sequence| induction_margin(s, s.vocab - 1, 0.5))
+            .sides("the target's logit at the worst position", "the largest other logit there")
+            .expand(sequence_content),
+    )
+}
+
+/// Registers Lemma 3.
+pub fn register(r: &mut crate::claim::Registry) {
+    r.add(claim_lem3_printed());
+    r.add(claim_lem3_exact());
+    r.add(claim_lem3());
 }

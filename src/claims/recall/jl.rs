@@ -122,10 +122,9 @@ fn jl_check(shrink: f64) -> impl crate::claim::Check {
     })
 }
 
-/// Registers Lemma 4.
-pub fn register(r: &mut crate::claim::Registry) {
-    r.add(
-        Claim::theorem(
+/// `000.lem4` (theorem): Lemma 4 (App. C, eq 49–51).
+fn claim_lem4() -> Claim {
+    Claim::theorem(
             "000.lem4",
             super::FAMILY,
             "For M ∈ ℝ^{p×d} with i.i.d. entries ±1/√p and p = ⌈4 ln(d/δ)/ε²⌉: P(max_{i≠j} |⟨Me_i, Me_j⟩| > ε) ≤ δ², and ‖Me_i‖ = 1 \
@@ -135,6 +134,10 @@ pub fn register(r: &mut crate::claim::Registry) {
         )
         .source(PAPER_000, "Lemma 4 (App. C, eq 49–51)", "Given the standard basis {e_1..e_d} and ε ∈ (0, 0.5), there is M: ℝ^d → ℝ^p with p = O(ε^{−2} log d) and M_ij i.i.d. (1/√p)·Unif{±1} such that |⟨Me_i, Me_j⟩| ≤ ε for all pairs (‖Me_i‖ ≈ 1).")
         .correction("\"All pairs\" means i ≠ j; ‖Me_i‖ = 1 exactly, not approximately; the union bound is loose, so the measured failure rate stays below δ².")
-        .control("p sixteen times smaller, ⌈ln(d/δ)/(4ε²)⌉", jl_check(16.0)),
-    );
+        .control("p sixteen times smaller, ⌈ln(d/δ)/(4ε²)⌉", jl_check(16.0))
+}
+
+/// Registers Lemma 4.
+pub fn register(r: &mut crate::claim::Registry) {
+    r.add(claim_lem4());
 }

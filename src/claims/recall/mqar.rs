@@ -411,70 +411,96 @@ fn printed_vs_corrected(name: &str, title: &str, printed: impl Fn(&Case) -> Cons
         .caption("The printed reduced-width construction fails at every |V|; the corrected one answers every query.")
 }
 
-/// Registers the MQAR constructions.
-pub fn register(r: &mut crate::claim::Registry) {
-    let cases_small = || cases(8, 16);
-    // Every construction is also run large (κ ≤ 64, |V| ≤ 1024, one draw in five) and, where the
-    // paper's argument covers it, with adjacent queries (eq 64–66; half of the draws).
-    let cases_separated = || cases_to_large(8, 16, usize::MAX, false);
-    let cases_adjacent = || cases_to_large(8, 16, usize::MAX, true);
-    r.add(
-        Claim::theorem(
-            "000.thm2",
-            super::FAMILY,
-            "One-layer Mamba without gate, d = κ + |V|, N = κ: keys 2e_i, values e_{κ+j}, conv ReLU(x_{t−1} + 2x_t − 1), Λ = 0, Δ = 1, \
+/// Small MQAR cases: κ ≤ 8, |V| ≤ 16.
+fn cases_small() -> impl Strategy<Value = Case> {
+    cases(8, 16)
+}
+
+// Every construction is also run large (κ ≤ 64, |V| ≤ 1024, one draw in five) and, where the
+// paper's argument covers it, with adjacent queries (eq 64–66; half of the draws).
+
+/// κ ≤ 8, |V| ≤ 16 (one draw in five up to κ = 64, |V| = 1024), queries separated by noise.
+fn cases_separated() -> impl Strategy<Value = Case> {
+    cases_to_large(8, 16, usize::MAX, false)
+}
+
+/// As [`cases_separated`], with queries anywhere (adjacent ones included).
+fn cases_adjacent() -> impl Strategy<Value = Case> {
+    cases_to_large(8, 16, usize::MAX, true)
+}
+
+/// As [`cases_separated`], with keys queried more than once.
+fn repeated() -> impl Strategy<Value = Case> {
+    cases_to_large(8, 16, usize::MAX, false).prop_map(|c| Case { placement: QueryPlacement::Repeated, ..c })
+}
+
+/// Remark 7's adversaries: κ ≤ 24 keys, ε ∈ {0.01, …, 0.99}.
+fn adversaries() -> impl Strategy<Value = Adversary> {
+    (2usize..=24, 1usize..=99).prop_map(|(keys, e)| Adversary { keys, eps: e as f64 / 100.0 })
+}
+
+/// Cases for the S4D construction: κ ≤ 6, |V| ≤ 12.
+fn cases_s4d() -> impl Strategy<Value = Case> {
+    cases(6, 12)
+}
+
+/// `000.thm2` (theorem): Theorem 2, step 1 (App. C.1, eq 53–66).
+fn claim_thm2() -> Claim {
+    Claim::theorem(
+        "000.thm2",
+        super::FAMILY,
+        "One-layer Mamba without gate, d = κ + |V|, N = κ: keys 2e_i, values e_{κ+j}, conv ReLU(x_{t−1} + 2x_t − 1), Λ = 0, Δ = 1, \
              B = C = [I_κ | 0], W_o rows e_{κ+l}: on random MQAR instances (2 ≤ κ ≤ 8, 2 ≤ |V| ≤ 16; one draw in five up to κ = 64, |V| = 1024; \
              queries separated by noise) every query's logits are exactly 3e_{j(i)} (1e−12), so the argmax is the target.",
-            construction([40, 200, 2000], cases_separated(), |c: &Case| {
-                let (inst, _) = c.instance();
-                closed_form(&thm2_onehot(c.keys, c.values, c.keys), &inst, 3.0)
-            })
-            .illustrate(|_| vec![slots_figure()]),
-        )
-        .source(PAPER_000, "Theorem 2, step 1 (App. C.1, eq 53–66)", "A one-layer Mamba without gating solves MQAR with d = O(κ + log|V|) and N = κ.")
-        .control(
-            "one state slot too few, N = κ − 1",
-            construction([40, 200, 2000], cases_separated(), |c: &Case| {
-                let (inst, _) = c.instance();
-                thm2_onehot(c.keys, c.values, c.keys - 1).margin(&inst, 3.0)
-            })
-            .sides(QUERY_SIDES.0, QUERY_SIDES.1)
-            .expand(token_content),
-        ),
-    );
-    r.add(
-        Claim::theorem(
-            "000.thm2.adjacent",
-            super::FAMILY,
-            "Theorem 2, step 1 (as 000.thm2) when a query may directly follow another key (eq 64–66): at a query of k_i after k_l the conv \
+        construction([40, 200, 2000], cases_separated(), |c: &Case| {
+            let (inst, _) = c.instance();
+            closed_form(&thm2_onehot(c.keys, c.values, c.keys), &inst, 3.0)
+        })
+        .illustrate(|_| vec![slots_figure()]),
+    )
+    .source(PAPER_000, "Theorem 2, step 1 (App. C.1, eq 53–66)", "A one-layer Mamba without gating solves MQAR with d = O(κ + log|V|) and N = κ.")
+    .control(
+        "one state slot too few, N = κ − 1",
+        construction([40, 200, 2000], cases_separated(), |c: &Case| {
+            let (inst, _) = c.instance();
+            thm2_onehot(c.keys, c.values, c.keys - 1).margin(&inst, 3.0)
+        })
+        .sides(QUERY_SIDES.0, QUERY_SIDES.1)
+        .expand(token_content),
+    )
+}
+
+/// `000.thm2.adjacent` (theorem): Theorem 2, step 1, the adjacent-key case (App. C.1, eq 64–66).
+fn claim_thm2_adjacent() -> Claim {
+    Claim::theorem(
+        "000.thm2.adjacent",
+        super::FAMILY,
+        "Theorem 2, step 1 (as 000.thm2) when a query may directly follow another key (eq 64–66): at a query of k_i after k_l the conv \
              gives C_t = (c₀k − b)e_l + (c₁k − b)e_i = e_l + 3e_i, so the logits are exactly 3e_{j(i)} + e_{j(l)} (3e_{j(i)} after a noise value; \
              1e−12) and the argmax is still the target because c₀ < c₁. Queries anywhere in the query region, 2 ≤ κ ≤ 8, 2 ≤ |V| ≤ 16, one draw \
              in five up to κ = 64, |V| = 1024.",
-            construction(
-                [40, 200, 2000],
-                cases_to_large(8, 16, usize::MAX, false).prop_map(|c| Case { placement: QueryPlacement::Anywhere, ..c }),
-                |c: &Case| thm2_exact(c, true, false).min(thm2_onehot(c.keys, c.values, c.keys).margin(&c.instance().0, 3.0)),
-            ),
-        )
-        .source(
-            PAPER_000,
-            "Theorem 2, step 1, the adjacent-key case (App. C.1, eq 64–66)",
-            "If two keys are adjacent, (k_i, k_l) ↦ (c₀k − b)e_i + (c₁k − b)e_l, and the query dominates as long as c₀ < c₁.",
-        )
-        .control(
-            "the separated-query closed form 3e_{j(i)} demanded at adjacent queries too",
-            construction(
-                [40, 200, 2000],
-                cases_to_large(8, 16, usize::MAX, false).prop_map(|c| Case { placement: QueryPlacement::Anywhere, ..c }),
-                |c: &Case| thm2_exact(c, false, false),
-            )
-            .sides("the largest |logit − closed form| at a query", "1e−12·3")
-            .expand(token_content),
-        ),
-    );
-    let repeated = || cases_to_large(8, 16, usize::MAX, false).prop_map(|c| Case { placement: QueryPlacement::Repeated, ..c });
-    r.add(
-        Claim::theorem(
+        construction([40, 200, 2000], cases_to_large(8, 16, usize::MAX, false).prop_map(|c| Case { placement: QueryPlacement::Anywhere, ..c }), |c: &Case| {
+            thm2_exact(c, true, false).min(thm2_onehot(c.keys, c.values, c.keys).margin(&c.instance().0, 3.0))
+        }),
+    )
+    .source(
+        PAPER_000,
+        "Theorem 2, step 1, the adjacent-key case (App. C.1, eq 64–66)",
+        "If two keys are adjacent, (k_i, k_l) ↦ (c₀k − b)e_i + (c₁k − b)e_l, and the query dominates as long as c₀ < c₁.",
+    )
+    .control(
+        "the separated-query closed form 3e_{j(i)} demanded at adjacent queries too",
+        construction([40, 200, 2000], cases_to_large(8, 16, usize::MAX, false).prop_map(|c| Case { placement: QueryPlacement::Anywhere, ..c }), |c: &Case| {
+            thm2_exact(c, false, false)
+        })
+        .sides("the largest |logit − closed form| at a query", "1e−12·3")
+        .expand(token_content),
+    )
+}
+
+/// `000.thm2.repeated` (theorem): MQAR, App. C.1 eq (47): the queries are 'shuffled queries (=keys)', k_{i_1} … k_{i_κ}.
+fn claim_thm2_repeated() -> Claim {
+    Claim::theorem(
             "000.thm2.repeated",
             super::FAMILY,
             "Outside the task of eq (47), where the queries are the κ keys shuffled (each once): if a key is queried again, Theorem 2's step-1 \
@@ -485,10 +511,12 @@ pub fn register(r: &mut crate::claim::Registry) {
         )
         .source(PAPER_000, "MQAR, App. C.1 eq (47): the queries are 'shuffled queries (=keys)', k_{i_1} … k_{i_κ}", "x = [k₁ v₁ … k_κ v_κ | v× … k_{i₁} v× … k_{i_κ} v× …]")
         .correction("A scope statement, not an erratum: eq (47) queries each key once, and the construction is exact there (000.thm2); a key queried twice reads the noise written into its column after the first query.")
-        .control("the eq-47 column contents (the prefix value only) demanded at repeated queries too", construction([40, 200, 2000], repeated(), |c: &Case| thm2_exact(c, true, false)).sides("the largest |logit − closed form| at a query", "1e−12·3").expand(token_content)),
-    );
-    r.add(
-        Claim::erratum(
+        .control("the eq-47 column contents (the prefix value only) demanded at repeated queries too", construction([40, 200, 2000], repeated(), |c: &Case| thm2_exact(c, true, false)).sides("the largest |logit − closed form| at a query", "1e−12·3").expand(token_content))
+}
+
+/// `000.thm2.reduced.printed` (erratum): Theorem 2, step 2 (eq 67–72).
+fn claim_thm2_reduced_printed() -> Claim {
+    Claim::erratum(
             "000.thm2.reduced.printed",
             super::FAMILY,
             "Theorem 2, step 2 as printed: values [0; M_v e_j + 2·1] with Rademacher codes M_v (p = ⌈16 ln(2|V|)⌉, JL at ε = δ = ½), keys 10e_i, \
@@ -518,67 +546,73 @@ pub fn register(r: &mut crate::claim::Registry) {
                      or use zero-sum codes, for which W_o s = 0 and no bias is needed (000.thm2.reduced).",
         )
         .error(ErrorKind::Construction, "Theorem 2's existence claim (d = O(κ + log|V|), N = κ) survives: zero-sum codes need no bias (000.thm2.reduced). The printed step-2 construction fails: y_t carries the factor (c₁k − b) from C_t and the query's own write, so the printed bias −(c₀k − b)W_o s is 97× too small and the shared offset swamps the code inner products.")
-        .holds_instead(&["000.thm2.reduced"]),
-    );
-    r.add(
-        Claim::theorem(
-            "000.thm2.reduced",
-            super::FAMILY,
-            "Theorem 2, step 2 corrected: value codes = distinct zero-sum ±1/√p vectors at the smallest even p with C(p, p/2) ≥ |V| \
+        .holds_instead(&["000.thm2.reduced"])
+}
+
+/// `000.thm2.reduced` (theorem): Theorem 2, step 2, corrected (proofs/recall.md).
+fn claim_thm2_reduced() -> Claim {
+    Claim::theorem(
+        "000.thm2.reduced",
+        super::FAMILY,
+        "Theorem 2, step 2 corrected: value codes = distinct zero-sum ±1/√p vectors at the smallest even p with C(p, p/2) ≥ |V| \
              (d = κ + p, p = O(log|V|)), no output bias; otherwise as printed. Every query of random MQAR instances (2 ≤ κ ≤ 8, 2 ≤ |V| ≤ 16; one \
              draw in five up to κ = 64, |V| = 1024; half with queries anywhere, so some follow another key) is answered.",
-            construction([40, 200, 2000], cases_adjacent(), |c: &Case| {
-                let (inst, _) = c.instance();
-                thm2_reduced(c.keys, &balanced(c.values, balanced_width(c.values)), Bias::None).margin(&inst, 1.0)
-            })
-            .illustrate(|_| {
-                vec![width_figure("width_thm2", "Theorem 2 reduced (balanced codes): accuracy over κ and code width", "d = κ + p", |k, c| {
-                    thm2_reduced(k, c, Bias::None)
-                })]
-            }),
-        )
-        .source(PAPER_000, "Theorem 2, step 2, corrected (proofs/recall.md)", "d = O(κ + log|V|), N = κ.")
-        .control(
-            "codes of the next smaller even width (codes repeat)",
-            construction([40, 200, 2000], cases_adjacent(), |c: &Case| {
-                let (inst, _) = c.instance();
-                thm2_reduced(c.keys, &balanced(c.values, narrower(c.values)), Bias::None).margin(&inst, 1.0)
-            })
-            .sides(QUERY_SIDES.0, QUERY_SIDES.1)
-            .expand(|c| balanced_content(c, narrower(c.values))),
-        ),
-    );
-    r.add(
-        Claim::theorem(
-            "000.thm3",
-            super::FAMILY,
-            "One-layer Mamba-2 without gate, d = κ + |V|, N = κ: keys e_i, values e_{κ+j}, conv_B a shift, conv_u = conv_C the identity through σ, \
+        construction([40, 200, 2000], cases_adjacent(), |c: &Case| {
+            let (inst, _) = c.instance();
+            thm2_reduced(c.keys, &balanced(c.values, balanced_width(c.values)), Bias::None).margin(&inst, 1.0)
+        })
+        .illustrate(|_| {
+            vec![width_figure("width_thm2", "Theorem 2 reduced (balanced codes): accuracy over κ and code width", "d = κ + p", |k, c| {
+                thm2_reduced(k, c, Bias::None)
+            })]
+        }),
+    )
+    .source(PAPER_000, "Theorem 2, step 2, corrected (proofs/recall.md)", "d = O(κ + log|V|), N = κ.")
+    .control(
+        "codes of the next smaller even width (codes repeat)",
+        construction([40, 200, 2000], cases_adjacent(), |c: &Case| {
+            let (inst, _) = c.instance();
+            thm2_reduced(c.keys, &balanced(c.values, narrower(c.values)), Bias::None).margin(&inst, 1.0)
+        })
+        .sides(QUERY_SIDES.0, QUERY_SIDES.1)
+        .expand(|c| balanced_content(c, narrower(c.values))),
+    )
+}
+
+/// `000.thm3` (theorem): Theorem 3, step 1 (eq 73–77).
+fn claim_thm3() -> Claim {
+    Claim::theorem(
+        "000.thm3",
+        super::FAMILY,
+        "One-layer Mamba-2 without gate, d = κ + |V|, N = κ: keys e_i, values e_{κ+j}, conv_B a shift, conv_u = conv_C the identity through σ, \
              λ = 0, Δ = 1, B = C = [I_κ | 0], W_o rows e_{κ+l}: every query's logits are exactly e_{j(i)} with σ = ReLU (the proof) and exactly \
              SiLU(1)³·e_{j(i)} with σ = SiLU (Mamba-2's own activation) (1e−12), on random instances (2 ≤ κ ≤ 8, 2 ≤ |V| ≤ 16; one draw in five \
              up to κ = 64, |V| = 1024; half with adjacent queries: the shifted B_t keeps them exact).",
-            construction([40, 200, 2000], cases_adjacent(), |c: &Case| {
-                let (inst, _) = c.instance();
-                let silu1 = Activation::Silu.apply(1.0);
-                closed_form(&thm3_onehot(c.keys, c.values, c.keys, Activation::Relu), &inst, 1.0).min(closed_form(
-                    &thm3_onehot(c.keys, c.values, c.keys, Activation::Silu),
-                    &inst,
-                    silu1.powi(3),
-                ))
-            }),
-        )
-        .source(PAPER_000, "Theorem 3, step 1 (eq 73–77)", "A one-layer Mamba-2 without gating solves MQAR with d = O(log κ + log|V|) and N = O(log κ).")
-        .control(
-            "one state slot too few, N = κ − 1",
-            construction([40, 200, 2000], cases_adjacent(), |c: &Case| {
-                let (inst, _) = c.instance();
-                thm3_onehot(c.keys, c.values, c.keys - 1, Activation::Relu).margin(&inst, 1.0)
-            })
-            .sides(QUERY_SIDES.0, QUERY_SIDES.1)
-            .expand(token_content),
-        ),
-    );
-    r.add(
-        Claim::erratum(
+        construction([40, 200, 2000], cases_adjacent(), |c: &Case| {
+            let (inst, _) = c.instance();
+            let silu1 = Activation::Silu.apply(1.0);
+            closed_form(&thm3_onehot(c.keys, c.values, c.keys, Activation::Relu), &inst, 1.0).min(closed_form(
+                &thm3_onehot(c.keys, c.values, c.keys, Activation::Silu),
+                &inst,
+                silu1.powi(3),
+            ))
+        }),
+    )
+    .source(PAPER_000, "Theorem 3, step 1 (eq 73–77)", "A one-layer Mamba-2 without gating solves MQAR with d = O(log κ + log|V|) and N = O(log κ).")
+    .control(
+        "one state slot too few, N = κ − 1",
+        construction([40, 200, 2000], cases_adjacent(), |c: &Case| {
+            let (inst, _) = c.instance();
+            thm3_onehot(c.keys, c.values, c.keys - 1, Activation::Relu).margin(&inst, 1.0)
+        })
+        .sides(QUERY_SIDES.0, QUERY_SIDES.1)
+        .expand(token_content),
+    )
+}
+
+/// `000.thm3.reduced.printed` (erratum): Theorem 3, step 2 (App. C.1).
+fn claim_thm3_reduced_printed() -> Claim {
+    Claim::erratum(
             "000.thm3.reduced.printed",
             super::FAMILY,
             "Theorem 3, step 2 as printed: Rademacher key codes (p_k = ⌈16 ln κ⌉ + 2) and value codes (p_v = ⌈16 ln(2|V|)⌉) through the proof's \
@@ -605,24 +639,28 @@ pub fn register(r: &mut crate::claim::Registry) {
                      convolutions (or a small-scale SiLU), and N = p_k must absorb the interference of the other keys (000.thm3.reduced).",
         )
         .error(ErrorKind::Reading, "App. C.1, Theorem 3 step 2: 'keeping the convolution, SSM, and output layers the same as step 1'. Reading checked: the same layers, so the convolutions keep the proof's σ (ReLU), which clips the JL codes' negative entries; retrieval fails. The other reading, the same action ('shifting the attention-keys by one position … while keeping the attention-queries and attention-values unchanged'), is linear convolutions: with N = p_k = ⌈16 ln κ⌉ the error rate is ≤ 1% (000.thm3.reduced).")
-        .holds_instead(&["000.thm3.reduced"]),
-    );
-    r.add(
-        Claim::theorem(
-            "000.thm3.reduced",
-            super::FAMILY,
-            "Theorem 3, step 2 with linear convolutions: Rademacher key codes with N = p_k = ⌈16 ln κ⌉ and value codes p_v = ⌈8 ln 128⌉, |V| = 128, \
+        .holds_instead(&["000.thm3.reduced"])
+}
+
+/// `000.thm3.reduced` (theorem): Theorem 3, step 2, with the constant the evidence gives (proofs/recall.md).
+fn claim_thm3_reduced() -> Claim {
+    Claim::theorem(
+        "000.thm3.reduced",
+        super::FAMILY,
+        "Theorem 3, step 2 with linear convolutions: Rademacher key codes with N = p_k = ⌈16 ln κ⌉ and value codes p_v = ⌈8 ln 128⌉, |V| = 128, \
              T = 100: the per-query error rate is ≤ 1% for κ ∈ {4, 8, 16, 24} (exact one-sided Clopper–Pearson, family-wise α = 1e−4, \
              Bonferroni over the 4 cells; 400 / 4000 / 20000 queries per κ: power against a 2% rate 0.016 / 0.905 / 1.000, against 5% \
              0.90 at the quick budget, reported per cell); the (κ, N/ln κ) phase diagram is attached.",
-            thm3_statistical(16.0),
-        )
-        .source(PAPER_000, "Theorem 3, step 2, with the constant the evidence gives (proofs/recall.md)", "d = O(log κ + log|V|), N = O(log κ).")
-        .correction("\"N = log κ\" hides the ε dependence: with JL keys the constant is ≈ 16 (C = N/ln κ); C ≤ 4 fails, matching the paper's Fig. A.3.")
-        .control("N = ⌈ln κ⌉ (C = 1)", thm3_statistical(1.0)),
-    );
-    r.add(
-        Claim::theorem(
+        thm3_statistical(16.0),
+    )
+    .source(PAPER_000, "Theorem 3, step 2, with the constant the evidence gives (proofs/recall.md)", "d = O(log κ + log|V|), N = O(log κ).")
+    .correction("\"N = log κ\" hides the ε dependence: with JL keys the constant is ≈ 16 (C = N/ln κ); C ≤ 4 fails, matching the paper's Fig. A.3.")
+    .control("N = ⌈ln κ⌉ (C = 1)", thm3_statistical(1.0))
+}
+
+/// `000.thm3.condition` (theorem): Theorem 3, step 2: the retrieval argument (proofs/recall.md).
+fn claim_thm3_condition() -> Claim {
+    Claim::theorem(
             "000.thm3.condition",
             super::FAMILY,
             "Theorem 3 with non-orthogonal codes and linear convolutions: at every query where 1 − ε_v > 2mε_k (ε_k, ε_v the largest |⟨k_i, k_i'⟩|, \
@@ -634,53 +672,53 @@ pub fn register(r: &mut crate::claim::Registry) {
         )
         .source(PAPER_000, "Theorem 3, step 2: the retrieval argument (proofs/recall.md)", "Retrieval: y_t ∝ v_{j(i)} + ε Σ_{l≠j(i)} v_l, so the argmax is correct.")
         .correction("The interference is Σ_s ⟨k(x_{s−1}), k_i⟩⟨v_l, x_s⟩ over the m positions after other keys (up to 2κ − 2), so ε_k must be below ~1/(4κ), not just small.")
-        .control("the condition without the key interference, 1 − ε_v > 0", property([300, 1000, 10000], perturbed_cases(), |pc: &PerturbedCase| condition_margin(pc, 0.0)).sides(QUERY_SIDES.0, QUERY_SIDES.1).expand(perturbed_content)),
-    );
-    let adversaries = || (2usize..=24, 1usize..=99).prop_map(|(keys, e)| Adversary { keys, eps: e as f64 / 100.0 });
-    r.add(
-        Claim::theorem(
-            "000.rem7",
-            super::FAMILY,
-            "Mamba-2 retrieval (linear convs) on [k₁ v₁ k₂ v … k_κ v, noise, k₁] with unit keys, ⟨k_i, k₁⟩ = ε for i ≥ 2, orthonormal values: \
+        .control("the condition without the key interference, 1 − ε_v > 0", property([300, 1000, 10000], perturbed_cases(), |pc: &PerturbedCase| condition_margin(pc, 0.0)).sides(QUERY_SIDES.0, QUERY_SIDES.1).expand(perturbed_content))
+}
+
+/// `000.rem7` (theorem): Remark 7 (App. C.1).
+fn claim_rem7() -> Claim {
+    Claim::theorem(
+        "000.rem7",
+        super::FAMILY,
+        "Mamba-2 retrieval (linear convs) on [k₁ v₁ k₂ v … k_κ v, noise, k₁] with unit keys, ⟨k_i, k₁⟩ = ε for i ≥ 2, orthonormal values: \
              the answer is wrong exactly when ε(κ − 1) > 1 (2 ≤ κ ≤ 24, ε on a 0.01 grid; the margin is 1 − ε(κ−1)).",
-            property([100, 400, 4000], adversaries(), |a: &Adversary| rem7_margin(a, 1.0)).sides(REM7_SIDES.0, REM7_SIDES.1),
-        )
-        .source(PAPER_000, "Remark 7 (App. C.1)", "For [k₁, v₁, k₂, v, …, k_κ, v] with v₁ ≠ v, the noise ε(κ−1)v can beat v₁ if ε(κ−1) > 1.")
-        .control(
-            "the boundary εκ > 1 (an off-by-one in the count of interfering keys)",
-            property([100, 400, 4000], adversaries(), |a: &Adversary| rem7_margin(a, 0.0)).sides(REM7_SIDES.0, REM7_SIDES.1),
-        ),
-    );
-    let cases_s4d = || cases(6, 12);
-    r.add(
-        Claim::theorem(
-            "000.thm4",
-            super::FAMILY,
-            "One-layer gated Mamba block with an S4D mixer, d = κ|V|, N = 1: keys 10·1_{block i}, values e_j in every block, conv \
+        property([100, 400, 4000], adversaries(), |a: &Adversary| rem7_margin(a, 1.0)).sides(REM7_SIDES.0, REM7_SIDES.1),
+    )
+    .source(PAPER_000, "Remark 7 (App. C.1)", "For [k₁, v₁, k₂, v, …, k_κ, v] with v₁ ≠ v, the noise ε(κ−1)v can beat v₁ if ε(κ−1) > 1.")
+    .control(
+        "the boundary εκ > 1 (an off-by-one in the count of interfering keys)",
+        property([100, 400, 4000], adversaries(), |a: &Adversary| rem7_margin(a, 0.0)).sides(REM7_SIDES.0, REM7_SIDES.1),
+    )
+}
+
+/// `000.thm4` (theorem): Theorem 4, step 1 (eq 81–99).
+fn claim_thm4() -> Claim {
+    Claim::theorem(
+        "000.thm4",
+        super::FAMILY,
+        "One-layer gated Mamba block with an S4D mixer, d = κ|V|, N = 1: keys 10·1_{block i}, values e_j in every block, conv \
              ReLU(10x_{t−1} + x_t − 100), Λ = 0, Δ = B = C = 1, gate ReLU(x_t), W_o rows [e_lᵀ … e_lᵀ]: every query's logits are exactly \
              10e_{j(i)} (2 ≤ κ ≤ 6, 2 ≤ |V| ≤ 12; one draw in five up to κ = 64 with κ|V| ≤ 4096, the embedding's width; half with adjacent queries).",
-            construction([40, 200, 2000], cases_to_large(6, 12, 4096, true), |c: &Case| {
-                let (inst, _) = c.instance();
-                closed_form(&thm4(c.keys, &one_hot_codes(c.values), 0.0, true), &inst, 10.0)
-            }),
-        )
-        .source(
-            PAPER_000,
-            "Theorem 4, step 1 (eq 81–99)",
-            "A one-layer Mamba block with an S4D mixer (gating used) solves MQAR with d = O(κ log|V|) and N = 1.",
-        )
-        .control(
-            "the gate removed",
-            construction([40, 200, 2000], cases_to_large(6, 12, 4096, true), |c: &Case| {
-                let (inst, _) = c.instance();
-                thm4(c.keys, &one_hot_codes(c.values), 0.0, false).margin(&inst, 10.0)
-            })
-            .sides(QUERY_SIDES.0, QUERY_SIDES.1)
-            .expand(token_content),
-        ),
-    );
-    r.add(
-        Claim::erratum(
+        construction([40, 200, 2000], cases_to_large(6, 12, 4096, true), |c: &Case| {
+            let (inst, _) = c.instance();
+            closed_form(&thm4(c.keys, &one_hot_codes(c.values), 0.0, true), &inst, 10.0)
+        }),
+    )
+    .source(PAPER_000, "Theorem 4, step 1 (eq 81–99)", "A one-layer Mamba block with an S4D mixer (gating used) solves MQAR with d = O(κ log|V|) and N = 1.")
+    .control(
+        "the gate removed",
+        construction([40, 200, 2000], cases_to_large(6, 12, 4096, true), |c: &Case| {
+            let (inst, _) = c.instance();
+            thm4(c.keys, &one_hot_codes(c.values), 0.0, false).margin(&inst, 10.0)
+        })
+        .sides(QUERY_SIDES.0, QUERY_SIDES.1)
+        .expand(token_content),
+    )
+}
+
+/// `000.thm4.reduced.printed` (erratum): Theorem 4, step 2 (eq 102–109).
+fn claim_thm4_reduced_printed() -> Claim {
+    Claim::erratum(
             "000.thm4.reduced.printed",
             super::FAMILY,
             "Theorem 4, step 2 as printed: values [(Me_j + 1)ᵀ | … ] with Rademacher codes M (p = ⌈16 ln(2(|V|+1))⌉), output rows [(Me_l)ᵀ | …], no bias: \
@@ -709,31 +747,49 @@ pub fn register(r: &mut crate::claim::Registry) {
             "(Me_l)ᵀ1 = √p⟨Me_l, 1/√p⟩ is O(√p ε), not ε, so kβ(Me_l)ᵀ1 dominates: subtract it as an output bias, or use zero-sum codes (000.thm4.reduced).",
         )
         .error(ErrorKind::Construction, "Theorem 4's existence claim (d = O(κ log|V|), N = 1) survives: zero-sum codes need no correction (000.thm4.reduced). The printed step-2 construction fails: (Me_l)ᵀ1 = √p⟨Me_l, 1/√p⟩ is O(√p·ε), not ε, so the term kβ(Me_l)ᵀ1 dominates the logits.")
-        .holds_instead(&["000.thm4.reduced"]),
-    );
-    r.add(
-        Claim::theorem(
-            "000.thm4.reduced",
-            super::FAMILY,
-            "Theorem 4, step 2 corrected: distinct zero-sum ±1/√p value codes at the smallest even p with C(p, p/2) ≥ |V| (d = κp), β = 1, no bias: \
+        .holds_instead(&["000.thm4.reduced"])
+}
+
+/// `000.thm4.reduced` (theorem): Theorem 4, step 2, corrected (proofs/recall.md).
+fn claim_thm4_reduced() -> Claim {
+    Claim::theorem(
+        "000.thm4.reduced",
+        super::FAMILY,
+        "Theorem 4, step 2 corrected: distinct zero-sum ±1/√p value codes at the smallest even p with C(p, p/2) ≥ |V| (d = κp), β = 1, no bias: \
              every query of random instances (2 ≤ κ ≤ 6, 2 ≤ |V| ≤ 12; one draw in five up to κ = 64, |V| = 1024; half with adjacent queries) is answered.",
-            construction([40, 200, 2000], cases_to_large(6, 12, usize::MAX, true), |c: &Case| {
-                let (inst, _) = c.instance();
-                thm4(c.keys, &balanced(c.values, balanced_width(c.values)), 1.0, true).margin(&inst, 1.0)
-            })
-            .illustrate(|_| {
-                vec![width_figure("width_thm4", "Theorem 4 reduced (balanced codes): accuracy over κ and code width", "d = κp", |k, c| thm4(k, c, 1.0, true))]
-            }),
-        )
-        .source(PAPER_000, "Theorem 4, step 2, corrected (proofs/recall.md)", "d = O(κ log|V|), N = 1.")
-        .control(
-            "codes of the next smaller even width (codes repeat)",
-            construction([40, 200, 2000], cases_to_large(6, 12, usize::MAX, true), |c: &Case| {
-                let (inst, _) = c.instance();
-                thm4(c.keys, &balanced(c.values, narrower(c.values)), 1.0, true).margin(&inst, 1.0)
-            })
-            .sides(QUERY_SIDES.0, QUERY_SIDES.1)
-            .expand(|c| balanced_content(c, narrower(c.values))),
-        ),
-    );
+        construction([40, 200, 2000], cases_to_large(6, 12, usize::MAX, true), |c: &Case| {
+            let (inst, _) = c.instance();
+            thm4(c.keys, &balanced(c.values, balanced_width(c.values)), 1.0, true).margin(&inst, 1.0)
+        })
+        .illustrate(|_| {
+            vec![width_figure("width_thm4", "Theorem 4 reduced (balanced codes): accuracy over κ and code width", "d = κp", |k, c| thm4(k, c, 1.0, true))]
+        }),
+    )
+    .source(PAPER_000, "Theorem 4, step 2, corrected (proofs/recall.md)", "d = O(κ log|V|), N = 1.")
+    .control(
+        "codes of the next smaller even width (codes repeat)",
+        construction([40, 200, 2000], cases_to_large(6, 12, usize::MAX, true), |c: &Case| {
+            let (inst, _) = c.instance();
+            thm4(c.keys, &balanced(c.values, narrower(c.values)), 1.0, true).margin(&inst, 1.0)
+        })
+        .sides(QUERY_SIDES.0, QUERY_SIDES.1)
+        .expand(|c| balanced_content(c, narrower(c.values))),
+    )
+}
+
+/// Registers the MQAR constructions.
+pub fn register(r: &mut crate::claim::Registry) {
+    r.add(claim_thm2());
+    r.add(claim_thm2_adjacent());
+    r.add(claim_thm2_repeated());
+    r.add(claim_thm2_reduced_printed());
+    r.add(claim_thm2_reduced());
+    r.add(claim_thm3());
+    r.add(claim_thm3_reduced_printed());
+    r.add(claim_thm3_reduced());
+    r.add(claim_thm3_condition());
+    r.add(claim_rem7());
+    r.add(claim_thm4());
+    r.add(claim_thm4_reduced_printed());
+    r.add(claim_thm4_reduced());
 }

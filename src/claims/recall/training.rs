@@ -225,10 +225,9 @@ fn training_check(selective: bool) -> impl crate::claim::Check {
     })
 }
 
-/// Registers the training claim.
-pub fn register(r: &mut crate::claim::Registry) {
-    r.add(
-        Claim::conjecture(
+/// `002.training` (conjecture): Sec. 3 and App. C (training the simplified model, |K| = 1).
+fn claim_training() -> Claim {
+    Claim::conjecture(
             "002.training",
             super::FAMILY,
             "Adam (lr 0.05, from W_Δ = 0, b = 0, A_log = 0) on the simplified Mamba with |V| = 8, |K| = 1, N = 1, B = C = 1, loss at the query positions \
@@ -239,6 +238,10 @@ pub fn register(r: &mut crate::claim::Registry) {
         )
         .source(PAPER_002, "Sec. 3 and App. C (training the simplified model, |K| = 1)", "The simplified Mamba reaches perfect accuracy; Δ is large when a key–value pair is written and near zero almost everywhere else, acting as an input gate.")
         .correction("No hyper-parameters are given in the paper; these are ours. \"Near zero almost everywhere else\" is not reproduced literally (proofs/recall.md); the ordinal gate test is.")
-        .control("W_Δ frozen at 0 (Δ cannot depend on the input)", training_check(false)),
-    );
+        .control("W_Δ frozen at 0 (Δ cannot depend on the input)", training_check(false))
+}
+
+/// Registers the training claim.
+pub fn register(r: &mut crate::claim::Registry) {
+    r.add(claim_training());
 }

@@ -170,11 +170,11 @@ fn tails_margin(p: &TailPoint, k1: f64) -> Eval {
     up.min(down)
 }
 
-/// Registers the Lemma 1 claims.
-pub fn register(r: &mut crate::claim::Registry) {
-    const PRINTED: &str = "Given a standard Gaussian random variable X, log(c+γX²) is a sub-exponential random variable for some positive pairs of (ν,b): E(e^{λ log(c+γX²)}) ≤ e^{ν²λ²/2} for |λ| < 1/b.";
-    r.add(
-        Claim::erratum(
+const PRINTED: &str = "Given a standard Gaussian random variable X, log(c+γX²) is a sub-exponential random variable for some positive pairs of (ν,b): E(e^{λ log(c+γX²)}) ≤ e^{ν²λ²/2} for |λ| < 1/b.";
+
+/// `004.lem1.printed` (erratum): Lemma 1, Eq. (20) (appendix S3).
+fn claim_lem1_printed() -> Claim {
+    Claim::erratum(
             "004.lem1.printed",
             super::FAMILY,
             "For the proposed (ν², b) (c, γ on a 1/16 grid in (0, 2], ν², b on a 1/16 grid in (0, 16]): \
@@ -190,10 +190,12 @@ pub fn register(r: &mut crate::claim::Registry) {
              printed bound fails for every (ν, b) unless μ = E ln(c+γX²) = 0. Corrected: 004.lem1.centered.",
         )
         .error(ErrorKind::FalseStatement, "The uncentred bound E e^{λY} ≤ e^{ν²λ²/2} fails for every (ν, b) unless μ = E ln(c + γX²) = 0: at λ* = sign(μ)·min(1/(2b), |μ|/ν²), ln E e^{λY} ≥ |λ||μ| > ν²λ²/2 (Jensen). The centred form holds: 004.lem1.centered.")
-        .holds_instead(&["004.lem1.centered"]),
-    );
-    r.add(
-        Claim::erratum(
+        .holds_instead(&["004.lem1.centered"])
+}
+
+/// `004.lem1.chi2` (erratum): Lemma 1, proof, Eq. (22).
+fn claim_lem1_chi2() -> Claim {
+    Claim::erratum(
             "004.lem1.chi2",
             super::FAMILY,
             "The proof's step \"X² is sub-exponential, so P(X² ≥ t) ≤ e^{−t²/K₁}\", for K₁ on a 1/16 grid in (0, 64] and \
@@ -204,34 +206,45 @@ pub fn register(r: &mut crate::claim::Registry) {
         .source(PAPER_004, "Lemma 1, proof, Eq. (22)", "X² is sub-exponential, so P(X² ≥ t) ≤ e^{−t²/K₁}.")
         .correction("The χ²₁ tail is ~e^{−t/2}/√t: the bound must be linear in t, e^{−t/K₁} (K₁ = 2 works); the next line of the proof uses the linear form.")
         .error(ErrorKind::ProofStep, "The step 'P(X² ≥ t) ≤ e^{−t²/K₁}' of the proof of Lemma 1 is false for every K₁ (the χ²₁ tail is ~e^{−t/2}/√t). The statement survives: the next line of the proof uses the linear form e^{−t/K₁} (K₁ = 2 works), and the tails the lemma needs hold exactly (004.lem1.tails).")
-        .holds_instead(&["004.lem1.tails"]).survives(true),
-    );
-    r.add(
-        Claim::theorem(
-            "004.lem1.centered",
-            super::FAMILY,
-            "ψ(λ) = ln E e^{λ(Y−μ)} ≤ ν(b)²λ²/2 for |λ| < 1/b, Y = ln(c+γX²), with ν(b)² = 1.02·sup_{0<|λ|<1/b} 2ψ(λ)/λ² \
+        .holds_instead(&["004.lem1.tails"]).survives(true)
+}
+
+/// `004.lem1.centered` (theorem): Lemma 1, corrected (proofs/stability.md).
+fn claim_lem1_centered() -> Claim {
+    Claim::theorem(
+        "004.lem1.centered",
+        super::FAMILY,
+        "ψ(λ) = ln E e^{λ(Y−μ)} ≤ ν(b)²λ²/2 for |λ| < 1/b, Y = ln(c+γX²), with ν(b)² = 1.02·sup_{0<|λ|<1/b} 2ψ(λ)/λ² \
              (adaptive Simpson on the normal form, 81 log-spaced |λ| per sign refined by golden section); ψ checked by an independent \
              route (exp-sinh quadrature on the Gamma(½) form, μ from its erfcx closed form) at λ = u/b with u on a 0.001 grid in \
              (−1, 1) or at the open ends u = ±(1 − 10^{−k}), k = 3..9; c, γ on a 1/16 grid in (0, 2], b on a 1/64 grid in (0, 10].",
-            property([100, 500, 5000], centred_points(), |p: &CentredPoint| centred_margin(p, false)),
-        )
-        .source(PAPER_004, "Lemma 1, corrected (proofs/stability.md)", PRINTED)
-        .correction("Centred MGF; Y − μ is in fact sub-Gaussian (bounded below, doubly-exponential upper tail), so every b > 0 works with ν²(b) ≤ ν²_SG.")
-        .control("ν² 2% short of the computed sup, 0.98·ν(b)²", property([100, 500, 5000], centred_points(), |p: &CentredPoint| centred_margin(p, true))),
-    );
-    r.add(
-        Claim::theorem(
-            "004.lem1.tails",
-            super::FAMILY,
-            "For Y = ln(c+γX²), μ = E Y and s ≥ 0: P(Y − μ ≥ s) = erfc(√((e^{μ+s} − c)/(2γ))) ≤ exp(−s e^μ/(2γ)) and \
+        property([100, 500, 5000], centred_points(), |p: &CentredPoint| centred_margin(p, false)),
+    )
+    .source(PAPER_004, "Lemma 1, corrected (proofs/stability.md)", PRINTED)
+    .correction("Centred MGF; Y − μ is in fact sub-Gaussian (bounded below, doubly-exponential upper tail), so every b > 0 works with ν²(b) ≤ ν²_SG.")
+    .control("ν² 2% short of the computed sup, 0.98·ν(b)²", property([100, 500, 5000], centred_points(), |p: &CentredPoint| centred_margin(p, true)))
+}
+
+/// `004.lem1.tails` (theorem): Lemma 1, proof, Eq. (22)–(23), corrected.
+fn claim_lem1_tails() -> Claim {
+    // The K₁ = 1 control fails on ~2.5% of these instances: 1000 keep the miss probability ~1e−11.
+    Claim::theorem(
+        "004.lem1.tails",
+        super::FAMILY,
+        "For Y = ln(c+γX²), μ = E Y and s ≥ 0: P(Y − μ ≥ s) = erfc(√((e^{μ+s} − c)/(2γ))) ≤ exp(−s e^μ/(2γ)) and \
              P(Y − μ ≤ −s) ≤ e^{−s/2} (exact tails, compared in log space; c on a 1/16 grid in (0, 4], γ on a 1/64 grid in (0, 2], s ≤ 30, half of \
              the instances with s ≤ 2).",
-            // The K₁ = 1 control fails on ~2.5% of these instances: 1000 keep the miss probability ~1e−11.
-            property([1000, 3000, 30000], tail_points(), |p: &TailPoint| tails_margin(p, 2.0)),
-        )
-        .source(PAPER_004, "Lemma 1, proof, Eq. (22)–(23), corrected", "P(Y − EY ≥ t) ≤ e^{−t e^μ/(γK₁)}; P(Y − EY ≤ −t) ≤ e^{−t/2}.")
-        .correction("With the χ² tail written linearly and K₁ = 2; the lower tail needs Y ≥ log c (printed as ≤).")
-        .control("K₁ = 1 in the upper tail: exp(−s e^μ/γ)", property([1000, 3000, 30000], tail_points(), |p: &TailPoint| tails_margin(p, 1.0))),
-    );
+        property([1000, 3000, 30000], tail_points(), |p: &TailPoint| tails_margin(p, 2.0)),
+    )
+    .source(PAPER_004, "Lemma 1, proof, Eq. (22)–(23), corrected", "P(Y − EY ≥ t) ≤ e^{−t e^μ/(γK₁)}; P(Y − EY ≤ −t) ≤ e^{−t/2}.")
+    .correction("With the χ² tail written linearly and K₁ = 2; the lower tail needs Y ≥ log c (printed as ≤).")
+    .control("K₁ = 1 in the upper tail: exp(−s e^μ/γ)", property([1000, 3000, 30000], tail_points(), |p: &TailPoint| tails_margin(p, 1.0)))
+}
+
+/// Registers the Lemma 1 claims.
+pub fn register(r: &mut crate::claim::Registry) {
+    r.add(claim_lem1_printed());
+    r.add(claim_lem1_chi2());
+    r.add(claim_lem1_centered());
+    r.add(claim_lem1_tails());
 }

@@ -144,22 +144,23 @@ fn agreement_figure(cells: &[SharpCell]) -> Figure {
         .caption("Each event with t·I ≥ 20 over the Theorem 4 grid (both events, every z). The intervals are at the claim's corrected level; the band is ±log10(1 + 2|b₁|/t).")
 }
 
-/// Registers `004.thm4.sharp`.
-pub fn register(r: &mut crate::claim::Registry) {
-    r.add(
-        Claim::theorem(
-            "004.thm4.sharp",
-            super::FAMILY,
-            "For Y_t = Σ_{i≤t} ln(λ_H + γx_i²) and every threshold of the Theorem 4 grid (both events, every (λ_H, γ), t and z) with \
+/// `004.thm4.sharp` (theorem): Theorem 4 (the probability its bound is judged against).
+fn claim_thm4_sharp() -> Claim {
+    Claim::theorem(
+        "004.thm4.sharp",
+        super::FAMILY,
+        "For Y_t = Σ_{i≤t} ln(λ_H + γx_i²) and every threshold of the Theorem 4 grid (both events, every (λ_H, γ), t and z) with \
              t·I(s/t) ≥ 20: the importance-sampling interval for P(Y_t ≥ s) meets [BR/(1 + ε), BR(1 + ε)], BR = e^{−tI}/(θσ√(2πt)) the \
              Bahadur–Rao value (I, θ, σ from the log-MGF by quadrature), ε = 2|b₁|/t; betting intervals at α = 10⁻⁴, \
              Bonferroni over the events.",
-            sharp_check(1.0),
-        )
-        .source(PAPER_004, "Theorem 4 (the probability its bound is judged against)", "P(∏_{i=1}^t(λ_H + γx_i²) ≥ e^z(λ_H+γ)^t)")
-        .correction(
-            "The suite's own reference: Bahadur & Rao (1960) for a non-lattice sum, with its first correction b₁ (proofs/stability.md, \"Rare events\").",
-        )
-        .control("the rate function off by 2% (I·0.98)", sharp_check(0.98)),
-    );
+        sharp_check(1.0),
+    )
+    .source(PAPER_004, "Theorem 4 (the probability its bound is judged against)", "P(∏_{i=1}^t(λ_H + γx_i²) ≥ e^z(λ_H+γ)^t)")
+    .correction("The suite's own reference: Bahadur & Rao (1960) for a non-lattice sum, with its first correction b₁ (proofs/stability.md, \"Rare events\").")
+    .control("the rate function off by 2% (I·0.98)", sharp_check(0.98))
+}
+
+/// Registers `004.thm4.sharp`.
+pub fn register(r: &mut crate::claim::Registry) {
+    r.add(claim_thm4_sharp());
 }

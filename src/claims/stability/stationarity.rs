@@ -307,12 +307,14 @@ fn l1_check(with_factor: bool) -> impl Check {
     })
 }
 
-/// Registers the stability-narrative claims.
-pub fn register(r: &mut crate::claim::Registry) {
-    let pairs = (grid(1.0 / 32.0, 31.0 / 32.0, 1.0 / 32.0), grid(1.0 / 64.0, 1.0, 1.0 / 64.0)).prop_map(|(lambda_h, gamma)| Pair { lambda_h, gamma });
-    let pairs = move || pairs.clone();
-    r.add(
-        Claim::erratum(
+/// (λ_H, γ) on a grid: λ_H ∈ [1/32, 31/32] by 1/32, γ ∈ [1/64, 1] by 1/64.
+fn pairs() -> impl Strategy<Value = Pair> {
+    (grid(1.0 / 32.0, 31.0 / 32.0, 1.0 / 32.0), grid(1.0 / 64.0, 1.0, 1.0 / 64.0)).prop_map(|(lambda_h, gamma)| Pair { lambda_h, gamma })
+}
+
+/// `004.stability.printed` (erratum): §4.2, after Theorem 4.
+fn claim_stability_printed() -> Claim {
+    Claim::erratum(
             "004.stability.printed",
             super::FAMILY,
             "For every (λ_H, γ) with λ_H + γ < 1 (λ_H on a 1/32 grid in (0, 1), γ on a 1/64 grid in (0, 1]), the H-coordinate \
@@ -333,10 +335,12 @@ pub fn register(r: &mut crate::claim::Registry) {
              and a Pareto tail of index ≈ 1 (004.kesten).",
         )
         .error(ErrorKind::Reading, "Reading checked: 'stable' as a finite stationary second moment. §4.2 says: 'if any of the eigenvalues of Ā_t + Gx_tx_tᵀWᵀ is greater than 1, the hidden states will approach infinity', and the conclusion: 'This stability condition guarantees a high probability that the hidden states under this new model will not approach infinity'. Under that reading (no blow-up, almost surely) λ_H + γ < 1 gives E ln m < 0 and the state is a.s. stable: 004.stability.paper holds (and 004.stability.as checks the a.s. criterion by simulation). Only the finite-variance reading fails (E m² = λ_H² + 2λ_Hγ + 3γ² can exceed 1).")
-        .holds_instead(&["004.stability.paper", "004.stability.as"]),
-    );
-    r.add(
-        Claim::theorem(
+        .holds_instead(&["004.stability.paper", "004.stability.as"])
+}
+
+/// `004.stability.paper` (theorem): §4.2 and the conclusion.
+fn claim_stability_paper() -> Claim {
+    Claim::theorem(
             "004.stability.paper",
             super::FAMILY,
             "The paper's reading of §4.2, no blow-up: for every (λ_H, γ) with λ_H + γ < 1 (the grids of 004.stability.printed), \
@@ -355,10 +359,12 @@ pub fn register(r: &mut crate::claim::Registry) {
         .control(
             "the condition relaxed to λ_H + γ < 1.25",
             property([300, 3000, 30000], pairs(), |p: &Pair| paper_reading_margin(p, 1.25)).sides("μ = E ln(λ_H + γX²) (quadrature)", "0"),
-        ),
-    );
-    r.add(
-        Claim::theorem(
+        )
+}
+
+/// `004.stability.l1` (theorem): §4.2, after Theorem 4.
+fn claim_stability_l1() -> Claim {
+    Claim::theorem(
             "004.stability.l1",
             super::FAMILY,
             "What λ_H + γ < 1 does bound: the mean. For z_t = (λ_H + γx_t²)z_{t−1} + x_t, z_0 = 0, x_t iid N(0, 1): \
@@ -374,48 +380,56 @@ pub fn register(r: &mut crate::claim::Registry) {
             "If λ_H + γ < 1 and t is large, e^z(λ_H+γ)^t will be close to 0, and thus most of the terms in h_t will diminish, avoiding h_t to explode.",
         )
         .correction("λ_H + γ = E m < 1 gives E|z_t| ≤ E m·E|z_{t−1}| + E|x| (m_t is independent of z_{t−1}): a bounded mean, though not a bounded variance (004.stability.printed).")
-        .control("the bound without the factor 1/(1 − λ_H − γ), E|z_t| ≤ E|x|", l1_check(false)),
-    );
-    r.add(
-        Claim::theorem(
-            "004.stability.as",
-            super::FAMILY,
-            "The hidden state's H-coordinate z_t = (λ_H + γx_t²) z_{t−1} + x_t is a.s. stable iff μ = E ln(λ_H + γX²) < 0: for eight \
+        .control("the bound without the factor 1/(1 − λ_H − γ), E|z_t| ≤ E|x|", l1_check(false))
+}
+
+/// `004.stability.as` (theorem): §4.2 stability discussion (proofs/stability.md).
+fn claim_stability_as() -> Claim {
+    Claim::theorem(
+        "004.stability.as",
+        super::FAMILY,
+        "The hidden state's H-coordinate z_t = (λ_H + γx_t²) z_{t−1} + x_t is a.s. stable iff μ = E ln(λ_H + γX²) < 0: for eight \
              (λ_H, γ) on both sides of the a.s. boundary and of λ_H + γ = 1, cells with μ < 0 have the same law at T and 2T \
              (two-sample KS on independent paths), cells with μ > 0 grow at rate μ ((ln|z_2T| − ln|z_T|)/T, Student-t interval ± 2/T). \
              T = 2·10³ / 10⁴ / 10⁵, 2000 / 8000 / 20000 paths, α = 10⁻⁴ Bonferroni over the cells.",
-            as_check(|c, g| LogChi2::new(c, g).expect("positive").mean() < 0.0),
-        )
-        .split_samples()
-        .source(
-            PAPER_004,
-            "§4.2 stability discussion (proofs/stability.md)",
-            "[S4/Mamba require λ_i ≤ 1 …] as long as the eigenvalues do not exceed 1 very often, it's highly likely that the hidden state recursion is stable.",
-        )
-        .correction("The sharp condition (Brandt 1986, Vervaat 1979) for the random-coefficient AR(1) with iid (m_t, q_t).")
-        .control(
-            "the a.s. boundary moved to μ < 0.02, across the cell (0.9, 0.125) with μ = +0.0128: the KS branch must see it grow",
-            as_check(|c, g| LogChi2::new(c, g).expect("positive").mean() < 0.02),
-        ),
-    );
-    r.add(
-        Claim::theorem(
-            "004.kesten",
-            super::FAMILY,
-            "At the Figure 2 settings (λ_H, γ) = (0.9, 0.099) and (0.5, 0.499), the stationary z has a Pareto tail whose index is \
+        as_check(|c, g| LogChi2::new(c, g).expect("positive").mean() < 0.0),
+    )
+    .split_samples()
+    .source(
+        PAPER_004,
+        "§4.2 stability discussion (proofs/stability.md)",
+        "[S4/Mamba require λ_i ≤ 1 …] as long as the eigenvalues do not exceed 1 very often, it's highly likely that the hidden state recursion is stable.",
+    )
+    .correction("The sharp condition (Brandt 1986, Vervaat 1979) for the random-coefficient AR(1) with iid (m_t, q_t).")
+    .control(
+        "the a.s. boundary moved to μ < 0.02, across the cell (0.9, 0.125) with μ = +0.0128: the KS branch must see it grow",
+        as_check(|c, g| LogChi2::new(c, g).expect("positive").mean() < 0.02),
+    )
+}
+
+/// `004.kesten` (theorem): §4.2 and Figure 2 (proofs/stability.md, Kesten–Goldie).
+fn claim_kesten() -> Claim {
+    Claim::theorem(
+        "004.kesten",
+        super::FAMILY,
+        "At the Figure 2 settings (λ_H, γ) = (0.9, 0.099) and (0.5, 0.499), the stationary z has a Pareto tail whose index is \
              κ with E(λ_H + γX²)^κ = 1 (quadrature + bisection: 1.1119 and 1.0054): Hill's estimate from the top 2% of 4000 / \
              20000 / 100000 paths at T = 2·10³ / 5·10³ / 2·10⁴ contains κ within its normal interval (α = 10⁻⁴, Bonferroni) \
              plus a stated bias allowance of 0.15. What it can detect (power 0.9): an index off by ≥ 0.81 / 0.44 / 0.28 — enough to tell κ ≈ 1 \
              from the finite-variance boundary κ = 2, not to confirm κ to two digits.",
-            kesten_check(None),
-        )
-        .split_samples()
-        .source(
-            PAPER_004,
-            "§4.2 and Figure 2 (proofs/stability.md, Kesten–Goldie)",
-            "Both settings satisfy λ_H + γ = 0.999 < 1, so the hidden state is stable.",
-        )
-        .correction("Stable a.s., but heavy-tailed: E|z|^p < ∞ only for p < κ ≈ 1.1 and 1.005 — infinite variance, barely finite mean.")
-        .control("a finite-variance tail, κ = 2", kesten_check(Some(2.0))),
-    );
+        kesten_check(None),
+    )
+    .split_samples()
+    .source(PAPER_004, "§4.2 and Figure 2 (proofs/stability.md, Kesten–Goldie)", "Both settings satisfy λ_H + γ = 0.999 < 1, so the hidden state is stable.")
+    .correction("Stable a.s., but heavy-tailed: E|z|^p < ∞ only for p < κ ≈ 1.1 and 1.005 — infinite variance, barely finite mean.")
+    .control("a finite-variance tail, κ = 2", kesten_check(Some(2.0)))
+}
+
+/// Registers the stability-narrative claims.
+pub fn register(r: &mut crate::claim::Registry) {
+    r.add(claim_stability_printed());
+    r.add(claim_stability_paper());
+    r.add(claim_stability_l1());
+    r.add(claim_stability_as());
+    r.add(claim_kesten());
 }

@@ -385,24 +385,25 @@ fn with_bounds(fig: Figure, form: Form, style: Style, pts: impl Fn(Pick) -> Vec<
     }
 }
 
-/// Registers the Theorem 4 claims.
-pub fn register(r: &mut crate::claim::Registry) {
-    const PRINTED: &str =
-        "There exist (ν, b) such that P(∏_{i=1}^t(λ_H + γx_i²) ≥ e^z(λ_H+γ)^t) ≤ e^{−z²/(2tν²)} if 0 ≤ z ≤ tν²/b, and e^{−z/(2b)} if z > tν²/b.";
-    const GRID: &str = "(λ_H, γ) ∈ {(0.9, 0.099), (0.5, 0.499), (0.5, 0.6), (0.05, 1.5)}, t ∈ {1, 10, 10², 10³} (quick) / up to 10⁴ \
-        (standard) / 10⁶ (deep), z ∈ {0, 1, 3, 10} ∪ {1, 2, 2.5, 3}·σ√t ∪ {1.1·tν(b)²/b where ≤ t} (just past each branch point), b ∈ {0.1, 1, 10} with ν(b)² computed by quadrature (×1.02); \
-        P estimated for every cell by importance sampling at the event's saddle point (500 / 1000 / 4000 exact tilted samples, \
-        weights bounded on the event), with plain Monte Carlo (4000 / 10000 / 100000 sequences) as a cross-check where P̂ ≥ 10⁻³; \
-        a cell is refuted when its one-sided betting lower end exceeds the bound at α = 10⁻⁴, Bonferroni over the cells \
-        whose bound is below 1.";
-    r.add(
-        Claim::theorem("004.thm4", super::FAMILY, &format!("The main-text bound (19) on {GRID}"), thm4_check(Form::Main, Constants::Minimal))
+const PRINTED: &str = "There exist (ν, b) such that P(∏_{i=1}^t(λ_H + γx_i²) ≥ e^z(λ_H+γ)^t) ≤ e^{−z²/(2tν²)} if 0 ≤ z ≤ tν²/b, and e^{−z/(2b)} if z > tν²/b.";
+const GRID: &str = "(λ_H, γ) ∈ {(0.9, 0.099), (0.5, 0.499), (0.5, 0.6), (0.05, 1.5)}, t ∈ {1, 10, 10², 10³} (quick) / up to 10⁴ \
+    (standard) / 10⁶ (deep), z ∈ {0, 1, 3, 10} ∪ {1, 2, 2.5, 3}·σ√t ∪ {1.1·tν(b)²/b where ≤ t} (just past each branch point), b ∈ {0.1, 1, 10} with ν(b)² computed by quadrature (×1.02); \
+    P estimated for every cell by importance sampling at the event's saddle point (500 / 1000 / 4000 exact tilted samples, \
+    weights bounded on the event), with plain Monte Carlo (4000 / 10000 / 100000 sequences) as a cross-check where P̂ ≥ 10⁻³; \
+    a cell is refuted when its one-sided betting lower end exceeds the bound at α = 10⁻⁴, Bonferroni over the cells \
+    whose bound is below 1.";
+
+/// `004.thm4` (theorem): Theorem 4, Eq. (19).
+fn claim_thm4() -> Claim {
+    Claim::theorem("004.thm4", super::FAMILY, &format!("The main-text bound (19) on {GRID}"), thm4_check(Form::Main, Constants::Minimal))
             .source(PAPER_004, "Theorem 4, Eq. (19)", PRINTED)
             .correction("True with the centred Lemma 1 and computed (ν(b), b); loose: never better than Markov for b ≥ 1/2, and t-invariant at z = sσ√t while the probability falls exponentially in t.")
-            .control("an inadmissible constant ν² = Var(Y)/2 with b = 1e−3", thm4_check(Form::Main, Constants::Inadmissible)),
-    );
-    r.add(
-        Claim::erratum(
+            .control("an inadmissible constant ν² = Var(Y)/2 with b = 1e−3", thm4_check(Form::Main, Constants::Inadmissible))
+}
+
+/// `004.thm4.appendix` (erratum): Theorem 4, appendix Eq. (25)/(28).
+fn claim_thm4_appendix() -> Claim {
+    Claim::erratum(
             "004.thm4.appendix",
             super::FAMILY,
             &format!("The appendix's form (25)/(28), second branch e^{{−t/(2b)}}, on {GRID}"),
@@ -413,10 +414,12 @@ pub fn register(r: &mut crate::claim::Registry) {
             "The branch should read e^{−z/(2b)}: just above z = tν²/b the valid bound e^{−z/(2b)} can exceed e^{−t/(2b)} by orders of magnitude, so with the minimal ν(b) the printed branch is below the true probability. Corrected: 004.thm4.",
         )
         .error(ErrorKind::ProofStep, "The appendix's second branch e^{−t/(2b)} of (25)/(28) fails with the minimal ν(b) the proof computes (the search finds cells where the importance-sampling lower limit of the probability is far above it, down to P ≈ 10⁻²⁰⁶ at the standard budget). The theorem survives: with the branch e^{−z/(2b)} it holds in every cell (004.thm4), and (25)/(28) are existential in (ν, b), so the printed branch also holds for ν² ≥ b: then z > tν²/b ≥ t and e^{−z/(2b)} ≤ e^{−t/(2b)} (004.thm4.appendix.enlarged).")
-        .holds_instead(&["004.thm4", "004.thm4.appendix.enlarged"]).survives(true),
-    );
-    r.add(
-        Claim::theorem(
+        .holds_instead(&["004.thm4", "004.thm4.appendix.enlarged"]).survives(true)
+}
+
+/// `004.thm4.appendix.enlarged` (theorem): Theorem 4, appendix Eq. (25)/(28).
+fn claim_thm4_appendix_enlarged() -> Claim {
+    Claim::theorem(
             "004.thm4.appendix.enlarged",
             super::FAMILY,
             &format!("The appendix's form (25)/(28) with its printed branch e^{{−t/(2b)}} and ν² = max(ν(b)²·1.02, b) (an admissible, larger ν), on {GRID}"),
@@ -424,21 +427,30 @@ pub fn register(r: &mut crate::claim::Registry) {
         )
         .source(PAPER_004, "Theorem 4, appendix Eq. (25)/(28)", "… ≤ e^{−z²/(2tν²)} if 0 ≤ z ≤ tν²/b, and e^{−t/(2b)} if z > tν²/b.")
         .correction("(25)/(28) are existential in (ν, b): any ν ≥ ν(b) is admissible, and with ν² ≥ b the second branch starts at z > tν²/b ≥ t, where e^{−t/(2b)} ≥ e^{−z/(2b)}, so the printed form follows from 004.thm4.")
-        .control("the proof's minimal ν(b) (the erratum's cells)", thm4_check(Form::Appendix, Constants::Minimal)),
-    );
-    r.add(
-        Claim::theorem(
-            "004.thm4.intermediate",
-            super::FAMILY,
-            &format!("The intermediate bound P(Y_t ≥ tμ + z) ≤ B(t, z; ν(b), b), μ = E ln(λ_H + γX²) by quadrature, on {GRID}"),
-            thm4_check(Form::Intermediate, Constants::Minimal),
-        )
-        .source(
-            PAPER_004,
-            "Theorem 4, proof, Eq. (25)",
-            "P(Y ≥ EY + z) ≤ e^{−z²/(2tν²)} if 0 ≤ z ≤ tν²/b, and e^{−z/(2b)} otherwise, Y = Σ_{i≤t} log(λ_H + γx_i²).",
-        )
-        .correction("Wainwright's tail bound for a sum of t iid sub-exp(ν, b) variables (with the centred Lemma 1).")
-        .control("an inadmissible constant ν² = Var(Y)/2 with b = 1e−3", thm4_check(Form::Intermediate, Constants::Inadmissible)),
-    );
+        .control("the proof's minimal ν(b) (the erratum's cells)", thm4_check(Form::Appendix, Constants::Minimal))
+}
+
+/// `004.thm4.intermediate` (theorem): Theorem 4, proof, Eq. (25).
+fn claim_thm4_intermediate() -> Claim {
+    Claim::theorem(
+        "004.thm4.intermediate",
+        super::FAMILY,
+        &format!("The intermediate bound P(Y_t ≥ tμ + z) ≤ B(t, z; ν(b), b), μ = E ln(λ_H + γX²) by quadrature, on {GRID}"),
+        thm4_check(Form::Intermediate, Constants::Minimal),
+    )
+    .source(
+        PAPER_004,
+        "Theorem 4, proof, Eq. (25)",
+        "P(Y ≥ EY + z) ≤ e^{−z²/(2tν²)} if 0 ≤ z ≤ tν²/b, and e^{−z/(2b)} otherwise, Y = Σ_{i≤t} log(λ_H + γx_i²).",
+    )
+    .correction("Wainwright's tail bound for a sum of t iid sub-exp(ν, b) variables (with the centred Lemma 1).")
+    .control("an inadmissible constant ν² = Var(Y)/2 with b = 1e−3", thm4_check(Form::Intermediate, Constants::Inadmissible))
+}
+
+/// Registers the Theorem 4 claims.
+pub fn register(r: &mut crate::claim::Registry) {
+    r.add(claim_thm4());
+    r.add(claim_thm4_appendix());
+    r.add(claim_thm4_appendix_enlarged());
+    r.add(claim_thm4_intermediate());
 }

@@ -95,25 +95,29 @@ fn thm2_margin(inst: &SequenceInstance, reversed: bool) -> Eval {
     worst
 }
 
-/// Registers Theorem 2.
-pub fn register(r: &mut crate::claim::Registry) {
-    const CASES: [u64; 3] = [200, 1000, 10000];
-    r.add(
-        Claim::theorem(
-            "004.thm2",
-            super::FAMILY,
-            "The interaction recurrence (13), h_t = Ā_t h_{t−1} + B̄_t x_t + (h_{t−1}ᵀWx_t)(Gx_t), its matrix form (14), \
+const CASES: [u64; 3] = [200, 1000, 10000];
+
+/// `004.thm2` (theorem): Theorem 2, Eq. (13)–(15).
+fn claim_thm2() -> Claim {
+    Claim::theorem(
+        "004.thm2",
+        super::FAMILY,
+        "The interaction recurrence (13), h_t = Ā_t h_{t−1} + B̄_t x_t + (h_{t−1}ᵀWx_t)(Gx_t), its matrix form (14), \
              h_t = (Ā_t + Gx_tx_tᵀWᵀ)h_{t−1} + B̄_t x_t, and the unrolled form (15) agree at every t (relative to 1 + max‖h‖, \
              tolerance 1e−10·T), for H ≤ 6, vector inputs of dimension d ≤ 3, T ≤ 40, fixed or selective Δ_t = softplus(w·x_t + b) \
              (ZOH), and any h_0.",
-            property(CASES, instances(), |i: &SequenceInstance| thm2_margin(i, false)),
-        )
-        .source(
-            PAPER_004,
-            "Theorem 2, Eq. (13)–(15)",
-            "h_t = (∏_{i=1}^{t}(Ā_i + G x_i x_iᵀ Wᵀ)) h_0 + Σ_{i=1}^{t} (∏_{j=i+1}^{t}(Ā_j + G x_j x_jᵀ Wᵀ)) B̄_i x_i, products \
+        property(CASES, instances(), |i: &SequenceInstance| thm2_margin(i, false)),
+    )
+    .source(
+        PAPER_004,
+        "Theorem 2, Eq. (13)–(15)",
+        "h_t = (∏_{i=1}^{t}(Ā_i + G x_i x_iᵀ Wᵀ)) h_0 + Σ_{i=1}^{t} (∏_{j=i+1}^{t}(Ā_j + G x_j x_jᵀ Wᵀ)) B̄_i x_i, products \
              multiplying on the left from the bottom index to the top one.",
-        )
-        .control("the products of (15) multiplied in the reverse order", property(CASES, instances(), |i: &SequenceInstance| thm2_margin(i, true))),
-    );
+    )
+    .control("the products of (15) multiplied in the reverse order", property(CASES, instances(), |i: &SequenceInstance| thm2_margin(i, true)))
+}
+
+/// Registers Theorem 2.
+pub fn register(r: &mut crate::claim::Registry) {
+    r.add(claim_thm2());
 }
