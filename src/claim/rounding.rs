@@ -23,6 +23,19 @@ impl Rounding {
     pub fn dot(n: usize, sum_abs_products: f64) -> f64 {
         Self::gamma(n) * sum_abs_products
     }
+    /// The absolute error a product, quotient or elementary function may add when its result
+    /// is subnormal: the standard model with gradual underflow is `(a ∘ b)(1 + δ) + η` with
+    /// `|η| ≤ 2⁻¹⁰⁷⁵` (Higham, §2.2; sums and differences are exact there). 2⁻¹⁰⁷⁵ is not an f64,
+    /// so this is the next one up, the smallest subnormal 2⁻¹⁰⁷⁴.
+    pub const UNDERFLOW: f64 = f64::from_bits(1);
+
+    /// The absolute underflow term of `n` such operations, `n·2⁻¹⁰⁷⁴`: what a purely relative
+    /// bound (`γ_n·|x|`) misses when an intermediate result is subnormal (it adds nothing
+    /// measurable otherwise). Later operations that multiply by factors of size at most `c`
+    /// scale it by `c`; that is the caller's to add.
+    pub fn underflow(n: usize) -> f64 {
+        n as f64 * Self::UNDERFLOW
+    }
     /// A value of size `abs` computed with a relative error of at most `ulps` units of roundoff
     /// (a libm `exp` or `ln` is within 1–2 ulps).
     pub fn value(abs: f64, ulps: f64) -> f64 {
@@ -54,6 +67,18 @@ mod tests {
         assert_eq!(err, 2.0 * tiny);
         assert!(err <= Rounding::sum(3, 1.0 + 2.0 * tiny));
         assert_eq!(Rounding::dot(4, 2.0), Rounding::gamma(4) * 2.0);
+    }
+
+    #[test]
+    fn a_subnormal_product_needs_the_underflow_term() {
+        assert_eq!(Rounding::UNDERFLOW, f64::from_bits(1));
+        // 3·2⁻¹⁰⁷⁴ × ½ = 1.5·2⁻¹⁰⁷⁴ rounds to 2·2⁻¹⁰⁷⁴: an error of 2⁻¹⁰⁷⁵, which no relative
+        // bound of the result's size covers at γ₁ but the underflow term does.
+        let x = 3.0 * Rounding::UNDERFLOW;
+        let half = x * 0.5;
+        let err = (half - 1.5 * Rounding::UNDERFLOW).abs();
+        assert!(err > 0.0 && err > Rounding::gamma(1) * half);
+        assert!(err <= Rounding::gamma(1) * half + Rounding::underflow(1));
     }
 
     #[test]

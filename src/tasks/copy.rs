@@ -254,7 +254,7 @@ mod tests {
     }
 
     #[test]
-    fn the_catalogued_witness_violates_the_printed_bound() {
+    fn a_witness_outside_the_window_violates_the_printed_bound() {
         // i = 2, L = 1, pos = 2, a = (0.01, 0.99), δ = ε = 1e-3, s_1 = 0.999e-3 (outside the
         // window), s_2 = 0.9995 + 0.0005·(0.01/0.99).
         let q = CopyQuery {

@@ -87,3 +87,20 @@ fn the_recorded_counterexamples_recompute() {
         assert!((norm / json["violation"]["lhs"].as_f64().unwrap() - 1.0).abs() < 1e-6, "seed {seed}: the recorded side agrees");
     }
 }
+
+#[test]
+fn lemma_3_holds_at_a_subnormal_input() {
+    // W = [[1]], x = 3·2⁻¹⁰⁷⁴: SiLU(±x) = ±x/2 rounds (an error of 2⁻¹⁰⁷⁵ each, which no
+    // relative bound covers), so the derived tolerance needs the underflow term; with it the
+    // theorem holds here, and its control (one SiLU branch) is still violated at x = 1.
+    let registry = ssmcheck::claims::registry();
+    let claim = registry.get("003.lem3").unwrap();
+    let bar = ssmcheck::progress::Silent;
+    let ctx = Context::new(1, Budget::Quick, &CpuBackend, "003.lem3", &bar);
+    let margin = |check: &dyn Check, x: f64| match check.replay(&serde_json::json!({ "w": [[1.0]], "x": [x] }), &ctx).unwrap() {
+        ssmcheck::claim::Replay::Evaluated(v) => v.margin,
+        other => panic!("{other:?}"),
+    };
+    assert!(margin(claim.check.as_ref(), 3.0 * f64::from_bits(1)) >= 0.0);
+    assert!(margin(claim.control.as_ref().unwrap().check.as_ref(), 1.0) < 0.0);
+}

@@ -118,7 +118,7 @@ fn c21_literal_rule_never_evicts() {
 }
 
 #[test]
-fn stability_printed_alternating_stable_companions_grow() {
+fn alternating_stable_companions_can_grow() {
     // Rows (a_1, a_2) = (−0.8, 1.2) and (−0.8, −1.2): each frozen companion has |λ|² = 0.8
     // (radius 0.894 < 0.9); their product [[−0.8, −1.2], [−0.96, −2.24]] has trace −3.04 and
     // determinant 0.64, an eigenvalue of modulus 2.81, so 200 alternating steps grow like 2.81¹⁰⁰.

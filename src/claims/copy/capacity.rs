@@ -263,7 +263,7 @@ mod tests {
 
     #[test]
     fn least_squares_queries_attain_the_rank_bound() {
-        // Reference values (catalogue of 003, §3 LB-3): relative MSE = 1 − d_h/N at optimal queries.
+        // proofs/copy.md, LB-3: at the least-squares queries the relative MSE is 1 − d_h/N.
         for (n, dh) in [(16, 4), (64, 8), (64, 32), (256, 16)] {
             let (k, _) = PositionalSsm { len: n, state: dh, seed: 1 }.keys_and_queries();
             let (mse, _) = relative_mse(&least_squares_queries(&k), &k);

@@ -360,13 +360,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn shift_errors_match_the_catalogued_values() {
-        // Reference values (catalogue of 003, §2.1 T1-e, N = 2000): s=1, a=0.05: 2.506e−3;
-        // s=3, a=0.2: 1.603e−3; s=5, a=0.3: 7.295e−4.
-        for (s, a, want) in [(1, 0.05, 2.506e-3), (3, 0.2, 1.603e-3), (5, 0.3, 7.295e-4)] {
+    fn shift_errors_match_the_closed_form() {
+        // proofs/copy.md (003.shift): the worst error is at i = N, V·r(1 − r^M)/(1 − r) with
+        // r = a^{s+1}, M = ⌊(N − s − 1)/(s + 1)⌋ (≈ 2.506·10⁻³, 1.603·10⁻³, 7.295·10⁻⁴ here), up to
+        // the proof's rounding 3u(s+1)V·r/(1 − r)² + γ_{s+4}V/(1 − r).
+        for (s, a) in [(1usize, 0.05f64), (3, 0.2), (5, 0.3)] {
             let c = ShiftCopy { shift: s, decay: a, len: 2000, v_bound: 1.0 };
             let (worst, last) = c.run();
-            assert!((worst - want).abs() < 1e-6 && (last - c.error_at(2000)).abs() < 1e-12, "s={s}: {worst} vs {want}");
+            let r = a.powi(s as i32 + 1);
+            let m = (2000 - s - 1) / (s + 1);
+            let want = r * (1.0 - r.powi(m as i32)) / (1.0 - r);
+            let tol = 3.0 * Rounding::UNIT * (s + 1) as f64 * r / (1.0 - r).powi(2) + Rounding::gamma(s + 4) / (1.0 - r);
+            assert!((worst - want).abs() <= tol && (last - c.error_at(2000)).abs() < 1e-12, "s={s}: {worst} vs {want}");
         }
     }
 

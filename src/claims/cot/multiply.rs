@@ -281,7 +281,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn catalogue_style_f32_failure_reproduces() {
+    fn the_f32_failure_at_the_corner_reproduces() {
         // M = 1, ε = 10⁻³: λ = 1.08·10⁵, the printed form errs by ≈ 10⁻² in f32 at the corner.
         let g = Multiplier::paper(1.0, 1e-3);
         let worst = [(1.0f32, 1.0f32), (1.0, -1.0), (0.5, 0.7)].iter().map(|(a, b)| ((g.eval_f32(*a, *b) - a * b) as f64).abs()).fold(0.0, f64::max);
