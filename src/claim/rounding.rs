@@ -74,11 +74,13 @@ mod tests {
         assert_eq!(Rounding::UNDERFLOW, f64::from_bits(1));
         // 3·2⁻¹⁰⁷⁴ × ½ = 1.5·2⁻¹⁰⁷⁴ rounds to 2·2⁻¹⁰⁷⁴: an error of 2⁻¹⁰⁷⁵, which no relative
         // bound of the result's size covers at γ₁ but the underflow term does.
-        let x = 3.0 * Rounding::UNDERFLOW;
-        let half = x * 0.5;
-        let err = (half - 1.5 * Rounding::UNDERFLOW).abs();
-        assert!(err > 0.0 && err > Rounding::gamma(1) * half);
-        assert!(err <= Rounding::gamma(1) * half + Rounding::underflow(1));
+        // Counted in units of 2⁻¹⁰⁷⁴ (1.5 units is not an f64): the exact product is 1.5 units,
+        // the rounded one 2, so the error is half a unit.
+        let half = (3.0 * Rounding::UNDERFLOW) * 0.5;
+        assert_eq!(half / Rounding::UNDERFLOW, 2.0);
+        let err_units = 0.5;
+        assert!(err_units > Rounding::gamma(1) * 2.0);
+        assert!(err_units <= (Rounding::gamma(1) * half + Rounding::underflow(1)) / Rounding::UNDERFLOW);
     }
 
     #[test]

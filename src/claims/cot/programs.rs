@@ -356,7 +356,7 @@ fn claim_table1() -> Claim {
         "003.table1",
         super::FAMILY,
         "Table 1's Mamba column, measured on Theorem 3's machine (square LCS, T = 83…1091): the least-squares slopes of log state \
-             entries, log operations per step and log total operations on log T are 1, 1 and 2, within their intervals widened by the \
+             entries (the T × 2 content state; the positional one-hots are indices, as App. A.2 counts them, cf. 003.thm2.size), log operations per step and log total operations on log T are 1, 1 and 2, within their intervals widened by the \
              lower-order terms' largest effect on the local slope.",
         table1(1.0),
     )
