@@ -442,3 +442,35 @@ fn small_queries() -> impl Strategy<Value = CopyQuery> + Clone {
         q
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_convention_free_witness_refutes_the_moreover_clause() {
+        // Found by the search (seed 1, quick): L = 3, i = 9, pos = 7, so a_max,< and a_min,> are
+        // extrema over non-empty sets. The out-of-window score of magnitude 1.00000042·10⁻⁴ forces
+        // every admissible δ′ above ε′/(L − 1) = 10⁻⁴ (Assumption 1 compares stored scores exactly).
+        let (a, s) = (0.20000028610229492, -6.260281165280406e-05);
+        let q = CopyQuery {
+            eps: 1e-4,
+            v_bound: 0.5,
+            delta: 0.00012520562330560811,
+            window: 3,
+            pos: 7,
+            prefix_len: 0,
+            prefix_decay: a,
+            prefix_score: 6.260281165280406e-05,
+            decays: vec![a, a, a, a, a, a, a, 0.2573966979980469, a],
+            scores: vec![s, s, s, s, s, s, 19.425192036048788, s, -0.00010000004160467362],
+        };
+        assert!(hypothesis(&q, AMax::Corrected, Form::MainText) >= 0.0);
+        assert!(2 <= q.pos && q.pos < q.len());
+        let bound = q.eps_rel() / (q.window as f64 - 1.0);
+        assert!(least_feasible_delta(&q) > bound, "{} vs {bound}", least_feasible_delta(&q));
+        assert!(moreover_printed(&q).refutes());
+        // The corrected bound holds at the query's own δ.
+        assert!(!moreover_bound(&q, 1.0).refutes());
+    }
+}
