@@ -8,7 +8,7 @@
 //!   of an alphabet of K with all correct w.p. ≤ 2^S/K^N and average error P̄ with
 //!   h(P̄) + P̄ log₂(K−1) ≥ log₂K − S/N (Fano); a store-m-tokens toy sits above the bound.
 
-use crate::claim::{property, Claim, Eval, Figure, Rounding, Series, Style};
+use crate::claim::{property, Claim, Eval, Figure, Paper, Rounding, Series, Style};
 use crate::mc::{Stream, StreamKey};
 use crate::strategy::log_uniform;
 use nalgebra::DMatrix;
@@ -233,7 +233,7 @@ fn claim_lb_rank() -> Claim {
              queries and for least-squares queries; Theorem 2 on d_h slots attains 1 − d_h/N. N up to 4096, d_h ≤ 64.",
         property([20, 100, 400], positional(), |m: &PositionalSsm| rank_bound(m, 1.0)).illustrate(|_| vec![bounds_figure()]),
     )
-    .source(crate::claim::Origin::Derived(crate::claims::PAPER_003), "proofs/copy.md, LB-3", "—")
+    .source(crate::claim::Origin::Derived(Paper::FreeLunch), "proofs/copy.md, LB-3", "—")
     .control("the bound 1 − d_h/(2N)", property([20, 100, 400], positional(), |m: &PositionalSsm| rank_bound(m, 0.5)))
 }
 
@@ -247,7 +247,7 @@ fn claim_lb_bits() -> Claim {
              (N ≤ 10⁴, 2 ≤ K ≤ 64, S up to 1.3·N log₂K).",
         property([300, 3000, 30000], budgets(), |b: &BitBudget| bits_eval(b, 1.0)).illustrate(|_| vec![vacuity_figure()]),
     )
-    .source(crate::claim::Origin::Derived(crate::claims::PAPER_003), "proofs/copy.md, LB-4", "—")
+    .source(crate::claim::Origin::Derived(Paper::FreeLunch), "proofs/copy.md, LB-4", "—")
     .control("S/(2N) in place of S/N (twice the information per token)", property([300, 3000, 30000], budgets(), |b: &BitBudget| bits_eval(b, 2.0)))
 }
 

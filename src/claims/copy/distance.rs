@@ -10,8 +10,7 @@
 
 use super::theorem1::{required_score, AMax, Form};
 use crate::claim::rate::{judge_rates, RateCell};
-use crate::claim::{custom, property, Claim, Eval, Figure, Kind, Rounding, Series, Sizes, Style, ALPHA};
-use crate::claims::PAPER_003;
+use crate::claim::{custom, property, Claim, Eval, Figure, Kind, Paper, Rounding, Series, Sizes, Style, ALPHA};
 use crate::model::vector_ssm::{DenseState, Step};
 use crate::stats::{bonferroni, ols};
 use crate::strategy::{log_uniform, real};
@@ -285,7 +284,7 @@ fn claim_thm1_score() -> Claim {
         score_rate_check(1.0),
     )
     .source(
-        PAPER_003,
+        Paper::FreeLunch,
         "Theorem 1 and its discussion ('ρ = Ω((1/a_min,>)^L)'), read as the score's growth with the copy distance (proofs/copy.md)",
         "… the score ρ … grows exponentially with L …",
     )
@@ -306,7 +305,7 @@ fn claim_lb_score() -> Claim {
             .given("E_wc ≤ ε (less its rounding)", admissible)
             .sides("α_pos·s_pos", "1 ∓ ε′"),
     )
-    .source(crate::claim::Origin::Derived(PAPER_003), "proofs/copy.md, LB-1", "—")
+    .source(crate::claim::Origin::Derived(Paper::FreeLunch), "proofs/copy.md, LB-1", "—")
     .control(
         "the interval halved: [(1 − ε′/2)/α_pos, (1 + ε′/2)/α_pos]",
         property([300, 3000, 30000], any_queries(), |q: &CopyQuery| score_interval(q, 0.5)).given("E_wc ≤ ε (less its rounding)", admissible),
@@ -326,7 +325,7 @@ fn claim_lb_distance() -> Claim {
             .sides("i − pos", "ln(R/(1 − ε′))/ln(1/a_max)")
             .illustrate(|_| vec![reach_figure()]),
     )
-    .source(crate::claim::Origin::Derived(PAPER_003), "proofs/copy.md, LB-2", "—")
+    .source(crate::claim::Origin::Derived(Paper::FreeLunch), "proofs/copy.md, LB-2", "—")
     .control(
         "half the distance bound",
         property([300, 3000, 30000], any_queries(), |q: &CopyQuery| within_distance(q, 0.5)).given("E_wc ≤ ε (less its rounding)", admissible),
@@ -343,7 +342,7 @@ fn claim_shift() -> Claim {
              V·r(1 − r^M)/(1 − r) (r = a^{s+1}, M = ⌊(i−s−1)/(s+1)⌋) at i = N, by the recurrence (1); s ≤ 8, N up to 10⁶.",
         property([20, 200, 2000], shifts(), |c: &ShiftCopy| shift_eval(c, true)),
     )
-    .source(PAPER_003, "§4.1 (constant size copies local patterns; proofs/copy.md)", "—")
+    .source(Paper::FreeLunch, "§4.1 (constant size copies local patterns; proofs/copy.md)", "—")
     .control("the error V·a^{s+1} (the first alias only)", property([20, 200, 2000], shifts(), |c: &ShiftCopy| shift_eval(c, false)))
 }
 

@@ -6,8 +6,7 @@
 //! * `003.fig2` (Conjecture): the examples needed grow monotonically and faster than linearly
 //!   in N_max (every local log–log slope > 1; N_max = 40 is censored at 5.8·10⁵).
 
-use crate::claim::{custom, Claim, Comparison, Figure, Kind, Outcome, Relation, Series, Style, Verdict};
-use crate::claims::PAPER_003;
+use crate::claim::{custom, Claim, Comparison, Figure, Kind, Outcome, Paper, Relation, Series, Style, Verdict};
 
 /// (N_max, examples needed, censored): 003 §4.3, Fig. 2 centre (read from the text: "1.36×10⁴,
 /// 3.52×10⁴, 1.15×10⁵", and N_max = 40 not learned within 5.8×10⁵ examples).
@@ -46,7 +45,7 @@ fn claim_fig2() -> Claim {
                 Ok(Outcome::new(verdict, slopes.len() as u64, Some(worst - 1.0)).detail("data", EXAMPLES_NEEDED.iter().map(|r| serde_json::json!({ "n_max": r.0, "examples": r.1, "censored": r.2 })).collect::<Vec<_>>()).figures([fig]))
             }),
         )
-        .source(PAPER_003, "§4.3, Fig. 2 (centre)", "Mamba needs more than linear growth of examples as the length increases.")
+        .source(Paper::FreeLunch, "§4.3, Fig. 2 (centre)", "Mamba needs more than linear growth of examples as the length increases.")
 }
 
 /// Registers 003.fig2.

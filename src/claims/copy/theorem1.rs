@@ -12,8 +12,7 @@
 //!   values realises E_wc.
 //! * `003.thm1.moreover.printed` (Erratum) / `003.thm1.moreover` (Theorem): the δ bound.
 
-use crate::claim::{property, Claim, ErrorKind, Eval, Figure, Rounding, Series, Style};
-use crate::claims::PAPER_003;
+use crate::claim::{property, Claim, ErrorKind, Eval, Figure, Paper, Rounding, Series, Style};
 use crate::model::vector_ssm::{DenseState, Step};
 use crate::strategy::{log_uniform, real};
 use crate::tasks::copy::CopyQuery;
@@ -293,7 +292,7 @@ fn claim_thm1_printed() -> Claim {
              max_{1≤j<pos} a_j, the worst-case copy error E_wc (over values ‖v_j‖∞ ≤ V) is at most ε. Positions up to 10⁶.",
             condition_claim(AMax::Printed, Form::MainText).illustrate(|_| vec![printed_vs_corrected()]),
         )
-        .source(PAPER_003, "Theorem 1 (eq 7); proof A.1, eqs (14)–(18)", PRINTED)
+        .source(Paper::FreeLunch, "Theorem 1 (eq 7); proof A.1, eqs (14)–(18)", PRINTED)
         .correction("a_max,< = max_{2≤k≤pos(i)} a_k (the decays between j and pos, a_pos included): 003.thm1.corrected.")
         .error(
             ErrorKind::FalseStatement,
@@ -312,7 +311,7 @@ fn claim_thm1_corrected() -> Claim {
              explicit positions).",
         condition_claim(AMax::Corrected, Form::MainText),
     )
-    .source(PAPER_003, "Theorem 1 (eq 7), corrected (proofs/copy.md)", PRINTED)
+    .source(Paper::FreeLunch, "Theorem 1 (eq 7), corrected (proofs/copy.md)", PRINTED)
     .correction("a_max,< = max_{2≤k≤pos(i)} a_k.")
     .control(
         "(7) with (1 − ε′) in place of (1 − ε′/2): the halving of (22)–(25) dropped",
@@ -343,7 +342,7 @@ fn claim_thm5() -> Claim {
         condition_claim(AMax::Corrected, Form::Appendix),
     )
     .source(
-        PAPER_003,
+        Paper::FreeLunch,
         "Theorem 5 (App. A.1, eq 8)",
         "… ‖y_i − o_i‖ ≤ ε if ρ ≥ (1 − ε/(2M‖Δ‖∞))·1/α_pos(i) + δ(a_max,</(1 − a_max,<) + ((1/a_min,>)^{L−1} − 1)/(1 − a_min,>)).",
     )
@@ -362,7 +361,7 @@ fn claim_thm1_vector() -> Claim {
         property([100, 1000, 10000], small_queries(), |q: &CopyQuery| realises(q, true)),
     )
     .source(
-        PAPER_003,
+        Paper::FreeLunch,
         "Theorem 1, proof A.1 eqs (9)–(12) (exact in the worst case: proofs/copy.md)",
         "‖y_i − v_pos(i)‖ ≤ ‖Σ_{j≠pos} α_j c_iᵀb_j v_j‖ + ‖(α_pos c_iᵀb_pos − 1)v_pos‖ ≤ M‖Δ‖∞(Σ_{j≠pos} α_j|c_iᵀb_j| + 1 − α_pos c_iᵀb_pos).",
     )
@@ -394,7 +393,7 @@ fn claim_thm1_moreover_printed() -> Claim {
                     v
                 }),
         )
-        .source(PAPER_003, "Theorem 1 ('Moreover'); Theorem 5; proof A.1 eqs (26)–(29)", "Moreover, in such cases, there exists δ ≤ ε/((L−1)M‖Δ‖∞) when L ≥ 2. (Theorem 5: δ ≤ ε/(2(L−1)M‖Δ‖∞).)")
+        .source(Paper::FreeLunch, "Theorem 1 ('Moreover'); Theorem 5; proof A.1 eqs (26)–(29)", "Moreover, in such cases, there exists δ ≤ ε/((L−1)M‖Δ‖∞) when L ≥ 2. (Theorem 5: δ ≤ ε/(2(L−1)M‖Δ‖∞).)")
         .correction("δ < ε′/(α_pos(i)·G) ≤ ε′/(α_pos(i)(L−1)): 003.thm1.moreover.")
         .error(
             ErrorKind::FalseStatement,
@@ -413,7 +412,11 @@ fn claim_thm1_moreover() -> Claim {
             .given("Assumption 1 and (7) (corrected)", |q| hypothesis(q, AMax::Corrected, Form::MainText))
             .sides("δ·α_pos·G", "ε′"),
     )
-    .source(PAPER_003, "Theorem 1, proof A.1 eq (26), corrected (proofs/copy.md)", "Moreover, in such cases, there exists δ ≤ ε/((L−1)M‖Δ‖∞) when L ≥ 2.")
+    .source(
+        Paper::FreeLunch,
+        "Theorem 1, proof A.1 eq (26), corrected (proofs/copy.md)",
+        "Moreover, in such cases, there exists δ ≤ ε/((L−1)M‖Δ‖∞) when L ≥ 2.",
+    )
     .correction("δ < ε′/(α_pos(i)·G).")
     .control(
         "half the bound: δ < ε′/(2α_pos G)",

@@ -13,8 +13,7 @@
 //!   dense and the nonzero state of the construction.
 
 use crate::claim::rate::{judge_rates, RateCell};
-use crate::claim::{construction, custom, Claim, ErrorKind, Eval, Figure, Kind, Series, Style, ALPHA};
-use crate::claims::PAPER_003;
+use crate::claim::{construction, custom, Claim, ErrorKind, Eval, Figure, Kind, Paper, Series, Style, ALPHA};
 use crate::math::softplus::softplus;
 use crate::mc::{Stream, StreamKey};
 use crate::model::vector_ssm::{silu, DenseState, MambaBlock, SparseState, Step, VectorSsm, GATE_OFF};
@@ -292,7 +291,7 @@ fn claim_thm2() -> Claim {
              pos(i) ≤ i; N up to 48 through the full block, 4096 with the dense state (N²d ≤ 10⁸), 10⁶ with the sparse state.",
         construction([30, 60, 600], exact_copies(0.0), exact).expand(first_mismatch),
     )
-    .source(PAPER_003, "Theorem 2 / Theorem 6 (App. A.2)", PRINTED)
+    .source(Paper::FreeLunch, "Theorem 2 / Theorem 6 (App. A.2)", PRINTED)
     .control("A = −10⁻³ in place of 0 (the state forgets)", construction([30, 60, 600], exact_copies(-1e-3), exact).expand(first_mismatch))
 }
 
@@ -305,7 +304,7 @@ fn claim_thm2_size() -> Claim {
              allocates): the least-squares slope of its log size on log N (N = 16…256, d = 4) is at most 1.",
             size_check(true, 1.0),
         )
-        .source(PAPER_003, "Theorem 2 / Theorem 6; App. A.2 ('the model size we need is O(Nd)')", PRINTED)
+        .source(Paper::FreeLunch, "Theorem 2 / Theorem 6; App. A.2 ('the model size we need is O(Nd)')", PRINTED)
         .correction("Dense, the state is N(d + 2N) = Θ(N²) and W_b, W_c are N × (d + 2N) each; O(N) (O(Nd)) counts the state dimension d_h = N or the nonzeros N(d + 2): 003.thm2.nonzeros.")
         .error(
             ErrorKind::Reading,
@@ -323,7 +322,7 @@ fn claim_thm2_nonzeros() -> Claim {
              of log nonzeros on log N is 1 (N = 16…256, d = 4).",
         size_check(false, 1.0),
     )
-    .source(PAPER_003, "Theorem 2, App. A.2 ('the model size we need is O(Nd)')", PRINTED)
+    .source(Paper::FreeLunch, "Theorem 2, App. A.2 ('the model size we need is O(Nd)')", PRINTED)
     .control("a quadratic size (slope 2)", size_check(false, 2.0))
 }
 

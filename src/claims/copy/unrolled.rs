@@ -5,8 +5,7 @@
 //!   and the unrolled sum `y_i[k] = Σ_{j≤i} Σ_n c_i[n]·(∏_{t=j+1}^{i} Ã_t[n,k])·b_j[n]·Δ_j[k]x_j[k] + d[k]x_i[k]`
 //!   agree within their rounding. Control: products from Ã_j (off by one).
 
-use crate::claim::{property, Claim, Eval, Rounding};
-use crate::claims::PAPER_003;
+use crate::claim::{property, Claim, Eval, Paper, Rounding};
 use crate::mc::{Stream, StreamKey};
 use crate::model::vector_ssm::{unrolled_at, DenseState, Products, VectorSsm};
 use crate::strategy::{grid_matrix, grid_vec, log_uniform, real};
@@ -79,7 +78,7 @@ fn claim_eq6() -> Claim {
              A ∈ [−2, 0], weights in [−1, 1], x ∈ [−M, M]^d, N up to 10⁴, at four positions each.",
             property([100, 1000, 10000], instances(), |u: &Unrolled| agrees(u, Products::FromNext)),
         )
-        .source(PAPER_003, "§3, eqs (1), (5), (6) (Π_jᵀ for the printed Π_j: proofs/copy.md)", "y_i = (Δ_i⊙x_i)b_iᵀc_i + Σ_{j=1}^{i−1}[Π_j ⊙ (Δ_j⊙x_j)b_jᵀ]c_i, Π_j = Ã_i ⊙ Ã_{i−1} ⊙ … ⊙ Ã_{j+1}.")
+        .source(Paper::FreeLunch, "§3, eqs (1), (5), (6) (Π_jᵀ for the printed Π_j: proofs/copy.md)", "y_i = (Δ_i⊙x_i)b_iᵀc_i + Σ_{j=1}^{i−1}[Π_j ⊙ (Δ_j⊙x_j)b_jᵀ]c_i, Π_j = Ã_i ⊙ Ã_{i−1} ⊙ … ⊙ Ã_{j+1}.")
         .correction("Π_j ∈ ℝ^{d_h×d} but (Δ_j⊙x_j)b_jᵀ ∈ ℝ^{d×d_h}: read Π_jᵀ. With scalar decays this is (6); the text's 'α_{j−1} ≥ α_j' is reversed (α_{j−1} = a_j α_j ≤ α_j).")
         .control("products from Ã_j (off by one: ∏_{t=j}^{i})", property([100, 1000, 10000], instances(), |u: &Unrolled| agrees(u, Products::FromOwn)))
 }

@@ -9,8 +9,7 @@
 //! * `003.lem5.printed` (Erratum, false statement) and `003.lem5` (Theorem): indicators fail at
 //!   a = b for reals; on integers with the ½ shift they meet the composed bound.
 
-use crate::claim::{property, Claim, ErrorKind, Eval, Rounding};
-use crate::claims::PAPER_003;
+use crate::claim::{property, Claim, ErrorKind, Eval, Paper, Rounding};
 use crate::math::softplus::{silu, softplus_inv};
 use crate::model::gadgets::{linear_silu, select_relu, Comparison, Indicator, Mlp, Multiplier, Precision, RELU_GAP};
 use crate::model::mixer::Activation;
@@ -335,7 +334,7 @@ fn claim_rem1_printed() -> Claim {
             .sides("‖H_t‖∞", "10⁻³")
             .expand(|c| serde_json::json!({ "state": c.state(), "a_tilde": (c.delta * c.a).exp(), "delta_times_b": c.w_b.iter().map(|r| r.iter().sum::<f64>() * c.delta).collect::<Vec<_>>() })),
         )
-        .source(PAPER_003, "Remark 1 (App. A.3)", "In the process of deactivating the SSM branch, we could also choose to make Δ sufficiently large and correspondingly Ã sufficently small with A ≤ 0 so that the hidden states approximates zeros.")
+        .source(Paper::FreeLunch, "Remark 1 (App. A.3)", "In the process of deactivating the SSM branch, we could also choose to make Δ sufficiently large and correspondingly Ã sufficently small with A ≤ 0 so that the hidden states approximates zeros.")
         .correction("A large Δ erases the past (Ã → 0) but scales the write: H_t → Δ·b·1ᵀ with b = W_b1, unbounded in Δ (003.rem1). The remark's goal can still be met another way: with the constant input, b and c = W_c1 are constants, so the large-Δ output is an input-independent constant that the next linear map can absorb; W_b = 0 (the main construction) and W_c = 0 with skip 1 are not the only switch-offs.")
         .error(
             ErrorKind::FalseStatement,
@@ -354,7 +353,7 @@ fn claim_rem1() -> Claim {
                 .given("Ã = e^{ΔA} ≤ 10⁻³", |c| (-c.delta * c.a - 1000f64.ln()) / 1000f64.ln())
                 .sides("‖H_t − Δ·W_b1‖∞", "Ã/(1 − Ã)·Δ‖W_b1‖∞"),
         )
-        .source(PAPER_003, "Remark 1 (App. A.3)", "… we could also choose to make Δ sufficiently large and correspondingly Ã sufficently small with A ≤ 0 so that the hidden states approximates zeros.")
+        .source(Paper::FreeLunch, "Remark 1 (App. A.3)", "… we could also choose to make Δ sufficiently large and correspondingly Ã sufficently small with A ≤ 0 so that the hidden states approximates zeros.")
         .control("the state within Ã/(1 − Ã)·Δ‖W_b1‖∞ of 0 (the remark's reading)", property([200, 2000, 20000], large_deltas(), |c: &LargeDelta| write_term(c, 0.0)).given("Ã = e^{ΔA} ≤ 10⁻³", |c| (-c.delta * c.a - 1000f64.ln()) / 1000f64.ln()))
 }
 
@@ -367,7 +366,7 @@ fn claim_lem2() -> Claim {
              block (W̄₃/λ)SiLU(λ(W̄₂x + b̄₂)) is within Md/λ of g at every x (entries up to 10⁴), plus both evaluations' rounding.",
             property([300, 3000, 30000], relu_cases(), |c: &ReluCase| lemma2(c, false, 1.0)).sides("‖f(x) − g(x)‖∞", "Md/λ"),
         )
-        .source(PAPER_003, "Lemma 2 and its proof, eqs (32)–(35) (App. A.3)", "Let g: ℝ^{d1} → ℝ^{d2} be a two-layer MLP with ReLU activation, and all parameters are upper bounded by M. Then, for any ε > 0, there exists a Mamba block f and parameters upper bounded by O(poly(M, 1/ε)) in the l∞ norm, such that for all x ∈ ℝ^{d1}, we have ‖f(x) − g(x)‖∞ ≤ ε.")
+        .source(Paper::FreeLunch, "Lemma 2 and its proof, eqs (32)–(35) (App. A.3)", "Let g: ℝ^{d1} → ℝ^{d2} be a two-layer MLP with ReLU activation, and all parameters are upper bounded by M. Then, for any ε > 0, there exists a Mamba block f and parameters upper bounded by O(poly(M, 1/ε)) in the l∞ norm, such that for all x ∈ ℝ^{d1}, we have ‖f(x) − g(x)‖∞ ≤ ε.")
         .control("SiLU without the λ scaling (W_2 = W̄₂, W_3 = W̄₃)", property([300, 3000, 30000], relu_cases(), |c: &ReluCase| {
             let unscaled = ReluCase { lambda: 1.0, ..c.clone() };
             let block = unscaled.mlp.silu_scaled(1.0);
@@ -388,7 +387,7 @@ fn claim_lem2_tight() -> Claim {
             .sides("‖f(x) − g(x)‖∞ (random x and the attaining x)", "W₀(1/e)·max_r max(Σ⁺, Σ⁻)/λ"),
     )
     .source(
-        PAPER_003,
+        Paper::FreeLunch,
         "Lemma 2, eqs (32)–(35) (App. A.3): '|ReLU(z) − SiLU(λz)/λ| = |z|/(e^{λ|z|} + 1) ≤ 1/λ'",
         "‖W̄₃ReLU(z) − W̄₃SiLU(λz)/λ‖∞ ≤ ‖W̄₃‖∞‖ReLU(z) − SiLU(λz)/λ‖∞ ≤ Md/λ.",
     )
@@ -404,7 +403,7 @@ fn claim_lem3() -> Claim {
              [−M, M] (d₁, d₂ ≤ 6) and |(Wx)_k| up to 700, within γ₆(|SiLU(u)| + |SiLU(−u)|) + 6·2⁻¹⁰⁷⁴ (the underflow of a subnormal u).",
             property([300, 3000, 30000], linear_cases(), |c: &LinearCase| lemma3(c, false)).sides("|f(x)_k − (Wx)_k|", "0, plus the rounding"),
         )
-        .source(PAPER_003, "Lemma 3 (App. A.3)", "Let W ∈ ℝ^{d2×d1} be any matrix used for implementing linear transformations upper bounded by M … for any ε > 0, there exist Mamba block parameters with l∞ norm bounded by O(poly(M, 1/ε)), such that for any x ∈ ℝ^{d1}, we have ‖f(x) − Wx‖∞ ≤ ε.")
+        .source(Paper::FreeLunch, "Lemma 3 (App. A.3)", "Let W ∈ ℝ^{d2×d1} be any matrix used for implementing linear transformations upper bounded by M … for any ε > 0, there exist Mamba block parameters with l∞ norm bounded by O(poly(M, 1/ε)), such that for any x ∈ ℝ^{d1}, we have ‖f(x) − Wx‖∞ ≤ ε.")
         .correction("Exact, not only within ε: SiLU(u) − SiLU(−u) = u·(s(u) + s(−u)) = u with parameters bounded by M.")
         .control("one SiLU branch, f(x) = SiLU(Wx)", property([300, 3000, 30000], linear_cases(), |c: &LinearCase| lemma3(c, true)))
 }
@@ -420,7 +419,7 @@ fn claim_lem4() -> Claim {
         property([300, 3000, 30000], select_cases(true), lemma4).sides("‖f(x, y, t) − g(x, y, t)‖∞ (ReLU; SiLU)", "0; W₀(1/e)/λ"),
     )
     .source(
-        PAPER_003,
+        Paper::FreeLunch,
         "Lemma 4 (App. A.3; the construction is cited from Feng et al. 2024, Lemma C.4)",
         "… for all x ∈ [−M, M]^d, y ∈ [−M, M]^d, and t ∈ [−∞, −α] ∪ [α, +∞], we have ‖f(x, y, t) − g(x, y, t)‖∞ ≤ ε.",
     )
@@ -437,7 +436,7 @@ fn claim_lem5_printed() -> Claim {
              with any α and λ ≥ 4W₀(1/e)/ε: |f(a, b) − 𝕀(a, b, ∘)| ≤ ε for all a, b ∈ [−M, M] and ∘ ∈ {≠, >, <}.",
             property([300, 3000, 30000], real_indicators(), lemma5).sides("|f(a, b) − 𝕀(a, b, ∘)|", "ε"),
         )
-        .source(PAPER_003, "Lemma 5 and its proof (App. A.3)", "… for any a, b ∈ [−M, M] and ∘ ∈ {≠, >, <}, we have |f(a, b) − 𝕀(a, b, ∘)| ≤ ε. (Proof: 𝕀[a > b] 'is equivalent to consider g(1, 0, a − b)'.)")
+        .source(Paper::FreeLunch, "Lemma 5 and its proof (App. A.3)", "… for any a, b ∈ [−M, M] and ∘ ∈ {≠, >, <}, we have |f(a, b) − 𝕀(a, b, ∘)| ≤ ε. (Proof: 𝕀[a > b] 'is equivalent to consider g(1, 0, a − b)'.)")
         .correction("On integers (Assumption 2) with 𝕀[a > b] = select(1, 0, a − b − ½), α = ½: 003.lem5. On integers 𝕀[≠] also fits in one block, 𝕀[>] + 𝕀[<] = ReLU(z) − ReLU(z − 1) + ReLU(−z) − ReLU(−z − 1) with z = a − b (with SiLU(λ·)/λ at λ = 20 it errs by at most 4.1·10⁻⁹ on [−10, 10]²); the suite's 003.lem5 checks the two-block product form. The linear pre-map folds into {W₂, b₂}, not {W₁, b₁}.")
         .error(
             ErrorKind::FalseStatement,
@@ -455,7 +454,7 @@ fn claim_lem5() -> Claim {
              at most e = W₀(1/e)/λ, and the two-block 𝕀[a ≠ b] = 1 − (1 − 𝕀̂[>])(1 − 𝕀̂[<]) (Lemma 1 multiplier at ε_m) by at most ε_m + 2e + e².",
         property([300, 3000, 30000], integer_indicators(0.5), lemma5).sides("|f(a, b) − 𝕀(a, b, ∘)|", "e, or ε_m + 2e + e² for ≠"),
     )
-    .source(PAPER_003, "Lemma 5 and its proof (App. A.3)", "… for any a, b ∈ [−M, M] and ∘ ∈ {≠, >, <}, we have |f(a, b) − 𝕀(a, b, ∘)| ≤ ε.")
+    .source(Paper::FreeLunch, "Lemma 5 and its proof (App. A.3)", "… for any a, b ∈ [−M, M] and ∘ ∈ {≠, >, <}, we have |f(a, b) − 𝕀(a, b, ∘)| ≤ ε.")
     .control("the unshifted threshold a − b (as printed)", property([300, 3000, 30000], integer_indicators(0.0), lemma5))
 }
 

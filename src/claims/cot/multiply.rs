@@ -9,8 +9,7 @@
 //! * `003.lem1.sigma3.printed` (Erratum, typo) and `003.lem1.sigma3` (Theorem): the printed σ‴
 //!   has e^{−2} for e^{−2x}.
 
-use crate::claim::{property, Claim, ErrorKind, Eval, Figure, HeatMap, Rounding, Series, Style};
-use crate::claims::PAPER_003;
+use crate::claim::{property, Claim, ErrorKind, Eval, Figure, HeatMap, Paper, Rounding, Series, Style};
 use crate::model::gadgets::{silu_third, silu_third_corrected, silu_third_printed, Multiplier};
 use crate::strategy::{log_uniform, real};
 use proptest::prelude::*;
@@ -186,7 +185,7 @@ fn claim_lem1() -> Claim {
              M ∈ [10⁻², 10²], ε ∈ [10⁻⁶, 1], evaluated in f64 wherever f64 resolves ε at that λ (4Mλ(γ₁₀ + 1.1γ₂) + γ₂M² ≤ ε/2).",
         lem1(|m, eps| Multiplier::paper(m, eps).lambda),
     )
-    .source(PAPER_003, LOCUS, PRINTED)
+    .source(Paper::FreeLunch, LOCUS, PRINTED)
     .control("λ 10% below the tight threshold M²/√(3ε)", lem1(|m, eps| 0.9 * Multiplier::tight(m, eps).lambda))
 }
 
@@ -199,7 +198,7 @@ fn claim_lem1_tight() -> Claim {
              plus the f64 evaluation's rounding (λ²/2)(γ₁₀Σ|σ(x_k)| + 1.1γ₂Σ|x_k|) + γ₂|ab|.",
             tight(1.0),
         )
-        .source(PAPER_003, LOCUS, PRINTED)
+        .source(Paper::FreeLunch, LOCUS, PRINTED)
         .correction("The paper's remainder bound (2M/λ)² should be cubed (its next line uses 8M³/λ³); the constant 81/2 bounds max|σ‴| = 0.31 on [−1, 1] by 130×; the sharp bound is M⁴/(3λ²), so λ ≥ M²/√(3ε) suffices (proofs/cot.md).")
         .control("the constant 10% smaller: 0.9·M⁴/(3λ²)", tight(0.9))
 }
@@ -213,7 +212,7 @@ fn claim_lem1_f32() -> Claim {
              well within ε (ε ≥ 2⁻¹⁶M²).",
             in_f32(false, true),
         )
-        .source(PAPER_003, LOCUS, PRINTED)
+        .source(Paper::FreeLunch, LOCUS, PRINTED)
         .correction("Evaluate (λ²/2)(s·tanh(s/2) − t·tanh(t/2)), s = (a+b)/λ, t = (a−b)/λ (σ(u) + σ(−u) = u·tanh(u/2)): 003.lem1.stable; or take λ near M²/√(3ε).")
         .error(
             ErrorKind::Precision,
@@ -231,7 +230,7 @@ fn claim_lem1_stable() -> Claim {
              |g(a, b) − ab| ≤ ε on [−M, M]² wherever ε ≥ 2⁻¹⁶M² (its rounding is ≈ γ₁₂·2M² ≤ ε/10).",
         in_f32(true, false),
     )
-    .source(PAPER_003, LOCUS, PRINTED)
+    .source(Paper::FreeLunch, LOCUS, PRINTED)
     .control("eq (30) as printed in f32", in_f32(false, false))
 }
 
@@ -244,7 +243,7 @@ fn claim_lem1_sigma3_printed() -> Claim {
              (σ‴ = 3s″ + x·s‴ by Leibniz on x·s(x), s logistic), within both evaluations' rounding γ₁₆.",
             third(true),
         )
-        .source(PAPER_003, "proof of Lemma 1 (App. A.3), the display after eq (30)", SIGMA3)
+        .source(Paper::FreeLunch, "proof of Lemma 1 (App. A.3), the display after eq (30)", SIGMA3)
         .correction("The middle term is −4x·e^{−2x}: 003.lem1.sigma3. The paper's next line bounds it by 4e² on [−1, 1], which is the bound of 4x·e^{−2x}, so the slip does not reach the conclusion.")
         .error(
             ErrorKind::Typo,
@@ -262,7 +261,7 @@ fn claim_lem1_sigma3() -> Claim {
              within both evaluations' rounding γ₁₆.",
         third(false),
     )
-    .source(PAPER_003, "proof of Lemma 1 (App. A.3), the display after eq (30)", SIGMA3)
+    .source(Paper::FreeLunch, "proof of Lemma 1 (App. A.3), the display after eq (30)", SIGMA3)
     .control("the printed e^{−2}", third(true))
 }
 

@@ -11,8 +11,7 @@
 //!   exact grow like log₂T (at most 2·log₂T).
 
 use crate::claim::rate::{judge_rates, RateCell};
-use crate::claim::{construction, custom, Claim, Eval, Figure, Kind, Outcome, Rounding, Series, Style, Table, Verdict, ALPHA};
-use crate::claims::PAPER_003;
+use crate::claim::{construction, custom, Claim, Eval, Figure, Kind, Outcome, Paper, Rounding, Series, Style, Table, Verdict, ALPHA};
 use crate::model::cot_machine::{CotMachine, Transcript};
 use crate::model::dp::{cot_len, CotToken, DpProblem, LocalRecurrence};
 use crate::model::gadgets::Precision;
@@ -345,7 +344,7 @@ fn claim_thm3() -> Claim {
              DP cell and the answer of LCS and edit distance exactly, on random string pairs (alphabet 2–8, lengths 1–31, so T ≤ 1026).",
             construction([20, 60, 300], dp_cases(), solves(None)).expand(first_wrong(None)),
         )
-        .source(PAPER_003, "Theorem 3 / Theorem 7 and its proof (§5, App. A.3)", THM3)
+        .source(Paper::FreeLunch, "Theorem 3 / Theorem 7 and its proof (§5, App. A.3)", THM3)
         .correction("Read T as the total length (input + CoT + answer). The proof's gaps are repaired (proofs/cot.md): the separator COPY is content-keyed (it needed the positions it computes), one-hots of t come from ReLU hats, the layout is fixed, intermediates are integers rounded after each block, and the model is fixed for the largest T, so its state is O(T) at every step.")
         .control("the hats' λ = 2 (the construction needs ln(32T) + 4)", construction([20, 60, 300], dp_cases(), solves(Some(2.0))).expand(first_wrong(Some(2.0))))
 }
@@ -361,7 +360,7 @@ fn claim_table1() -> Claim {
         table1(1.0),
     )
     .source(
-        PAPER_003,
+        Paper::FreeLunch,
         "Table 1 and Theorem 3 (§5)",
         "Mamba: storage O(T), inference each step O(T), all steps O(T²) (Standard TF: O(1), O(T), O(T²); Sparse/Linear TF: O(√T), O(T), O(T²)).",
     )
@@ -379,7 +378,7 @@ fn claim_thm4() -> Claim {
              o_i = (Σ_k c_k o_{i−k}) mod p exactly for m = 2…8, p ∈ {2, 3, 5, 7, 11}, c_m ≠ 0, T up to 10⁵, with a state of m numbers.",
             construction([10, 30, 120], local_cases(), local_solves(0)).expand(local_first_wrong(0)),
         )
-        .source(PAPER_003, "Theorem 4 / Theorem 8 and its proof (§5, App. A.4)", THM4)
+        .source(Paper::FreeLunch, "Theorem 4 / Theorem 8 and its proof (§5, App. A.4)", THM4)
         .correction("The proof ('similar to Theorem 3 … only needs to focus on at most m tokens') gives no mechanism for forgetting tokens that leave the window; the windowed construction of proofs/cot.md supplies one.")
         .control("a window one too short (g = m − 1)", construction([10, 30, 120], local_cases(), local_solves(1)).expand(local_first_wrong(1)))
 }
@@ -394,7 +393,7 @@ fn claim_thm4_cost() -> Claim {
              (m = 2…8): slope 1 of log count on log m — within their intervals widened by the lower-order terms and the logs' rounding.",
             thm4_cost(0.0),
         )
-        .source(PAPER_003, "Theorem 4 and the text after it (§5)", "When m is much smaller than the total needed length T, the cost for each step becomes a constant O(m); therefore, the total cost becomes O(mT) rather than O(T²).")
+        .source(Paper::FreeLunch, "Theorem 4 and the text after it (§5)", "When m is much smaller than the total needed length T, the cost for each step becomes a constant O(m); therefore, the total cost becomes O(mT) rather than O(T²).")
         .control("Theorem 3's O(T) per step (slope 1)", thm4_cost(1.0))
 }
 
@@ -408,7 +407,7 @@ fn claim_precision() -> Claim {
         precision_check(),
     )
     .source(
-        PAPER_003,
+        Paper::FreeLunch,
         "§4.2 and Assumption 2 ('represented by the log-precision model')",
         "All parameters bounded by O(poly(M, N)) means … the same Mamba block with log(N) precision.",
     )

@@ -13,10 +13,10 @@
 //!   sensitivity (1/(t−1))Σ_j |∂y_t/∂x_j| on iid inputs has log–log slope −1 in t up to 16384.
 //!   Control: slope −2.
 
-use super::{overview, PAPER_000, PAPER_004};
+use super::overview;
 use crate::claim::custom;
 use crate::claim::rate::{judge_rates, RateCell};
-use crate::claim::{property, Check, Claim, ErrorKind, Eval, Kind, Sizes, ALPHA};
+use crate::claim::{property, Check, Claim, ErrorKind, Eval, Kind, Paper, Sizes, ALPHA};
 use crate::math::derivative;
 use crate::math::linalg::{mat_from_rows, smallest_singular_value, spectral_norm, Mat};
 use crate::mc::Stream;
@@ -257,7 +257,7 @@ fn claim_thm1_printed() -> Claim {
             property(CASES, instances(10, false), |b: &BoundedAttention| theorem1_margin(&b.instance, Formula::Printed))
                 .sides("‖Eq (12) as printed − dh_τ/dx_t‖_F (dual numbers)", "tolerance 1e−9·scale"),
         )
-        .source(PAPER_004, "Theorem 1, Eq. (12)", PRINTED)
+        .source(Paper::RethinkingLrd, "Theorem 1, Eq. (12)", PRINTED)
         .correction(
             "The softmax normalisation couples every weight of I_τ to x_t, so the sum must run over all of I_τ \
              (to t+k causal, to T for Eq (5) as written). Corrected: 004.thm1.corrected.",
@@ -277,7 +277,7 @@ fn claim_thm1_corrected() -> Claim {
         property(CASES, instances(10, false), |b: &BoundedAttention| theorem1_margin(&b.instance, Formula::CorrectedSumAndClosedForm))
             .sides("‖formula − dh_τ/dx_t‖_F (dual numbers)", "tolerance 1e−9·scale"),
     )
-    .source(PAPER_004, "Theorem 1, corrected (proofs/decay.md)", PRINTED)
+    .source(Paper::RethinkingLrd, "Theorem 1, corrected (proofs/decay.md)", PRINTED)
     .correction("Summation over all of I_τ; closed form derived in proofs/decay.md")
     .control(
         "closed form with the sign of (x_t − x̄_τ) g_τᵀ flipped",
@@ -298,7 +298,7 @@ fn claim_attn_lower() -> Claim {
             .illustrate(|_| vec![overview::decay_comparison()]),
     )
     .source(
-        PAPER_004,
+        Paper::RethinkingLrd,
         "§3.2 (\"transformer LRD is not constrained to exponential decay\"), bound from proofs/decay.md",
         "The form of LRD of transformers is more complicated, but it does not necessarily decay exponentially.",
     )
@@ -318,7 +318,11 @@ fn claim_attn() -> Claim {
              eq (44) equals ∂y_t/∂x_j (dual numbers, relative 1e−9) and t·|∂y_t/∂x_j| ≤ e^{2|q|X²}(|v| + 2|qv|X²) for every j < t.",
         property(CASES, scalar_instances(), |i: &ScalarAttention| sensitivity_margin(i, 1)),
     )
-    .source(PAPER_000, "App. B, eq (44)–(45)", "|∂y_t/∂x_j| ≤ C (1/t) (min_r e^{x_t W_QᵀW_K x_r})^{−1}: attention sensitivity decays polynomially (O(1/t)).")
+    .source(
+        Paper::InputSelectivity,
+        "App. B, eq (44)–(45)",
+        "|∂y_t/∂x_j| ≤ C (1/t) (min_r e^{x_t W_QᵀW_K x_r})^{−1}: attention sensitivity decays polynomially (O(1/t)).",
+    )
     .correction("The constant C is made explicit for bounded inputs (proofs/decay.md).")
     .control("t² in place of t (a claimed O(1/t²) decay)", property(CASES, scalar_instances(), |i: &ScalarAttention| sensitivity_margin(i, 2)))
 }
@@ -333,7 +337,7 @@ fn claim_attn_slope() -> Claim {
              fitted log–log slope −1 ± 0.05 (10 / 40 / 200 sequences per setting, Student-t, Bonferroni over the 3 settings at α = 10⁻⁴).",
         slope_check(-1.0),
     )
-    .source(PAPER_000, "App. B, eq (44)–(45)", "Attention sensitivity decays polynomially (O(1/t)).")
+    .source(Paper::InputSelectivity, "App. B, eq (44)–(45)", "Attention sensitivity decays polynomially (O(1/t)).")
     .correction("The bound of 000.attn is attained in rate: each weight a_j is Θ(1/t) for bounded inputs, so the mean sensitivity is Θ(1/t).")
     .control("slope −2", slope_check(-2.0))
 }

@@ -9,9 +9,8 @@
 //! * `004.cor1.cumulative` (Theorem, rate): diagonal A, selective Δ, horizon up to 10⁶ in log
 //!   space: the bound holds at every k and is asymptotically tight. Control: rate 1.02·λ₁.
 
-use super::PAPER_004;
 use crate::claim::custom;
-use crate::claim::{property, Claim, Comparison, Context, ErrorKind, Eval, Figure, Kind, Outcome, Relation, Series, Sizes, Style, Verdict};
+use crate::claim::{property, Claim, Comparison, Context, ErrorKind, Eval, Figure, Kind, Outcome, Paper, Relation, Series, Sizes, Style, Verdict};
 use crate::math::linalg::{cond2, log_norm2, mat_from_rows, mat_to_rows, spectral_abscissa, Mat, Vector};
 use crate::math::softplus::softplus;
 use crate::mc::jobs::{DiagonalLrdJob, DiagonalLrdPath};
@@ -339,7 +338,7 @@ fn claim_cor1_printed() -> Claim {
                     ]
                 }),
         )
-        .source(PAPER_004, "Corollary 1, Eq. (11)", PRINTED)
+        .source(Paper::RethinkingLrd, "Corollary 1, Eq. (11)", PRINTED)
         .correction(
             "Step 3 of the proof, ‖e^{ΔA}‖₂ ≤ e^{λ₁Δ}, holds only for normal A. Corrected: 004.cor1.normal (normal A), \
              004.cor1.lognorm (μ₂(A) for any A), 004.cor1.kappa (cumulative, with κ₂(V)).",
@@ -357,7 +356,7 @@ fn claim_cor1_normal() -> Claim {
              with λ₁ = max Re λ(A), at every step (relative tolerance 1e−10), for per-step Δ ∈ [1/16, 2].",
         property(CASES, normal_instances(), |n: &NormalInstance| per_step_margin(&n.step, n.lambda1, 1e-10)),
     )
-    .source(PAPER_004, "Corollary 1, restricted to normal A", PRINTED)
+    .source(Paper::RethinkingLrd, "Corollary 1, restricted to normal A", PRINTED)
     .correction("Restricted to normal A (diagonal as in Mamba/S4D, symmetric, or unitarily diagonalisable).")
     .control("a tighter rate: λ₁ − 0.05", property(CASES, normal_instances(), |n: &NormalInstance| per_step_margin(&n.step, n.lambda1 - 0.05, 1e-10)))
 }
@@ -371,7 +370,7 @@ fn claim_cor1_lognorm() -> Claim {
              with μ₂(A) = λ_max((A+Aᵀ)/2), at every step (relative tolerance 1e−12).",
         property(CASES, general_instances(), |i: &StepInstance| lognorm_margin(i, 0.0)),
     )
-    .source(PAPER_004, "Corollary 1, corrected with the logarithmic norm", PRINTED)
+    .source(Paper::RethinkingLrd, "Corollary 1, corrected with the logarithmic norm", PRINTED)
     .correction("λ₁ replaced by the logarithmic norm μ₂(A) ≥ λ₁ (equal for normal A).")
     .control("a tighter rate: μ₂(A) − 0.05", property(CASES, general_instances(), |i: &StepInstance| lognorm_margin(i, 0.05)))
 }
@@ -385,7 +384,7 @@ fn claim_cor1_kappa() -> Claim {
              ‖LRD(t+k,t)‖₂ ≤ κ₂(V) exp(λ₁ S_{t,k}) ‖B̄_t‖₂ with S_{t,k} = Σ_{j=t+1}^{t+k} Δ_j, for every k ≤ 30 (relative tolerance 1e−9).",
         property(CASES, kappa_instances(), |i: &KappaInstance| kappa_margin(i, true)),
     )
-    .source(PAPER_004, "Corollary 1, cumulative form with κ₂(V) (proofs/decay.md)", PRINTED)
+    .source(Paper::RethinkingLrd, "Corollary 1, cumulative form with κ₂(V) (proofs/decay.md)", PRINTED)
     .correction("The cumulative bound needs the factor κ₂(V) for non-normal A; it cannot be 1.")
     .control("the constant 1 in place of κ₂(V) (the printed bound, cumulated)", property(CASES, kappa_instances(), |i: &KappaInstance| kappa_margin(i, false)))
 }
@@ -402,7 +401,7 @@ fn claim_cor1_cumulative() -> Claim {
         cumulative_check(1.0),
     )
     .split_samples()
-    .source(PAPER_004, "Corollary 1, cumulative form, diagonal A, T up to 10⁶", PRINTED)
+    .source(Paper::RethinkingLrd, "Corollary 1, cumulative form, diagonal A, T up to 10⁶", PRINTED)
     .control("a faster claimed decay: rate 1.02·λ₁", cumulative_check(1.02))
 }
 

@@ -7,8 +7,7 @@
 //!   `Φ(t+k,t)[B̄_t + ∂Ā_t/∂x_t h_{t−1} + ∂B̄_t/∂x_t x_t]` (proofs/decay.md), also with an
 //!   input-dependent B. Control: the correction term with its sign flipped.
 
-use super::PAPER_004;
-use crate::claim::{property, Claim, ErrorKind, Eval};
+use crate::claim::{property, Claim, ErrorKind, Eval, Paper};
 use crate::math::linalg::{dist, norm};
 use crate::math::linalg::{mat_from_rows, Vector};
 use crate::math::{central_difference, derivative};
@@ -166,7 +165,7 @@ fn claim_eq10() -> Claim {
              A, B on a 1/8 grid in [−2, 2], Δ ∈ [1/16, 1], t ≤ 12, k ≤ 20.",
         property(CASES, lti_instances(), |i: &LtiInstance| eq10_margin(i, eq10)),
     )
-    .source(PAPER_004, "Eq. (10)", "LRD_SSM(t+k,t) = (∏_{j=t+1}^{t+k} Ā_j) B̄_t.")
+    .source(Paper::RethinkingLrd, "Eq. (10)", "LRD_SSM(t+k,t) = (∏_{j=t+1}^{t+k} Ā_j) B̄_t.")
     .control("product started one step early: (∏_{j=t}^{t+k} Ā_j) B̄_t", property(CASES, lti_instances(), |i: &LtiInstance| eq10_margin(i, eq10_one_step_early)))
 }
 
@@ -181,7 +180,7 @@ fn claim_eq10_selective() -> Claim {
                 .sides("‖(∏ Ā_j) B̄_t − dh_{t+k}/dx_t‖ (dual numbers)", "tolerance 1e−10·scale")
                 .expand(selective_content),
         )
-        .source(PAPER_004, "Eq. (10) with Mamba's Δ_t = s(x_t) (§2.1)", "LRD_SSM(t+k,t) = (∏_{j=t+1}^{t+k} Ā_j) B̄_t, with Ā_t = exp(Δ_t A), Δ_t = s(x_t).")
+        .source(Paper::RethinkingLrd, "Eq. (10) with Mamba's Δ_t = s(x_t) (§2.1)", "LRD_SSM(t+k,t) = (∏_{j=t+1}^{t+k} Ā_j) B̄_t, with Ā_t = exp(Δ_t A), Δ_t = s(x_t).")
         .correction(
             "Eq (10) treats Δ_t (and B_t) as constants. The full derivative adds Φ(t+k,t)[∂Ā_t/∂x_t h_{t−1} + \
              ∂B̄_t/∂x_t x_t]; see 004.eq10.full. The per-step recursion LRD(t+k+1,t) = Ā_{t+k+1} LRD(t+k,t) still holds.",
@@ -199,7 +198,7 @@ fn claim_eq10_full() -> Claim {
              dh_{t+k}/dx_t = Φ(t+k,t)[B̄_t + ∂Ā_t/∂x_t h_{t−1} + ∂B̄_t/∂x_t x_t] (dual numbers, relative 1e−10).",
         property(CASES, selective_instances(true), |i: &SelectiveInstance| selective_margin(i, DiagonalSsm::lrd_full)),
     )
-    .source(PAPER_004, "Eq. (10), corrected (proofs/decay.md)", "LRD_SSM(t+k,t) = (∏_{j=t+1}^{t+k} Ā_j) B̄_t.")
+    .source(Paper::RethinkingLrd, "Eq. (10), corrected (proofs/decay.md)", "LRD_SSM(t+k,t) = (∏_{j=t+1}^{t+k} Ā_j) B̄_t.")
     .correction("Adds the terms from Δ_t = s(x_t) and B_t = s_B(x_t) that Eq (10) omits.")
     .control(
         "the correction term with its sign flipped",

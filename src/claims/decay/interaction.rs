@@ -7,10 +7,9 @@
 //!   LRD still decays exponentially, at rate λ_top; in the special case of §4.2 the rate is
 //!   exactly μ = E ln(λ_H + γX²). Control: the SSM's rate ln ρ(Ā), ignoring the interaction.
 
-use super::PAPER_004;
 use crate::claim::custom;
 use crate::claim::rate::{judge_rates, RateCell};
-use crate::claim::{property, Check, Claim, Context, ErrorKind, Eval, Figure, Kind, Outcome, Rounding, Series, Sizes, Style, ALPHA};
+use crate::claim::{property, Check, Claim, Context, ErrorKind, Eval, Figure, Kind, Outcome, Paper, Rounding, Series, Sizes, Style, ALPHA};
 use crate::error::Result;
 use crate::math::derivative;
 use crate::math::linalg::{dist, norm};
@@ -371,7 +370,7 @@ fn claim_thm3_printed() -> Claim {
              (scalar x, fixed Δ, ZOH, H ≤ 4, t ≤ 10, k ≤ 10, any h_0; dual numbers, relative 1e−9).",
             property(CASES, instances(), |i: &InteractionInstance| theorem3_margin(i, Formula::Printed)),
         )
-        .source(PAPER_004, "Theorem 3, Eq. (16)", PRINTED)
+        .source(Paper::RethinkingLrd, "Theorem 3, Eq. (16)", PRINTED)
         .correction(
             "The i = t summand does not exist (only i ≤ t−1 contain x_t through h_{t−1}); it adds the spurious \
              2x_t² Φ(t+k,t) G (Wᵀ B̄_t). Corrected: 004.thm3.corrected.",
@@ -389,7 +388,7 @@ fn claim_thm3_corrected() -> Claim {
              dh_{t+k}/dx_t (same instances as 004.thm3.printed; dual numbers, relative 1e−9).",
         property(CASES, instances(), |i: &InteractionInstance| theorem3_margin(i, Formula::Corrected)),
     )
-    .source(PAPER_004, "Theorem 3, corrected (proofs/decay.md)", PRINTED)
+    .source(Paper::RethinkingLrd, "Theorem 3, corrected (proofs/decay.md)", PRINTED)
     .correction("Second sum to t−1; compact form derived from h_t = M_t h_{t−1} + B̄_t x_t.")
     .control(
         "x_t in place of 2x_t in the interaction term",
@@ -411,7 +410,7 @@ fn claim_sec41() -> Claim {
             sec41_check(false),
         )
         .split_samples()
-        .source(PAPER_004, "§4.1 and Fig. 1", "The new formulation does not follow the exponential decaying constraint [...] the dependency is the sum between exp(λ₁Δ) and the other term, breaking the exponential decay property.")
+        .source(Paper::RethinkingLrd, "§4.1 and Fig. 1", "The new formulation does not follow the exponential decaying constraint [...] the dependency is the sum between exp(λ₁Δ) and the other term, breaking the exponential decay property.")
         .correction(
             "Read as \"not exponentially decaying\", the claim is false whenever the model is stable: the LRD is a product of \
              iid random matrices applied to v_0, so it decays at the top Lyapunov exponent (Furstenberg–Kesten); only the \
@@ -430,7 +429,7 @@ fn claim_sec41_mean() -> Claim {
              Monte Carlo mean over 2000 / 20000 / 200000 draws contains the exact value (Student-t, Bonferroni over the 72 coordinates at α = 10⁻⁴).",
             mean_check(true),
         )
-        .source(PAPER_004, "§4.1 (the interaction model's LRD, Eq. 16–17)", "The new formulation does not follow the exponential decaying constraint.")
+        .source(Paper::RethinkingLrd, "§4.1 (the interaction model's LRD, Eq. 16–17)", "The new formulation does not follow the exponential decaying constraint.")
         .correction("In the mean the interaction model is an ordinary linear recurrence with transition Ā + GWᵀ: its mean LRD decays exponentially at rate ln ρ(Ā + GWᵀ) (whereas typical paths decay at λ_top, 004.sec41).")
         .control("the SSM's mean Ā^k v_0 (the interaction term's mean dropped)", mean_check(false))
 }

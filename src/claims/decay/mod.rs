@@ -11,8 +11,6 @@ pub mod interaction;
 pub mod overview;
 pub mod sensitivity;
 
-pub use super::{PAPER_000, PAPER_004};
-
 /// The decay family: Exponential decay of the long-range dependency (LRD) of SSMs and Mamba, and its absence in attention (004 Eq 10, Cor 1, Thm 1, 3, §4.1; 000 Lem 1–2).
 pub const FAMILY: Family = Family::new("decay");
 

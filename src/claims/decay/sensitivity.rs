@@ -10,8 +10,7 @@
 //!   `lim_t |∂h_t/∂x_j| ≥ e^{−c} |∂_x(B(x)Δ(x)x)|_{x_j}|` (eq 13): the h_{j−1} term is dropped.
 //! * `000.lem2.corrected` (Theorem): `lim_t |∂h_t/∂x_j| ≥ e^{−c} |F_j|`. Control: e^{−c/2}.
 
-use super::PAPER_000;
-use crate::claim::{property, Claim, ErrorKind, Eval, Figure, Series, Style};
+use crate::claim::{property, Claim, ErrorKind, Eval, Figure, Paper, Series, Style};
 use crate::math::derivative;
 use crate::math::softplus::{softplus, softplus_inv};
 use crate::model::{DeltaRule, DiagonalSsm, Discretization};
@@ -262,7 +261,7 @@ fn claim_lem1() -> Claim {
         property(CASES, lemma1_instances(), |i: &SensitivityInstance| lemma1_margin(i, 1)).illustrate(lemma1_figure),
     )
     .source(
-        PAPER_000,
+        Paper::InputSelectivity,
         "Lemma 1, eq (11), (34)–(41)",
         "|∂h^{S4D}_t/∂x_j| = c̃ e^{−λ_n(t−(j+1))}; |∂h^M_t/∂x_j| = c̃ e^{−λ_n Σ_{r=j+1}^t Δ(x_r)}, with c̃ depending on x_{≤j} only.",
     )
@@ -283,7 +282,7 @@ fn claim_lem2_printed() -> Claim {
                 .expand(lemma2_content)
                 .illustrate(lemma2_figure),
         )
-        .source(PAPER_000, "Lemma 2, eq (12)–(13)", "If lim_t λ_n Σ_{r=1}^t Δ(x_r) ≤ c, then lim_t |∂h^M_t/∂x_j| ≥ e^{−c} |∂_{x_j}(B_n(x_s)Δ(x_s)x_s)|.")
+        .source(Paper::InputSelectivity, "Lemma 2, eq (12)–(13)", "If lim_t λ_n Σ_{r=1}^t Δ(x_r) ≤ c, then lim_t |∂h^M_t/∂x_j| ≥ e^{−c} |∂_{x_j}(B_n(x_s)Δ(x_s)x_s)|.")
         .correction(
             "Eq 13 drops the term −λe^{−λΔ_j}Δ'(x_j)h_{j−1} of the second factor; it is valid for j = 1 (h_0 = 0) or when the \
              two terms share a sign. Corrected: 000.lem2.corrected. (The printed x_s should read x_j.)",
@@ -302,7 +301,7 @@ fn claim_lem2_corrected() -> Claim {
         property(FREEZING_CASES, freezing_instances(), |i: &FreezingInstance| lemma2_margin(i, Lemma2::Corrected)).illustrate(lemma2_figure),
     )
     .source(
-        PAPER_000,
+        Paper::InputSelectivity,
         "Lemma 2, corrected (proofs/decay.md)",
         "If lim_t λ_n Σ_{r=1}^t Δ(x_r) ≤ c, then lim_t |∂h^M_t/∂x_j| ≥ e^{−c} |∂_{x_j}(B_n(x_s)Δ(x_s)x_s)|.",
     )

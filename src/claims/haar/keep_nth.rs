@@ -10,8 +10,7 @@
 //!   converges, y(t) − x_n = (x_{n−1} − x_n)·√(π/(2W)) + O(W^{−3/2}): the erratum is one of
 //!   construction (discretisation), not of the corollary. Control: the layer constant √(π/W).
 
-use crate::claim::{construction, property, Claim, ErrorKind, Eval, Figure, Series, Style};
-use crate::claims::PAPER_000;
+use crate::claim::{construction, property, Claim, ErrorKind, Eval, Figure, Paper, Series, Style};
 use crate::math::haar::integrated_softplus_to;
 use crate::math::quadrature::adaptive_simpson;
 use crate::math::softplus::softplus;
@@ -247,7 +246,7 @@ fn claim_prop1() -> Claim {
         property([100, 500, 5000], all_ones(), |p: &AllOnes| prop1_margin(p, 0.0)),
     )
     .source(
-        PAPER_000,
+        Paper::InputSelectivity,
         "Proposition 1, eq (24)",
         "A 1-layer Mamba can recover absolute time given an all-ones input: with B ≡ 1 and λ ≡ 0, h^M(t) = ∫_0^t x(s) ds = t.",
     )
@@ -265,7 +264,7 @@ fn claim_cor2_printed() -> Claim {
              [−128, 128]: |y_t − x_n| ≤ 10⁻⁶·max(1, max|x|) for every t ≥ n.",
             construction([200, 2000, 20000], printed_instances(), |p: &KeepNth| keep_margin(p, &printed_output(p))).illustrate(keep_figure),
         )
-        .source(PAPER_000, "Corollary 2 (App. A.3, eq 32–33)", "There is an S6 layer that solves Keep n-th on input augmented with time PE: h₁ = H(s − n), h₂ = H(s − (n − 1)), with Δ₁ = SoftPlus(w_Δ t − w_Δ n), Δ₂ = SoftPlus(w_Δ t − w_Δ(n−1)), λ ≡ 1, B = 1, w_Δ → −∞.")
+        .source(Paper::InputSelectivity, "Corollary 2 (App. A.3, eq 32–33)", "There is an S6 layer that solves Keep n-th on input augmented with time PE: h₁ = H(s − n), h₂ = H(s − (n − 1)), with Δ₁ = SoftPlus(w_Δ t − w_Δ n), Δ₂ = SoftPlus(w_Δ t − w_Δ(n−1)), λ ≡ 1, B = 1, w_Δ → −∞.")
         .correction(
             "The continuous-time argument does not survive discretisation: B̄ = ΔB (Euler) or (1 − e^{−Δ})B (ZOH) switches the input \
              off with Δ, integer thresholds give softplus(0) = ln 2, and a discrete reset keeps x_r. Also h₂ − h₁ (not h₁ − h₂) \
@@ -285,7 +284,7 @@ fn claim_cor2_corrected() -> Claim {
              (the retention after n is e^{−Σ_{r>n}Δ_r} with a geometric sum, Lemma 2's freezing time).",
         construction([200, 1000, 10000], keep_instances(40.0), |p: &KeepNth| keep_margin(p, &corrected_output(p))).illustrate(keep_figure),
     )
-    .source(PAPER_000, "Corollary 2, corrected (proofs/haar.md)", "There is an S6 layer that solves Keep n-th on input augmented with time PE.")
+    .source(Paper::InputSelectivity, "Corollary 2, corrected (proofs/haar.md)", "There is an S6 layer that solves Keep n-th on input augmented with time PE.")
     .correction("A half-integer threshold in a single ZOH channel (max error 7e−9 at W = 40, proofs/haar.md).")
     .control("a soft threshold, W = 5", construction([200, 1000, 10000], keep_instances(5.0), |p: &KeepNth| keep_margin(p, &corrected_output(p))))
 }
@@ -303,7 +302,7 @@ fn claim_cor2_continuous() -> Claim {
                 .sides("|y(t) − x_n − (x_{n−1} − x_n)√(π/(2W))|", "5.2·max(1, max|x|)·W^{−3/2}")
                 .illustrate(continuous_figure),
         )
-        .source(PAPER_000, "Corollary 2 (App. A.3, eq 32–33) in the model of eq (8)", "h^M_n(t) = ∫_0^t g^M_n(s; t, x) x(s) ds, g^M_n = e^{−λ_n ∫_s^t Δ(x_r) dr} B_n; h₁ = H(s − n), h₂ = H(s − (n − 1)) as w_Δ → −∞.")
+        .source(Paper::InputSelectivity, "Corollary 2 (App. A.3, eq 32–33) in the model of eq (8)", "h^M_n(t) = ∫_0^t g^M_n(s; t, x) x(s) ds, g^M_n = e^{−λ_n ∫_s^t Δ(x_r) dr} B_n; h₁ = H(s − n), h₂ = H(s − (n − 1)) as w_Δ → −∞.")
         .correction("The construction is right where the paper states it (continuous time, Δ only in the decay); its rate is W^{−1/2}, from the Gaussian layer e^{−Wδ²/2} left of each threshold.")
         .control("the layer mass √(π/W) (the ∫e^{−Wδ²} of Theorem 1's squared error)", property([50, 200, 1000], continuous_instances(), |p: &KeepNthContinuous| continuous_margin(p, std::f64::consts::SQRT_2)))
 }

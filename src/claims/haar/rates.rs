@@ -12,8 +12,7 @@
 
 use crate::claim::custom;
 use crate::claim::rate::{judge_rates, RateCell};
-use crate::claim::{Check, Claim, Figure, Kind, Series, Sizes, Style, ALPHA};
-use crate::claims::PAPER_000;
+use crate::claim::{Check, Claim, Figure, Kind, Paper, Series, Sizes, Style, ALPHA};
 use crate::mc::Stream;
 use crate::stats::{bonferroni, mean_interval, ols};
 use std::f64::consts::PI;
@@ -295,7 +294,7 @@ fn claim_cor1() -> Claim {
              log–log slope −1 ± 0.1; 30 / 100 / 400 targets per m, Student-t intervals, Bonferroni over 8 cells at α = 10⁻⁴.",
             cor1_check(|m| -1.0 / (3.0 * m as f64), -1.0),
         )
-        .source(PAPER_000, "Corollary 1 (App. A.2, eq 25–31)", "For a piecewise-constant ρ(t) with m ≥ 1 discontinuities there are N Mamba basis functions with ‖ρ − Σ_{n≤N} g^M_n‖_{L²} = O(2^{−N/(3m)}); S4D basis functions only reach O(N^{−1}).")
+        .source(Paper::InputSelectivity, "Corollary 1 (App. A.2, eq 25–31)", "For a piecewise-constant ρ(t) with m ≥ 1 discontinuities there are N Mamba basis functions with ‖ρ − Σ_{n≤N} g^M_n‖_{L²} = O(2^{−N/(3m)}); S4D basis functions only reach O(N^{−1}).")
         .correction(
             "Eq 28 equates the norm with a sum of squared coefficients: both rates are for the squared error (norms: 2^{−N/(6m)} \
              and N^{−1/2}). A constant basis is needed for nonzero means. The Haar route is loose: m + 1 Heaviside-type bases \
@@ -315,7 +314,7 @@ fn claim_cor1_s6() -> Claim {
              mean fitted slope of log₂ err² per basis ≤ −1/(3m) + 0.05/(3m), one-sided; 30 / 100 / 400 targets per m, Bonferroni over 4 cells at α = 10⁻⁴.",
             cor1_s6_check(|m| -1.0 / (3.0 * m as f64)),
         )
-        .source(PAPER_000, "Corollary 1 (App. A.2, eq 25–31), with Theorem 1's bases", "For a piecewise-constant ρ(t) with m ≥ 1 discontinuities there are N Mamba basis functions with ‖ρ − Σ_{n≤N} g^M_n‖_{L²} = O(2^{−N/(3m)}).")
+        .source(Paper::InputSelectivity, "Corollary 1 (App. A.2, eq 25–31), with Theorem 1's bases", "For a piecewise-constant ρ(t) with m ≥ 1 discontinuities there are N Mamba basis functions with ‖ρ − Σ_{n≤N} g^M_n‖_{L²} = O(2^{−N/(3m)}).")
         .correction("Counting distinct bases, the construction does better than 3 per wavelet: nested wavelets share thresholds, and the measured decay is near 2^{−N/m}. At finite W each basis adds Theorem 1's layer error (000.thm1.l2), which vanishes as W → ∞.")
         .control("a claimed decay of 2^{−2N/m} per basis", cor1_s6_check(|m| -2.0 / m as f64))
 }

@@ -12,8 +12,7 @@
 
 use crate::claim::custom;
 use crate::claim::rate::{judge_rates, RateCell};
-use crate::claim::{property, Check, Claim, ErrorKind, Eval, Figure, Kind, Series, Sizes, Style, ALPHA};
-use crate::claims::PAPER_000;
+use crate::claim::{property, Check, Claim, ErrorKind, Eval, Figure, Kind, Paper, Series, Sizes, Style, ALPHA};
 use crate::math::haar::{best_l2_approximation, haar, haar_from_mamba, haar_jumps, l2_norm_squared, mamba_basis, sup_norm};
 use crate::stats::{bonferroni, ols};
 use crate::strategy::grid;
@@ -185,7 +184,7 @@ fn claim_thm1_sup() -> Claim {
                 "ε = eps_fraction·2^{j/2}",
             ),
         )
-        .source(PAPER_000, "Theorem 1 (App. A.2, eq 19–23)", PRINTED)
+        .source(Paper::InputSelectivity, "Theorem 1 (App. A.2, eq 19–23)", PRINTED)
         .correction(
             "A continuous function cannot approximate a jump of 2·2^{j/2} uniformly: the sup error is ≥ 2^{j/2} for every \
              finite W (and for any continuous basis). Convergence holds pointwise off the jumps and in L²: 000.thm1.l2.",
@@ -205,7 +204,7 @@ fn claim_thm1_l2() -> Claim {
              quick, up to j = 5 deep. Exact basis functions via Li₂.",
         l2_rate_check(-0.25),
     )
-    .source(PAPER_000, "Theorem 1, read in L² (proofs/haar.md)", PRINTED)
+    .source(Paper::InputSelectivity, "Theorem 1, read in L² (proofs/haar.md)", PRINTED)
     .correction("Convergence in L² (and pointwise off the jumps), slow: the left transition has width W^{−1/2}.")
     .control("a faster claimed rate: slope −1/2", l2_rate_check(-0.5))
 }
@@ -221,7 +220,7 @@ fn claim_rem1_printed() -> Claim {
             property([100, 1000, 10000], heads(), |p: &HeadProposal| Eval::le(head_error(p, false), 0.1, 0.0, 0.0))
                 .sides("best L² error of ψ_{j,k} by one Mamba-2 head (shared Δ) at the proposal's threshold", "0.1"),
         )
-        .source(PAPER_000, "Remark 1", "Theorem 1, Lemma 1 and Lemma 2 hold analogously for Mamba-2 (Λ = λI).")
+        .source(Paper::InputSelectivity, "Remark 1", "Theorem 1, Lemma 1 and Lemma 2 hold analogously for Mamba-2 (Λ = λI).")
         .correction(
             "In Mamba-2 Δ is a scalar per head, so the three differently-thresholded bases need three heads (000.rem1.heads); \
              a single head spans one function and its best error is ≥ ~0.5 for ψ_{0,0}. Lemmas 1–2 do carry over with a scalar λ.",
@@ -239,7 +238,7 @@ fn claim_rem1_heads() -> Claim {
              (same instances as 000.rem1.printed).",
         property([100, 1000, 10000], heads(), |p: &HeadProposal| Eval::le(head_error(p, true), 1.01 * predicted_l2(p.j, p.k, p.w()), 0.0, 0.0)),
     )
-    .source(PAPER_000, "Remark 1, corrected (proofs/haar.md)", "Theorem 1, Lemma 1 and Lemma 2 hold analogously for Mamba-2 (Λ = λI).")
+    .source(Paper::InputSelectivity, "Remark 1, corrected (proofs/haar.md)", "Theorem 1, Lemma 1 and Lemma 2 hold analogously for Mamba-2 (Λ = λI).")
     .correction("One head per basis function.")
     .control(
         "a single head (shared Δ) in place of three",

@@ -15,8 +15,7 @@
 //!   the memory tokens.
 
 use super::canonical::{diagonal_of_order, DiagonalCase};
-use crate::claim::{property, Claim, ErrorKind, Eval, Rounding};
-use crate::claims::PAPER_001;
+use crate::claim::{property, Claim, ErrorKind, Eval, Paper, Rounding};
 use crate::math::linalg::mat_from_rows;
 use crate::model::bmojo::{
     attend, attention_matrix, interleaved, matvec, sliding_window_attention, uniform_visible, window_of, BmojoF, Convention, KvProjection, Slot,
@@ -314,7 +313,7 @@ fn claim_c6() -> Claim {
              d_k, d_v ≤ 3, T ≤ 24), up to the two evaluations' rounding 2γ_{N+d_k+d+4}·max|v|.",
             property(CASES, attn_cases(24), attention_reduction(true, 0)).sides("max_t ‖y_t(eq 9) − y_t(attention)‖∞", "0, plus the rounding"),
         )
-        .source(PAPER_001, "Sec. 3.1, eq (9); App. C", "A_ATT … B(u_t) = b_ATT(u_t) = [0; …; 0; b(u_t)] … 2V is the embedding dimension of the KV cache and N is the length of the Attention window.")
+        .source(Paper::Bmojo, "Sec. 3.1, eq (9); App. C", "A_ATT … B(u_t) = b_ATT(u_t) = [0; …; 0; b(u_t)] … 2V is the embedding dimension of the KV cache and N is the length of the Attention window.")
         .correction("Needs a validity mask over the blocks not yet written (or t ≥ N − 1) and Algorithm 1's time convention (window N including t); under Eq (1)'s convention the window is N + 1 (001.c6.window).")
         .control("window N − 1", property(CASES, attn_cases(24), attention_reduction(true, -1)))
 }
@@ -328,7 +327,7 @@ fn claim_c6_unmasked() -> Claim {
              window-N attention at every t.",
             property(CASES, attn_cases(24), attention_reduction(false, 0)).sides("max_t ‖y_t(eq 9, unmasked) − y_t(attention)‖∞", "0, plus the rounding"),
         )
-        .source(PAPER_001, "Sec. 3.1, eq (9)", "A(u_t) = A_ATT … ρ is the softmax read-out. A Transformer has only short-term eidetic memory that is deadbeat in N steps.")
+        .source(Paper::Bmojo, "Sec. 3.1, eq (9)", "A(u_t) = A_ATT … ρ is the softmax read-out. A Transformer has only short-term eidetic memory that is deadbeat in N steps.")
         .correction("With a validity mask over the written blocks (or only for t ≥ N − 1) the identity is exact: 001.c6.")
         .error(
             ErrorKind::Reading,
@@ -346,7 +345,7 @@ fn claim_c6_window() -> Claim {
              (masked) is causal attention with window N + 1, up to the rounding 2γ_{N+d_k+d+5}·max|v|.",
         property(CASES, attn_cases(24), strictly_causal(1)).sides("max_t ‖y_t(Eq 1) − y_t(attention, window N + 1)‖∞", "0, plus the rounding"),
     )
-    .source(PAPER_001, "Sec. 3.1, eq (1) and Algorithm 1", "x_{t+1} = A(u_t)x_t + B(u_t); y_t = ρ(u_t, x_t) … (Algorithm 1) x_t ← A(u_t)x_{t−1} + b(u_t).")
+    .source(Paper::Bmojo, "Sec. 3.1, eq (1) and Algorithm 1", "x_{t+1} = A(u_t)x_t + B(u_t); y_t = ρ(u_t, x_t) … (Algorithm 1) x_t ← A(u_t)x_{t−1} + b(u_t).")
     .control("window N", property(CASES, attn_cases(24), strictly_causal(0)))
 }
 
@@ -360,7 +359,7 @@ fn claim_c6_deadbeat() -> Claim {
         property(CASES, (attn_cases(24), 0usize..24), deadbeat(0)).sides("max_{t ≥ s+N} ‖Δy_t‖∞ + [A^N ≠ 0 or A^{N−1} = 0]", "0"),
     )
     .source(
-        PAPER_001,
+        Paper::Bmojo,
         "Sec. 3.1",
         "A Transformer has only short-term eidetic memory that is deadbeat in N steps: what slides 'out of context' is permanently removed.",
     )
@@ -406,7 +405,7 @@ fn claim_c7_linear() -> Claim {
                 })
             }),
         )
-        .source(PAPER_001, "App. C.1", "It is worth noticing that the state of this system is t, and it always increases over time, usually up to a design parameter specified by the system design which is dictated by the available compute and memory (typical values are set to 2k).")
+        .source(Paper::Bmojo, "App. C.1", "It is worth noticing that the state of this system is t, and it always increases over time, usually up to a design parameter specified by the system design which is dictated by the available compute and memory (typical values are set to 2k).")
         .correction("(12) is an integrator, x_t = x_{t−1} + φ(k_t)v_tᵀ: a constant state of d_k(d_v + 1) numbers (001.c8). The growing state belongs to softmax attention, which needs the unsummed shift register.")
         .error(
             ErrorKind::Reading,
@@ -429,7 +428,7 @@ fn claim_c8() -> Claim {
         .sides("max_t ‖y_t(recurrence) − y_t(eq 11)‖∞", "0, plus the rounding"),
     )
     .source(
-        PAPER_001,
+        Paper::Bmojo,
         "App. C.1, eqs (11)–(12)",
         "the denominator can be obtained by fixing the input v_i = 1 ∀i … x_t = Σ_{i=1}^{t} φ(k_i)v_i, y_t = φ(q_t)x_t.",
     )
@@ -465,7 +464,7 @@ fn claim_c9() -> Claim {
         property(CASES, attn_cases(48), |c: &AttnCase| local_global(c, c.order)).sides("‖x_t − x_{t−K} − window sum‖∞", "0, plus the rounding"),
     )
     .source(
-        PAPER_001,
+        Paper::Bmojo,
         "App. C.2.1, eqs (15)–(17)",
         "y_t = φ(q_t)ᵀ(Σ_{i=0}^{K−1} φ(k_{t−i})v_{t−i} + Σ_{i=1}^{t−K} φ(k_i)v_i) … x_t = x_{t−K} + Σ_{i=0}^{K−1} φ(k_{t−i})v_{t−i}.",
     )
@@ -482,7 +481,7 @@ fn claim_c10_printed() -> Claim {
              realizes the local + global form (17), i.e. full linear attention.",
             property(CASES, attn_cases(48), move |c: &AttnCase| register_with(c, printed18(c), None)).sides("max_t ‖y_t(18 as printed) − y_t(eq 11)‖∞", "0, plus the rounding"),
         )
-        .source(PAPER_001, "App. C.2.1, eq (18)", "Z_{t+1} = [0 1 …; …; 0 0 … 1] Z_t + [0; …; 1]φ(k_t)v_t, Z̄_t = [1 … 1]Z_t + φ(k_t)v_t, y_t = φ(q_t)Z̄_t.")
+        .source(Paper::Bmojo, "App. C.2.1, eq (18)", "Z_{t+1} = [0 1 …; …; 0 0 … 1] Z_t + [0; …; 1]φ(k_t)v_t, Z̄_t = [1 … 1]Z_t + φ(k_t)v_t, y_t = φ(q_t)Z̄_t.")
         .correction("With the read-out e_lastᵀZ_t + φ(k_t)v_t (the integrator's slot only) the realization is exact: 001.c10.")
         .error(
             ErrorKind::Construction,
@@ -501,7 +500,7 @@ fn claim_c10() -> Claim {
         property(CASES, attn_cases(48), |c: &AttnCase| register_with(c, ShiftRegister { slots: c.order, integrator: true, readout: Readout::LastSlot }, None))
             .sides("max_t ‖y_t(18 corrected) − y_t(eq 11)‖∞", "0, plus the rounding"),
     )
-    .source(PAPER_001, "App. C.2.1, eqs (17)–(18)", "x_t = x_{t−K} + Σ_{i=0}^{K−1} φ(k_{t−i})v_{t−i}, y_t = φ(q_t)ᵀx_t (17).")
+    .source(Paper::Bmojo, "App. C.2.1, eqs (17)–(18)", "x_t = x_{t−K} + Σ_{i=0}^{K−1} φ(k_{t−i})v_{t−i}, y_t = φ(q_t)ᵀx_t (17).")
     .control(
         "the last row [0 … 0] (no integrator)",
         property(CASES, attn_cases(48), |c: &AttnCase| register_with(c, ShiftRegister { slots: c.order, integrator: false, readout: Readout::LastSlot }, None)),
@@ -518,7 +517,7 @@ fn claim_c10_window_printed() -> Claim {
             property(CASES, attn_cases(48), |c: &AttnCase| register_with(c, ShiftRegister { slots: c.order + 1, integrator: false, readout: Readout::AllSlots }, Some(c.order)))
                 .sides("max_t ‖y_t(13 as printed) − y_t(window K)‖∞", "0, plus the rounding"),
         )
-        .source(PAPER_001, "App. C.1, eq (13)", "we shall assume that the attention is computed on a sliding window of size K. A canonical realization of the FIR described above is: Z_{t+1} := [z^{t−K+1}; …; z^{t+1}] = S[z^{t−K}; …; z^t] + [0; …; 1]φ(k_t)v_t, Z̄_t = [1 … 1]Z_t + φ(k_t)v_t.")
+        .source(Paper::Bmojo, "App. C.1, eq (13)", "we shall assume that the attention is computed on a sliding window of size K. A canonical realization of the FIR described above is: Z_{t+1} := [z^{t−K+1}; …; z^{t+1}] = S[z^{t−K}; …; z^t] + [0; …; 1]φ(k_t)v_t, Z̄_t = [1 … 1]Z_t + φ(k_t)v_t.")
         .correction("K − 1 slots plus the current term's feedthrough give exactly the window of K tokens: 001.c10.window.")
         .error(
             ErrorKind::Typo,
@@ -539,7 +538,7 @@ fn claim_c10_window() -> Claim {
         })
         .sides("max_t ‖y_t(13, K − 1 slots) − y_t(window K)‖∞", "0, plus the rounding"),
     )
-    .source(PAPER_001, "App. C.1, eq (13)", "… a sliding window of size K. A canonical realization of the FIR described above is …")
+    .source(Paper::Bmojo, "App. C.1, eq (13)", "… a sliding window of size K. A canonical realization of the FIR described above is …")
     .control(
         "K slots",
         property(CASES, attn_cases(48), |c: &AttnCase| {
@@ -564,7 +563,7 @@ fn claim_c14() -> Claim {
              b(u_t), softmax read-out over the written blocks) is causal window-N attention, up to 2γ_{N+d_k+d+4}·max|v|.",
             c14(0.0).sides("max_t ‖y_t(B'MOJO-F, a = 0) − y_t(attention)‖∞", "0, plus the rounding"),
         )
-        .source(PAPER_001, "App. C.3", "when setting all the coefficients on the last row of the state transition matrix to zero we get back the same nilpotent dynamical system that represents the attention mechanism (note that, differently from the linear attention case, the read-out function is non-linear).")
+        .source(Paper::Bmojo, "App. C.3", "when setting all the coefficients on the last row of the state transition matrix to zero we get back the same nilpotent dynamical system that represents the attention mechanism (note that, differently from the linear attention case, the read-out function is non-linear).")
         .correction("As for 001.c6: a validity mask and Algorithm 1's convention (window N).")
         .control("a_N = 1/8 on every channel", c14(0.125))
 }
@@ -579,7 +578,11 @@ fn claim_c15() -> Claim {
         property([200, 2000, 10000], hybrid_cases(), |c: &HybridCase| hybrid(c, false))
             .sides("max_t ‖out_t(B'MOJO stack) − out_t(hybrid)‖∞", "0, plus the rounding"),
     )
-    .source(PAPER_001, "Abstract; Sec. 1.1", "Transformers, existing SSMs such as Mamba, and hybrid architectures such as Jamba are special cases of B'MOJO.")
+    .source(
+        Paper::Bmojo,
+        "Abstract; Sec. 1.1",
+        "Transformers, existing SSMs such as Mamba, and hybrid architectures such as Jamba are special cases of B'MOJO.",
+    )
     .correction("Layer by layer, where 001.c12 (LTI) and 001.c14 (attention) are exact; selective Mamba layers are not companion realizations (001.c13).")
     .control("the companion's α_0 perturbed by 1/8", property([200, 2000, 10000], hybrid_cases(), |c: &HybridCase| hybrid(c, true)))
 }
@@ -599,7 +602,7 @@ fn claim_c15_jamba() -> Claim {
         })
         .sides("max_t ‖y_t(B'MOJO-F, N = T) − y_t(global causal attention)‖∞", "0, plus the rounding"),
     )
-    .source(PAPER_001, "Abstract; Sec. 1.1", "… hybrid architectures such as Jamba are special cases of B'MOJO.")
+    .source(Paper::Bmojo, "Abstract; Sec. 1.1", "… hybrid architectures such as Jamba are special cases of B'MOJO.")
 }
 
 /// `001.c20` (theorem): Sec. 3.3; App. B.2.
@@ -612,7 +615,7 @@ fn claim_c20() -> Claim {
              tokens of its own chunk, and attention over the window equals attention over that set, up to the rounding.",
             property(CASES, chunk_cases(), |c: &ChunkCase| chunk_uniform(c, 0)).sides("tokens with another visible set + output gap", "0, plus the rounding"),
         )
-        .source(PAPER_001, "Sec. 3.3; App. B.2", "use chunks of length w … a sliding window over the interleaved concatenation of input chunks and their respective memory tokens … we set the window size to w + m_f + m_e to make sure that every token is computed uniformly.")
+        .source(Paper::Bmojo, "Sec. 3.3; App. B.2", "use chunks of length w … a sliding window over the interleaved concatenation of input chunks and their respective memory tokens … we set the window size to w + m_f + m_e to make sure that every token is computed uniformly.")
         .correction("Uniform in this sense. The fading token's lag is then g − jw + 1 ∈ [1, w], not exactly w as in Algorithm 1's y_{t−w}.")
         .control("K = w + m − 1", property(CASES, chunk_cases().prop_filter("w + m ≥ 2", |c| c.w + c.m >= 2), |c: &ChunkCase| chunk_uniform(c, 1)))
 }
@@ -629,7 +632,7 @@ fn claim_perm() -> Claim {
              the memory tokens: rotating the second half of the token set leaves the output unchanged up to the rounding.",
         perm(false).sides("‖out(permuted) − out‖∞", "0, plus the rounding"),
     )
-    .source(PAPER_001, "App. B.1", "B'MOJO and B'MOJO-F do not use positional encodings.")
+    .source(Paper::Bmojo, "App. B.1", "B'MOJO and B'MOJO-F do not use positional encodings.")
     .control("positions i/8 added to each token before projecting", perm(true))
 }
 

@@ -11,8 +11,7 @@
 //! * `001.c19` / `001.c19.oscillator` (Theorems): a real positive diagonal system's impulse
 //!   response changes sign at most N − 1 times; the 2-state companion oscillator unboundedly often.
 
-use crate::claim::{property, Claim, ErrorKind, Eval, Figure, Rounding, Series, Style};
-use crate::claims::PAPER_001;
+use crate::claim::{property, Claim, ErrorKind, Eval, Figure, Paper, Rounding, Series, Style};
 use crate::model::companion::{exact, rank, to_f64, Companion, DiagonalLti, Exact};
 use crate::strategy::grid_vec;
 use num_traits::{One, Signed, Zero};
@@ -341,7 +340,7 @@ fn claim_c3() -> Claim {
              (companion form with α = 0) with β = [g_{T−1}, …, g_1] and D = g_0, whose response is g followed by zeros — exactly.",
             c3(false).sides("max_j |h_j − g_j| (2T terms, exact)", "0"),
         )
-        .source(PAPER_001, "Sec. 2", "Any finite sequence can be realized by an LTI system driven by IID Gaussian noise [27].")
+        .source(Paper::Bmojo, "Sec. 2", "Any finite sequence can be realized by an LTI system driven by IID Gaussian noise [27].")
         .correction("The deterministic core, which the suite checks: any finite sequence is the impulse response of an FIR (nilpotent) system of order T − 1. The stochastic version (a spectral factor driven by white noise) is the cited background, not checked.")
         .control("β in the other order, [g_1, …, g_{T−1}]", c3(true))
 }
@@ -361,7 +360,7 @@ fn claim_c4() -> Claim {
         )
         .sides("|rank H − N| + ‖CH residual‖ (exact)", "0"),
     )
-    .source(PAPER_001, "Sec. 2", "For linear Gaussian models, the true order can be inferred (e.g. greedily) … by Cayley-Hamilton's theorem.")
+    .source(Paper::Bmojo, "Sec. 2", "For linear Gaussian models, the true order can be inferred (e.g. greedily) … by Cayley-Hamilton's theorem.")
     .control("rank N − 1 (one order fewer suffices)", property([200, 2000, 10000], diagonal_cases(6, -0.95, 0.95, true), |c: &DiagonalCase| hankel_rank(c, 1)))
 }
 
@@ -383,7 +382,7 @@ fn claim_c5() -> Claim {
              order ≤ 6 and inputs of length ≤ 24 — exactly.",
         c5(0).sides("max_t |y_t − (h ∗ u)_t| (exact)", "0"),
     )
-    .source(PAPER_001, "Sec. 2, footnote 3", "… an LTI SSM's input-output map is a convolution … the two are related by standard transformations.")
+    .source(Paper::Bmojo, "Sec. 2, footnote 3", "… an LTI SSM's input-output map is a convolution … the two are related by standard transformations.")
     .control("the kernel shifted by one, h_{j+1}", c5(1))
 }
 
@@ -411,7 +410,7 @@ fn claim_c11() -> Claim {
              W(z) = β(z)/α(z) + D: its impulse response equals the power series of W in z^{−1} by long division, for any α, β of order ≤ 8 — exactly.",
             c11(false).sides("max_j |h_j − [z^{−j}]W(z)| (3N + 2 terms, exact)", "0"),
         )
-        .source(PAPER_001, "App. C.3, eqs (19)–(20)", "W(z) = (β_0 + β_1 z + … + β_{n−1}z^{n−1})/(α_0 + α_1 z + … + α_{n−1}z^{n−1} + z^n) … X_{t+1} = A X_t + [0 … 0 1]ᵀ u_t, y_t = [β_0 … β_{n−1}] X_t + D u_t.")
+        .source(Paper::Bmojo, "App. C.3, eqs (19)–(20)", "W(z) = (β_0 + β_1 z + … + β_{n−1}z^{n−1})/(α_0 + α_1 z + … + α_{n−1}z^{n−1} + z^n) … X_{t+1} = A X_t + [0 … 0 1]ᵀ u_t, y_t = [β_0 … β_{n−1}] X_t + D u_t.")
         .control("the last row +α instead of −α", c11(true))
 }
 
@@ -427,7 +426,7 @@ fn claim_c12() -> Claim {
                 .sides("largest gap: impulse response, output, residues (exact)", "0")
                 .illustrate(|_| vec![conversion_error_figure()]),
         )
-        .source(PAPER_001, "App. C.3", "We can use this canonical form to represent a Mamba (diagonal) model … by simply picking the coefficients of the characteristic polynomial such that its poles are the same as the diagonal entries of the Mamba block.")
+        .source(Paper::Bmojo, "App. C.3", "We can use this canonical form to represent a Mamba (diagonal) model … by simply picking the coefficients of the characteristic polynomial such that its poles are the same as the diagonal entries of the Mamba block.")
         .correction("Exact for LTI (frozen Δ, B, C) with a linear read-out; input-varying systems: 001.c13.")
         .control("one pole negated in α", property([60, 400, 3000], diagonal_cases(12, 0.02, 0.95, false), |c: &DiagonalCase| conversion_gap(c, true)))
 }
@@ -447,7 +446,7 @@ fn claim_c13() -> Claim {
                     serde_json::json!({ "y_diagonal": yd, "y_frozen_companion": yc, "largest_gap": gap })
                 }),
         )
-        .source(PAPER_001, "App. C.3, Remark", "Extending the previous canonical form to Time-Varying Systems is tedious but straightforward … The controllable canonical form … can be easily extended to Time-Varying Systems and Input-Varying as well.")
+        .source(Paper::Bmojo, "App. C.3, Remark", "Extending the previous canonical form to Time-Varying Systems is tedious but straightforward … The controllable canonical form … can be easily extended to Time-Varying Systems and Input-Varying as well.")
         .correction("Exact for frozen (LTI) systems: 001.c12. An input-varying system needs a time-varying state transform T_{t+1}A_tT_t⁻¹, which is not the companion matrix of A_t's characteristic polynomial.")
         .error(
             ErrorKind::Construction,
@@ -474,7 +473,7 @@ fn claim_c16_printed() -> Claim {
                 serde_json::json!({ "alpha": comp.alpha.iter().map(to_f64).collect::<Vec<_>>(), "beta": comp.beta.iter().map(to_f64).collect::<Vec<_>>(), "cancelled_modes": c.cancelled() })
             }),
         )
-        .source(PAPER_001, "Sec. 3.1", "In Appendix C we show that B'MOJO-F is a minimal realization and, when the state dimension is fixed, it generalizes both Mamba and Attention modules.")
+        .source(Paper::Bmojo, "Sec. 3.1", "In Appendix C we show that B'MOJO-F is a minimal realization and, when the state dimension is fixed, it generalizes both Mamba and Attention modules.")
         .correction("The companion pair (A_c, e_n) is always controllable; the realization is minimal exactly when β and α are coprime (no mode with c_i b_i = 0): 001.c16.")
         .error(
             ErrorKind::FalseStatement,
@@ -492,7 +491,7 @@ fn claim_c16() -> Claim {
              number of modes with c_i b_i = 0, and the same impulse response as the reduced system without those modes — exactly.",
             property([200, 2000, 20000], diagonal_cases(6, -0.95, 0.95, false), |c: &DiagonalCase| minimality(c, 0)).sides("|rank O − (N − cancelled)| + |rank C − N| + response gap (exact)", "0"),
         )
-        .source(PAPER_001, "App. C.3", "Mamba being non-minimal, could have some zero-pole cancellations depending on … B(u_t) and C(u_t) … the input-output behaviour associated with the cancellation does not appear in the output of Mamba.")
+        .source(Paper::Bmojo, "App. C.3", "Mamba being non-minimal, could have some zero-pole cancellations depending on … B(u_t) and C(u_t) … the input-output behaviour associated with the cancellation does not appear in the output of Mamba.")
         .control("one more unobservable mode than cancelled", property([200, 2000, 20000], diagonal_cases(6, -0.95, 0.95, false), |c: &DiagonalCase| minimality(c, 1)))
 }
 
@@ -507,7 +506,7 @@ fn claim_c19() -> Claim {
                 .sides("certain sign changes of h_t", "N − 1")
                 .illustrate(|_| vec![sign_change_figure()]),
         )
-        .source(PAPER_001, "Sec. 3.1", "A Mamba model is obtained by stacking diagonal Mamba layers, hence insufficient to realize even a simple oscillator without resorting to (numerically slow) complex algebra.")
+        .source(Paper::Bmojo, "Sec. 3.1", "A Mamba model is obtained by stacking diagonal Mamba layers, hence insufficient to realize even a simple oscillator without resorting to (numerically slow) complex algebra.")
         .correction("The precise form: an exponential sum with N distinct positive real bases has at most N − 1 sign changes (Descartes' rule). It does not hold for Mamba with an input-dependent C(u_t), whose sign can flip freely.")
         .control("at most N − 2 changes", property([300, 3000, 20000], diagonal_cases(5, 0.02, 0.98, true), |c: &DiagonalCase| diagonal_sign_changes(c, 1)))
 }
@@ -528,7 +527,7 @@ fn claim_c19_oscillator() -> Claim {
              least ⌊(T − 2)ω/π⌋ − 1 times over 1 ≤ t < T (T ≤ 120) — unboundedly many as T grows, exactly.",
         osc(0),
     )
-    .source(PAPER_001, "Sec. 3.1", "… insufficient to realize even a simple oscillator without resorting to (numerically slow) complex algebra.")
+    .source(Paper::Bmojo, "Sec. 3.1", "… insufficient to realize even a simple oscillator without resorting to (numerically slow) complex algebra.")
     .control("three more changes than the count", osc(3))
 }
 

@@ -5,8 +5,7 @@
 //!   systems, constant or input-varying (a matrix set per step).
 //! * `001.c17.printed` (Erratum, typo): the printed scalar form with `x̂_{t+1} = Ax̂_t + u_{t−1}`.
 
-use crate::claim::{property, Claim, ErrorKind, Eval, Rounding};
-use crate::claims::PAPER_001;
+use crate::claim::{property, Claim, ErrorKind, Eval, Paper, Rounding};
 use crate::math::linalg::{mat_from_rows, Vector};
 use crate::model::lti::{simulate_nonstrict, simulate_strict, Step};
 use crate::strategy::grid_matrix;
@@ -120,7 +119,7 @@ fn claim_c17() -> Claim {
              x̂_t = x_{t−1}, up to 2γ_{2(n+m)+2} of the absolute terms.",
             property(CASES, causal_cases(), |c: &CausalCase| strict_gap(c, false)).sides("|y_t − ŷ_t| per output", "0, plus the rounding"),
         )
-        .source(PAPER_001, "App. C.3, eqs (21)–(24)", "{x̂_{t+1} = Ax̂_t + u_{t−1}; x_t = ABx̂_t + Bu_t; y_t = Cx_t + Du_t} → {…; y_t = CABx̂_t + (CB + D)u_t} … C and B only appear as the product CB, which then we can rename as Ĉ.")
+        .source(Paper::Bmojo, "App. C.3, eqs (21)–(24)", "{x̂_{t+1} = Ax̂_t + u_{t−1}; x_t = ABx̂_t + Bu_t; y_t = Cx_t + Du_t} → {…; y_t = CABx̂_t + (CB + D)u_t} … C and B only appear as the product CB, which then we can rename as Ĉ.")
         .correction("In general (A, B, C, D) ↦ (A, B, CA, CB + D) with x̂_t = x_{t−1}; the paper's CAB form is the scalar case with x̂_t = x_{t−1}/b, and it holds for input-varying systems with C(u_t)A(u_t) and C(u_t)B(u_t) + D.")
         .control("C·x̂ instead of CA·x̂", property(CASES, causal_cases(), |c: &CausalCase| strict_gap(c, true)))
 }
@@ -134,7 +133,7 @@ fn claim_c17_printed() -> Claim {
              x_t = a x_{t−1} + b u_t, y_t = c x_t + d u_t (a, b, c, d on a 1/8 grid, T ≤ 16).",
             property(CASES, scalar_cases(), |c: &ScalarCase| scalar_gap(c, 1)).sides("|y_t − ŷ_t|", "0, plus the rounding"),
         )
-        .source(PAPER_001, "App. C.3, eq (24)", "x̂_{t+1} = Ax̂_t + u_{t−1}; x_t = ABx̂_t + Bu_t; y_t = Cx_t + Du_t")
+        .source(Paper::Bmojo, "App. C.3, eq (24)", "x̂_{t+1} = Ax̂_t + u_{t−1}; x_t = ABx̂_t + Bu_t; y_t = Cx_t + Du_t")
         .correction("x̂_{t+1} = a x̂_t + u_t (x̂_t = x_{t−1}/b): exact, and in general (A, B, CA, CB + D) — 001.c17.")
         .error(
             ErrorKind::Typo,

@@ -12,8 +12,7 @@
 //!   from x′₀, when the loader's per-step Ā, B̄ are overridden.
 
 use crate::claim::rate::{judge_rates, RateCell};
-use crate::claim::{custom, property, Claim, Eval, Figure, Kind, Outcome, Rounding, Series, Sizes, Style, ALPHA};
-use crate::claims::PAPER_001;
+use crate::claim::{custom, property, Claim, Eval, Figure, Kind, Outcome, Paper, Rounding, Series, Sizes, Style, ALPHA};
 use crate::math::softplus::softplus;
 use crate::math::{Dual, Real};
 use crate::mc::Stream;
@@ -386,7 +385,7 @@ fn claim_c18() -> Claim {
              through the recurrence), plus γ_{4(t−s)+4} of the bound.",
             property(CASES, sensitivity_cases(), |c: &SensitivityCase| decay_bound(c, c.abar())).sides("|∂x_t[n]/∂u_s|", "ā^{t−s}·|∂x_s[n]/∂u_s|").illustrate(|_| vec![sensitivity_figure()]),
         )
-        .source(PAPER_001, "Sec. 3.1; App. C.3", "… so long as it is stable (which is always the case thanks to Mamba's parametrization), it is guaranteed to remain bounded and decay to zero exponentially fast.")
+        .source(Paper::Bmojo, "Sec. 3.1; App. C.3", "… so long as it is stable (which is always the case thanks to Mamba's parametrization), it is guaranteed to remain bounded and decay to zero exponentially fast.")
         .correction("A uniform exponential rate needs inf Δ > 0, which holds on bounded inputs (Δ ≥ softplus(β − |w|R)); softplus(·) → 0 lets a → 1 for unbounded inputs.")
         .control("the rate at u = 0, exp(softplus(β)·max A_n), instead of ā", property(CASES, sensitivity_cases(), |c: &SensitivityCase| {
             let rate = c.a.iter().map(|a| (softplus(c.beta) * a).exp()).fold(0.0, f64::max);
@@ -403,7 +402,7 @@ fn claim_c18_integrator() -> Claim {
              growth) and (1 − a^{2t})/(1 − a²) → 1/(1 − a²) for a = 0.9, at t = 10, 100, 1000.",
         integrator_check(false),
     )
-    .source(PAPER_001, "Sec. 3.1", "A marginally stable pole (a_i = 1) can be used as permanent memory but at an unbounded cost …")
+    .source(Paper::Bmojo, "Sec. 3.1", "A marginally stable pole (a_i = 1) can be used as permanent memory but at an unbounded cost …")
     .control("Var x_t = t for a = 0.9 too (no saturation)", integrator_check(true))
 }
 
@@ -417,7 +416,7 @@ fn claim_c23() -> Claim {
             property(CASES, channel_cases().prop_flat_map(|c| { let k = c.a.len() * c.u[0].len(); (Just(c), grid_vec(k, -2.0, 2.0, 0.0625), grid_vec(k, -2.0, 2.0, 0.0625)) }), |c: &(ChannelCase, Vec<f64>, Vec<f64>)| bilinear(c, false))
                 .sides("|f(x + y) − f(x) − f(y) + f(0)|", "0, plus the rounding"),
         )
-        .source(PAPER_001, "App. E, E.1, eq (26)", "[17] emphasizes the use of 'selective state space,' which is simply a bilinear realization … x̃_{t+1} = Ãz_t ∗ x̃_t + z_t P̃_B, y_t = x̃_t P̃_Cᵀ z_t + D (26).")
+        .source(Paper::Bmojo, "App. E, E.1, eq (26)", "[17] emphasizes the use of 'selective state space,' which is simply a bilinear realization … x̃_{t+1} = Ãz_t ∗ x̃_t + z_t P̃_B, y_t = x̃_t P̃_Cᵀ z_t + D (26).")
         .correction("The conclusion holds exactly with the feature map z_t = (e^{Δ_tA}, Δ_t B_t u_t); the printed derivation (Taylor step, softplus ≈ ReLU, pseudo-inverses) is not needed, and its ReLU/pseudo-inverse substitution is not valid (proofs/realization.md).")
         .control("Δ depending on the state, Δ(u, x)", property(CASES, channel_cases().prop_flat_map(|c| { let k = c.a.len() * c.u[0].len(); (Just(c), grid_vec(k, -2.0, 2.0, 0.0625), grid_vec(k, -2.0, 2.0, 0.0625)) }), |c: &(ChannelCase, Vec<f64>, Vec<f64>)| bilinear(c, true)))
 }
@@ -432,7 +431,7 @@ fn claim_c23_taylor() -> Claim {
             .sides("|e^{ΔA} − (1 + ΔA)|", "(ΔA)²/2")
             .illustrate(|_| vec![taylor_figure()]),
     )
-    .source(PAPER_001, "App. E.1", "exp(Diag(Δ_t)A) ≈ Diag(Δ_t)A + 11ᵀ (first-order Taylor expansion)")
+    .source(Paper::Bmojo, "App. E.1", "exp(Diag(Δ_t)A) ≈ Diag(Δ_t)A + 11ᵀ (first-order Taylor expansion)")
     .control("(ΔA)²/4", property(CASES, grid(-20.0, 0.0, 1.0 / 1024.0), |x: &f64| taylor(*x, 2.0)))
 }
 
@@ -445,7 +444,7 @@ fn claim_c24() -> Claim {
              (d ≤ 4 channels, N ≤ 3, T ≤ 12), bit for bit.",
             property(CASES, channel_cases(), |c: &ChannelCase| Eval::le_by(c.cross_talk(true), 0.0, 1.0, 0.0)).sides("max change of y[d], d ≠ d′", "0"),
         )
-        .source(PAPER_001, "App. C.2, Remark", "Every single channel in a Mamba block is independent from each other and unnormalized, Mamba reduces the variability across channels with a coupling in the lower dimensional projections of the gating parameter Δ.")
+        .source(Paper::Bmojo, "App. C.2, Remark", "Every single channel in a Mamba block is independent from each other and unnormalized, Mamba reduces the variability across channels with a coupling in the lower dimensional projections of the gating parameter Δ.")
         .control("Δ, B, C computed from the perturbed input", property(CASES, channel_cases(), |c: &ChannelCase| Eval::le_by(c.cross_talk(false), 0.0, 1.0, 0.0)))
 }
 
@@ -460,7 +459,7 @@ fn claim_c24_coupled() -> Claim {
                 .sides("max change of y[d], d ≠ d′", "0 (strictly above)"),
         )
         .source(
-            PAPER_001,
+            Paper::Bmojo,
             "App. C.2, Remark",
             "… Mamba reduces the variability across channels with a coupling in the lower dimensional projections of the gating parameter Δ.",
         )
@@ -476,7 +475,7 @@ fn claim_c25() -> Claim {
              x′₀, and every later output equals the scan started from x′₀, bit for bit (N ≤ 3, d ≤ 4, T ≤ 12).",
             property(CASES, loader_cases(), |c: &LoaderCase| loader_gap(c, true)).sides("max_t ‖y_t(loaded) − y_t(from x′₀)‖∞", "0"),
         )
-        .source(PAPER_001, "App. B.2", "… we prepend h tokens … for t ∈ [0, h]: x_{t+1} = x_t + B′_t ∗ x′_{0,t}, with B′_t one-hot at t. Then x_h = x′_0.")
+        .source(Paper::Bmojo, "App. B.2", "… we prepend h tokens … for t ∈ [0, h]: x_{t+1} = x_t + B′_t ∗ x′_{0,t}, with B′_t one-hot at t. Then x_h = x′_0.")
         .correction("Exact with the loader's Ā and B̄ set directly: in Mamba's parametrisation Ā = 1 needs Δ = 0, which also zeroes B̄ = ΔB, so the kernel's per-step (Ā, B̄) must be overridden. 't ∈ [0, h]' is h + 1 steps; the loader needs h.")
         .control("the loader through Mamba's discretisation at Δ = 10⁻³", property(CASES, loader_cases(), |c: &LoaderCase| loader_gap(c, false)))
 }

@@ -12,8 +12,7 @@
 //!   constant in the inputs (no gradient flows through it).
 
 use crate::claim::rate::{judge_rates, RateCell};
-use crate::claim::{custom, property, Claim, ErrorKind, Eval, Figure, Kind, Series, Sizes, Style, ALPHA};
-use crate::claims::PAPER_001;
+use crate::claim::{custom, property, Claim, ErrorKind, Eval, Figure, Kind, Paper, Series, Sizes, Style, ALPHA};
 use crate::mc::jobs::{log_checkpoints, NeedleJob};
 use crate::mc::RunJob;
 use crate::model::eidetic::{innovations, top_by_innovation, LiteralMemory, TopMemory};
@@ -168,7 +167,7 @@ fn claim_c21() -> Claim {
              (ā ∈ [0, 31/32], k, m_e ≤ 8, T ≤ 80; inputs random, constant with a lone spike, or with ties).",
             property(CASES, selection_cases(), |c: &SelectionCase| selection_invariants(c, false)).sides("steps where M_t ≠ top-m_e, plus decreases of min ε", "0"),
         )
-        .source(PAPER_001, "Sec. 3, Algorithm 1", "M_t ← M_{t−1} ∪ {u_t, ε_t} if ε_t > min_{ε∈M_{t−1}} ε else M_{t−1} … access information arbitrarily far in the past at a fixed compute cost by keeping only the most unpredictable tokens according to an innovation test.")
+        .source(Paper::Bmojo, "Sec. 3, Algorithm 1", "M_t ← M_{t−1} ∪ {u_t, ε_t} if ε_t > min_{ε∈M_{t−1}} ε else M_{t−1} … access information arbitrarily far in the past at a fixed compute cost by keeping only the most unpredictable tokens according to an innovation test.")
         .correction("The bounded top-m_e reading (App. B.2 fixes m_e 'to an upper-bound'); the literal rule: 001.c21.literal.")
         .control("evict the oldest entry instead of the weakest", property(CASES, selection_cases(), |c: &SelectionCase| selection_invariants(c, true)))
 }
@@ -196,7 +195,7 @@ fn claim_c21_literal() -> Claim {
                 serde_json::json!({ "eps": c.eps(), "memory": m.entries })
             }),
         )
-        .source(PAPER_001, "Sec. 3, Algorithm 1", "M_t ← M_{t−1} ∪ {u_t, ε_t} if ε_t > min_{ε∈M_{t−1}} ε else M_{t−1} … (Sec. 3) at a fixed compute cost by keeping only the most unpredictable tokens.")
+        .source(Paper::Bmojo, "Sec. 3, Algorithm 1", "M_t ← M_{t−1} ∪ {u_t, ε_t} if ε_t > min_{ε∈M_{t−1}} ε else M_{t−1} … (Sec. 3) at a fixed compute cost by keeping only the most unpredictable tokens.")
         .correction("With eviction of the smallest entry at a fixed capacity m_e the memory is the top-m_e set at a fixed cost (001.c21).")
         .error(
             ErrorKind::Reading,
@@ -217,7 +216,7 @@ fn claim_c21_needle() -> Claim {
             needle_check(0),
         )
         .split_samples()
-        .source(PAPER_001, "Sec. 3; Fig. 1", "… access information arbitrarily far in the past at a fixed compute cost by keeping only the most unpredictable tokens according to an innovation test … we impose no constraint on its time span.")
+        .source(Paper::Bmojo, "Sec. 3; Fig. 1", "… access information arbitrarily far in the past at a fixed compute cost by keeping only the most unpredictable tokens according to an innovation test … we impose no constraint on its time span.")
         .control("one slot fewer in the prediction, min(1, (m_e − 1)/(J_L + 1))", needle_check(1))
 }
 
@@ -243,7 +242,7 @@ fn claim_c22() -> Claim {
         })
         .sides("[M_T changes under a 10⁻⁹ move]", "0"),
     )
-    .source(PAPER_001, "Sec. 3.3", "we use a fixed running average … so no extra weights need to be learned.")
+    .source(Paper::Bmojo, "Sec. 3.3", "we use a fixed running average … so no extra weights need to be learned.")
 }
 
 /// Registers the memory claims.

@@ -10,8 +10,7 @@
 //!   min(1, m_e/K), linear in m_e up to saturation — the shape of Fig. 2's panel 4.
 
 use super::memory::SelectionCase;
-use crate::claim::{property, Claim, Eval, Figure, Series, Style};
-use crate::claims::PAPER_001;
+use crate::claim::{property, Claim, Eval, Figure, Paper, Series, Style};
 use crate::mc::{Stream, StreamKey};
 use crate::model::eidetic::TopMemory;
 use crate::strategy::grid_vec;
@@ -124,7 +123,7 @@ fn claim_c26_toy() -> Claim {
                 .illustrate(|_| vec![accuracy_figure()]),
         )
         .source(
-            PAPER_001,
+            Paper::Bmojo,
             "Sec. 4.1, Fig. 2 (panel 4)",
             "… accuracy grows with each additional tokens allocated to Eidetic memory. Eventually, a large enough model dimension saturates this effect, and the need for additional memory.",
         )

@@ -6,8 +6,7 @@
 //! * `001.stability` (Theorem): `Σ_i |a_i(u)| ≤ γ < 1` for every u gives
 //!   `|s_t| ≤ γ^{⌊t/N⌋}·max_{j<N}|s_j|`.
 
-use crate::claim::{property, Claim, Eval, Figure, Origin, Rounding, Series, Style};
-use crate::claims::PAPER_001;
+use crate::claim::{property, Claim, Eval, Figure, Origin, Paper, Rounding, Series, Style};
 use crate::math::linalg::{spectral_radius, Mat};
 use crate::strategy::{grid, grid_vec};
 use proptest::prelude::*;
@@ -51,11 +50,16 @@ impl Switched {
 /// (−15/32, 3/32) and (−25/32, −11/8) with each coefficient moved by δ ∈ [−1/256, 1/256] on a
 /// 1/2048 grid, times `scale` (1 for the claim).
 fn switching_pairs(scale: f64) -> impl Strategy<Value = Switched> + Clone {
-    prop::collection::vec(grid(-1.0 / 256.0, 1.0 / 256.0, 1.0 / 2048.0), 4).prop_map(move |d| Switched {
-        rows: vec![vec![(-15.0 / 32.0 + d[0]) * scale, (3.0 / 32.0 + d[1]) * scale], vec![(-25.0 / 32.0 + d[2]) * scale, (-11.0 / 8.0 + d[3]) * scale]],
-        symbols: (0..400).map(|t| t % 2).collect(),
-        start: vec![1.0, 1.0],
-    })
+    prop::collection::vec(grid(-1.0 / 256.0, 1.0 / 256.0, 1.0 / 2048.0), 4).prop_map(move |d| alternating(&[[d[0], d[1]], [d[2], d[3]]], scale))
+}
+
+/// The last rows of `001.stability.switching`'s two companions at δ = 0.
+const SWITCHING_ROWS: [[f64; 2]; 2] = [[-15.0 / 32.0, 3.0 / 32.0], [-25.0 / 32.0, -11.0 / 8.0]];
+
+/// [`SWITCHING_ROWS`] moved by `delta` and scaled by `scale`, alternated for 400 steps from (1, 1).
+fn alternating(delta: &[[f64; 2]; 2], scale: f64) -> Switched {
+    let rows = SWITCHING_ROWS.iter().zip(delta).map(|(r, d)| r.iter().zip(d).map(|(a, e)| (a + e) * scale).collect()).collect();
+    Switched { rows, symbols: (0..400).map(|t| t % 2).collect(), start: vec![1.0, 1.0] }
 }
 
 /// Both frozen radii below 0.9 and the two-step product's above 1: the margin is the least of
@@ -121,7 +125,7 @@ fn claim_stability_switching() -> Claim {
             .illustrate(|_| vec![growth_figure()]),
     )
     .source(
-        Origin::Derived(PAPER_001),
+        Origin::Derived(Paper::Bmojo),
         "proofs/realization.md, switched companions (the paper leaves the input-dependent last row unconstrained, Sec. 3.1)",
         "—",
     )
@@ -131,12 +135,8 @@ fn claim_stability_switching() -> Claim {
 
 /// |s_t| over 400 alternating steps of the unperturbed pair (δ = 0), on a log axis.
 fn growth_figure() -> Figure {
-    let pair = Switched {
-        rows: vec![vec![-15.0 / 32.0, 3.0 / 32.0], vec![-25.0 / 32.0, -11.0 / 8.0]],
-        symbols: (0..400).map(|t| t % 2).collect(),
-        start: vec![1.0, 1.0],
-    };
-    let pts: Vec<[f64; 2]> = pair.run().iter().enumerate().filter(|(_, v)| **v != 0.0).map(|(t, v)| [t as f64, v.abs().log10()]).collect();
+    let pts: Vec<[f64; 2]> =
+        alternating(&[[0.0; 2]; 2], 1.0).run().iter().enumerate().filter(|(_, v)| **v != 0.0).map(|(t, v)| [t as f64, v.abs().log10()]).collect();
     Figure::new("switching_growth", "Alternating two stable companions (frozen radii < 0.9) from s = (1, 1)", "t", "log10 |s_t|")
         .with(Series::new("|s_t|", Style::Line, pts).color(0))
         .caption("The two-step product's spectral radius, not the frozen ones, sets the rate: |s_{2T}| grows like ρ(A₂A₁)^T.")
@@ -151,7 +151,7 @@ fn claim_stability() -> Claim {
              to 3 symbols switching at random, T ≤ 200), plus γ_{(N+1)(t+2)} of the bound.",
         property(CASES, contracting(), |c: &(Switched, f64)| contraction(c, 0)).sides("|s_t|", "γ^{⌊t/N⌋}·max_{j<N}|s_j|"),
     )
-    .source(PAPER_001, "Sec. 3.1 (suite-added sufficient condition)", "A_B'MOJO(u_t) = [0 I …; …; a_1(u_t) a_2(u_t) … a_N(u_t)]")
+    .source(Paper::Bmojo, "Sec. 3.1 (suite-added sufficient condition)", "A_B'MOJO(u_t) = [0 I …; …; a_1(u_t) a_2(u_t) … a_N(u_t)]")
     .control("the exponent ⌊t/N⌋ + 1", property(CASES, contracting(), |c: &(Switched, f64)| contraction(c, 1)))
 }
 

@@ -6,8 +6,7 @@
 //!   more often (the control).
 
 use crate::claim::rate::{judge_rates, RateCell};
-use crate::claim::{custom, Claim, Figure, Series, Sizes, Style, ALPHA};
-use crate::claims::PAPER_001;
+use crate::claim::{custom, Claim, Figure, Paper, Series, Sizes, Style, ALPHA};
 use crate::math::linalg::{spectral_radius, Mat, Vector};
 use crate::mc::{Stream, StreamKey};
 use crate::model::lti::{innovations, kalman_predictor};
@@ -137,7 +136,7 @@ fn claim_c2() -> Claim {
              Ljung–Box test (h = 20, α = 0.05) at rate 0.05, as an iid Gaussian series is.",
             whiteness_check(1.0),
         )
-        .source(PAPER_001, "Sec. 2 (and its ref. [28], Ljung & Box 1978)", "… yields a residual ϵ_{t+1} = u_{t+1} − û_{t+1} ('innovation process') that is as close as possible to independent and identically distributed samples (IID). In a nutshell, an optimal predictor is one that makes the prediction error unpredictable.")
+        .source(Paper::Bmojo, "Sec. 2 (and its ref. [28], Ljung & Box 1978)", "… yields a residual ϵ_{t+1} = u_{t+1} − û_{t+1} ('innovation process') that is as close as possible to independent and identically distributed samples (IID). In a nutshell, an optimal predictor is one that makes the prediction error unpredictable.")
         .control("the predictor built on 0.5A (a mis-specified model)", whiteness_check(0.5))
 }
 

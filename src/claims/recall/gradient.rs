@@ -14,8 +14,7 @@
 
 use crate::claim::custom;
 use crate::claim::statistical::{judge_tail_bounds, TailCell};
-use crate::claim::{property, Claim, Comparison, ErrorKind, Eval, Figure, HeatMap, Kind, Outcome, Relation, Series, Sizes, Style, Verdict, ALPHA};
-use crate::claims::PAPER_002;
+use crate::claim::{property, Claim, Comparison, ErrorKind, Eval, Figure, HeatMap, Kind, Outcome, Paper, Relation, Series, Sizes, Style, Verdict, ALPHA};
 use crate::mc::Stream;
 use crate::model::mixer::argmax_margin;
 use crate::model::recall_toy::{population_gradient, printed_lemma1, Cooccurrence};
@@ -309,7 +308,7 @@ fn claim_lem1_exact() -> Claim {
              to 1e−12 absolute.",
         property([12, 40, 40], small_support(), |d: &TheoryDistribution| exact_margin(d, false)).illustrate(|_| gradient_figures()),
     )
-    .source(PAPER_002, "Lemma 1 (Sec. 4), corrected (proofs/recall.md)", PRINTED)
+    .source(Paper::AssociativeRecall, "Lemma 1 (Sec. 4), corrected (proofs/recall.md)", PRINTED)
     .correction("Derived from the paper's own Eq. 21 by taking the conditional expectations exactly (proofs/recall.md, Lemma 1).")
     .control(
         "the leading-order table without τ and ρ (the T-dependent corrections)",
@@ -327,7 +326,7 @@ fn claim_lem1_montecarlo() -> Claim {
              (n+k,k), (n+k,v≠k), averaged over the class) has a Student-t interval containing the closed form (Bonferroni over the 33 tests, family-wise α = 1e−4).",
             monte_carlo_check(false),
         )
-        .source(PAPER_002, "Lemma 1 (Sec. 4), corrected (proofs/recall.md, check C6)", PRINTED)
+        .source(Paper::AssociativeRecall, "Lemma 1 (Sec. 4), corrected (proofs/recall.md, check C6)", PRINTED)
         .correction("As 002.lem1.exact.")
         .control("the leading-order table without τ and ρ", monte_carlo_check(true))
 }
@@ -341,7 +340,7 @@ fn claim_lem1_printed() -> Claim {
              (the diagonal (i,i), which is also the dominant entry of column i), for |V| in 3..1024 and T in 2..1024.",
             property([100, 400, 4000], (3usize..=1024, 2usize..=1024).prop_map(|(n, t)| TheoryDistribution { n, t }), printed_margin),
         )
-        .source(PAPER_002, "Lemma 1, eq. (5)", PRINTED)
+        .source(Paper::AssociativeRecall, "Lemma 1, eq. (5)", PRINTED)
         .correction(
             "Exact (002.lem1.exact): the scale is 1/|V|, not 1/T ((0,0) = −1/|V|, (|V|,|V|) = 2/|V|); the value rows have the opposite signs \
              ((k,k) = +1/|V| + τ > 0, (|V|+k,|V|+k) = −1/|V| − τ); the T/|V|² term cancels exactly; most entries of every row are 0; \
@@ -363,7 +362,7 @@ fn claim_lem1_rows_printed() -> Claim {
                 serde_json::json!({ "row_share": rows, "column_share": cols })
             }),
         )
-        .source(PAPER_002, "Sec. 4, after Lemma 1, and App. B", "So in the case |V| ≫ T, the first gradient step will mostly modify the rows 0 and |V| in W_Δ, aligning it with the key embedding vector while being orthogonal to the other non-key vectors.")
+        .source(Paper::AssociativeRecall, "Sec. 4, after Lemma 1, and App. B", "So in the case |V| ≫ T, the first gradient step will mostly modify the rows 0 and |V| in W_Δ, aligning it with the key embedding vector while being orthogonal to the other non-key vectors.")
         .correction("Rows {0, |V|} hold 2.6% (|V| = 64) down to 0.04% (|V| = 4096) of the squared norm, columns {0, |V|} about 1/3; the diagonal holds ~2/3. What holds is the alignment (002.lem1.alignment).")
         .error(ErrorKind::FalseStatement, "'one gradient step mostly updates the weights on the 0, |V|-th rows in W_Δ' is false under both orientations: rows 0 and |V| of the exact step hold at most 2.6% of its squared Frobenius norm (|V| ≥ 64), columns 0 and |V| about 1/3, and the diagonal ~2/3. The sense in which the step aligns W_Δ with the key holds: ‖W x̂‖ at a write pair exceeds that at a value pair by √(|V|/2) (002.lem1.alignment).")
         .holds_instead(&["002.lem1.alignment"])
@@ -378,7 +377,7 @@ fn claim_lem1_alignment() -> Claim {
              the mean at a pair (u, v) of values is √(|V|/2)·(1 + 3/(4|V|)) up to (10 + T)/|V|² relative, for |V| ≥ 8T (16 ≤ |V| ≤ 1024, T ≥ 3; T = 2 has another closed form); exact closed form.",
             property([20, 60, 400], wide_support(), |d: &TheoryDistribution| alignment_margin(d, 0.5)),
         )
-        .source(PAPER_002, "Sec. 4, after Lemma 1", "… aligning it with the key embedding vector while being orthogonal to the other non-key vectors.")
+        .source(Paper::AssociativeRecall, "Sec. 4, after Lemma 1", "… aligning it with the key embedding vector while being orthogonal to the other non-key vectors.")
         .correction("Derived in proofs/recall.md: the write pair's W x̂ sums column 0 (−1/|V| on n rows) and column |V|+v, which add in row |V|+v (norm² (|V|+2)/|V|²); a value pair's has two orthogonal parts of size ≈ 1/|V| (norm² ≈ 2/|V|²).")
         .control("√|V| (the two columns' overlap ignored)", property([20, 60, 400], wide_support(), |d: &TheoryDistribution| alignment_margin(d, 1.0)))
 }
@@ -394,7 +393,7 @@ fn claim_onestep() -> Claim {
              exp(−(T−2)²/(2(|V|−1))) for T ≪ |V|.",
             one_step_check(false),
         )
-        .source(PAPER_002, "Lemma 1 consequence (Sec. 4): \"for |V| ≫ T one gradient step succeeds\"", "For |V| ≫ T, one gradient step mostly updates the weights on the 0, |V|-th rows in W_Δ, and thus correctly succeeds at performing the read and write operations for associative recall.")
+        .source(Paper::AssociativeRecall, "Lemma 1 consequence (Sec. 4): \"for |V| ≫ T one gradient step succeeds\"", "For |V| ≫ T, one gradient step mostly updates the weights on the 0, |V|-th rows in W_Δ, and thus correctly succeeds at performing the read and write operations for associative recall.")
         .correction("One step learns \"2·count + write bonus\": it succeeds iff x_1 is a mode, so it needs |V| ≫ T², not |V| ≫ T (|V| = 1024, T = 128: accuracy ≈ 0.10).")
         .control("the step the printed Lemma gives (one value per row)", one_step_check(true))
 }

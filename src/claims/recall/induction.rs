@@ -8,8 +8,7 @@
 //!   induction-head target is answered, on standard and hard sequences up to T = 2400. Control:
 //!   one state slot too few (N = |V| − 1).
 
-use crate::claim::{construction, Claim, Comparison, ErrorKind, Eval, Figure, Relation, Series, Style};
-use crate::claims::PAPER_000;
+use crate::claim::{construction, Claim, Comparison, ErrorKind, Eval, Figure, Paper, Relation, Series, Style};
 use crate::math::softplus::softplus;
 use crate::mc::{Stream, StreamKey};
 use crate::model::mixer::{Activation, Mixer, MixerKind, Projection, Readout, ShortConv, StepSize};
@@ -203,7 +202,7 @@ fn claim_lem3_printed() -> Claim {
                 .expand(sequence_content)
                 .illustrate(|_| retention_figure()),
         )
-        .source(PAPER_000, "Lemma 3 (App. C.2, eq 110–120)", PRINTED)
+        .source(Paper::InputSelectivity, "Lemma 3 (App. C.2, eq 110–120)", PRINTED)
         .correction(
             "Eq 119 takes SoftPlus(0) = 0, but it is ln 2: untouched columns halve every step and underflow after ~1075 steps. \
                      Shift the argument, Δ = SoftPlus(w([I|0]x̂ − ½)), so Δ_key ≈ w/2 and Δ_other ≈ e^{−w/2}; retention ≥ 1 − T e^{−w/2} (000.lem3).",
@@ -225,7 +224,7 @@ fn claim_lem3_exact() -> Claim {
             .sides("the target's entry at the worst position (units of its column's scale)", "the largest other entry there")
             .expand(sequence_content),
     )
-    .source(PAPER_000, "Lemma 3 (App. C.2, eq 110–120), in exact arithmetic", PRINTED)
+    .source(Paper::InputSelectivity, "Lemma 3 (App. C.2, eq 110–120), in exact arithmetic", PRINTED)
     .correction("No change to the construction, only to the arithmetic: the stored answer halves every step but still wins the argmax.")
     .control(
         "one state slot too few, N = |V| − 1",
@@ -244,7 +243,7 @@ fn claim_lem3() -> Claim {
              and hard sequences, 2 ≤ |V| ≤ 12, 4 ≤ T ≤ 2400 (blank positions are not scored).",
         construction([40, 150, 1000], sequences(12, 4..=2400, false), |s: &Sequence| induction_margin(s, s.vocab, 0.5)),
     )
-    .source(PAPER_000, "Lemma 3, corrected (proofs/recall.md)", PRINTED)
+    .source(Paper::InputSelectivity, "Lemma 3, corrected (proofs/recall.md)", PRINTED)
     .correction("The ½ shift in Δ (see 000.lem3.printed); a first occurrence leaves the column empty (blank), which the paper does not spell out.")
     .control(
         "one state slot too few, N = |V| − 1",

@@ -9,8 +9,7 @@
 
 use crate::claim::custom;
 use crate::claim::statistical::{judge_tail_bounds, TailCell};
-use crate::claim::{Claim, Comparison, Kind, Relation, Sizes, Verdict, ALPHA};
-use crate::claims::PAPER_000;
+use crate::claim::{Claim, Comparison, Kind, Paper, Relation, Sizes, Verdict, ALPHA};
 use crate::mc::Stream;
 
 /// A random ±1 matrix with `d` columns of `p` bits (bit = 1 ↦ +1/√p).
@@ -132,7 +131,7 @@ fn claim_lem4() -> Claim {
              (exact Clopper–Pearson, family-wise α = 1e−4, Bonferroni over cells; each cell reports its power at twice its bound).",
             jl_check(1.0),
         )
-        .source(PAPER_000, "Lemma 4 (App. C, eq 49–51)", "Given the standard basis {e_1..e_d} and ε ∈ (0, 0.5), there is M: ℝ^d → ℝ^p with p = O(ε^{−2} log d) and M_ij i.i.d. (1/√p)·Unif{±1} such that |⟨Me_i, Me_j⟩| ≤ ε for all pairs (‖Me_i‖ ≈ 1).")
+        .source(Paper::InputSelectivity, "Lemma 4 (App. C, eq 49–51)", "Given the standard basis {e_1..e_d} and ε ∈ (0, 0.5), there is M: ℝ^d → ℝ^p with p = O(ε^{−2} log d) and M_ij i.i.d. (1/√p)·Unif{±1} such that |⟨Me_i, Me_j⟩| ≤ ε for all pairs (‖Me_i‖ ≈ 1).")
         .correction("\"All pairs\" means i ≠ j; ‖Me_i‖ = 1 exactly, not approximately; the union bound is loose, so the measured failure rate stays below δ².")
         .control("p sixteen times smaller, ⌈ln(d/δ)/(4ε²)⌉", jl_check(16.0))
 }

@@ -24,8 +24,7 @@ use super::constructions::{
 };
 use crate::claim::custom;
 use crate::claim::statistical::{judge_tail_bounds, TailCell};
-use crate::claim::{construction, property, Claim, Comparison, ErrorKind, Eval, Figure, HeatMap, Kind, Relation, Series, Sizes, Style, ALPHA};
-use crate::claims::PAPER_000;
+use crate::claim::{construction, property, Claim, Comparison, ErrorKind, Eval, Figure, HeatMap, Kind, Paper, Relation, Series, Sizes, Style, ALPHA};
 use crate::mc::StreamKey;
 use crate::model::mixer::Activation;
 use crate::tasks::mqar::{MqarInstance, MqarSpec, QueryPlacement, Token};
@@ -463,7 +462,7 @@ fn claim_thm2() -> Claim {
         })
         .illustrate(|_| vec![slots_figure()]),
     )
-    .source(PAPER_000, "Theorem 2, step 1 (App. C.1, eq 53–66)", "A one-layer Mamba without gating solves MQAR with d = O(κ + log|V|) and N = κ.")
+    .source(Paper::InputSelectivity, "Theorem 2, step 1 (App. C.1, eq 53–66)", "A one-layer Mamba without gating solves MQAR with d = O(κ + log|V|) and N = κ.")
     .control(
         "one state slot too few, N = κ − 1",
         construction([40, 200, 2000], cases_separated(), |c: &Case| {
@@ -489,7 +488,7 @@ fn claim_thm2_adjacent() -> Claim {
         }),
     )
     .source(
-        PAPER_000,
+        Paper::InputSelectivity,
         "Theorem 2, step 1, the adjacent-key case (App. C.1, eq 64–66)",
         "If two keys are adjacent, (k_i, k_l) ↦ (c₀k − b)e_i + (c₁k − b)e_l, and the query dominates as long as c₀ < c₁.",
     )
@@ -514,7 +513,7 @@ fn claim_thm2_repeated() -> Claim {
              equals the target. Queried keys drawn with replacement, queries anywhere, 2 ≤ κ ≤ 8, 2 ≤ |V| ≤ 16, one draw in five up to κ = 64, |V| = 1024.",
             construction([40, 200, 2000], repeated(), |c: &Case| thm2_exact(c, true, true)).sides("the largest |logit − closed form| at a query", "1e−12·3").expand(token_content),
         )
-        .source(PAPER_000, "MQAR, App. C.1 eq (47): the queries are 'shuffled queries (=keys)', k_{i_1} … k_{i_κ}", "x = [k₁ v₁ … k_κ v_κ | v× … k_{i₁} v× … k_{i_κ} v× …]")
+        .source(Paper::InputSelectivity, "MQAR, App. C.1 eq (47): the queries are 'shuffled queries (=keys)', k_{i_1} … k_{i_κ}", "x = [k₁ v₁ … k_κ v_κ | v× … k_{i₁} v× … k_{i_κ} v× …]")
         .correction("A scope statement, not an erratum: eq (47) queries each key once, and the construction is exact there (000.thm2); a key queried twice reads the noise written into its column after the first query.")
         .control("the eq-47 column contents (the prefix value only) demanded at repeated queries too", construction([40, 200, 2000], repeated(), |c: &Case| thm2_exact(c, true, false)).sides("the largest |logit − closed form| at a query", "1e−12·3").expand(token_content))
 }
@@ -542,7 +541,7 @@ fn claim_thm2_reduced_printed() -> Claim {
             }),
         )
         .source(
-            PAPER_000,
+            Paper::InputSelectivity,
             "Theorem 2, step 2 (eq 67–72)",
             "With d = κ + p, p = O(log|V|), JL value codes and b_o = −(c₀k − b)W_o s, the logits are (c₀k − b)c₁ M_vᵀM_v e_{j(i)}, maximal at j(i).",
         )
@@ -572,7 +571,7 @@ fn claim_thm2_reduced() -> Claim {
             })]
         }),
     )
-    .source(PAPER_000, "Theorem 2, step 2, corrected (proofs/recall.md)", "d = O(κ + log|V|), N = κ.")
+    .source(Paper::InputSelectivity, "Theorem 2, step 2, corrected (proofs/recall.md)", "d = O(κ + log|V|), N = κ.")
     .control(
         "codes of the next smaller even width (codes repeat)",
         construction([40, 200, 2000], cases_adjacent(), |c: &Case| {
@@ -603,7 +602,11 @@ fn claim_thm3() -> Claim {
             ))
         }),
     )
-    .source(PAPER_000, "Theorem 3, step 1 (eq 73–77)", "A one-layer Mamba-2 without gating solves MQAR with d = O(log κ + log|V|) and N = O(log κ).")
+    .source(
+        Paper::InputSelectivity,
+        "Theorem 3, step 1 (eq 73–77)",
+        "A one-layer Mamba-2 without gating solves MQAR with d = O(log κ + log|V|) and N = O(log κ).",
+    )
     .control(
         "one state slot too few, N = κ − 1",
         construction([40, 200, 2000], cases_adjacent(), |c: &Case| {
@@ -635,7 +638,7 @@ fn claim_thm3_reduced_printed() -> Claim {
             }),
         )
         .source(
-            PAPER_000,
+            Paper::InputSelectivity,
             "Theorem 3, step 2 (App. C.1)",
             "k_i = M e_i, v_j = M e_{κ+j} with M = M_k ⊕ M_v JL; the convolutions, SSM and output are unchanged.",
         )
@@ -658,7 +661,7 @@ fn claim_thm3_reduced() -> Claim {
              0.90 at the quick budget, reported per cell); the (κ, N/ln κ) phase diagram is attached.",
         thm3_statistical(16.0),
     )
-    .source(PAPER_000, "Theorem 3, step 2, with the constant the evidence gives (proofs/recall.md)", "d = O(log κ + log|V|), N = O(log κ).")
+    .source(Paper::InputSelectivity, "Theorem 3, step 2, with the constant the evidence gives (proofs/recall.md)", "d = O(log κ + log|V|), N = O(log κ).")
     .correction("\"N = log κ\" hides the ε dependence: with JL keys the constant is ≈ 16 (C = N/ln κ); C ≤ 4 fails, matching the paper's Fig. A.3.")
     .control("N = ⌈ln κ⌉ (C = 1)", thm3_statistical(1.0))
 }
@@ -675,7 +678,7 @@ fn claim_thm3_condition() -> Claim {
                 .sides(QUERY_SIDES.0, QUERY_SIDES.1)
                 .expand(perturbed_content),
         )
-        .source(PAPER_000, "Theorem 3, step 2: the retrieval argument (proofs/recall.md)", "Retrieval: y_t ∝ v_{j(i)} + ε Σ_{l≠j(i)} v_l, so the argmax is correct.")
+        .source(Paper::InputSelectivity, "Theorem 3, step 2: the retrieval argument (proofs/recall.md)", "Retrieval: y_t ∝ v_{j(i)} + ε Σ_{l≠j(i)} v_l, so the argmax is correct.")
         .correction("The interference is Σ_s ⟨k(x_{s−1}), k_i⟩⟨v_l, x_s⟩ over the m positions after other keys (up to 2κ − 2), so ε_k must be below ~1/(4κ), not just small.")
         .control("the condition without the key interference, 1 − ε_v > 0", property([300, 1000, 10000], perturbed_cases(), |pc: &PerturbedCase| condition_margin(pc, 0.0)).sides(QUERY_SIDES.0, QUERY_SIDES.1).expand(perturbed_content))
 }
@@ -690,7 +693,7 @@ fn claim_rem7() -> Claim {
              boundary εκ > 1 differs on 95 of the 2277 (κ, ε) cells (4.2%), so 400 instances miss it with probability (1 − 95/2277)^400 < 4·10⁻⁸.",
         property(REM7_CASES, adversaries(), |a: &Adversary| rem7_margin(a, 1.0)).sides(REM7_SIDES.0, REM7_SIDES.1),
     )
-    .source(PAPER_000, "Remark 7 (App. C.1)", "For [k₁, v₁, k₂, v, …, k_κ, v] with v₁ ≠ v, the noise ε(κ−1)v can beat v₁ if ε(κ−1) > 1.")
+    .source(Paper::InputSelectivity, "Remark 7 (App. C.1)", "For [k₁, v₁, k₂, v, …, k_κ, v] with v₁ ≠ v, the noise ε(κ−1)v can beat v₁ if ε(κ−1) > 1.")
     .control(
         "the boundary εκ > 1 (an off-by-one in the count of interfering keys)",
         property(REM7_CASES, adversaries(), |a: &Adversary| rem7_margin(a, 0.0)).sides(REM7_SIDES.0, REM7_SIDES.1),
@@ -710,7 +713,11 @@ fn claim_thm4() -> Claim {
             closed_form(&thm4(c.keys, &one_hot_codes(c.values), 0.0, true), &inst, 10.0)
         }),
     )
-    .source(PAPER_000, "Theorem 4, step 1 (eq 81–99)", "A one-layer Mamba block with an S4D mixer (gating used) solves MQAR with d = O(κ log|V|) and N = 1.")
+    .source(
+        Paper::InputSelectivity,
+        "Theorem 4, step 1 (eq 81–99)",
+        "A one-layer Mamba block with an S4D mixer (gating used) solves MQAR with d = O(κ log|V|) and N = 1.",
+    )
     .control(
         "the gate removed",
         construction([40, 200, 2000], cases_to_large(6, 12, 4096, true), |c: &Case| {
@@ -745,7 +752,7 @@ fn claim_thm4_reduced_printed() -> Claim {
             }),
         )
         .source(
-            PAPER_000,
+            Paper::InputSelectivity,
             "Theorem 4, step 2 (eq 102–109)",
             "With p = O(log(|V|+1)) JL codes (Me_i)ᵀ1 ≤ ε, the logits are ≈ [ε+εβ, …, 1+εβ, …], maximal at j(i).",
         )
@@ -771,7 +778,7 @@ fn claim_thm4_reduced() -> Claim {
             vec![width_figure("width_thm4", "Theorem 4 reduced (balanced codes): accuracy over κ and code width", "d = κp", |k, c| thm4(k, c, 1.0, true))]
         }),
     )
-    .source(PAPER_000, "Theorem 4, step 2, corrected (proofs/recall.md)", "d = O(κ log|V|), N = 1.")
+    .source(Paper::InputSelectivity, "Theorem 4, step 2, corrected (proofs/recall.md)", "d = O(κ log|V|), N = 1.")
     .control(
         "codes of the next smaller even width (codes repeat)",
         construction([40, 200, 2000], cases_to_large(6, 12, usize::MAX, true), |c: &Case| {

@@ -11,8 +11,7 @@
 //!   W_Δ frozen at 0 (no input selectivity: Δ depends on nothing).
 
 use crate::claim::custom;
-use crate::claim::{Claim, Comparison, Figure, HeatMap, Kind, Outcome, Relation, Sizes, Verdict};
-use crate::claims::PAPER_002;
+use crate::claim::{Claim, Comparison, Figure, HeatMap, Kind, Outcome, Paper, Relation, Sizes, Verdict};
 use crate::math::softplus::softplus;
 use crate::mc::Stream;
 use crate::model::recall_toy::SimplifiedMamba;
@@ -236,7 +235,7 @@ fn claim_training() -> Claim {
              and the mean second-half forgetting factor e^{ΛΔ} is ordered write < noise < read (the paper's 0.3 < 0.4 < 0.8).",
             training_check(true),
         )
-        .source(PAPER_002, "Sec. 3 and App. C (training the simplified model, |K| = 1)", "The simplified Mamba reaches perfect accuracy; Δ is large when a key–value pair is written and near zero almost everywhere else, acting as an input gate.")
+        .source(Paper::AssociativeRecall, "Sec. 3 and App. C (training the simplified model, |K| = 1)", "The simplified Mamba reaches perfect accuracy; Δ is large when a key–value pair is written and near zero almost everywhere else, acting as an input gate.")
         .correction("No hyper-parameters are given in the paper; these are ours. \"Near zero almost everywhere else\" is not reproduced literally (proofs/recall.md); the ordinal gate test is.")
         .control("W_Δ frozen at 0 (Δ cannot depend on the input)", training_check(false))
 }

@@ -9,8 +9,7 @@
 //! * `004.lem1.tails` (Theorem): `P(Y−μ ≥ s) ≤ exp(−s e^μ/(2γ))` and `P(Y−μ ≤ −s) ≤ e^{−s/2}`,
 //!   exactly with erfc/erf. Control: K₁ = 1 in the upper tail.
 
-use crate::claim::{property, Claim, ErrorKind, Eval};
-use crate::claims::PAPER_004;
+use crate::claim::{property, Claim, ErrorKind, Eval, Paper};
 use crate::math::quadrature::expected_log_erfcx_form;
 use crate::math::subexp::{LogChi2, SAFETY};
 use crate::strategy::grid;
@@ -184,7 +183,7 @@ fn claim_lem1_printed() -> Claim {
                 .sides("ln E e^{λY} at the recorded λ (quadrature in log space)", "ν²λ²/2")
                 .expand(uncentred_content),
         )
-        .source(PAPER_004, "Lemma 1, Eq. (20) (appendix S3)", PRINTED)
+        .source(Paper::RethinkingLrd, "Lemma 1, Eq. (20) (appendix S3)", PRINTED)
         .correction(
             "The MGF must be centred (Wainwright's definition): at λ* above, ln E e^{λY} ≥ |λ||μ| > ν²λ²/2, so the \
              printed bound fails for every (ν, b) unless μ = E ln(c+γX²) = 0. Corrected: 004.lem1.centered.",
@@ -203,7 +202,7 @@ fn claim_lem1_chi2() -> Claim {
             property([300, 3000, 30000], (grid(0.0625, 64.0, 0.0625), grid(0.0625, 64.0, 0.0625)).prop_map(|(k1, t)| Chi2Step { k1, t }), chi2_margin)
                 .sides("ln P(X² ≥ t) = ln erfc(√(t/2))", "−t²/K₁"),
         )
-        .source(PAPER_004, "Lemma 1, proof, Eq. (22)", "X² is sub-exponential, so P(X² ≥ t) ≤ e^{−t²/K₁}.")
+        .source(Paper::RethinkingLrd, "Lemma 1, proof, Eq. (22)", "X² is sub-exponential, so P(X² ≥ t) ≤ e^{−t²/K₁}.")
         .correction("The χ²₁ tail is ~e^{−t/2}/√t: the bound must be linear in t, e^{−t/K₁} (K₁ = 2 works); the next line of the proof uses the linear form.")
         .error(ErrorKind::ProofStep, "The step 'P(X² ≥ t) ≤ e^{−t²/K₁}' of the proof of Lemma 1 is false for every K₁ (the χ²₁ tail is ~e^{−t/2}/√t). The statement survives: the next line of the proof uses the linear form e^{−t/K₁} (K₁ = 2 works), and the tails the lemma needs hold exactly (004.lem1.tails).")
         .holds_instead(&["004.lem1.tails"]).survives(true)
@@ -220,7 +219,7 @@ fn claim_lem1_centered() -> Claim {
              (−1, 1) or at the open ends u = ±(1 − 10^{−k}), k = 3..9; c, γ on a 1/16 grid in (0, 2], b on a 1/64 grid in (0, 10].",
         property([100, 500, 5000], centred_points(), |p: &CentredPoint| centred_margin(p, false)),
     )
-    .source(PAPER_004, "Lemma 1, corrected (proofs/stability.md)", PRINTED)
+    .source(Paper::RethinkingLrd, "Lemma 1, corrected (proofs/stability.md)", PRINTED)
     .correction("Centred MGF; Y − μ is in fact sub-Gaussian (bounded below, doubly-exponential upper tail), so every b > 0 works with ν²(b) ≤ ν²_SG.")
     .control("ν² 2% short of the computed sup, 0.98·ν(b)²", property([100, 500, 5000], centred_points(), |p: &CentredPoint| centred_margin(p, true)))
 }
@@ -236,7 +235,7 @@ fn claim_lem1_tails() -> Claim {
              the instances with s ≤ 2).",
         property([1000, 3000, 30000], tail_points(), |p: &TailPoint| tails_margin(p, 2.0)),
     )
-    .source(PAPER_004, "Lemma 1, proof, Eq. (22)–(23), corrected", "P(Y − EY ≥ t) ≤ e^{−t e^μ/(γK₁)}; P(Y − EY ≤ −t) ≤ e^{−t/2}.")
+    .source(Paper::RethinkingLrd, "Lemma 1, proof, Eq. (22)–(23), corrected", "P(Y − EY ≥ t) ≤ e^{−t e^μ/(γK₁)}; P(Y − EY ≤ −t) ≤ e^{−t/2}.")
     .correction("With the χ² tail written linearly and K₁ = 2; the lower tail needs Y ≥ log c (printed as ≤).")
     .control("K₁ = 1 in the upper tail: exp(−s e^μ/γ)", property([1000, 3000, 30000], tail_points(), |p: &TailPoint| tails_margin(p, 1.0)))
 }

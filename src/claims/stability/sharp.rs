@@ -14,8 +14,7 @@
 use super::theorem4::{tilted, times, Event, Setting, CELLS};
 use crate::claim::custom;
 use crate::claim::statistical::log10_gap_margin;
-use crate::claim::{Check, Claim, Comparison, Figure, Kind, Outcome, Relation, Series, Style, Verdict, ALPHA};
-use crate::claims::PAPER_004;
+use crate::claim::{Check, Claim, Comparison, Figure, Kind, Outcome, Paper, Relation, Series, Style, Verdict, ALPHA};
 use crate::estimate::RareTail;
 use crate::stats::bonferroni;
 use serde::Serialize;
@@ -155,7 +154,7 @@ fn claim_thm4_sharp() -> Claim {
              Bonferroni over the events.",
         sharp_check(1.0),
     )
-    .source(PAPER_004, "Theorem 4 (the probability its bound is judged against)", "P(∏_{i=1}^t(λ_H + γx_i²) ≥ e^z(λ_H+γ)^t)")
+    .source(Paper::RethinkingLrd, "Theorem 4 (the probability its bound is judged against)", "P(∏_{i=1}^t(λ_H + γx_i²) ≥ e^z(λ_H+γ)^t)")
     .correction("The suite's own reference: Bahadur & Rao (1960) for a non-lattice sum, with its first correction b₁ (proofs/stability.md, \"Rare events\").")
     .control("the rate function off by 2% (I·0.98)", sharp_check(0.98))
 }

@@ -14,8 +14,9 @@
 //!   E m^κ = 1 (Kesten–Goldie); Hill's estimator agrees. Control: κ = 2 (finite variance).
 
 use crate::claim::custom;
-use crate::claim::{property, Check, Claim, Comparison, ErrorKind, Eval, Figure, Kind, Outcome, Relation, Series, Sizes, Style, Verdict, Violation, ALPHA};
-use crate::claims::PAPER_004;
+use crate::claim::{
+    property, Check, Claim, Comparison, ErrorKind, Eval, Figure, Kind, Outcome, Paper, Relation, Series, Sizes, Style, Verdict, Violation, ALPHA,
+};
 use crate::math::subexp::LogChi2;
 use crate::mc::jobs::ScalarArJob;
 use crate::mc::RunJob;
@@ -325,7 +326,7 @@ fn claim_stability_printed() -> Claim {
                 .illustrate(printed_figure),
         )
         .source(
-            PAPER_004,
+            Paper::RethinkingLrd,
             "§4.2, after Theorem 4",
             "If λ_H + γ < 1 and t is large, e^z(λ_H+γ)^t will be close to 0, and thus most of the terms in h_t will diminish, avoiding h_t to explode […] a high probability that the hidden states under this new model will not approach infinity.",
         )
@@ -351,7 +352,7 @@ fn claim_stability_paper() -> Claim {
                 .sides("μ = E ln(λ_H + γX²) (quadrature)", "0 (a.s. stability needs μ < 0)"),
         )
         .source(
-            PAPER_004,
+            Paper::RethinkingLrd,
             "§4.2 and the conclusion",
             "This stability condition guarantees a high probability that the hidden states under this new model will not approach infinity when the sequence length becomes infinitely long.",
         )
@@ -375,7 +376,7 @@ fn claim_stability_l1() -> Claim {
         )
         .split_samples()
         .source(
-            PAPER_004,
+            Paper::RethinkingLrd,
             "§4.2, after Theorem 4",
             "If λ_H + γ < 1 and t is large, e^z(λ_H+γ)^t will be close to 0, and thus most of the terms in h_t will diminish, avoiding h_t to explode.",
         )
@@ -396,7 +397,7 @@ fn claim_stability_as() -> Claim {
     )
     .split_samples()
     .source(
-        PAPER_004,
+        Paper::RethinkingLrd,
         "§4.2 stability discussion (proofs/stability.md)",
         "[S4/Mamba require λ_i ≤ 1 …] as long as the eigenvalues do not exceed 1 very often, it's highly likely that the hidden state recursion is stable.",
     )
@@ -420,7 +421,11 @@ fn claim_kesten() -> Claim {
         kesten_check(None),
     )
     .split_samples()
-    .source(PAPER_004, "§4.2 and Figure 2 (proofs/stability.md, Kesten–Goldie)", "Both settings satisfy λ_H + γ = 0.999 < 1, so the hidden state is stable.")
+    .source(
+        Paper::RethinkingLrd,
+        "§4.2 and Figure 2 (proofs/stability.md, Kesten–Goldie)",
+        "Both settings satisfy λ_H + γ = 0.999 < 1, so the hidden state is stable.",
+    )
     .correction("Stable a.s., but heavy-tailed: E|z|^p < ∞ only for p < κ ≈ 1.1 and 1.005 — infinite variance, barely finite mean.")
     .control("a finite-variance tail, κ = 2", kesten_check(Some(2.0)))
 }

@@ -20,8 +20,7 @@
 use super::{memo, Memo};
 use crate::claim::custom;
 use crate::claim::statistical::{judge_rare_tail_bounds, RareCell};
-use crate::claim::{Check, Claim, Context, ErrorKind, Figure, Kind, Series, Sizes, Style, Verdict, ALPHA};
-use crate::claims::PAPER_004;
+use crate::claim::{Check, Claim, Context, ErrorKind, Figure, Kind, Paper, Series, Sizes, Style, Verdict, ALPHA};
 use crate::error::Result;
 use crate::estimate::{tilted_draws, RareTail, TiltedDraws};
 use crate::math::large_deviation::Threshold;
@@ -396,7 +395,7 @@ const GRID: &str = "(λ_H, γ) ∈ {(0.9, 0.099), (0.5, 0.499), (0.5, 0.6), (0.0
 /// `004.thm4` (theorem): Theorem 4, Eq. (19).
 fn claim_thm4() -> Claim {
     Claim::theorem("004.thm4", super::FAMILY, &format!("The main-text bound (19) on {GRID}"), thm4_check(Form::Main, Constants::Minimal))
-            .source(PAPER_004, "Theorem 4, Eq. (19)", PRINTED)
+            .source(Paper::RethinkingLrd, "Theorem 4, Eq. (19)", PRINTED)
             .correction("True with the centred Lemma 1 and computed (ν(b), b); loose: never better than Markov for b ≥ 1/2, and t-invariant at z = sσ√t while the probability falls exponentially in t.")
             .control("an inadmissible constant ν² = Var(Y)/2 with b = 1e−3", thm4_check(Form::Main, Constants::Inadmissible))
 }
@@ -409,7 +408,7 @@ fn claim_thm4_appendix() -> Claim {
             &format!("The appendix's form (25)/(28), second branch e^{{−t/(2b)}}, on {GRID}"),
             thm4_check(Form::Appendix, Constants::Minimal),
         )
-        .source(PAPER_004, "Theorem 4, appendix Eq. (25)/(28)", "… ≤ e^{−z²/(2tν²)} if 0 ≤ z ≤ tν²/b, and e^{−t/(2b)} if z > tν²/b.")
+        .source(Paper::RethinkingLrd, "Theorem 4, appendix Eq. (25)/(28)", "… ≤ e^{−z²/(2tν²)} if 0 ≤ z ≤ tν²/b, and e^{−t/(2b)} if z > tν²/b.")
         .correction(
             "The branch should read e^{−z/(2b)}: just above z = tν²/b the valid bound e^{−z/(2b)} can exceed e^{−t/(2b)} by orders of magnitude, so with the minimal ν(b) the printed branch is below the true probability. Corrected: 004.thm4.",
         )
@@ -425,7 +424,7 @@ fn claim_thm4_appendix_enlarged() -> Claim {
             &format!("The appendix's form (25)/(28) with its printed branch e^{{−t/(2b)}} and ν² = max(ν(b)²·1.02, b) (an admissible, larger ν), on {GRID}"),
             thm4_check(Form::Appendix, Constants::AtLeastB),
         )
-        .source(PAPER_004, "Theorem 4, appendix Eq. (25)/(28)", "… ≤ e^{−z²/(2tν²)} if 0 ≤ z ≤ tν²/b, and e^{−t/(2b)} if z > tν²/b.")
+        .source(Paper::RethinkingLrd, "Theorem 4, appendix Eq. (25)/(28)", "… ≤ e^{−z²/(2tν²)} if 0 ≤ z ≤ tν²/b, and e^{−t/(2b)} if z > tν²/b.")
         .correction("(25)/(28) are existential in (ν, b): any ν ≥ ν(b) is admissible, and with ν² ≥ b the second branch starts at z > tν²/b ≥ t, where e^{−t/(2b)} ≥ e^{−z/(2b)}, so the printed form follows from 004.thm4.")
         .control("the proof's minimal ν(b) (the erratum's cells)", thm4_check(Form::Appendix, Constants::Minimal))
 }
@@ -439,7 +438,7 @@ fn claim_thm4_intermediate() -> Claim {
         thm4_check(Form::Intermediate, Constants::Minimal),
     )
     .source(
-        PAPER_004,
+        Paper::RethinkingLrd,
         "Theorem 4, proof, Eq. (25)",
         "P(Y ≥ EY + z) ≤ e^{−z²/(2tν²)} if 0 ≤ z ≤ tν²/b, and e^{−z/(2b)} otherwise, Y = Σ_{i≤t} log(λ_H + γx_i²).",
     )

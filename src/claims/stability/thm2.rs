@@ -4,8 +4,7 @@
 //! * `004.thm2` (Theorem): (13) ≡ (14) ≡ (15) over random H, d, T, fixed and selective Δ, any
 //!   h_0. Control: the products of (15) taken in the reverse order.
 
-use crate::claim::{property, Claim, Eval};
-use crate::claims::PAPER_004;
+use crate::claim::{property, Claim, Eval, Paper};
 use crate::math::linalg::{mat_from_rows, Vector};
 use crate::model::{InteractionSequence, StepRule};
 use crate::strategy::{grid, grid_matrix, grid_vec};
@@ -109,7 +108,7 @@ fn claim_thm2() -> Claim {
         property(CASES, instances(), |i: &SequenceInstance| thm2_margin(i, false)),
     )
     .source(
-        PAPER_004,
+        Paper::RethinkingLrd,
         "Theorem 2, Eq. (13)–(15)",
         "h_t = (∏_{i=1}^{t}(Ā_i + G x_i x_iᵀ Wᵀ)) h_0 + Σ_{i=1}^{t} (∏_{j=i+1}^{t}(Ā_j + G x_j x_jᵀ Wᵀ)) B̄_i x_i, products \
              multiplying on the left from the bottom index to the top one.",
