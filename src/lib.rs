@@ -54,10 +54,11 @@ pub mod tasks;
 pub mod prelude {
     pub use crate::claim::{
         check, construction, custom, property, property_in, run_claims, Budget, Check, Claim, ClaimResult, Comparison, Context, ErrorKind, Eval, Family,
-        Figure, Kind, Outcome, Registry, Rounding, RunConfig, RunResults, Search, Series, Sizes, Status, Style, Trial, Verdict, VerdictKind,
+        Figure, Kind, Outcome, Registry, Rounding, RunConfig, RunResults, Scale, Search, Series, Sizes, Status, Style, Tolerance, Trial, Verdict, VerdictKind,
     };
     pub use crate::claims::registry;
     pub use crate::error::{Error, Result};
+    pub use crate::math::Interval;
     pub use crate::mc::{Backend, BackendChoice, CpuBackend, Stream};
     pub use crate::model::{DeltaRule, DenseSsm, DiagonalSsm, Discretization, InteractionSsm};
     pub use crate::strategy;
@@ -76,7 +77,7 @@ pub mod prelude {
 /// ssmcheck::conjecture! {
 ///     /// The ZOH factor e^{aΔ} of a stable mode is below 1.
 ///     fn zoh_contracts(a in strategy::log_uniform(1e-3, 4.0), delta in strategy::log_uniform(1e-3, 10.0)) {
-///         Eval::lt((-a * delta).exp(), 1.0, 1.0, Rounding::value(1.0, 1.0))
+///         Eval::lt((-a * delta).exp(), 1.0, Scale(1.0), Tolerance::absolute(Rounding::value(1.0, 1.0)))
 ///     }
 /// }
 ///

@@ -10,14 +10,14 @@ ssmcheck::conjecture! {
     fn s6_lrd_is_monotone(a in strategy::log_uniform(1e-3, 4.0), x in strategy::inputs(20, 3.0)) {
         let m = DiagonalSsm { a: vec![-a], b_bias: vec![1.0], b_weight: vec![0.0], delta: DeltaRule::Selective { w: 1.0, b: 0.0 }, disc: Discretization::Zoh };
         let lrd: Vec<f64> = (0..20).map(|k| m.lrd_eq10(x, 1, k)[0].abs()).collect();
-        lrd.windows(2).map(|p| Eval::le(p[1], p[0], 4.0 * Rounding::UNIT, 0.0)).fold(Eval::Margin(1.0), Eval::min)
+        lrd.windows(2).map(|p| Eval::le(p[1], p[0], Tolerance::relative(4.0 * Rounding::UNIT))).fold(Eval::Margin(1.0), Eval::min)
     }
 }
 
 ssmcheck::conjecture! {
     /// One ZOH step of a stable S4D mode keeps less than the whole state: e^{aΔ} < 1 for a ∈ [−4, −10⁻³], Δ ∈ [10⁻³, 10].
     fn zoh_step_contracts(a in strategy::log_uniform(1e-3, 4.0), delta in strategy::selective_deltas(1)) {
-        Eval::lt((-a * delta[0]).exp(), 1.0, 1.0, 0.0)
+        Eval::lt((-a * delta[0]).exp(), 1.0, Scale(1.0), Tolerance::NONE)
     }
 }
 
@@ -36,7 +36,7 @@ fn interaction_second_moment() -> Claim {
             .collect();
         let mean = squares.iter().sum::<f64>() / paths as f64;
         let se = (squares.iter().map(|q| (q - mean).powi(2)).sum::<f64>() / (paths as f64 - 1.0) / paths as f64).sqrt();
-        Eval::le(mean, 1.0 + 4.0 * se, 0.0, 0.0)
+        Eval::le(mean, 1.0 + 4.0 * se, Tolerance::NONE)
     })
     .given("λ² + 2λγ + 3γ² < 1", |(l, g)| 1.0 - (l * l + 2.0 * l * g + 3.0 * g * g));
     Claim::conjecture("user.interaction_second_moment", Family::USER, "If λ² + 2λγ + 3γ² < 1, the sample E h_50² is below 1 + 4 SE.", check).source(

@@ -2,6 +2,8 @@
 //! reader can recompute the violation from the results JSON alone (both sides as numbers, the
 //! tolerances, the margin and the formula that produced it).
 
+use super::tolerance::{Scale, Tolerance};
+use crate::math::Interval;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -55,22 +57,122 @@ impl fmt::Display for Relation {
     }
 }
 
+/// One side of a relation as a claim computed it: a floating-point value (its rounding is the
+/// claim's to bound with a [`Tolerance`]), or an [`Interval`] that encloses the exact value.
+/// `f64` and `Interval` convert into it, so the helpers of [`Eval`](super::Eval) take either.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Side {
+    /// A value computed in floating point, with no bound on its error.
+    Float(f64),
+    /// An enclosure of the exact value ([`Interval::exact`] for a value known exactly).
+    Enclosed(Interval),
+}
+
+impl Side {
+    /// The value a floating-point computation reports (an enclosure's midpoint).
+    pub fn value(self) -> f64 {
+        match self {
+            Side::Float(x) => x,
+            Side::Enclosed(i) => i.mid(),
+        }
+    }
+    /// The enclosure, if the side carries one.
+    pub fn enclosure(self) -> Option<Interval> {
+        match self {
+            Side::Float(_) => None,
+            Side::Enclosed(i) => Some(i),
+        }
+    }
+    /// The side as an interval (a float taken as the exact value it represents).
+    fn interval(self) -> Interval {
+        match self {
+            Side::Float(x) => Interval::exact(x),
+            Side::Enclosed(i) => i,
+        }
+    }
+}
+
+impl From<f64> for Side {
+    fn from(x: f64) -> Side {
+        Side::Float(x)
+    }
+}
+
+impl From<Interval> for Side {
+    fn from(i: Interval) -> Side {
+        Side::Enclosed(i)
+    }
+}
+
+/// The enclosures of a comparison whose sides (one or both) carry one, and the relation's gap
+/// computed from them in interval arithmetic: the relation holds when the gap is ≥ 0 (> 0 for a
+/// strict one). A gap entirely below 0 (≤ 0 for a strict relation) decides a violation for every
+/// real value in the enclosures; a gap that straddles 0 is a tie.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Enclosure {
+    /// The left side's enclosure (`None`: computed in floating point, taken as exact here).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lhs: Option<Interval>,
+    /// The right side's enclosure (`None`: computed in floating point, taken as exact here).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rhs: Option<Interval>,
+    /// The relation's gap (`rhs − lhs` plus the tolerance for `≤`; see each constructor).
+    pub gap: Interval,
+}
+
+impl Enclosure {
+    fn of(lhs: Side, rhs: Side, gap: impl Fn(Interval, Interval) -> Interval) -> Option<Enclosure> {
+        if lhs.enclosure().is_none() && rhs.enclosure().is_none() {
+            return None;
+        }
+        Some(Enclosure { lhs: lhs.enclosure(), rhs: rhs.enclosure(), gap: gap(lhs.interval(), rhs.interval()) })
+    }
+    /// What the enclosures decide (a NaN gap decides nothing: a tie).
+    pub fn decide(&self, relation: Relation) -> Standing {
+        let g = self.gap;
+        if g.is_nan() {
+            Standing::Tie
+        } else if relation.is_strict() {
+            if g.lo > 0.0 {
+                Standing::Holds
+            } else if g.hi <= 0.0 {
+                Standing::Violated
+            } else {
+                Standing::Tie
+            }
+        } else if g.lo >= 0.0 {
+            Standing::Holds
+        } else if g.hi < 0.0 {
+            Standing::Violated
+        } else {
+            Standing::Tie
+        }
+    }
+    /// Whether both sides carry an enclosure (only then is a decided violation a certificate).
+    pub fn both_sides(&self) -> bool {
+        self.lhs.is_some() && self.rhs.is_some()
+    }
+}
+
 /// A judged comparison: both sides, the relation, and the signed margin with its formula
 /// (negative: violated). `Copy`, so evaluations stay cheap; the claim names the sides.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Comparison {
-    /// The left side.
+    /// The left side (an enclosure's midpoint).
     pub lhs: f64,
-    /// The right side.
+    /// The right side (an enclosure's midpoint).
     pub rhs: f64,
     /// What must hold.
     pub relation: Relation,
-    /// The signed, scale-aware margin (negative: violated).
+    /// The signed, scale-aware margin (negative: violated), from the sides' values; it guides
+    /// the search, while the enclosures, when present, decide.
     pub margin: f64,
     /// How `margin` is computed from the sides.
     pub margin_formula: &'static str,
     /// The rounding band on the margin's scale: within it the sides tie ([`Standing::Tie`]).
     pub band: f64,
+    /// The sides' enclosures and the relation's gap, when a side carries one.
+    pub enclosure: Option<Enclosure>,
 }
 
 /// The margin formula of [`Comparison::at_most`].
@@ -79,19 +181,45 @@ pub const AT_MOST_FORMULA: &str = "(rhs − lhs + atol + rtol·max(|lhs|, |rhs|)
 pub const WITHIN_FORMULA: &str = "1 − lhs/rhs (rhs = rtol·scale + atol); exact equality demanded when rhs = 0 (margin f64::MIN on any error)";
 /// The margin formula of [`Comparison::strict`].
 pub const STRICT_FORMULA: &str = "(rhs − lhs)/scale for lhs < rhs, (lhs − rhs)/scale for lhs > rhs; a tie within rounding/scale of 0";
+/// The margin formula of [`Comparison::linear`] for `≤`.
+pub const LE_BY_FORMULA: &str = "(rhs − lhs + tolerance) / scale";
+/// The margin formula of [`Comparison::linear`] for `≥`.
+pub const GE_BY_FORMULA: &str = "(lhs − rhs + tolerance) / scale";
 
 impl Comparison {
-    /// `lhs ≤ rhs` on a relative scale with relative and absolute tolerance.
-    pub fn at_most(lhs: f64, rhs: f64, rtol: f64, atol: f64) -> Comparison {
+    /// `lhs ≤ rhs` on a relative scale with relative and absolute tolerance; with enclosures,
+    /// the gap `rhs − lhs + atol + rtol·max(|lhs|, |rhs|)` decides.
+    pub fn at_most(lhs: impl Into<Side>, rhs: impl Into<Side>, tol: Tolerance) -> Comparison {
+        let (l, r) = (lhs.into(), rhs.into());
+        let (lhs, rhs) = (l.value(), r.value());
+        let (rtol, atol) = (tol.relative, tol.absolute);
         let scale = lhs.abs().max(rhs.abs());
         let denom = lhs.abs() + rhs.abs() + atol;
         let margin = if denom == 0.0 { 1.0 } else { (rhs - lhs + atol + rtol * scale) / denom };
-        Comparison { lhs, rhs, relation: Relation::AtMost, margin, margin_formula: AT_MOST_FORMULA, band: 0.0 }
+        let enclosure = Enclosure::of(l, r, |a, b| b - a + atol + a.abs().max(b.abs()) * rtol);
+        Comparison { lhs, rhs, relation: Relation::AtMost, margin, margin_formula: AT_MOST_FORMULA, band: 0.0, enclosure }
     }
-    /// `err ≤ rtol·scale + atol` (the sides are the error and the tolerance).
-    pub fn within(err: f64, scale: f64, rtol: f64, atol: f64) -> Comparison {
-        let tol = rtol * scale + atol;
-        let margin = if tol == 0.0 {
+    /// `lhs ≤ rhs` ([`Relation::AtMost`]) or `lhs ≥ rhs` ([`Relation::AtLeast`]) with a margin
+    /// linear in the gap: `(rhs − lhs + tolerance)/scale` for `≤`, the tolerance taken at the
+    /// larger side's magnitude.
+    pub fn linear(lhs: impl Into<Side>, rhs: impl Into<Side>, relation: Relation, scale: Scale, tol: Tolerance) -> Comparison {
+        let (l, r) = (lhs.into(), rhs.into());
+        let (lhs, rhs) = (l.value(), r.value());
+        let t = tol.at(lhs.abs().max(rhs.abs()));
+        let (gap, formula, enclosure) = match relation {
+            Relation::AtMost => (rhs - lhs, LE_BY_FORMULA, Enclosure::of(l, r, |a, b| b - a + a.abs().max(b.abs()) * tol.relative + tol.absolute)),
+            Relation::AtLeast => (lhs - rhs, GE_BY_FORMULA, Enclosure::of(l, r, |a, b| a - b + a.abs().max(b.abs()) * tol.relative + tol.absolute)),
+            _ => panic!("Comparison::linear takes AtMost or AtLeast"),
+        };
+        Comparison { lhs, rhs, relation, margin: (gap + t) / scale.divisor(), margin_formula: formula, band: 0.0, enclosure }
+    }
+    /// `err ≤ rtol·scale + atol` (the sides are the error and the tolerance); with an enclosed
+    /// error, the gap `rtol·scale + atol − err` decides (the scale taken as exact).
+    pub fn within(err: impl Into<Side>, scale: Scale, tol: Tolerance) -> Comparison {
+        let e = err.into();
+        let err = e.value();
+        let t = tol.at(scale.0);
+        let margin = if t == 0.0 {
             // Exact equality demanded: any error violates it (finite, so JSON can carry it).
             if err == 0.0 {
                 1.0
@@ -99,34 +227,41 @@ impl Comparison {
                 f64::MIN
             }
         } else {
-            1.0 - err / tol
+            1.0 - err / t
         };
-        Comparison { lhs: err, rhs: tol, relation: Relation::Within, margin, margin_formula: WITHIN_FORMULA, band: 0.0 }
+        let enclosure = Enclosure::of(e, Side::Float(t), |a, _| Interval::exact(scale.0) * tol.relative + tol.absolute - a);
+        Comparison { lhs: err, rhs: t, relation: Relation::Within, margin, margin_formula: WITHIN_FORMULA, band: 0.0, enclosure }
     }
     /// A comparison whose margin a claim computes itself, with its formula.
     pub fn custom(lhs: f64, rhs: f64, relation: Relation, margin: f64, margin_formula: &'static str) -> Comparison {
-        Comparison { lhs, rhs, relation, margin, margin_formula, band: 0.0 }
+        Comparison { lhs, rhs, relation, margin, margin_formula, band: 0.0, enclosure: None }
     }
     /// A strict relation (`relation` is [`Relation::Below`] or [`Relation::Above`]) with a
-    /// margin linear in the gap: `(rhs − lhs)/scale` for `<`. `rounding` is the absolute
-    /// rounding error the computed gap can carry (0 when the sides are computed exactly); a gap
-    /// within it is a [`Standing::Tie`].
-    pub fn strict(lhs: f64, rhs: f64, relation: Relation, scale: f64, rounding: f64) -> Comparison {
+    /// margin linear in the gap: `(rhs − lhs)/scale` for `<`. `rounding` is the error the
+    /// computed gap can carry, taken at the larger side's magnitude (none when the sides are
+    /// computed exactly or enclosed); a gap within it is a [`Standing::Tie`].
+    pub fn strict(lhs: impl Into<Side>, rhs: impl Into<Side>, relation: Relation, scale: Scale, rounding: Tolerance) -> Comparison {
         assert!(relation.is_strict(), "Comparison::strict takes Below or Above");
-        let scale = if scale > 0.0 { scale } else { 1.0 };
-        let gap = if relation == Relation::Below { rhs - lhs } else { lhs - rhs };
-        Comparison { lhs, rhs, relation, margin: gap / scale, margin_formula: STRICT_FORMULA, band: rounding.abs() / scale }
+        let (l, r) = (lhs.into(), rhs.into());
+        let (lhs, rhs) = (l.value(), r.value());
+        let scale = scale.divisor();
+        let below = relation == Relation::Below;
+        let gap = if below { rhs - lhs } else { lhs - rhs };
+        let band = rounding.at(lhs.abs().max(rhs.abs())).abs() / scale;
+        let enclosure = Enclosure::of(l, r, |a, b| if below { b - a } else { a - b });
+        Comparison { lhs, rhs, relation, margin: gap / scale, margin_formula: STRICT_FORMULA, band, enclosure }
     }
     /// Where this comparison stands: a margin below −band violates; within the band, a strict
     /// relation (or any relation with a band) ties; above it, it holds. A non-strict relation
-    /// without a band holds at margin 0, as before.
+    /// without a band holds at margin 0. With enclosures, they decide (a stated rounding band
+    /// can still turn their violation into a tie).
     pub fn standing(&self) -> Standing {
-        standing(self.margin, self.band, self.relation)
+        standing(self.margin, self.band, self.relation, self.enclosure.as_ref())
     }
     /// Whether this comparison refutes the claim: a violation, or a tie of an exactly computed
     /// strict relation (equality violates `<`).
     pub fn refutes(&self) -> bool {
-        refutes(self.standing(), self.relation, self.band)
+        refutes(self.standing(), self.relation, self.band, self.enclosure.as_ref())
     }
     /// The record of this comparison with its sides named.
     pub fn named(&self, lhs_is: &str, rhs_is: &str) -> Violation {
@@ -139,6 +274,7 @@ impl Comparison {
             margin: self.margin,
             margin_formula: self.margin_formula.into(),
             tie_band: self.band,
+            enclosure: self.enclosure,
         }
     }
 }
@@ -163,17 +299,21 @@ pub struct Violation {
     /// The rounding band within which the sides tie (0: none; omitted from JSON when 0).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub tie_band: f64,
+    /// The sides' enclosures and the relation's gap, when a side was computed as one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enclosure: Option<Enclosure>,
 }
 
 impl Violation {
     /// Whether the recorded relation refutes the claim ([`Comparison::refutes`]).
     pub fn refutes(&self) -> bool {
-        refutes(standing(self.margin, self.tie_band, self.relation), self.relation, self.tie_band)
+        let e = self.enclosure.as_ref();
+        refutes(standing(self.margin, self.tie_band, self.relation, e), self.relation, self.tie_band, e)
     }
 }
 
-fn standing(m: f64, band: f64, relation: Relation) -> Standing {
-    if m.is_nan() {
+fn standing(m: f64, band: f64, relation: Relation, enclosure: Option<&Enclosure>) -> Standing {
+    let float = if m.is_nan() {
         Standing::Nan
     } else if m < -band {
         Standing::Violated
@@ -181,13 +321,18 @@ fn standing(m: f64, band: f64, relation: Relation) -> Standing {
         Standing::Tie
     } else {
         Standing::Holds
+    };
+    match enclosure.map(|e| e.decide(relation)) {
+        None => float,
+        Some(Standing::Violated) if band > 0.0 && float != Standing::Violated => Standing::Tie,
+        Some(decided) => decided,
     }
 }
 
-fn refutes(standing: Standing, relation: Relation, band: f64) -> bool {
+fn refutes(standing: Standing, relation: Relation, band: f64, enclosure: Option<&Enclosure>) -> bool {
     match standing {
         Standing::Violated => true,
-        Standing::Tie => relation.is_strict() && band == 0.0,
+        Standing::Tie => enclosure.is_none() && relation.is_strict() && band == 0.0,
         _ => false,
     }
 }
@@ -199,38 +344,39 @@ fn is_zero(x: &f64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::claim::{Scale, Tolerance};
 
     #[test]
     fn at_most_margin_is_signed_and_scale_aware() {
-        assert!(Comparison::at_most(1.0, 2.0, 0.0, 0.0).margin > 0.0);
-        let c = Comparison::at_most(3.0, 1.0, 0.0, 0.0);
+        assert!(Comparison::at_most(1.0, 2.0, Tolerance::NONE).margin > 0.0);
+        let c = Comparison::at_most(3.0, 1.0, Tolerance::NONE);
         assert_eq!(c.margin, -0.5);
         assert_eq!((c.lhs, c.rhs), (3.0, 1.0));
         // Scale-free: multiplying both sides by 10⁶ leaves the margin unchanged.
-        assert_eq!(Comparison::at_most(3e6, 1e6, 0.0, 0.0).margin, -0.5);
-        assert_eq!(Comparison::at_most(0.0, 0.0, 0.0, 0.0).margin, 1.0);
+        assert_eq!(Comparison::at_most(3e6, 1e6, Tolerance::NONE).margin, -0.5);
+        assert_eq!(Comparison::at_most(0.0, 0.0, Tolerance::NONE).margin, 1.0);
     }
 
     #[test]
     fn at_most_tolerances_enter_the_margin_as_documented() {
         // (rhs − lhs + atol + rtol·max(|lhs|, |rhs|)) / (|lhs| + |rhs| + atol), exactly.
-        let c = Comparison::at_most(3.0, 1.0, 0.25, 0.5);
+        let c = Comparison::at_most(3.0, 1.0, Tolerance::relative(0.25).plus_absolute(0.5));
         assert_eq!(c.margin, (1.0 - 3.0 + 0.5 + 0.25 * 3.0) / (3.0 + 1.0 + 0.5));
         // Negative sides: the scale and denominator use absolute values.
-        let c = Comparison::at_most(-1.0, -3.0, 0.5, 0.0);
+        let c = Comparison::at_most(-1.0, -3.0, Tolerance::relative(0.5));
         assert_eq!(c.margin, (-3.0 + 1.0 + 0.5 * 3.0) / 4.0);
         // A relative tolerance turns a small excess into a pass.
-        assert!(Comparison::at_most(1.0 + 1e-10, 1.0, 1e-9, 0.0).margin > 0.0);
-        assert!(Comparison::at_most(1.0 + 1e-8, 1.0, 1e-9, 0.0).margin < 0.0);
-        assert_eq!(Comparison::at_most(0.0, 0.0, 0.0, 0.0).relation, Relation::AtMost);
+        assert!(Comparison::at_most(1.0 + 1e-10, 1.0, Tolerance::relative(1e-9)).margin > 0.0);
+        assert!(Comparison::at_most(1.0 + 1e-8, 1.0, Tolerance::relative(1e-9)).margin < 0.0);
+        assert_eq!(Comparison::at_most(0.0, 0.0, Tolerance::NONE).relation, Relation::AtMost);
     }
 
     #[test]
     fn within_margin_is_one_minus_error_over_tolerance() {
         // tol = rtol·scale + atol = 0.1·4 + 0.2 = 0.6.
-        let c = Comparison::within(0.3, 4.0, 0.1, 0.2);
+        let c = Comparison::within(0.3, Scale(4.0), Tolerance::relative(0.1).plus_absolute(0.2));
         assert!((c.margin - 0.5).abs() < 1e-15 && (c.rhs - 0.6).abs() < 1e-15 && c.lhs == 0.3);
-        assert!(Comparison::within(0.9, 4.0, 0.1, 0.2).margin < 0.0);
+        assert!(Comparison::within(0.9, Scale(4.0), Tolerance::relative(0.1).plus_absolute(0.2)).margin < 0.0);
         assert_eq!(c.relation, Relation::Within);
     }
 
@@ -243,30 +389,30 @@ mod tests {
 
     #[test]
     fn strict_relations_tie_within_their_rounding_band() {
-        let c = Comparison::strict(1.0, 3.0, Relation::Below, 4.0, 0.0);
+        let c = Comparison::strict(1.0, 3.0, Relation::Below, Scale(4.0), Tolerance::NONE);
         assert_eq!((c.margin, c.standing()), (0.5, Standing::Holds));
         // Exact equality of an exactly computed strict relation refutes it, as a tie.
-        let tie = Comparison::strict(2.0, 2.0, Relation::Below, 4.0, 0.0);
+        let tie = Comparison::strict(2.0, 2.0, Relation::Below, Scale(4.0), Tolerance::NONE);
         assert_eq!(tie.standing(), Standing::Tie);
         assert!(tie.refutes());
         // Within the rounding band: a tie that cannot be decided, not a refutation.
-        let near = Comparison::strict(2.0 + 1e-13, 2.0, Relation::Below, 1.0, 1e-12);
+        let near = Comparison::strict(2.0 + 1e-13, 2.0, Relation::Below, Scale(1.0), Tolerance::absolute(1e-12));
         assert_eq!(near.standing(), Standing::Tie);
         assert!(!near.refutes());
-        let beyond = Comparison::strict(2.0 + 1e-11, 2.0, Relation::Below, 1.0, 1e-12);
+        let beyond = Comparison::strict(2.0 + 1e-11, 2.0, Relation::Below, Scale(1.0), Tolerance::absolute(1e-12));
         assert_eq!(beyond.standing(), Standing::Violated);
         assert!(beyond.refutes());
-        let above = Comparison::strict(1.0, 3.0, Relation::Above, 1.0, 0.0);
+        let above = Comparison::strict(1.0, 3.0, Relation::Above, Scale(1.0), Tolerance::NONE);
         assert_eq!((above.margin, above.standing()), (-2.0, Standing::Violated));
         // A non-strict relation holds at margin 0.
-        assert_eq!(Comparison::at_most(1.0, 1.0, 0.0, 0.0).standing(), Standing::Holds);
+        assert_eq!(Comparison::at_most(1.0, 1.0, Tolerance::NONE).standing(), Standing::Holds);
         assert_eq!(Comparison::custom(0.0, 0.0, Relation::AtLeast, f64::NAN, "").standing(), Standing::Nan);
     }
 
     #[test]
     fn within_demands_exact_equality_at_zero_tolerance() {
-        assert_eq!(Comparison::within(0.0, 1.0, 0.0, 0.0).margin, 1.0);
-        assert_eq!(Comparison::within(1e-300, 1.0, 0.0, 0.0).margin, f64::MIN);
-        assert_eq!(Comparison::within(0.5, 1.0, 1.0, 0.0).margin, 0.5);
+        assert_eq!(Comparison::within(0.0, Scale(1.0), Tolerance::NONE).margin, 1.0);
+        assert_eq!(Comparison::within(1e-300, Scale(1.0), Tolerance::NONE).margin, f64::MIN);
+        assert_eq!(Comparison::within(0.5, Scale(1.0), Tolerance::relative(1.0)).margin, 0.5);
     }
 }

@@ -10,9 +10,14 @@
 //! - a strict inequality `lhs < rhs` / `lhs > rhs`: [`Eval::lt`] / [`Eval::gt`], with the
 //!   rounding the computed gap can carry; equality within it is a *tie*, counted apart.
 //! - positivity `x > 0`: [`Eval::positive`] with the scale of `x`.
-//! - the rounding to allow: [`Rounding`](super::Rounding).
+//! - the rounding to allow: [`Rounding`](super::Rounding), as a typed [`Tolerance`] (relative
+//!   or absolute) and the margin's [`Scale`] — or none at all, when the sides are computed as
+//!   [`Interval`](crate::math::Interval) enclosures: then a relation is violated only when the
+//!   enclosures are separated, so the violation holds in exact arithmetic (a certificate), and
+//!   overlapping enclosures are a tie.
 
-use super::comparison::{Comparison, Relation, Standing};
+use super::comparison::{Comparison, Relation, Side, Standing};
+use super::tolerance::{Scale, Tolerance};
 
 /// The evaluation of one instance.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -27,49 +32,44 @@ pub enum Eval {
     Reject(&'static str),
 }
 
-/// The margin formula of [`Eval::le_by`].
-pub const LE_BY_FORMULA: &str = "(rhs − lhs + tolerance) / scale";
-/// The margin formula of [`Eval::ge_by`].
-pub const GE_BY_FORMULA: &str = "(lhs − rhs + tolerance) / scale";
-
 impl Eval {
-    /// The margin of `lhs ≤ rhs` on a relative scale with absolute and relative tolerance:
-    /// `(rhs − lhs + atol + rtol·scale) / (|lhs| + |rhs| + atol)` ([`Comparison::at_most`]).
-    pub fn le(lhs: f64, rhs: f64, rtol: f64, atol: f64) -> Eval {
-        Eval::Compared(Comparison::at_most(lhs, rhs, rtol, atol))
+    /// The margin of `lhs ≤ rhs` on a relative scale with the tolerance taken at the larger
+    /// side: `(rhs − lhs + atol + rtol·max(|lhs|, |rhs|)) / (|lhs| + |rhs| + atol)`
+    /// ([`Comparison::at_most`]). Sides may be `f64` or [`Interval`](crate::math::Interval)
+    /// enclosures ([`Side`]).
+    pub fn le(lhs: impl Into<Side>, rhs: impl Into<Side>, tol: Tolerance) -> Eval {
+        Eval::Compared(Comparison::at_most(lhs, rhs, tol))
     }
     /// `lhs ≤ rhs` with a margin linear in the gap: `(rhs − lhs + tolerance)/scale`. Use it when
     /// a side can be 0 (where [`Eval::le`]'s relative margin is ±1 whatever the gap), with
-    /// `scale` the size of the quantities and `tolerance` their rounding.
-    pub fn le_by(lhs: f64, rhs: f64, scale: f64, tolerance: f64) -> Eval {
-        let scale = if scale > 0.0 { scale } else { 1.0 };
-        Eval::Compared(Comparison::custom(lhs, rhs, Relation::AtMost, (rhs - lhs + tolerance) / scale, LE_BY_FORMULA))
+    /// `scale` the size of the quantities and `tol` their rounding.
+    pub fn le_by(lhs: impl Into<Side>, rhs: impl Into<Side>, scale: Scale, tol: Tolerance) -> Eval {
+        Eval::Compared(Comparison::linear(lhs, rhs, Relation::AtMost, scale, tol))
     }
     /// `lhs ≥ rhs` with a margin linear in the gap ([`Eval::le_by`] mirrored).
-    pub fn ge_by(lhs: f64, rhs: f64, scale: f64, tolerance: f64) -> Eval {
-        let scale = if scale > 0.0 { scale } else { 1.0 };
-        Eval::Compared(Comparison::custom(lhs, rhs, Relation::AtLeast, (lhs - rhs + tolerance) / scale, GE_BY_FORMULA))
+    pub fn ge_by(lhs: impl Into<Side>, rhs: impl Into<Side>, scale: Scale, tol: Tolerance) -> Eval {
+        Eval::Compared(Comparison::linear(lhs, rhs, Relation::AtLeast, scale, tol))
     }
     /// The margin of `|got − want| ≤ rtol·scale + atol`: `1 − err/(rtol·scale + atol)`
     /// ([`Comparison::within`]).
-    pub fn close(err: f64, scale: f64, rtol: f64, atol: f64) -> Eval {
-        Eval::Compared(Comparison::within(err, scale, rtol, atol))
+    pub fn close(err: impl Into<Side>, scale: Scale, tol: Tolerance) -> Eval {
+        Eval::Compared(Comparison::within(err, scale, tol))
     }
-    /// The strict inequality `lhs < rhs`, margin `(rhs − lhs)/scale`. `rounding` is the
-    /// absolute error the computed gap can carry (0 when both sides are exact, e.g. integers or
-    /// short dyadics): equality within it is a tie, reported apart; an exact tie (rounding 0)
+    /// The strict inequality `lhs < rhs`, margin `(rhs − lhs)/scale`. `rounding` is the error
+    /// the computed gap can carry ([`Tolerance::NONE`] when both sides are exact, e.g. integers
+    /// or short dyadics, or enclosed): equality within it is a tie, reported apart; an exact tie
     /// refutes, since equality violates `<`.
-    pub fn lt(lhs: f64, rhs: f64, scale: f64, rounding: f64) -> Eval {
+    pub fn lt(lhs: impl Into<Side>, rhs: impl Into<Side>, scale: Scale, rounding: Tolerance) -> Eval {
         Eval::Compared(Comparison::strict(lhs, rhs, Relation::Below, scale, rounding))
     }
     /// The strict inequality `lhs > rhs` ([`Eval::lt`] mirrored).
-    pub fn gt(lhs: f64, rhs: f64, scale: f64, rounding: f64) -> Eval {
+    pub fn gt(lhs: impl Into<Side>, rhs: impl Into<Side>, scale: Scale, rounding: Tolerance) -> Eval {
         Eval::Compared(Comparison::strict(lhs, rhs, Relation::Above, scale, rounding))
     }
     /// Positivity `x > 0` with the scale of `x`: margin `x/scale`, so a search can climb toward
     /// 0 (exact: `x = 0` refutes).
-    pub fn positive(x: f64, scale: f64) -> Eval {
-        Eval::gt(x, 0.0, scale, 0.0)
+    pub fn positive(x: impl Into<Side>, scale: Scale) -> Eval {
+        Eval::gt(x, 0.0, scale, Tolerance::NONE)
     }
     /// The signed margin (`None` for a rejected instance).
     pub fn margin(&self) -> Option<f64> {
@@ -131,21 +131,21 @@ mod tests {
     #[test]
     fn gap_margins_keep_measuring_where_a_side_is_zero() {
         // le(0, x) is ±1 whatever x; le_by and positive are linear in the gap.
-        assert_eq!(Eval::le(0.0, 1e-9, 0.0, 0.0).margin(), Some(1.0));
-        assert_eq!(Eval::le_by(0.0, 1e-9, 1e-6, 0.0).margin(), Some(1e-3));
-        assert_eq!(Eval::le_by(2e-6, 1e-6, 1e-6, 0.0).margin(), Some(-1.0));
-        assert_eq!(Eval::ge_by(1.0, 3.0, 2.0, 0.0).margin(), Some(-1.0));
-        assert_eq!(Eval::positive(-0.5, 2.0).margin(), Some(-0.25));
-        assert!(Eval::positive(0.0, 1.0).refutes(), "0 > 0 is false");
-        assert!(!Eval::positive(1e-300, 1.0).refutes());
+        assert_eq!(Eval::le(0.0, 1e-9, Tolerance::NONE).margin(), Some(1.0));
+        assert_eq!(Eval::le_by(0.0, 1e-9, Scale(1e-6), Tolerance::NONE).margin(), Some(1e-3));
+        assert_eq!(Eval::le_by(2e-6, 1e-6, Scale(1e-6), Tolerance::NONE).margin(), Some(-1.0));
+        assert_eq!(Eval::ge_by(1.0, 3.0, Scale(2.0), Tolerance::NONE).margin(), Some(-1.0));
+        assert_eq!(Eval::positive(-0.5, Scale(2.0)).margin(), Some(-0.25));
+        assert!(Eval::positive(0.0, Scale(1.0)).refutes(), "0 > 0 is false");
+        assert!(!Eval::positive(1e-300, Scale(1.0)).refutes());
     }
 
     #[test]
     fn strict_ties_are_told_apart_from_violations() {
-        assert_eq!(Eval::lt(1.0, 1.0, 1.0, 1e-12).standing(), Some(Standing::Tie));
-        assert!(!Eval::lt(1.0, 1.0, 1.0, 1e-12).refutes());
-        assert!(Eval::lt(1.0, 1.0, 1.0, 0.0).refutes());
-        assert!(Eval::gt(1.0, 2.0, 1.0, 1e-12).refutes());
+        assert_eq!(Eval::lt(1.0, 1.0, Scale(1.0), Tolerance::absolute(1e-12)).standing(), Some(Standing::Tie));
+        assert!(!Eval::lt(1.0, 1.0, Scale(1.0), Tolerance::absolute(1e-12)).refutes());
+        assert!(Eval::lt(1.0, 1.0, Scale(1.0), Tolerance::NONE).refutes());
+        assert!(Eval::gt(1.0, 2.0, Scale(1.0), Tolerance::absolute(1e-12)).refutes());
         assert_eq!(Eval::Reject("no").standing(), None);
         assert_eq!(Eval::Margin(-1.0).standing(), Some(Standing::Violated));
     }

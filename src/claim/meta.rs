@@ -229,6 +229,9 @@ pub struct Claim {
     /// Whether a sharded run splits this claim's Monte Carlo paths across the shards
     /// ([`Claim::split_samples`]) instead of giving the whole claim to one.
     pub split: bool,
+    /// Why a refutation by this claim's check cannot be certified, when it says so
+    /// ([`Claim::uncertified`]).
+    pub uncertified: Option<(super::certificate::Uncertified, String)>,
 }
 
 impl Claim {
@@ -248,6 +251,7 @@ impl Claim {
             control: None,
             expected: None,
             split: false,
+            uncertified: None,
         }
     }
     /// A theorem: `statement` must hold under `check`.
@@ -313,6 +317,13 @@ impl Claim {
     /// not chosen from earlier jobs' results: the merge refuses a job no shard ran.
     pub fn split_samples(mut self) -> Claim {
         self.split = true;
+        self
+    }
+    /// Why this claim's refutations cannot be certified (its check computes in floating point
+    /// and has no enclosing re-evaluation): the reason and its particulars, recorded with each
+    /// refutation instead of the generic "no enclosure was computed".
+    pub fn uncertified(mut self, reason: super::certificate::Uncertified, detail: &str) -> Claim {
+        self.uncertified = Some((reason, detail.into()));
         self
     }
     /// Sets the negative control: `check` is the same check on the mutant described by `mutation`.

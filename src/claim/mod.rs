@@ -12,6 +12,7 @@
 pub const ALPHA: f64 = 1e-4;
 
 pub mod budget;
+pub mod certificate;
 pub mod check;
 pub mod comparison;
 pub mod eval;
@@ -27,12 +28,14 @@ pub mod runner;
 pub mod search;
 pub mod source;
 pub mod statistical;
+pub mod tolerance;
 pub mod trial;
 pub mod verdict;
 
 pub use budget::{Budget, Context, SizeRow, Sizes};
+pub use certificate::{Certificate, Uncertified};
 pub use check::{custom, Check, Kind};
-pub use comparison::{Comparison, Relation, Standing, Violation};
+pub use comparison::{Comparison, Enclosure, Relation, Side, Standing, Violation};
 pub use eval::Eval;
 pub use evidence::{Figure, FigureKind, HeatMap, Series, Style, Table};
 pub use meta::{Claim, ClaimMeta, Control, ErrorKind, ErrorReport, Family, Status};
@@ -44,5 +47,6 @@ pub use rounding::Rounding;
 pub use runner::{check, run_claim, run_claim_on, run_claims, RunConfig, RunSettings};
 pub use search::Phase;
 pub use source::{Origin, Paper, Source};
+pub use tolerance::{Scale, Tolerance};
 pub use trial::Trial;
-pub use verdict::{Outcome, Verdict, VerdictKind};
+pub use verdict::{Outcome, Verdict, VerdictKind, Witness};

@@ -26,7 +26,7 @@ use super::evidence::Figure;
 use super::replay::Replay;
 use super::search::{self, Choices, Phase};
 use super::trial::Trial;
-use super::verdict::{Outcome, Verdict};
+use super::verdict::{Outcome, Verdict, Witness};
 use crate::error::Result;
 use crate::mc::Stream;
 use crate::stats::clopper_pearson;
@@ -38,6 +38,7 @@ use std::fmt::Debug;
 type Illustrate<V> = Box<dyn Fn(&V) -> Vec<Figure> + Send + Sync>;
 type Expand<V> = Box<dyn Fn(&V) -> serde_json::Value + Send + Sync>;
 type Hypothesis<V> = Box<dyn Fn(&V) -> f64 + Send + Sync>;
+type Certify<V> = Box<dyn Fn(&V) -> Eval + Send + Sync>;
 
 /// How a property's instance is evaluated: with or without the run's [`Trial`].
 pub trait Evaluate<V>: Send + Sync {
@@ -73,6 +74,7 @@ pub struct Property<S: Strategy, E> {
     expand: Option<Expand<S::Value>>,
     given: Option<(String, Hypothesis<S::Value>)>,
     sides: Option<(String, String)>,
+    certify: Option<Certify<S::Value>>,
     search: Search,
     kind: Kind,
 }
@@ -107,7 +109,19 @@ impl<S: Strategy, E> Property<S, E> {
     /// phase's evaluations.
     fn new(cases: [u64; 3], strategy: S, eval: E) -> Self {
         let search = Search::Targeted { fraction: 0.5 };
-        Property { cases, strategy, eval, max_shrink_iters: 2048, illustrate: None, expand: None, given: None, sides: None, search, kind: Kind::Property }
+        Property {
+            cases,
+            strategy,
+            eval,
+            max_shrink_iters: 2048,
+            illustrate: None,
+            expand: None,
+            given: None,
+            sides: None,
+            certify: None,
+            search,
+            kind: Kind::Property,
+        }
     }
 }
 
@@ -164,6 +178,15 @@ impl<S: Strategy, E> Property<S, E> {
     /// statements tend to fail — is sampled, not only what rejection leaves.
     pub fn given(mut self, what: &str, hypothesis: impl Fn(&S::Value) -> f64 + Send + Sync + 'static) -> Self {
         self.given = Some((what.into(), Box::new(hypothesis)));
+        self
+    }
+    /// Re-evaluates a refuting instance with enclosures, for a check that computes in floating
+    /// point: `f` states the same relation with its sides as [`Interval`](crate::math::Interval)s
+    /// (the models are generic over [`Real`](crate::math::Real), so they run on enclosures), and
+    /// a refutation is certified when the enclosures decide it too. Called on the shrunk
+    /// counterexample and the most violating instance only, so its cost does not matter.
+    pub fn certify(mut self, f: impl Fn(&S::Value) -> Eval + Send + Sync + 'static) -> Self {
+        self.certify = Some(Box::new(f));
         self
     }
     /// Sets the number of random instances at the quick, standard and deep budgets.
@@ -310,12 +333,35 @@ where
     /// the relation makes them.
     fn violation(&self, eval: &Eval) -> Violation {
         let c = eval.comparison().expect("an evaluated instance has a comparison");
-        let (lhs, rhs) = match (&self.sides, c.relation) {
+        c.named(self.lhs_is(c.relation), self.rhs_is(c.relation))
+    }
+
+    /// The violated relation at a refuting instance, with the enclosures of the
+    /// [certifying](Property::certify) re-evaluation when there is one (of the same relation).
+    fn refuted_relation(&self, value: &S::Value, eval: &Eval) -> Violation {
+        let mut v = self.violation(eval);
+        if v.enclosure.is_none() {
+            if let Some(c) = self.certify.as_ref().and_then(|f| f(value).comparison()).filter(|c| c.relation == v.relation) {
+                v.enclosure = c.enclosure;
+            }
+        }
+        v
+    }
+
+    fn lhs_is(&self, relation: Relation) -> &str {
+        self.side_names(relation).0
+    }
+
+    fn rhs_is(&self, relation: Relation) -> &str {
+        self.side_names(relation).1
+    }
+
+    fn side_names(&self, relation: Relation) -> (&str, &str) {
+        match (&self.sides, relation) {
             (Some((l, r)), _) => (l.as_str(), r.as_str()),
             (None, Relation::Within) => ("the error |got − want|", "the tolerance rtol·scale + atol"),
             (None, _) => ("left side of the inequality in the statement", "right side of the inequality in the statement"),
-        };
-        c.named(lhs, rhs)
+        }
     }
 
     /// The drawn value as JSON, with the fields of its expansion added.
@@ -503,6 +549,7 @@ where
         }
         Ok(match self.evaluate(ctx, &value) {
             Eval::Reject(why) => Replay::Rejected(why),
+            eval if eval.refutes() => Replay::Evaluated(self.refuted_relation(&value, &eval)),
             eval => Replay::Evaluated(self.violation(&eval)),
         })
     }
@@ -594,9 +641,12 @@ where
         };
         if let Some(found) = worst {
             let (phase, at) = (found.phase, found.at);
+            let seen = (found.eval.margin(), self.counterexample(&found.value)?, self.refuted_relation(&found.value, &found.eval));
             let (value, eval, steps) = self.shrink(ctx, found, worst_tree);
             let figures = self.illustrate.as_ref().map(|f| f(&value)).unwrap_or_default();
-            let violation = self.violation(&eval);
+            let violation = self.refuted_relation(&value, &eval);
+            // The most violating instance seen, when shrinking gave up margin for simplicity.
+            let most_violating = (seen.0 < eval.margin()).then(|| Witness { instance: seen.1, violation: seen.2, certificate: None });
             let margin = violation.margin;
             let what = if eval.standing() == Some(Standing::Tie) { "an exact tie of the strict relation" } else { "a strict violation" };
             let how = match phase {
@@ -605,7 +655,9 @@ where
             };
             let summary = format!("{how}; {what}, shrunk in {steps} steps to margin {margin:.3e}");
             let verdict = Verdict::Refuted { counterexample: self.counterexample(&value)?, violation, margin, summary };
-            return Ok(base(verdict, Some(margin)).detail("shrink_steps", steps).detail("found_by", phase.name()).figures(figures));
+            let mut out = base(verdict, Some(margin)).detail("shrink_steps", steps).detail("found_by", phase.name()).figures(figures);
+            out.most_violating = most_violating;
+            return Ok(out);
         }
         if t.nan > 0 {
             let why = format!("{} of {} instances gave a NaN margin (numerical failure)", t.nan, t.cases);
@@ -645,6 +697,7 @@ fn ties_note(ties: u64) -> String {
 mod tests {
     use super::*;
     use crate::claim::Budget;
+    use crate::claim::{Scale, Tolerance};
     use crate::mc::CpuBackend;
     use crate::progress::Silent;
     use proptest::strategy::Strategy;
@@ -665,7 +718,7 @@ mod tests {
     fn a_false_property_is_refuted_and_shrunk_to_the_boundary() {
         // "x² ≤ 50 for x = i/100, i in [0, 10000)": false; the minimal counterexample is 7.08.
         // (Integers shrink well; proptest does not shrink f64 ranges, so instances use grids.)
-        let p = property([200, 200, 200], (0i64..10_000).prop_map(|i| i as f64 / 100.0), |&x| Eval::le(x * x, 50.0, 0.0, 0.0));
+        let p = property([200, 200, 200], (0i64..10_000).prop_map(|i| i as f64 / 100.0), |&x| Eval::le(x * x, 50.0, Tolerance::NONE));
         let out = run(&p, 1);
         let Verdict::Refuted { counterexample, margin, .. } = &out.verdict else { panic!("{:?}", out.verdict) };
         let x = counterexample.as_f64().unwrap();
@@ -675,7 +728,7 @@ mod tests {
 
     #[test]
     fn a_true_property_holds_with_its_closest_instance() {
-        let p = property([100, 100, 100], -5.0..5.0f64, |&x| Eval::le(0.0, x * x, 0.0, 1e-12));
+        let p = property([100, 100, 100], -5.0..5.0f64, |&x| Eval::le(0.0, x * x, Tolerance::absolute(1e-12)));
         let out = run(&p, 2);
         assert_eq!(out.verdict.tag(), crate::claim::VerdictKind::Holds);
         assert_eq!(out.cases, 100);
@@ -696,7 +749,7 @@ mod tests {
 
     #[test]
     fn shrinking_takes_steps_and_says_how_many() {
-        let p = property([200, 200, 200], (0i64..10_000).prop_map(|i| i as f64 / 100.0), |&x| Eval::le(x * x, 50.0, 0.0, 0.0));
+        let p = property([200, 200, 200], (0i64..10_000).prop_map(|i| i as f64 / 100.0), |&x| Eval::le(x * x, 50.0, Tolerance::NONE));
         let summary = run(&p, 1).verdict.summary();
         let steps: u32 = summary.split("shrunk in ").nth(1).and_then(|r| r.split(' ').next()).and_then(|n| n.parse().ok()).expect("steps in the summary");
         assert!(steps > 1 && steps <= 2048, "{summary}");
@@ -725,7 +778,7 @@ mod tests {
 
     #[test]
     fn replay_refuses_an_expansion_its_parameters_do_not_generate() {
-        let p = property([10, 10, 10], 0i64..10, |&x| Eval::le(x as f64, 5.0, 0.0, 0.0)).expand(|&x| serde_json::json!({ "square": x * x }));
+        let p = property([10, 10, 10], 0i64..10, |&x| Eval::le(x as f64, 5.0, Tolerance::NONE)).expand(|&x| serde_json::json!({ "square": x * x }));
         let ok = serde_json::json!({ "drawn": 3, "instance": { "square": 9 } });
         assert!(p.replay(&ok, &ctx()).is_ok());
         let tampered = serde_json::json!({ "drawn": 3, "instance": { "square": 10 } });
@@ -740,14 +793,14 @@ mod tests {
     #[test]
     fn the_search_finds_a_thin_corner_and_says_how() {
         // "x ≤ 1 − 10⁻⁵ on [0, 1]": violated on 10⁻⁵ of the grid; 200 random draws miss it.
-        let p = property([200, 200, 200], crate::strategy::real(0.0, 1.0), |x| Eval::le_by(*x, 1.0 - 1e-5, 1.0, 0.0));
+        let p = property([200, 200, 200], crate::strategy::real(0.0, 1.0), |x| Eval::le_by(*x, 1.0 - 1e-5, Scale(1.0), Tolerance::NONE));
         assert_eq!(run(&p, 1).verdict.tag(), crate::claim::VerdictKind::Holds, "quick: random only");
         let out = run_at(&p, 1, Budget::Standard);
         assert_eq!(out.verdict.tag(), crate::claim::VerdictKind::Refuted, "{:?}", out.verdict);
         assert_ne!(out.details["found_by"], serde_json::json!("random"));
         assert!(out.details["search"]["evaluations"].as_u64().unwrap() <= 100);
         // Off: random instances only, at any budget.
-        let off = property([200, 200, 200], crate::strategy::real(0.0, 1.0), |x| Eval::le_by(*x, 1.0 - 1e-5, 1.0, 0.0)).search(Search::Off);
+        let off = property([200, 200, 200], crate::strategy::real(0.0, 1.0), |x| Eval::le_by(*x, 1.0 - 1e-5, Scale(1.0), Tolerance::NONE)).search(Search::Off);
         assert_eq!(run_at(&off, 1, Budget::Standard).verdict.tag(), crate::claim::VerdictKind::Holds);
     }
 
@@ -755,16 +808,16 @@ mod tests {
     fn ties_are_counted_apart_and_the_worst_strict_violation_is_shown() {
         // x < 5 on the integers 0..10 with a rounding band of 0.5: x = 5 ties (not a refutation),
         // x > 5 violates; the counterexample shrinks within the strict violations to 6.
-        let p = property([300, 300, 300], 0i64..10, |&x| Eval::lt(x as f64, 5.0, 1.0, 0.5));
+        let p = property([300, 300, 300], 0i64..10, |&x| Eval::lt(x as f64, 5.0, Scale(1.0), Tolerance::absolute(0.5)));
         let out = run(&p, 2);
         assert!(out.details["ties"].as_u64().unwrap() > 0 && out.details["violations"].as_u64().unwrap() > 0);
         let Verdict::Refuted { counterexample, violation, .. } = &out.verdict else { panic!("{:?}", out.verdict) };
         assert_eq!((counterexample.as_i64(), violation.lhs), (Some(6), 6.0));
         // Ties alone do not refute a relation computed with rounding.
-        let ties_only = property([100, 100, 100], 0i64..6, |&x| Eval::lt(x as f64, 5.0, 1.0, 0.5));
+        let ties_only = property([100, 100, 100], 0i64..6, |&x| Eval::lt(x as f64, 5.0, Scale(1.0), Tolerance::absolute(0.5)));
         assert_eq!(run(&ties_only, 2).verdict.tag(), crate::claim::VerdictKind::Holds);
         // An exactly computed strict relation is refuted by equality, shown as a tie.
-        let exact = property([100, 100, 100], 0i64..6, |&x| Eval::lt(x as f64, 5.0, 1.0, 0.0));
+        let exact = property([100, 100, 100], 0i64..6, |&x| Eval::lt(x as f64, 5.0, Scale(1.0), Tolerance::NONE));
         assert!(run(&exact, 2).verdict.summary().contains("exact tie"));
     }
 
@@ -772,8 +825,10 @@ mod tests {
     fn a_hypothesis_is_counted_apart_and_its_edge_is_searched() {
         // "if x + y ≤ 1 then x·y < 0.249" on [0, 1]²: false only where x + y ≥ 0.998 and
         // |x − y| ≤ 0.063, a sliver of area ~10⁻⁴ at the hypothesis's edge.
-        let p = property([1000, 1000, 1000], (crate::strategy::real(0.0, 1.0), crate::strategy::real(0.0, 1.0)), |(x, y)| Eval::lt(x * y, 0.249, 1.0, 0.0))
-            .given("x + y ≤ 1", |(x, y)| 1.0 - x - y);
+        let p = property([1000, 1000, 1000], (crate::strategy::real(0.0, 1.0), crate::strategy::real(0.0, 1.0)), |(x, y)| {
+            Eval::lt(x * y, 0.249, Scale(1.0), Tolerance::NONE)
+        })
+        .given("x + y ≤ 1", |(x, y)| 1.0 - x - y);
         let out = run_at(&p, 3, Budget::Standard);
         assert!(out.details["outside_hypothesis"].as_u64().unwrap() > 300);
         assert_eq!(out.details["hypothesis"], serde_json::json!("x + y ≤ 1"));
@@ -783,7 +838,7 @@ mod tests {
 
     #[test]
     fn same_seed_same_outcome() {
-        let p = property([100, 100, 100], 0.0..100.0f64, |&x| Eval::le(x, 90.0, 0.0, 0.0));
+        let p = property([100, 100, 100], 0.0..100.0f64, |&x| Eval::le(x, 90.0, Tolerance::NONE));
         assert_eq!(run(&p, 9), run(&p, 9));
     }
 }

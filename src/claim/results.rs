@@ -1,9 +1,10 @@
 //! Results as data: what `check --json` writes and what the report renders from.
 
+use super::certificate::Certificate;
 use super::comparison::Violation;
 use super::evidence::Figure;
 use super::meta::ClaimMeta;
-use super::verdict::{Outcome, VerdictKind};
+use super::verdict::{Outcome, VerdictKind, Witness};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -24,6 +25,14 @@ pub struct CheckResult {
     /// The violated relation, when refuted: both sides as numbers, the margin and its formula.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub violation: Option<Violation>,
+    /// Whether a refutation holds in exact arithmetic, and if not why (set by the runner for a
+    /// claim's refutation; absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub certificate: Option<Certificate>,
+    /// For a shrunk refutation, the most violating instance seen before shrinking, when it
+    /// violates by more than the counterexample.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub most_violating: Option<Witness>,
 }
 
 impl CheckResult {
@@ -37,6 +46,8 @@ impl CheckResult {
             margin: outcome.margin,
             counterexample,
             violation,
+            certificate: None,
+            most_violating: outcome.most_violating.clone(),
         }
     }
     /// Whether the check refuted its statement.
@@ -111,13 +122,21 @@ impl ClaimResult {
 impl std::fmt::Display for ClaimResult {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let r = &self.result;
-        writeln!(f, "{} [{} · {}]: {} — {}", self.meta.id, self.meta.status, self.meta.kind, r.verdict, r.summary)?;
+        let certified = r.certificate.as_ref().map(|c| if c.is_certified() { " (certified)" } else { " (NOT certified)" }).unwrap_or_default();
+        writeln!(f, "{} [{} · {}]: {}{certified} — {}", self.meta.id, self.meta.status, self.meta.kind, r.verdict, r.summary)?;
         writeln!(f, "  statement: {}", self.meta.statement)?;
         if let Some(v) = &r.violation {
             writeln!(f, "  violated:  {} with lhs = {:e} ({}), rhs = {:e} ({}), margin {:e}", v.relation, v.lhs, v.lhs_is, v.rhs, v.rhs_is, v.margin)?;
         }
         if let Some(c) = &r.counterexample {
             writeln!(f, "  counterexample: {c}")?;
+        }
+        if let Some(c) = &r.certificate {
+            writeln!(f, "  certificate: {c}")?;
+        }
+        if let Some(w) = &r.most_violating {
+            let v = &w.violation;
+            writeln!(f, "  most violating seen: {} with lhs = {:e}, rhs = {:e}, margin {:e}, at {}", v.relation, v.lhs, v.rhs, v.margin, w.instance)?;
         }
         if let Some(c) = &self.control {
             writeln!(f, "  negative control ({}): {}{}", c.mutation, c.result.verdict, if c.detected { "" } else { " — NOT detected" })?;

@@ -1,6 +1,7 @@
 //! Runs claims (and their negative controls) and collects [`RunResults`].
 
 use super::budget::{Budget, Context};
+use super::certificate::Certificate;
 use super::check::Check;
 use super::meta::{Claim, Status};
 use super::results::{CheckResult, ClaimResult, ControlResult, RunResults};
@@ -65,16 +66,15 @@ pub fn run_claim_on(claim: &Claim, cfg: &RunConfig, backend: &dyn Backend, contr
         ControlResult { mutation: c.mutation.clone(), detected: result.is_refuted(), result }
     });
     let disagreement = agreement(claim, &out.verdict, out.cases, control.as_ref());
-    ClaimResult {
-        meta: claim.meta.clone(),
-        result: CheckResult::of(&out),
-        agrees: disagreement.is_none(),
-        disagreement,
-        control,
-        details: out.details,
-        figures: out.figures,
-        sizes,
+    let mut result = CheckResult::of(&out);
+    if result.is_refuted() {
+        let certify = |v: Option<&super::comparison::Violation>| Some(Certificate::of(claim.meta.kind, v, claim.uncertified.as_ref()));
+        result.certificate = certify(result.violation.as_ref());
+        if let Some(w) = result.most_violating.as_mut() {
+            w.certificate = certify(Some(&w.violation));
+        }
     }
+    ClaimResult { meta: claim.meta.clone(), result, agrees: disagreement.is_none(), disagreement, control, details: out.details, figures: out.figures, sizes }
 }
 
 /// Runs one claim (and its control) the way a user's test does: on the CPU, at the seed and

@@ -126,12 +126,29 @@ pub struct Outcome {
     pub details: serde_json::Map<String, Value>,
     /// Figures for the report.
     pub figures: Vec<Figure>,
+    /// For a refutation whose counterexample was shrunk: the most violating instance the check
+    /// saw before shrinking (shrinking moves toward the edge of the violated region, so the
+    /// shrunk witness can violate by a hair where this one violates by much).
+    pub most_violating: Option<Witness>,
+}
+
+/// A refuting instance with its violated relation: replayable (`ssmcheck replay` takes the
+/// instance) and certified like the counterexample.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Witness {
+    /// The instance, as the counterexample is recorded.
+    pub instance: Value,
+    /// The violated relation with both sides.
+    pub violation: Violation,
+    /// Its certificate (set by the runner).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub certificate: Option<super::certificate::Certificate>,
 }
 
 impl Outcome {
     /// An outcome with no details or figures.
     pub fn new(verdict: Verdict, cases: u64, margin: Option<f64>) -> Self {
-        Outcome { verdict, cases, margin, details: Default::default(), figures: vec![] }
+        Outcome { verdict, cases, margin, details: Default::default(), figures: vec![], most_violating: None }
     }
     /// Adds a detail.
     pub fn detail(mut self, key: &str, value: impl Serialize) -> Self {
@@ -150,7 +167,7 @@ mod tests {
     use super::*;
 
     fn refuted() -> Verdict {
-        let violation = crate::claim::Comparison::at_most(2.0, 1.0, 0.0, 0.0).named("lhs", "rhs");
+        let violation = crate::claim::Comparison::at_most(2.0, 1.0, crate::claim::Tolerance::NONE).named("lhs", "rhs");
         Verdict::Refuted { counterexample: serde_json::json!({ "x": 2 }), violation, margin: -1.0 / 3.0, summary: "x = 2 > 1".into() }
     }
 

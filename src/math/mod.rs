@@ -9,6 +9,7 @@ pub mod avx2;
 pub mod dilog;
 pub mod dual;
 pub mod haar;
+pub mod interval;
 pub mod isa;
 pub mod large_deviation;
 pub mod linalg;
@@ -19,6 +20,7 @@ pub mod subexp;
 pub mod vecmath;
 
 pub use dual::{central_difference, derivative, Dual};
+pub use interval::Interval;
 pub use real::Real;
 
 /// `log(exp(a) + exp(b))` without overflow.

@@ -182,14 +182,25 @@ fn violation(out: &mut String, v: &Violation) {
         "<table class=\"sides\"><tr><th>relation</th><td colspan=\"2\">{}</td></tr>\
          <tr><th>lhs</th><td class=\"num\">{:.10e}</td><td>{}</td></tr>\
          <tr><th>rhs</th><td class=\"num\">{:.10e}</td><td>{}</td></tr>\
-         <tr><th>margin</th><td class=\"num\">{:.4e}</td><td>{}</td></tr></table>",
+         <tr><th>margin</th><td class=\"num\">{:.4e}</td><td>{}</td></tr>{}</table>",
         escape(&v.relation.to_string()),
         v.lhs,
         escape(&v.lhs_is),
         v.rhs,
         escape(&v.rhs_is),
         v.margin,
-        escape(&v.margin_formula)
+        escape(&v.margin_formula),
+        v.enclosure
+            .map(|e| {
+                let side = |i: Option<crate::math::Interval>| i.map_or("(floating point)".to_string(), |i| i.to_string());
+                format!(
+                    "<tr><th>enclosures</th><td colspan=\"2\">lhs ∈ {}, rhs ∈ {}, gap ∈ {}</td></tr>",
+                    escape(&side(e.lhs)),
+                    escape(&side(e.rhs)),
+                    escape(&e.gap.to_string())
+                )
+            })
+            .unwrap_or_default()
     );
 }
 
@@ -229,6 +240,21 @@ fn section(out: &mut String, c: &ClaimResult) {
     }
     if let Some(v) = &c.result.violation {
         violation(out, v);
+    }
+    if let Some(cert) = &c.result.certificate {
+        let class = if cert.is_certified() { "yes" } else { "v no" };
+        let _ = writeln!(out, "<p><b>Certificate:</b> <span class=\"{class}\">{}</span></p>", escape(&cert.to_string()));
+    }
+    if let Some(w) = &c.result.most_violating {
+        let _ = writeln!(
+            out,
+            "<details><summary>Most violating instance seen (margin {:.4e}; the counterexample above is its shrunk, simpler form){}</summary><pre>{}</pre>",
+            w.violation.margin,
+            w.certificate.as_ref().map(|c| format!(" — {}", escape(&c.to_string()))).unwrap_or_default(),
+            pretty(&w.instance)
+        );
+        violation(out, &w.violation);
+        out.push_str("</details>\n");
     }
     if let Some(k) = &c.control {
         let _ = writeln!(

@@ -55,7 +55,7 @@ fn conjecture(id: &str, statement: &str, check: impl Check + 'static) -> Claim {
 fn f1_corner(mode: Mode) -> Claim {
     let p = property([0; 3], (strategy::real(-4.0, -1.0 / 1024.0), strategy::real(0.0, 4.0), strategy::real(0.0, 3.0)), |(a, w, x)| {
         let retention_log = a * softplus(w * x);
-        Eval::ge_by(retention_log, -44.0, 44.0, 0.0)
+        Eval::ge_by(retention_log, -44.0, Scale(44.0), Tolerance::NONE)
     });
     conjecture("bench.f1.s6_corner", "For a ∈ [−4, 0), w ∈ [0, 4], x ∈ [0, 3]: a·softplus(w·x) ≥ −44.", sized(p, mode))
 }
@@ -78,14 +78,16 @@ fn coherence_count(codes: &[Vec<f64>]) -> i64 {
 /// integers, so the tie is exact and refutes the strict inequality). Probability
 /// 28·2·2⁻¹⁸ = 2.1e−4 (to first order; pairs are nearly independent).
 fn f2_aligned_codes(mode: Mode) -> Claim {
-    let p = property([0; 3], strategy::rademacher(8, 18), |codes| Eval::lt(coherence_count(codes) as f64, 18.0, 18.0, 0.0));
+    let p = property([0; 3], strategy::rademacher(8, 18), |codes| Eval::lt(coherence_count(codes) as f64, 18.0, Scale(18.0), Tolerance::NONE));
     conjecture("bench.f2.aligned_codes", "8 Rademacher codes of width 18 have coherence < 1.", sized(p, mode))
 }
 
 /// F3, a parameter that must be tiny: "a stable mode a ∈ [−1, 0) forgets: e^{100a} < 0.99 after
 /// 100 unit steps". False for |a| < ln(1/0.99)/100 = 1.005e−4: probability 1.005e−4.
 fn f3_small_mode(mode: Mode) -> Claim {
-    let p = property([0; 3], strategy::real(-1.0, -1.0 / 1048576.0), |a| Eval::lt((100.0 * a).exp(), 0.99, 1.0, Rounding::value(1.0, 2.0)));
+    let p = property([0; 3], strategy::real(-1.0, -1.0 / 1048576.0), |a| {
+        Eval::lt((100.0 * a).exp(), 0.99, Scale(1.0), Tolerance::absolute(Rounding::value(1.0, 2.0)))
+    });
     conjecture("bench.f3.small_mode", "For a ∈ [−1, 0): e^{100a} < 0.99.", sized(p, mode))
 }
 
@@ -96,7 +98,7 @@ fn f3_small_mode(mode: Mode) -> Claim {
 fn f4_hypothesis_edge(mode: Mode) -> Claim {
     let p = property([0; 3], (strategy::real(0.0, 1.0), strategy::real(0.0, 0.02)), |(l, g)| {
         let second = l * l + 2.0 * l * g + 3.0 * g * g;
-        Eval::lt(second, 1.0, 1.0, Rounding::sum(3, 1.0) + Rounding::value(1.0, 2.0))
+        Eval::lt(second, 1.0, Scale(1.0), Tolerance::absolute(Rounding::sum(3, 1.0) + Rounding::value(1.0, 2.0)))
     })
     .given("λ + γ < 1", |(l, g)| 1.0 - l - g - 1e-12);
     conjecture("bench.f4.ms_stability", "If λ + γ < 1 (γ ≤ 0.02), then λ² + 2λγ + 3γ² < 1.", sized(p, mode))
@@ -106,7 +108,7 @@ fn f4_hypothesis_edge(mode: Mode) -> Claim {
 /// exact arithmetic, false in f64: for x ≥ 33.27, e^{−x} < ulp(x)/2 and x + log1p(e^{−x})
 /// rounds to x exactly (an exact tie of a strict relation). Probability 3.73/10037 = 3.7e−4.
 fn f5_softplus_tie(mode: Mode) -> Claim {
-    let p = property([0; 3], strategy::real(-10000.0, 37.0), |x| Eval::gt(softplus(*x), *x, 1.0 + x.abs(), 0.0));
+    let p = property([0; 3], strategy::real(-10000.0, 37.0), |x| Eval::gt(softplus(*x), *x, Scale(1.0 + x.abs()), Tolerance::NONE));
     conjecture("bench.f5.softplus_tie", "In f64, softplus(x) > x for x ∈ [−10⁴, 37].", sized(p, mode))
 }
 
@@ -115,7 +117,7 @@ fn f5_softplus_tie(mode: Mode) -> Claim {
 fn f6_cube_corner(mode: Mode) -> Claim {
     let p = property([0; 3], proptest::collection::vec(strategy::real(0.0, 1.0), 4), |d| {
         let retention: f64 = d.iter().map(|x| (-x).exp()).product();
-        Eval::ge_by(retention.ln(), -3.7, 3.7, Rounding::value(4.0, 8.0))
+        Eval::ge_by(retention.ln(), -3.7, Scale(3.7), Tolerance::absolute(Rounding::value(4.0, 8.0)))
     });
     conjecture("bench.f6.cube_corner", "For Δ ∈ [0, 1]⁴: ∏ e^{−Δᵢ} ≥ e^{−3.7}.", sized(p, mode))
 }
@@ -126,14 +128,14 @@ fn f6_cube_corner(mode: Mode) -> Claim {
 /// T1, equality attained: "coherence ≤ 1" for the codes of F2 (Cauchy–Schwarz; equality when
 /// two codes are equal up to sign, counted exactly).
 fn t1_coherence_at_most_one(mode: Mode) -> Claim {
-    let p = property([0; 3], strategy::rademacher(8, 18), |codes| Eval::le_by(coherence_count(codes) as f64, 18.0, 18.0, 0.0));
+    let p = property([0; 3], strategy::rademacher(8, 18), |codes| Eval::le_by(coherence_count(codes) as f64, 18.0, Scale(18.0), Tolerance::NONE));
     conjecture("bench.t1.coherence", "8 Rademacher codes of width 18 have coherence ≤ 1.", sized(p, mode))
 }
 
 /// T2, equality at the domain's edge: "e^{aΔ} ≤ 1 for a ∈ [−4, 0], Δ ∈ [0, 10]" (a ≤ 0, Δ ≥ 0;
 /// equality at a = 0 or Δ = 0, exactly in f64: exp(−0) = 1 and exp of a negative rounds to ≤ 1).
 fn t2_retention_at_most_one(mode: Mode) -> Claim {
-    let p = property([0; 3], (strategy::real(-4.0, 0.0), strategy::real(0.0, 10.0)), |(a, d)| Eval::le_by((a * d).exp(), 1.0, 1.0, 0.0));
+    let p = property([0; 3], (strategy::real(-4.0, 0.0), strategy::real(0.0, 10.0)), |(a, d)| Eval::le_by((a * d).exp(), 1.0, Scale(1.0), Tolerance::NONE));
     conjecture("bench.t2.retention", "For a ∈ [−4, 0], Δ ∈ [0, 10]: e^{aΔ} ≤ 1.", sized(p, mode))
 }
 
@@ -141,8 +143,10 @@ fn t2_retention_at_most_one(mode: Mode) -> Claim {
 /// λ² + 2λγ + 3γ² ≤ 1 then λ + γ ≤ 1" (Jensen: (E Y)² ≤ E Y² for Y = λ + γx²; equality at
 /// γ = 0, λ = 1). The rounding of λ + γ is one ulp of 1.
 fn t3_ms_implies_mean(mode: Mode) -> Claim {
-    let p = property([0; 3], (strategy::real(0.0, 1.5), strategy::real(0.0, 1.0)), |(l, g)| Eval::le_by(l + g, 1.0, 1.0, Rounding::value(1.0, 1.0)))
-        .given("λ² + 2λγ + 3γ² ≤ 1", |(l, g)| 1.0 - (l * l + 2.0 * l * g + 3.0 * g * g));
+    let p = property([0; 3], (strategy::real(0.0, 1.5), strategy::real(0.0, 1.0)), |(l, g)| {
+        Eval::le_by(l + g, 1.0, Scale(1.0), Tolerance::absolute(Rounding::value(1.0, 1.0)))
+    })
+    .given("λ² + 2λγ + 3γ² ≤ 1", |(l, g)| 1.0 - (l * l + 2.0 * l * g + 3.0 * g * g));
     conjecture("bench.t3.ms_implies_mean", "If λ² + 2λγ + 3γ² ≤ 1 (λ, γ ≥ 0), then λ + γ ≤ 1.", sized(p, mode))
 }
 
@@ -156,7 +160,7 @@ fn t4_difference_quotient(mode: Mode) -> Claim {
         let q = (softplus(x + h) - softplus(*x)) / h;
         let f_abs = softplus(x.abs() + h);
         let tol = h / 8.0 + Rounding::difference_quotient(f_abs, h, 2.0, q.abs()) + Rounding::value(x.abs() + h, 1.0) / h;
-        Eval::close((q - sigmoid(*x)).abs(), 1.0, 0.0, tol)
+        Eval::close((q - sigmoid(*x)).abs(), Scale(1.0), Tolerance::absolute(tol))
     });
     conjecture("bench.t4.difference_quotient", "(softplus(x+h) − softplus(x))/h matches σ(x) within h/8 and rounding, h = 10⁻⁶.", sized(p, mode))
 }
@@ -168,7 +172,7 @@ fn t5_product_of_exponentials(mode: Mode) -> Claim {
     let p = property([0; 3], proptest::collection::vec(strategy::real(0.0, 1.0), 4), |d| {
         let product: f64 = d.iter().map(|x| (-x).exp()).product();
         let exact = (-d.iter().sum::<f64>()).exp();
-        Eval::le_by(exact, product, exact, Rounding::gamma(8) * exact)
+        Eval::le_by(exact, product, Scale(exact), Tolerance::absolute(Rounding::gamma(8) * exact))
     });
     conjecture("bench.t5.product_of_exponentials", "For Δ ∈ [0, 1]⁴: ∏ e^{−Δᵢ} ≥ e^{−ΣΔᵢ} (equal in exact arithmetic).", sized(p, mode))
 }
@@ -176,7 +180,7 @@ fn t5_product_of_exponentials(mode: Mode) -> Claim {
 /// T6, ties everywhere in a corner: "softplus(x) ≥ x in f64 for x ∈ [−10⁴, 37]" (the non-strict
 /// F5: log1p(e^{−x}) ≥ 0 and rounding is monotone, so x + it rounds to ≥ x; ties on [33.27, 37]).
 fn t6_softplus_at_least(mode: Mode) -> Claim {
-    let p = property([0; 3], strategy::real(-10000.0, 37.0), |x| Eval::ge_by(softplus(*x), *x, 1.0 + x.abs(), 0.0));
+    let p = property([0; 3], strategy::real(-10000.0, 37.0), |x| Eval::ge_by(softplus(*x), *x, Scale(1.0 + x.abs()), Tolerance::NONE));
     conjecture("bench.t6.softplus_ge", "In f64, softplus(x) ≥ x for x ∈ [−10⁴, 37].", sized(p, mode))
 }
 

@@ -9,6 +9,7 @@
 //!   h(P̄) + P̄ log₂(K−1) ≥ log₂K − S/N (Fano); a store-m-tokens toy sits above the bound.
 
 use crate::claim::{property, Claim, Eval, Figure, Paper, Rounding, Series, Style};
+use crate::claim::{Scale, Tolerance};
 use crate::mc::{Stream, StreamKey};
 use crate::strategy::log_uniform;
 use nalgebra::DMatrix;
@@ -91,10 +92,10 @@ fn rank_bound(m: &PositionalSsm, factor: f64) -> Eval {
     let rows: Box<dyn Iterator<Item = usize>> =
         if m.len * m.len * m.state <= 200_000_000 { Box::new(0..m.len) } else { Box::new((0..m.len).step_by(m.len / 256)) };
     let worst = inf_norm(&q, &k, rows);
-    Eval::ge_by(random, bound, 1.0, tol(sr))
-        .min(Eval::ge_by(lsq, bound, 1.0, tol(sl)))
-        .min(Eval::ge_by(slots, bound, 1.0, Rounding::gamma(4)))
-        .min(Eval::ge_by(worst, 1.0, 1.0, tol(worst + 1.0)))
+    Eval::ge_by(random, bound, Scale(1.0), Tolerance::absolute(tol(sr)))
+        .min(Eval::ge_by(lsq, bound, Scale(1.0), Tolerance::absolute(tol(sl))))
+        .min(Eval::ge_by(slots, bound, Scale(1.0), Tolerance::absolute(Rounding::gamma(4))))
+        .min(Eval::ge_by(worst, 1.0, Scale(1.0), Tolerance::absolute(tol(worst + 1.0))))
 }
 
 fn positional() -> impl Strategy<Value = PositionalSsm> + Clone {
@@ -196,9 +197,14 @@ impl BitBudget {
 fn bits_eval(b: &BitBudget, factor: f64) -> Eval {
     let k = (b.alphabet as f64).log2();
     // All correct: K^{−(N−m)} ≤ 2^S/K^N, in log₂.
-    let all = Eval::le_by(-((b.len - b.stored()) as f64) * k, b.bits as f64 - b.len as f64 * k, b.len as f64 * k, Rounding::gamma(4) * b.len as f64 * k);
+    let all = Eval::le_by(
+        -((b.len - b.stored()) as f64) * k,
+        b.bits as f64 - b.len as f64 * k,
+        Scale(b.len as f64 * k),
+        Tolerance::absolute(Rounding::gamma(4) * b.len as f64 * k),
+    );
     let fano = fano_bound(b, factor);
-    all.min(Eval::ge_by(b.toy_error(), fano, 1.0, 1e-12))
+    all.min(Eval::ge_by(b.toy_error(), fano, Scale(1.0), Tolerance::absolute(1e-12)))
 }
 
 fn budgets() -> impl Strategy<Value = BitBudget> + Clone {

@@ -11,6 +11,7 @@
 use super::theorem1::{required_score, AMax, Form};
 use crate::claim::rate::{judge_rates, RateCell};
 use crate::claim::{custom, property, Claim, Eval, Figure, Kind, Paper, Rounding, Series, Sizes, Style, ALPHA};
+use crate::claim::{Scale, Tolerance};
 use crate::model::vector_ssm::{DenseState, Step};
 use crate::stats::{bonferroni, ols};
 use crate::strategy::{log_uniform, real};
@@ -158,7 +159,12 @@ fn admissible(q: &CopyQuery) -> f64 {
 fn score_interval(q: &CopyQuery, width: f64) -> Eval {
     let x = (q.log_alpha_pos()).exp() * q.score(q.pos);
     let tol = Rounding::gamma(q.len() + 8) * x;
-    Eval::ge_by(x, 1.0 - width * q.eps_rel(), q.eps_rel(), tol).min(Eval::le_by(x, 1.0 + width * q.eps_rel(), q.eps_rel(), tol))
+    Eval::ge_by(x, 1.0 - width * q.eps_rel(), Scale(q.eps_rel()), Tolerance::absolute(tol)).min(Eval::le_by(
+        x,
+        1.0 + width * q.eps_rel(),
+        Scale(q.eps_rel()),
+        Tolerance::absolute(tol),
+    ))
 }
 
 /// LB-2's distance bound ln(R/(1−ε′))/ln(1/a_max) with R = max_j|s_j| and a_max the largest
@@ -175,7 +181,7 @@ fn within_distance(q: &CopyQuery, factor: f64) -> Eval {
     match distance_bound(q) {
         None => Eval::Reject("pos = i: distance 0"),
         // The bound is a ratio of two logarithms of rounded values: 4 roundings relative.
-        Some(b) => Eval::le_by(d, factor * b, b.abs().max(1.0), Rounding::gamma(q.len() + 8) * b.abs()),
+        Some(b) => Eval::le_by(d, factor * b, Scale(b.abs().max(1.0)), Tolerance::absolute(Rounding::gamma(q.len() + 8) * b.abs())),
     }
 }
 
@@ -270,7 +276,11 @@ fn shift_eval(c: &ShiftCopy, geometric: bool) -> Eval {
     // of v add γ_{s+4} of V/(1−r).
     let tol = 3.0 * Rounding::UNIT * (c.shift as f64 + 1.0) * c.v_bound / (1.0 - r).powi(2) + Rounding::gamma(c.shift + 4) * c.v_bound / (1.0 - r);
     let bound = if geometric { c.bound() } else { c.v_bound * r };
-    Eval::le_by(worst, bound, c.v_bound, tol).min(Eval::close((last - c.error_at(c.len)).abs(), c.v_bound, 0.0, tol))
+    Eval::le_by(worst, bound, Scale(c.v_bound), Tolerance::absolute(tol)).min(Eval::close(
+        (last - c.error_at(c.len)).abs(),
+        Scale(c.v_bound),
+        Tolerance::absolute(tol),
+    ))
 }
 
 /// `003.thm1.score` (theorem): Theorem 1 and its discussion ('ρ = Ω((1/a_min,>)^L)'), read as the score's growth with the copy distance (proofs/copy.md).

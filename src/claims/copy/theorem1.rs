@@ -13,6 +13,7 @@
 //! * `003.thm1.moreover.printed` (Erratum) / `003.thm1.moreover` (Theorem): the δ bound.
 
 use crate::claim::{property, Claim, ErrorKind, Eval, Figure, Paper, Rounding, Series, Style};
+use crate::claim::{Scale, Tolerance};
 use crate::model::vector_ssm::{DenseState, Step};
 use crate::strategy::{log_uniform, real};
 use crate::tasks::copy::CopyQuery;
@@ -87,7 +88,7 @@ pub fn hypothesis(q: &CopyQuery, reading: AMax, form: Form) -> f64 {
 /// i terms, so `γ_{2i+8}·V·(Σ_j α_j|s_j| + 1)` bounds it (proofs/copy.md).
 pub fn within_eps(q: &CopyQuery) -> Eval {
     let (e, scale) = q.worst_case_error();
-    Eval::le_by(e, q.eps, q.eps, Rounding::gamma(2 * q.len() + 8) * scale)
+    Eval::le_by(e, q.eps, Scale(q.eps), Tolerance::absolute(Rounding::gamma(2 * q.len() + 8) * scale))
 }
 
 /// Random queries in the regime of Theorem 1, with s_pos set to the condition's right-hand side
@@ -240,7 +241,7 @@ fn realises(q: &CopyQuery, adversarial: bool) -> Eval {
     // The recurrence multiplies each term by up to i decays exp(ΔA) (2 roundings each, the exp
     // within 1 ulp) and adds i terms; v_j = Δ_j·(V/Δ_j) is within 2 ulps of ±V: γ_{6i+16} of
     // the terms' total on both sides.
-    Eval::close((err - e).abs(), scale, Rounding::gamma(6 * q.len() + 16), 0.0)
+    Eval::close((err - e).abs(), Scale(scale), Tolerance::relative(Rounding::gamma(6 * q.len() + 16)))
 }
 
 /// The smallest δ′ for which Assumption 1 and (7) (corrected) hold with δ′ in place of δ (the
@@ -271,14 +272,14 @@ fn next_up(x: f64) -> f64 {
 
 fn moreover_printed(q: &CopyQuery) -> Eval {
     let bound = q.eps_rel() / (q.window as f64 - 1.0);
-    Eval::le(least_feasible_delta(q), bound, 0.0, 0.0)
+    Eval::le(least_feasible_delta(q), bound, Tolerance::NONE)
 }
 
 fn moreover_bound(q: &CopyQuery, factor: f64) -> Eval {
     // δ < ε′/(α_pos G), multiplied out (G = 0 when pos = i = 1): δ·α_pos·G < factor·ε′, with
     // the roundings of α_pos (i logarithms) and G.
     let lhs = q.delta * q.log_alpha_pos().exp() * g_factor(q, AMax::Corrected);
-    Eval::lt(lhs, factor * q.eps_rel(), q.eps_rel(), Rounding::gamma(q.len() + 16) * lhs)
+    Eval::lt(lhs, factor * q.eps_rel(), Scale(q.eps_rel()), Tolerance::absolute(Rounding::gamma(q.len() + 16) * lhs))
 }
 
 const PRINTED: &str = "Under Assumption 1, for any ε > 0 there exists a Mamba block of constant size such that ‖y_i − o_i‖ ≤ ε if ρ ≥ (1 − ε/(2M‖Δ‖∞))·1/α_pos(i) + (δ/2)(a_max,</(1 − a_max,<) + ((1/a_min,>)^{L−1} − 1)/(1 − a_min,>)), where a_max,< = max_{1≤j<pos(i)} a_j and a_min,> = min_{pos(i)<j≤i} a_j.";

@@ -14,6 +14,7 @@
 
 use crate::claim::rate::{judge_rates, RateCell};
 use crate::claim::{construction, custom, Claim, ErrorKind, Eval, Figure, Kind, Paper, Series, Style, ALPHA};
+use crate::claim::{Scale, Tolerance};
 use crate::math::softplus::softplus;
 use crate::mc::{Stream, StreamKey};
 use crate::model::vector_ssm::{silu, DenseState, MambaBlock, SparseState, Step, VectorSsm, GATE_OFF};
@@ -196,7 +197,7 @@ fn exact(c: &ExactCopy) -> Eval {
             worst = worst.max((b[k] - t[k]).abs() / gate_band(t[k]));
         }
     }
-    Eval::le_by(mismatches as f64, 0.0, 1.0, 0.0).min(Eval::le(worst, 1.0, 0.0, 0.0))
+    Eval::le_by(mismatches as f64, 0.0, Scale(1.0), Tolerance::NONE).min(Eval::le(worst, 1.0, Tolerance::NONE))
 }
 
 fn first_mismatch(c: &ExactCopy) -> serde_json::Value {

@@ -6,6 +6,7 @@
 //!   agree within their rounding. Control: products from Ã_j (off by one).
 
 use crate::claim::{property, Claim, Eval, Paper, Rounding};
+use crate::claim::{Scale, Tolerance};
 use crate::mc::{Stream, StreamKey};
 use crate::model::vector_ssm::{unrolled_at, DenseState, Products, VectorSsm};
 use crate::strategy::{grid_matrix, grid_vec, log_uniform, real};
@@ -62,7 +63,7 @@ fn agrees(u: &Unrolled, products: Products) -> Eval {
         // two sums of (i+1)·d_h terms: γ_{3i + 2(i+1)d_h + 8}·Σ|terms| + γ_i/e per unit |term|.
         let rtol = Rounding::gamma(3 * i + 2 * (i + 1) * dh + 8) + Rounding::gamma(i + 1);
         for k in 0..d {
-            worst = worst.min(Eval::close((y[k] - ys[i][k]).abs(), abs[k], rtol, f64::MIN_POSITIVE));
+            worst = worst.min(Eval::close((y[k] - ys[i][k]).abs(), Scale(abs[k]), Tolerance::relative(rtol).plus_absolute(f64::MIN_POSITIVE)));
         }
     }
     worst

@@ -10,6 +10,7 @@
 //!   a = b for reals; on integers with the ½ shift they meet the composed bound.
 
 use crate::claim::{property, Claim, ErrorKind, Eval, Paper, Rounding};
+use crate::claim::{Scale, Tolerance};
 use crate::math::softplus::{silu, softplus_inv};
 use crate::model::gadgets::{linear_silu, select_relu, Comparison, Indicator, Mlp, Multiplier, Precision, RELU_GAP};
 use crate::model::mixer::Activation;
@@ -69,7 +70,7 @@ fn write_term(c: &LargeDelta, w: f64) -> Eval {
     let gap = h.iter().zip(&step.b).flat_map(|(row, bn)| row.iter().zip(&step.delta).map(move |(v, d)| (v - w * d * bn).abs())).fold(0.0, f64::max);
     let bound = decay / (1.0 - decay) * size;
     let tol = Rounding::gamma(4 + 3 * c.steps) * size / (1.0 - decay);
-    Eval::le_by(gap, bound, bound + tol + f64::MIN_POSITIVE, tol)
+    Eval::le_by(gap, bound, Scale(bound + tol + f64::MIN_POSITIVE), Tolerance::absolute(tol))
 }
 
 fn large_deltas() -> impl Strategy<Value = LargeDelta> + Clone {
@@ -155,7 +156,7 @@ fn lemma2(case: &ReluCase, sharp: bool, factor: f64) -> Eval {
     let block = case.mlp.silu_scaled(case.lambda);
     let bound = factor * if sharp { case.mlp.silu_gap(case.lambda) } else { case.mlp.paper_gap(case.lambda) };
     let tol = relu_rounding(&case.mlp, &case.x);
-    let random = Eval::le_by(sup_error(case, &block, &case.x), bound, bound + tol, tol);
+    let random = Eval::le_by(sup_error(case, &block, &case.x), bound, Scale(bound + tol), Tolerance::absolute(tol));
     if !sharp {
         return random;
     }
@@ -165,11 +166,11 @@ fn lemma2(case: &ReluCase, sharp: bool, factor: f64) -> Eval {
     // at most 50e^{−50}/λ each.
     let w: f64 = case.mlp.w3[row].iter().map(|v| v.abs()).sum();
     let tol_adv = relu_rounding(&case.mlp, &x) + w * (case.lambda * residual * residual + 50.0 * (-50.0f64).exp() / case.lambda);
-    random.min(Eval::le_by(err, bound, bound + tol_adv, tol_adv)).min(Eval::ge_by(
+    random.min(Eval::le_by(err, bound, Scale(bound + tol_adv), Tolerance::absolute(tol_adv))).min(Eval::ge_by(
         err,
         case.mlp.silu_gap(case.lambda) * factor.min(1.0),
-        bound + tol_adv,
-        tol_adv,
+        Scale(bound + tol_adv),
+        Tolerance::absolute(tol_adv),
     ))
 }
 
@@ -213,7 +214,7 @@ fn lemma3(c: &LinearCase, one_branch: bool) -> Eval {
     for (k, fk) in f.iter().enumerate() {
         let u: f64 = c.w[k].iter().zip(&c.x).fold(0.0, |acc, (a, b)| acc + a * b);
         let tol = Rounding::gamma(6) * (silu(u).abs() + silu(-u).abs()) + Rounding::underflow(6);
-        worst = worst.min(Eval::le_by((fk - u).abs(), 0.0, u.abs().max(f64::MIN_POSITIVE), tol));
+        worst = worst.min(Eval::le_by((fk - u).abs(), 0.0, Scale(u.abs().max(f64::MIN_POSITIVE)), Tolerance::absolute(tol)));
     }
     worst
 }
@@ -258,7 +259,12 @@ fn lemma4(c: &SelectCase) -> Eval {
     let tol = Rounding::gamma(12) * 2.0 * c.m * (1.0 + c.t.abs() / c.alpha);
     let gap = relu.silu_gap(c.lambda);
     let err = |out: Vec<f64>| out.iter().zip(want).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
-    Eval::le_by(err(relu.forward(&input)), 0.0, c.m, tol).min(Eval::le_by(err(silu_block.forward(&input)), gap, gap + tol, tol))
+    Eval::le_by(err(relu.forward(&input)), 0.0, Scale(c.m), Tolerance::absolute(tol)).min(Eval::le_by(
+        err(silu_block.forward(&input)),
+        gap,
+        Scale(gap + tol),
+        Tolerance::absolute(tol),
+    ))
 }
 
 /// Lemma 5: the bound M, the construction's α, λ, ε and the compared pair (a = b in one draw of
@@ -315,7 +321,7 @@ fn lemma5(c: &IndicatorCase) -> Eval {
         Comparison::NotEqual => 3.0 * sel + c.indicator.multiplier.rounding(1.0, 1.0, Rounding::UNIT),
         _ => sel,
     };
-    Eval::le_by((f - c.op.truth(c.a, c.b)).abs(), c.eps, c.eps + tol, tol)
+    Eval::le_by((f - c.op.truth(c.a, c.b)).abs(), c.eps, Scale(c.eps + tol), Tolerance::absolute(tol))
 }
 
 /// `003.rem1.printed` (erratum): Remark 1 (App. A.3).
@@ -328,7 +334,7 @@ fn claim_rem1_printed() -> Claim {
             property([200, 2000, 20000], large_deltas(), |c: &LargeDelta| {
                 let h = c.state();
                 let norm = h.iter().flatten().fold(0.0f64, |m, v| m.max(v.abs()));
-                Eval::le_by(norm, 1e-3, 1e-3, Rounding::gamma(8) * norm)
+                Eval::le_by(norm, 1e-3, Scale(1e-3), Tolerance::absolute(Rounding::gamma(8) * norm))
             })
             .given("Ã = e^{ΔA} ≤ 10⁻³", |c| (-c.delta * c.a - 1000f64.ln()) / 1000f64.ln())
             .sides("‖H_t‖∞", "10⁻³")
@@ -372,7 +378,7 @@ fn claim_lem2() -> Claim {
             let block = unscaled.mlp.silu_scaled(1.0);
             let bound = c.mlp.paper_gap(c.lambda);
             let tol = relu_rounding(&c.mlp, &c.x);
-            Eval::le_by(sup_error(c, &block, &c.x), bound, bound + tol, tol)
+            Eval::le_by(sup_error(c, &block, &c.x), bound, Scale(bound + tol), Tolerance::absolute(tol))
         }))
 }
 

@@ -10,6 +10,7 @@
 //!   has e^{−2} for e^{−2x}.
 
 use crate::claim::{property, Claim, ErrorKind, Eval, Figure, HeatMap, Paper, Rounding, Series, Style};
+use crate::claim::{Scale, Tolerance};
 use crate::model::gadgets::{silu_third, silu_third_corrected, silu_third_printed, Multiplier};
 use crate::strategy::{log_uniform, real};
 use proptest::prelude::*;
@@ -69,7 +70,7 @@ fn f32_resolves(p: &Product) -> f64 {
 }
 
 fn within_eps(p: &Product, g: f64) -> Eval {
-    Eval::le_by((g - p.a * p.b).abs(), p.eps, p.eps, 0.0)
+    Eval::le_by((g - p.a * p.b).abs(), p.eps, Scale(p.eps), Tolerance::NONE)
 }
 
 fn lem1(lambda: fn(f64, f64) -> f64) -> impl crate::claim::Check {
@@ -83,7 +84,7 @@ fn tight(factor: f64) -> impl crate::claim::Check {
         let g = Multiplier { lambda: p.lambda };
         let bound = factor * g.tight_bound(p.m);
         let tol = g.rounding(p.a, p.b, Rounding::UNIT);
-        Eval::le_by((g.eval(p.a, p.b) - p.a * p.b).abs(), bound, bound + tol, tol)
+        Eval::le_by((g.eval(p.a, p.b) - p.a * p.b).abs(), bound, Scale(bound + tol), Tolerance::absolute(tol))
     })
     .sides("|g(a, b) − ab| (f64)", "M⁴/(3λ²), plus the evaluation's rounding")
     .illustrate(|_| vec![error_against_lambda()])
@@ -119,7 +120,7 @@ fn third(printed: bool) -> impl crate::claim::Check {
             + 3.0 * (d * (1.0 - 2.0 * s)).abs()
             + (x * d * (1.0 - 6.0 * s + 6.0 * s * s)).abs();
         let f = if printed { silu_third_printed(x) } else { silu_third_corrected(x) };
-        Eval::close((f - silu_third(x)).abs(), scale, Rounding::gamma(16), 0.0)
+        Eval::close((f - silu_third(x)).abs(), Scale(scale), Tolerance::relative(Rounding::gamma(16)))
     })
     .sides("|printed σ‴(x) − σ‴(x)|", "the two evaluations' rounding")
     .expand(|x| serde_json::json!({ "x": x, "printed": silu_third_printed(*x), "corrected": silu_third_corrected(*x), "leibniz": silu_third(*x) }))

@@ -12,6 +12,7 @@
 
 use crate::claim::rate::{judge_rates, RateCell};
 use crate::claim::{construction, custom, Claim, Eval, Figure, Kind, Outcome, Paper, Rounding, Series, Style, Table, Verdict, ALPHA};
+use crate::claim::{Scale, Tolerance};
 use crate::model::cot_machine::{CotMachine, Transcript};
 use crate::model::dp::{cot_len, CotToken, DpProblem, LocalRecurrence};
 use crate::model::gadgets::Precision;
@@ -65,7 +66,7 @@ fn wrong_tokens(expected: &[CotToken], run: &Transcript) -> usize {
 fn solves(hat_lambda: Option<f64>) -> impl Fn(&DpCase) -> Eval {
     move |c: &DpCase| {
         let run = machine(c, hat_lambda).run(&c.a, &c.b);
-        Eval::le_by(wrong_tokens(&c.expected(), &run) as f64, 0.0, 1.0, 0.0)
+        Eval::le_by(wrong_tokens(&c.expected(), &run) as f64, 0.0, Scale(1.0), Tolerance::NONE)
     }
 }
 
@@ -132,7 +133,7 @@ fn local_solves(short: usize) -> impl Fn(&LocalCase) -> Eval {
         let r = &c.recurrence;
         let run = WindowedMachine::new(r, r.order() - short).run(r, c.len);
         let wrong = run.outputs.iter().zip(r.sequence(c.len)).filter(|(a, b)| **a != *b).count();
-        Eval::le_by(wrong as f64, 0.0, 1.0, 0.0)
+        Eval::le_by(wrong as f64, 0.0, Scale(1.0), Tolerance::NONE)
     }
 }
 

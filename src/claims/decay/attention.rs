@@ -17,6 +17,7 @@ use super::overview;
 use crate::claim::custom;
 use crate::claim::rate::{judge_rates, RateCell};
 use crate::claim::{property, Check, Claim, ErrorKind, Eval, Kind, Paper, Sizes, ALPHA};
+use crate::claim::{Scale, Tolerance};
 use crate::math::derivative;
 use crate::math::linalg::{mat_from_rows, smallest_singular_value, spectral_norm, Mat};
 use crate::mc::Stream;
@@ -120,7 +121,7 @@ fn theorem1_margin(inst: &AttentionInstance, f: Formula) -> Eval {
     let xmax = inst.x.iter().map(|r| r.iter().map(|v| v * v).sum::<f64>().sqrt()).fold(0.0, f64::max);
     let gnorm = g.iter().map(|v| v * v).sum::<f64>().sqrt();
     let scale = exact.norm() + w[inst.t - 1] * m.wv.norm() * (1.0 + 2.0 * xmax * gnorm);
-    let check = |j: Mat| Eval::close((j - &exact).norm(), scale, 1e-9, 1e-300);
+    let check = |j: Mat| Eval::close((j - &exact).norm(), Scale(scale), Tolerance::relative(1e-9).plus_absolute(1e-300));
     match f {
         Formula::Printed => check(m.lrd_theorem1(&inst.x, inst.t, inst.k, tau - 1)),
         Formula::CorrectedSumAndClosedForm => check(m.lrd_theorem1(&inst.x, inst.t, inst.k, last)).min(check(m.lrd_closed_form(&inst.x, inst.t, inst.k))),
@@ -143,7 +144,7 @@ fn lower_bound_margin(inst: &AttentionInstance, radius: f64, with_exponential: b
     let qk = spectral_norm(&(m.wq.transpose() * &m.wk));
     let factor = if with_exponential { (-2.0 * m.beta * radius * radius * qk).exp() } else { 1.0 };
     let lrd = spectral_norm(&m.lrd_closed_form(&inst.x, inst.t, inst.k));
-    Eval::le(sigma_d * factor / size, lrd, 1e-12, 0.0)
+    Eval::le(sigma_d * factor / size, lrd, Tolerance::relative(1e-12))
 }
 
 /// Scalar-token causal attention (000 App. B): q = W_QᵀW_K, v = W_V, inputs |x_i| ≤ X.
@@ -193,12 +194,12 @@ fn sensitivity_margin(inst: &ScalarAttention, power: i32) -> Eval {
     for &j in &[0, t - 2] {
         let exact = derivative(&inst.x, j, |xs| m.hidden(&rows(xs), t))[0];
         let scale = exact.abs() + eq44[j].abs() + (inst.v.abs() * (1.0 + 2.0 * inst.q.abs() * inst.bound.powi(2))) / t as f64;
-        margin = margin.min(Eval::close((exact - eq44[j]).abs(), scale, 1e-9, 1e-300));
+        margin = margin.min(Eval::close((exact - eq44[j]).abs(), Scale(scale), Tolerance::relative(1e-9).plus_absolute(1e-300)));
     }
     let (x2, q, v) = (inst.bound * inst.bound, inst.q, inst.v);
     let c = (2.0 * q.abs() * x2).exp() * (v.abs() + 2.0 * (q * v).abs() * x2);
     let worst = eq44.iter().map(|d| d.abs()).fold(0.0, f64::max);
-    margin.min(Eval::le((t as f64).powi(power) * worst, c, 1e-12, 0.0))
+    margin.min(Eval::le((t as f64).powi(power) * worst, c, Tolerance::relative(1e-12)))
 }
 
 /// (q, v, X) settings of `000.attn.slope`.

@@ -10,6 +10,7 @@
 //!   space: the bound holds at every k and is asymptotically tight. Control: rate 1.02·λ₁.
 
 use crate::claim::custom;
+use crate::claim::Tolerance;
 use crate::claim::{property, Claim, Comparison, Context, ErrorKind, Eval, Figure, Kind, Outcome, Paper, Relation, Series, Sizes, Style, Verdict};
 use crate::math::linalg::{cond2, log_norm2, mat_from_rows, mat_to_rows, spectral_abscissa, Mat, Vector};
 use crate::math::softplus::softplus;
@@ -83,7 +84,7 @@ fn per_step_margin(inst: &StepInstance, rate: f64, rtol: f64) -> Eval {
         if now < 1e-250 {
             break;
         }
-        worst = worst.min(Eval::le(next, (rate * inst.deltas[k + 1]).exp() * now, rtol, 0.0));
+        worst = worst.min(Eval::le(next, (rate * inst.deltas[k + 1]).exp() * now, Tolerance::relative(rtol)));
     }
     worst
 }
@@ -188,7 +189,7 @@ fn kappa_margin(inst: &KappaInstance, use_kappa: bool) -> Eval {
     for (k, v) in path.iter().enumerate().skip(1) {
         s += inst.deltas[k];
         // The eigen-decomposition is rounded, so allow 1e−9 relative (A is rebuilt from V, Λ).
-        worst = worst.min(Eval::le(v.norm(), c * (l1 * s).exp() * b0, 1e-9, 0.0));
+        worst = worst.min(Eval::le(v.norm(), c * (l1 * s).exp() * b0, Tolerance::relative(1e-9)));
     }
     worst
 }

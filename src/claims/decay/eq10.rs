@@ -8,6 +8,7 @@
 //!   input-dependent B. Control: the correction term with its sign flipped.
 
 use crate::claim::{property, Claim, ErrorKind, Eval, Paper};
+use crate::claim::{Scale, Tolerance};
 use crate::math::linalg::{dist, norm};
 use crate::math::linalg::{mat_from_rows, Vector};
 use crate::math::{central_difference, derivative};
@@ -78,7 +79,11 @@ fn eq10_margin(inst: &LtiInstance, formula: DenseFormula) -> Eval {
     let abar_norm = crate::math::linalg::spectral_norm(&m.discretize(inst.delta).0).max(1.0);
     let scale = norm(&exact) + norm(m.discretize(inst.delta).1.as_slice()) * abar_norm.powi(k as i32);
     let state_scale = 1.0 + norm(&m.states(&deltas, &inst.x).pop().unwrap());
-    Eval::close(dist(&got, &exact), scale, 1e-9, 1e-300).min(Eval::close(dist(&got, &fd), scale + state_scale, 1e-5, 1e-300))
+    Eval::close(dist(&got, &exact), Scale(scale), Tolerance::relative(1e-9).plus_absolute(1e-300)).min(Eval::close(
+        dist(&got, &fd),
+        Scale(scale + state_scale),
+        Tolerance::relative(1e-5).plus_absolute(1e-300),
+    ))
 }
 
 /// A selective instance: diagonal S6 with Δ = softplus(w x + b), B = b_bias + b_weight·x.
@@ -145,7 +150,7 @@ fn selective_margin(inst: &SelectiveInstance, formula: DiagonalFormula) -> Eval 
     let got = formula(m, &inst.x, inst.t, inst.k);
     let exact = derivative(&inst.x, inst.t - 1, |x| m.states(x).pop().unwrap());
     let scale = norm(&exact) + norm(&got) + 1e-300;
-    Eval::close(dist(&got, &exact), scale, 1e-10, 1e-300)
+    Eval::close(dist(&got, &exact), Scale(scale), Tolerance::relative(1e-10).plus_absolute(1e-300))
 }
 
 fn full_sign_flipped(m: &DiagonalSsm, x: &[f64], t: usize, k: usize) -> Vec<f64> {

@@ -10,6 +10,7 @@
 use crate::claim::custom;
 use crate::claim::rate::{judge_rates, RateCell};
 use crate::claim::{property, Check, Claim, Context, ErrorKind, Eval, Figure, Kind, Outcome, Paper, Rounding, Series, Sizes, Style, ALPHA};
+use crate::claim::{Scale, Tolerance};
 use crate::error::Result;
 use crate::math::derivative;
 use crate::math::linalg::{dist, norm};
@@ -110,7 +111,7 @@ fn theorem3_margin(inst: &InteractionInstance, f: Formula) -> Eval {
     let tolerance = Rounding::gamma(n_ops) * theorem3_rounding_scale(inst, t, k);
     let check = |v: Vector| {
         let got: Vec<f64> = v.iter().copied().collect();
-        Eval::close(dist(&got, &exact), norm(&exact) + norm(&got) + 1e-300, 1e-9, tolerance)
+        Eval::close(dist(&got, &exact), Scale(norm(&exact) + norm(&got) + 1e-300), Tolerance::relative(1e-9).plus_absolute(tolerance))
     };
     match f {
         Formula::Printed => check(m.lrd_eq16(&inst.x, t, k, t)),

@@ -11,6 +11,7 @@
 //! * `000.lem2.corrected` (Theorem): `lim_t |∂h_t/∂x_j| ≥ e^{−c} |F_j|`. Control: e^{−c/2}.
 
 use crate::claim::{property, Claim, ErrorKind, Eval, Figure, Paper, Series, Style};
+use crate::claim::{Scale, Tolerance};
 use crate::math::derivative;
 use crate::math::softplus::{softplus, softplus_inv};
 use crate::model::{DeltaRule, DiagonalSsm, Discretization};
@@ -90,7 +91,7 @@ fn lemma1_margin(inst: &SensitivityInstance, offset: usize) -> Eval {
     for tau in inst.j..=inst.x.len() {
         let want = lemma1_formula(inst, tau, inst.j + offset);
         let got = exact[tau - 1];
-        worst = worst.min(Eval::close((got - want).abs(), got.abs() + want.abs() + 1e-300, 1e-10, 1e-300));
+        worst = worst.min(Eval::close((got - want).abs(), Scale(got.abs() + want.abs() + 1e-300), Tolerance::relative(1e-10).plus_absolute(1e-300)));
     }
     worst
 }
@@ -204,7 +205,7 @@ fn lemma2_margin(inst: &FreezingInstance, form: Lemma2) -> Eval {
         Lemma2::Corrected => (-c).exp() * f.abs(),
         Lemma2::CorrectedHalfC => (-0.5 * c).exp() * f.abs(),
     };
-    Eval::le(rhs, limit, 1e-9, 1e-300)
+    Eval::le(rhs, limit, Tolerance::relative(1e-9).plus_absolute(1e-300))
 }
 
 /// The concrete reading of a Lemma 2 instance: what each field is, the inputs it generates, and

@@ -11,6 +11,7 @@
 //!   construction (discretisation), not of the corollary. Control: the layer constant √(π/W).
 
 use crate::claim::{construction, property, Claim, ErrorKind, Eval, Figure, Paper, Series, Style};
+use crate::claim::{Scale, Tolerance};
 use crate::math::haar::integrated_softplus_to;
 use crate::math::quadrature::adaptive_simpson;
 use crate::math::softplus::softplus;
@@ -49,7 +50,7 @@ fn prop1_margin(p: &AllOnes, lambda: f64) -> Eval {
         .map(|(i, h)| {
             let want = (i + 1) as f64 * delta * p.b_in;
             // Summation of t terms: rounding grows like t·ε.
-            Eval::close((h[0] - want).abs(), want.abs(), 4.0 * f64::EPSILON * (i + 1) as f64, 1e-300)
+            Eval::close((h[0] - want).abs(), Scale(want.abs()), Tolerance::relative(4.0 * f64::EPSILON * (i + 1) as f64).plus_absolute(1e-300))
         })
         .fold(Eval::Margin(1.0), Eval::min)
 }
@@ -157,7 +158,7 @@ fn continuous_margin(p: &KeepNthContinuous, factor: f64) -> Eval {
     let scale = p.x.iter().fold(1.0f64, |m, v| m.max(v.abs()));
     let y = continuous_output(&p.x, p.n, p.t, p.w);
     let err = (y - p.x[p.n - 1] - continuous_lead(p, factor)).abs();
-    Eval::close(err, scale, 5.2 * p.w.powf(-1.5), 0.0)
+    Eval::close(err, Scale(scale), Tolerance::relative(5.2 * p.w.powf(-1.5)))
 }
 
 fn continuous_instances() -> impl Strategy<Value = KeepNthContinuous> {
@@ -199,7 +200,7 @@ fn keep_margin(p: &KeepNth, out: &[f64]) -> Eval {
     let scale = p.x.iter().fold(1.0f64, |m, v| m.max(v.abs()));
     let target = p.x[p.n - 1];
     let err = out[p.n - 1..].iter().map(|y| (y - target).abs()).fold(0.0, f64::max);
-    Eval::close(err, scale, 1e-6, 0.0)
+    Eval::close(err, Scale(scale), Tolerance::relative(1e-6))
 }
 
 fn keep_figure(_: &KeepNth) -> Vec<Figure> {

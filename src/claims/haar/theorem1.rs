@@ -12,6 +12,7 @@
 
 use crate::claim::custom;
 use crate::claim::rate::{judge_rates, RateCell};
+use crate::claim::Tolerance;
 use crate::claim::{property, Check, Claim, ErrorKind, Eval, Figure, Kind, Paper, Series, Sizes, Style, ALPHA};
 use crate::math::haar::{best_l2_approximation, haar, haar_from_mamba, haar_jumps, l2_norm_squared, mamba_basis, sup_norm};
 use crate::stats::{bonferroni, ols};
@@ -53,7 +54,7 @@ fn sup_margin(p: &SupProposal) -> Eval {
     // The sup over s ∈ [0, 1] on a 2000-point grid and at the one-sided limits of every jump (the
     // combination is continuous while ψ jumps by 2·2^{j/2} at the midpoint).
     let sup = sup_norm(|s| haar(p.j, p.k, s) - haar_from_mamba(p.j, p.k, w, s), &haar_jumps(p.j, p.k), 2000);
-    Eval::le(sup, eps, 0.0, 0.0)
+    Eval::le(sup, eps, Tolerance::NONE)
 }
 
 fn l2_rate_check(predicted_slope: f64) -> impl Check {
@@ -217,7 +218,7 @@ fn claim_rem1_printed() -> Claim {
             "One Mamba-2 head (scalar Δ and λ shared by its state components, so every basis function is c·G with \
              G(s) = e^{−λ∫_s^1 softplus(W(t̂−r))dr}) approximates ψ_{j,k} in L² as Theorem 1 does: best error ≤ ε = 0.1, for any \
              threshold t̂, W = 4^j·10^{3..6}, λ ∈ [1/4, 4], j ≤ 3 (least squares on exact basis functions).",
-            property([100, 1000, 10000], heads(), |p: &HeadProposal| Eval::le(head_error(p, false), 0.1, 0.0, 0.0))
+            property([100, 1000, 10000], heads(), |p: &HeadProposal| Eval::le(head_error(p, false), 0.1, Tolerance::NONE))
                 .sides("best L² error of ψ_{j,k} by one Mamba-2 head (shared Δ) at the proposal's threshold", "0.1"),
         )
         .source(Paper::InputSelectivity, "Remark 1", "Theorem 1, Lemma 1 and Lemma 2 hold analogously for Mamba-2 (Λ = λI).")
@@ -236,13 +237,13 @@ fn claim_rem1_heads() -> Claim {
         super::FAMILY,
         "With three Mamba-2 heads (one threshold each, λ = 1, B = 2^{j/2}) the L² error is at most 1.01·√6·2^{j/2}(π/4W)^{1/4} \
              (same instances as 000.rem1.printed).",
-        property([100, 1000, 10000], heads(), |p: &HeadProposal| Eval::le(head_error(p, true), 1.01 * predicted_l2(p.j, p.k, p.w()), 0.0, 0.0)),
+        property([100, 1000, 10000], heads(), |p: &HeadProposal| Eval::le(head_error(p, true), 1.01 * predicted_l2(p.j, p.k, p.w()), Tolerance::NONE)),
     )
     .source(Paper::InputSelectivity, "Remark 1, corrected (proofs/haar.md)", "Theorem 1, Lemma 1 and Lemma 2 hold analogously for Mamba-2 (Λ = λI).")
     .correction("One head per basis function.")
     .control(
         "a single head (shared Δ) in place of three",
-        property([100, 1000, 10000], heads(), |p: &HeadProposal| Eval::le(head_error(p, false), 1.01 * predicted_l2(p.j, p.k, p.w()), 0.0, 0.0)),
+        property([100, 1000, 10000], heads(), |p: &HeadProposal| Eval::le(head_error(p, false), 1.01 * predicted_l2(p.j, p.k, p.w()), Tolerance::NONE)),
     )
 }
 

@@ -16,6 +16,7 @@
 
 use super::canonical::{diagonal_of_order, DiagonalCase};
 use crate::claim::{property, Claim, ErrorKind, Eval, Paper, Rounding};
+use crate::claim::{Scale, Tolerance};
 use crate::math::linalg::mat_from_rows;
 use crate::model::bmojo::{
     attend, attention_matrix, interleaved, matvec, sliding_window_attention, uniform_visible, window_of, BmojoF, Convention, KvProjection, Slot,
@@ -92,14 +93,24 @@ fn nilpotent_system(c: &AttnCase, masked: bool) -> Vec<Vec<f64>> {
 fn attention_reduction(masked: bool, window_shift: isize) -> impl Fn(&AttnCase) -> Eval + Clone {
     move |c: &AttnCase| {
         let window = (c.order as isize + window_shift).max(1) as usize;
-        Eval::le_by(gap(&nilpotent_system(c, masked), &sliding_window_attention(&c.proj, &c.u, window)), 0.0, c.vmax(), c.softmax_tol(c.order))
+        Eval::le_by(
+            gap(&nilpotent_system(c, masked), &sliding_window_attention(&c.proj, &c.u, window)),
+            0.0,
+            Scale(c.vmax()),
+            Tolerance::absolute(c.softmax_tol(c.order)),
+        )
     }
 }
 
 fn strictly_causal(window_shift: usize) -> impl Fn(&AttnCase) -> Eval + Clone {
     move |c: &AttnCase| {
         let sys = BmojoF::attention(c.proj.clone(), c.order, Convention::StrictlyCausal, true);
-        Eval::le_by(gap(&sys.run(&c.u), &sliding_window_attention(&c.proj, &c.u, c.order + window_shift)), 0.0, c.vmax(), c.softmax_tol(c.order + 1))
+        Eval::le_by(
+            gap(&sys.run(&c.u), &sliding_window_attention(&c.proj, &c.u, c.order + window_shift)),
+            0.0,
+            Scale(c.vmax()),
+            Tolerance::absolute(c.softmax_tol(c.order + 1)),
+        )
     }
 }
 
@@ -116,7 +127,7 @@ fn deadbeat(early: usize) -> impl Fn(&(AttnCase, usize)) -> Eval + Clone {
         let (y, y2) = (nilpotent_system(c, true), nilpotent_system(&moved, true));
         let from = (s + c.order).saturating_sub(early);
         let change = gap(&y[from.min(y.len())..], &y2[from.min(y.len())..]);
-        Eval::le_by(change + f64::from(u8::from(!nilpotent)), 0.0, c.vmax().max(1.0), 0.0)
+        Eval::le_by(change + f64::from(u8::from(!nilpotent)), 0.0, Scale(c.vmax().max(1.0)), Tolerance::NONE)
     }
 }
 
@@ -135,7 +146,7 @@ fn linear_tol(c: &AttnCase, terms: usize) -> f64 {
 fn register_with(c: &AttnCase, reg: ShiftRegister, window: Option<usize>) -> Eval {
     let la = linear(c);
     let terms = window.unwrap_or(c.u.len()) + reg.slots;
-    Eval::le_by(gap(&la.shift_register(&c.u, reg), &la.direct(&c.u, window)), 0.0, c.vmax(), linear_tol(c, terms))
+    Eval::le_by(gap(&la.shift_register(&c.u, reg), &la.direct(&c.u, window)), 0.0, Scale(c.vmax()), Tolerance::absolute(linear_tol(c, terms)))
 }
 
 /// `001.c9`: `P_t = P_{t−K} + Σ_{i=0}^{K−1} φ(k_{t−i})v_{t−i}ᵀ` (and the normaliser column) for
@@ -160,7 +171,7 @@ fn local_global(c: &AttnCase, terms: usize) -> Eval {
         let lhs = prefix(t);
         let abs: f64 = tv[..=t].iter().flatten().map(|v| v.abs()).sum();
         let err = lhs.iter().zip(&rhs).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
-        worst = worst.min(Eval::le_by(err, 0.0, abs, 2.0 * Rounding::gamma(t + 2) * abs));
+        worst = worst.min(Eval::le_by(err, 0.0, Scale(abs), Tolerance::absolute(2.0 * Rounding::gamma(t + 2) * abs)));
     }
     worst
 }
@@ -204,8 +215,8 @@ fn hybrid(c: &HybridCase, flip: bool) -> Eval {
     Eval::le_by(
         gap(&bmojo.run(&reduced.u), &sliding_window_attention(&reference.proj, &reference.u, c.attn.order)),
         0.0,
-        scale,
-        2.0 * reference.softmax_tol(c.attn.order).max(reduced.softmax_tol(c.attn.order)),
+        Scale(scale),
+        Tolerance::absolute(2.0 * reference.softmax_tol(c.attn.order).max(reduced.softmax_tol(c.attn.order))),
     )
 }
 
@@ -271,7 +282,7 @@ fn chunk_uniform(c: &ChunkCase, short: usize) -> Eval {
         out_gap = out_gap.max(gap(&[attend(&c.attn.proj, q, &in_window)], &[attend(&c.attn.proj, q, &sorted)]));
     }
     let tol = c.attn.softmax_tol(c.w + c.m);
-    Eval::le_by(wrong as f64 + out_gap, 0.0, c.attn.vmax().max(1.0), tol)
+    Eval::le_by(wrong as f64 + out_gap, 0.0, Scale(c.attn.vmax().max(1.0)), Tolerance::absolute(tol))
 }
 
 /// `001.perm`: B'MOJO's read-out over window, fading and memory tokens, against the same with
@@ -298,7 +309,7 @@ fn permutation(c: &(AttnCase, usize), positional: bool) -> Eval {
     let q = &a.u[0];
     let (y, y2) = (attend(&a.proj, q, &encode(&a.u)), attend(&a.proj, q, &encode(&permuted)));
     let vmax = a.vmax() + if positional { n as f64 } else { 0.0 };
-    Eval::le_by(gap(&[y], &[y2]), 0.0, vmax.max(1.0), a.softmax_tol(n) + 2.0 * Rounding::gamma(n + 8) * vmax)
+    Eval::le_by(gap(&[y], &[y2]), 0.0, Scale(vmax.max(1.0)), Tolerance::absolute(a.softmax_tol(n) + 2.0 * Rounding::gamma(n + 8) * vmax))
 }
 
 const CASES: [u64; 3] = [300, 3000, 20000];
@@ -380,7 +391,7 @@ fn claim_c7_linear() -> Claim {
                 if err > tol {
                     return Eval::Margin(1.0);
                 }
-                Eval::ge_by(la.recurrent_state_size() as f64, c.u.len() as f64, c.u.len() as f64, 0.0)
+                Eval::ge_by(la.recurrent_state_size() as f64, c.u.len() as f64, Scale(c.u.len() as f64), Tolerance::NONE)
             })
             .sides("numbers in the recurrence's state, which reproduces (11) within the rounding", "t")
             .given("the outputs are not all 0 (a shrunk instance keeps a value to carry)", |c: &AttnCase| {
@@ -423,7 +434,7 @@ fn claim_c8() -> Claim {
              y_t = φ(q_t)ᵀS_t / φ(q_t)ᵀz_t (eq 12, the normaliser with v ≡ 1), for T ≤ 48, up to 4γ_{T+d_k+d+4}·max|v|.",
         property(CASES, attn_cases(48), |c: &AttnCase| {
             let la = linear(c);
-            Eval::le_by(gap(&la.recurrent(&c.u), &la.direct(&c.u, None)), 0.0, c.vmax(), linear_tol(c, c.u.len()))
+            Eval::le_by(gap(&la.recurrent(&c.u), &la.direct(&c.u, None)), 0.0, Scale(c.vmax()), Tolerance::absolute(linear_tol(c, c.u.len())))
         })
         .sides("max_t ‖y_t(recurrence) − y_t(eq 11)‖∞", "0, plus the rounding"),
     )
@@ -449,7 +460,7 @@ fn claim_c8() -> Claim {
                         (0..cols - 1).map(|j| q.iter().enumerate().map(|(r, qr)| qr * s[r * cols + j]).sum()).collect()
                     })
                     .collect();
-            Eval::le_by(gap(&unnormalised, &la.direct(&c.u, None)), 0.0, c.vmax(), linear_tol(c, c.u.len()))
+            Eval::le_by(gap(&unnormalised, &la.direct(&c.u, None)), 0.0, Scale(c.vmax()), Tolerance::absolute(linear_tol(c, c.u.len())))
         }),
     )
 }
@@ -553,7 +564,12 @@ fn claim_c14() -> Claim {
         property(CASES, attn_cases(24), move |c: &AttnCase| {
             let mut sys = BmojoF::attention(c.proj.clone(), c.order, Convention::Inclusive, true);
             sys.coeffs[c.order - 1].iter_mut().for_each(|a| *a = a_last);
-            Eval::le_by(gap(&sys.run(&c.u), &sliding_window_attention(&c.proj, &c.u, c.order)), 0.0, c.vmax(), c.softmax_tol(c.order))
+            Eval::le_by(
+                gap(&sys.run(&c.u), &sliding_window_attention(&c.proj, &c.u, c.order)),
+                0.0,
+                Scale(c.vmax()),
+                Tolerance::absolute(c.softmax_tol(c.order)),
+            )
         })
     };
     Claim::theorem(
@@ -598,7 +614,12 @@ fn claim_c15_jamba() -> Claim {
         property(CASES, attn_cases(24), |c: &AttnCase| {
             let full = AttnCase { order: c.u.len(), ..c.clone() };
             let sys = BmojoF::attention(full.proj.clone(), full.order, Convention::Inclusive, true);
-            Eval::le_by(gap(&sys.run(&full.u), &sliding_window_attention(&full.proj, &full.u, full.u.len())), 0.0, full.vmax(), full.softmax_tol(full.order))
+            Eval::le_by(
+                gap(&sys.run(&full.u), &sliding_window_attention(&full.proj, &full.u, full.u.len())),
+                0.0,
+                Scale(full.vmax()),
+                Tolerance::absolute(full.softmax_tol(full.order)),
+            )
         })
         .sides("max_t ‖y_t(B'MOJO-F, N = T) − y_t(global causal attention)‖∞", "0, plus the rounding"),
     )

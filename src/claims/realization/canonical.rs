@@ -12,6 +12,7 @@
 //!   response changes sign at most N − 1 times; the 2-state companion oscillator unboundedly often.
 
 use crate::claim::{property, Claim, ErrorKind, Eval, Figure, Paper, Rounding, Series, Style};
+use crate::claim::{Scale, Tolerance};
 use crate::model::companion::{exact, rank, to_f64, Companion, DiagonalLti, Exact};
 use crate::strategy::grid_vec;
 use num_traits::{One, Signed, Zero};
@@ -113,7 +114,7 @@ fn conversion_gap(c: &DiagonalCase, flip: bool) -> Eval {
     let back = comp.to_diagonal(&sys.lambda);
     let residues: Vec<Exact> = sys.b.iter().zip(&sys.c).map(|(b, c)| b * c).collect();
     let round_trip = max_gap(&back.c, &residues);
-    Eval::le_by(impulse.max(output).max(round_trip), 0.0, 1.0, 0.0)
+    Eval::le_by(impulse.max(output).max(round_trip), 0.0, Scale(1.0), Tolerance::NONE)
 }
 
 /// The f64 conversion's relative impulse-response error against N: poles equally spaced in
@@ -188,7 +189,7 @@ fn hankel_rank(c: &DiagonalCase, deficit: usize) -> Eval {
     let rows: Vec<Vec<Exact>> = (0..k).map(|i| (0..k).map(|j| h[i + j + 1].clone()).collect()).collect();
     let r = rank(&rows);
     let want = n - deficit;
-    Eval::le_by((r as f64 - want as f64).abs(), 0.0, 1.0, 0.0)
+    Eval::le_by((r as f64 - want as f64).abs(), 0.0, Scale(1.0), Tolerance::NONE)
 }
 
 /// `001.c16`: the observability rank of the companion realization is N minus the cancelled
@@ -209,7 +210,7 @@ fn minimality(c: &DiagonalCase, extra: usize) -> Eval {
     };
     let same = max_gap(&Companion::from_diagonal(&reduced).impulse(2 * n + 2), &comp.impulse(2 * n + 2));
     let want = (n - c.cancelled()) as f64 - extra as f64;
-    Eval::le_by((obs - want).abs() + (ctrb - n as f64).abs() + same, 0.0, 1.0, 0.0)
+    Eval::le_by((obs - want).abs() + (ctrb - n as f64).abs() + same, 0.0, Scale(1.0), Tolerance::NONE)
 }
 
 /// `001.c13`: an input-varying diagonal system — per-symbol poles, b and c, the input a symbol
@@ -279,7 +280,7 @@ fn certain_sign_changes(lambda: &[f64], w: &[f64], len: usize) -> usize {
 fn diagonal_sign_changes(c: &DiagonalCase, tighter: usize) -> Eval {
     let w: Vec<f64> = c.b.iter().zip(&c.c).map(|(b, c)| b * c).collect();
     let n = c.lambda.len() as f64;
-    Eval::le_by(certain_sign_changes(&c.lambda, &w, 400) as f64, n - 1.0 - tighter as f64, 1.0, 0.0)
+    Eval::le_by(certain_sign_changes(&c.lambda, &w, 400) as f64, n - 1.0 - tighter as f64, Scale(1.0), Tolerance::NONE)
 }
 
 /// `001.c19.oscillator`: the companion with `α = (1, −c)` (`a_1 = −1`, `a_2 = c = 2cos ω`) over
@@ -330,7 +331,7 @@ fn claim_c3() -> Claim {
             let comp = Companion { alpha: vec![Exact::zero(); t - 1], beta: ex(&beta), d: exact(g[0]) };
             let mut want = ex(g);
             want.resize(2 * t, Exact::zero());
-            Eval::le_by(max_gap(&comp.impulse(2 * t), &want), 0.0, 1.0, 0.0)
+            Eval::le_by(max_gap(&comp.impulse(2 * t), &want), 0.0, Scale(1.0), Tolerance::NONE)
         })
     };
     Claim::theorem(
@@ -356,7 +357,7 @@ fn claim_c4() -> Claim {
         property(
             [200, 2000, 10000],
             (diagonal_cases(6, -0.95, 0.95, true), 1usize..=5).prop_flat_map(|(d, n)| (Just(d), crate::strategy::grid_matrix(n, n, -2.0, 2.0, 0.25))),
-            |(c, a): &(DiagonalCase, Vec<Vec<f64>>)| hankel_rank(c, 0).min(Eval::le_by(cayley_hamilton_residual(a), 0.0, 1.0, 0.0)),
+            |(c, a): &(DiagonalCase, Vec<Vec<f64>>)| hankel_rank(c, 0).min(Eval::le_by(cayley_hamilton_residual(a), 0.0, Scale(1.0), Tolerance::NONE)),
         )
         .sides("|rank H − N| + ‖CH residual‖ (exact)", "0"),
     )
@@ -372,7 +373,7 @@ fn claim_c5() -> Claim {
             let u = ex(&c.u);
             let h = sys.impulse(u.len() + shift);
             let conv: Vec<Exact> = (0..u.len()).map(|t| (0..=t).fold(Exact::zero(), |s, j| s + &h[j + shift] * &u[t - j])).collect();
-            Eval::le_by(max_gap(&sys.simulate(&u), &conv), 0.0, 1.0, 0.0)
+            Eval::le_by(max_gap(&sys.simulate(&u), &conv), 0.0, Scale(1.0), Tolerance::NONE)
         })
     };
     Claim::theorem(
@@ -399,7 +400,7 @@ fn claim_c11() -> Claim {
                     div.alpha = div.alpha.iter().map(|x| -x).collect();
                 }
                 let len = 3 * a.len() + 2;
-                Eval::le_by(max_gap(&comp.impulse(len), &div.series(len)), 0.0, 1.0, 0.0)
+                Eval::le_by(max_gap(&comp.impulse(len), &div.series(len)), 0.0, Scale(1.0), Tolerance::NONE)
             },
         )
     };
@@ -439,7 +440,7 @@ fn claim_c13() -> Claim {
             "The companion form extends to input-varying systems by freezing time: the diagonal system whose poles, b and c depend on the input \
              symbol (two symbols, order ≤ 4) equals the companion system whose α, β at each step are those of that step's frozen diagonal system \
              (001.c12's conversion) — exactly.",
-            property([200, 2000, 20000], selective_cases(), |c: &SelectiveCase| Eval::le_by(frozen_companion_gap(c).0, 0.0, 1.0, 0.0))
+            property([200, 2000, 20000], selective_cases(), |c: &SelectiveCase| Eval::le_by(frozen_companion_gap(c).0, 0.0, Scale(1.0), Tolerance::NONE))
                 .sides("max_t |y_t(diagonal) − y_t(frozen companion)| (exact)", "0")
                 .expand(|c| {
                     let (gap, yd, yc) = frozen_companion_gap(c);
@@ -464,7 +465,7 @@ fn claim_c16_printed() -> Claim {
              zero system) is observable, rank[βᵀ; βᵀA_c; …; βᵀA_c^{N−1}] = N.",
             property([200, 2000, 20000], diagonal_cases(6, -0.95, 0.95, false), |c: &DiagonalCase| {
                 let comp = Companion::from_diagonal(&c.exact());
-                Eval::ge_by(rank(&comp.observability()) as f64, c.lambda.len() as f64, 1.0, 0.0)
+                Eval::ge_by(rank(&comp.observability()) as f64, c.lambda.len() as f64, Scale(1.0), Tolerance::NONE)
             })
             .given("a transfer function that is not 0 (some c_i b_i ≠ 0)", |c| if c.cancelled() < c.lambda.len() { 1.0 } else { -1.0 })
             .sides("rank of the observability matrix (exact)", "N")
@@ -516,7 +517,7 @@ fn claim_c19_oscillator() -> Claim {
     let osc = |slack: usize| {
         property([200, 2000, 10000], (-127i32..=127, 20usize..=120).prop_map(|(c, steps)| Oscillator { c: c as f64 / 64.0, steps }), move |o: &Oscillator| {
             let (got, want) = oscillator_changes(o);
-            Eval::ge_by(got as f64, (want + slack) as f64, 1.0, 0.0)
+            Eval::ge_by(got as f64, (want + slack) as f64, Scale(1.0), Tolerance::NONE)
         })
         .sides("sign changes of h_t over t < T (exact)", "⌊(T − 2)ω/π⌋ − 1")
     };

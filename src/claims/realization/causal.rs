@@ -6,6 +6,7 @@
 //! * `001.c17.printed` (Erratum, typo): the printed scalar form with `x̂_{t+1} = Ax̂_t + u_{t−1}`.
 
 use crate::claim::{property, Claim, ErrorKind, Eval, Paper, Rounding};
+use crate::claim::{Scale, Tolerance};
 use crate::math::linalg::{mat_from_rows, Vector};
 use crate::model::lti::{simulate_nonstrict, simulate_strict, Step};
 use crate::strategy::grid_matrix;
@@ -69,7 +70,7 @@ fn strict_gap(c: &CausalCase, read_c: bool) -> Eval {
         x = x.abs();
         for (k, sc) in scale.iter().enumerate() {
             let tol = 2.0 * Rounding::gamma(2 * (n + m) + 2) * sc;
-            worst = worst.min(Eval::le_by((y[t][k] - yh[t][k]).abs(), 0.0, sc.max(f64::MIN_POSITIVE), tol));
+            worst = worst.min(Eval::le_by((y[t][k] - yh[t][k]).abs(), 0.0, Scale(sc.max(f64::MIN_POSITIVE)), Tolerance::absolute(tol)));
         }
     }
     worst
@@ -102,7 +103,7 @@ fn scalar_gap(c: &ScalarCase, lag: usize) -> Eval {
         xh = a * xh + if t >= lag { c.u[t - lag] } else { 0.0 };
         // Short dyadics: every product and sum is exact below 2⁻⁵³ of the size; γ₈ of the terms.
         let scale = (cc * a * x).abs() + (cc * b * u).abs() + (d * u).abs() + 1.0;
-        worst = worst.min(Eval::le_by((y - yh).abs(), 0.0, scale, Rounding::gamma(8) * scale));
+        worst = worst.min(Eval::le_by((y - yh).abs(), 0.0, Scale(scale), Tolerance::absolute(Rounding::gamma(8) * scale)));
     }
     worst
 }

@@ -13,6 +13,7 @@
 
 use crate::claim::rate::{judge_rates, RateCell};
 use crate::claim::{custom, property, Claim, Eval, Figure, Kind, Outcome, Paper, Rounding, Series, Sizes, Style, ALPHA};
+use crate::claim::{Scale, Tolerance};
 use crate::math::softplus::softplus;
 use crate::math::{Dual, Real};
 use crate::mc::Stream;
@@ -94,7 +95,7 @@ fn decay_bound(c: &SensitivityCase, rate: f64) -> Eval {
         for (n, v) in row.iter().enumerate() {
             let bound = rate.powi(lag as i32) * sens[0][n];
             let tol = Rounding::gamma(4 * lag + 4) * bound;
-            worst = worst.min(Eval::le_by(*v, bound, bound.max(f64::MIN_POSITIVE) + tol, tol));
+            worst = worst.min(Eval::le_by(*v, bound, Scale(bound.max(f64::MIN_POSITIVE) + tol), Tolerance::absolute(tol)));
         }
     }
     worst
@@ -318,7 +319,7 @@ fn loader_gap(l: &LoaderCase, override_steps: bool) -> Eval {
     let (_, loaded) = run_steps(&vec![vec![0.0; d]; n], &[loader, steps].concat());
     let gap = direct.iter().flatten().zip(loaded[n..].iter().flatten()).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
     let scale = direct.iter().flatten().fold(0.0f64, |m, v| m.max(v.abs())).max(1.0);
-    Eval::le_by(gap, 0.0, scale, 0.0)
+    Eval::le_by(gap, 0.0, Scale(scale), Tolerance::NONE)
 }
 
 fn loader_cases() -> impl Strategy<Value = LoaderCase> + Clone {
@@ -351,7 +352,7 @@ fn bilinear(c: &(ChannelCase, Vec<f64>, Vec<f64>), state_dependent: bool) -> Eva
     for i in 0..n * d {
         let r = fxy[i] - fx[i] - fy[i] + f0[i];
         let scale = 2.0 * (x[i].abs() + y[i].abs()) + 4.0 * f0[i].abs();
-        worst = worst.min(Eval::le_by(r.abs(), 0.0, scale.max(1.0), Rounding::gamma(6) * scale));
+        worst = worst.min(Eval::le_by(r.abs(), 0.0, Scale(scale.max(1.0)), Tolerance::absolute(Rounding::gamma(6) * scale)));
     }
     worst
 }
@@ -361,7 +362,7 @@ fn taylor(x: f64, shrink: f64) -> Eval {
     let err = (x.exp() - (1.0 + x)).abs();
     let bound = x * x / (2.0 * shrink);
     let tol = Rounding::gamma(3) * (x.exp() + 1.0 + x.abs());
-    Eval::le_by(err, bound, bound + tol, tol)
+    Eval::le_by(err, bound, Scale(bound + tol), Tolerance::absolute(tol))
 }
 
 fn taylor_figure() -> Figure {
@@ -442,10 +443,10 @@ fn claim_c24() -> Claim {
             super::FAMILY,
             "Mamba's channels are independent given Δ, B, C: with (Δ_t, B_t, C_t) held fixed, changing u_t[d′] changes no other channel's output \
              (d ≤ 4 channels, N ≤ 3, T ≤ 12), bit for bit.",
-            property(CASES, channel_cases(), |c: &ChannelCase| Eval::le_by(c.cross_talk(true), 0.0, 1.0, 0.0)).sides("max change of y[d], d ≠ d′", "0"),
+            property(CASES, channel_cases(), |c: &ChannelCase| Eval::le_by(c.cross_talk(true), 0.0, Scale(1.0), Tolerance::NONE)).sides("max change of y[d], d ≠ d′", "0"),
         )
         .source(Paper::Bmojo, "App. C.2, Remark", "Every single channel in a Mamba block is independent from each other and unnormalized, Mamba reduces the variability across channels with a coupling in the lower dimensional projections of the gating parameter Δ.")
-        .control("Δ, B, C computed from the perturbed input", property(CASES, channel_cases(), |c: &ChannelCase| Eval::le_by(c.cross_talk(false), 0.0, 1.0, 0.0)))
+        .control("Δ, B, C computed from the perturbed input", property(CASES, channel_cases(), |c: &ChannelCase| Eval::le_by(c.cross_talk(false), 0.0, Scale(1.0), Tolerance::NONE)))
 }
 
 /// `001.c24.coupled` (theorem): App. C.2, Remark.
@@ -455,7 +456,7 @@ fn claim_c24_coupled() -> Claim {
             super::FAMILY,
             "… and coupled through them: with Δ = softplus(P_Δu + b_Δ), B = P_Bu, C = P_Cu computed from every channel (projections with entries in \
              [1/8, 1]), changing u_t[d′] by 1/2 changes another channel's output (every input entry nonzero: a channel whose inputs are all 0 has state 0 and output 0 whatever Δ, B, C).",
-            property(CASES, nonzero_inputs(), |c: &ChannelCase| Eval::gt(c.cross_talk(false), 0.0, 1.0, 0.0))
+            property(CASES, nonzero_inputs(), |c: &ChannelCase| Eval::gt(c.cross_talk(false), 0.0, Scale(1.0), Tolerance::NONE))
                 .sides("max change of y[d], d ≠ d′", "0 (strictly above)"),
         )
         .source(
@@ -463,7 +464,7 @@ fn claim_c24_coupled() -> Claim {
             "App. C.2, Remark",
             "… Mamba reduces the variability across channels with a coupling in the lower dimensional projections of the gating parameter Δ.",
         )
-        .control("Δ, B, C held at the unperturbed input's", property(CASES, nonzero_inputs(), |c: &ChannelCase| Eval::gt(c.cross_talk(true), 0.0, 1.0, 0.0)))
+        .control("Δ, B, C held at the unperturbed input's", property(CASES, nonzero_inputs(), |c: &ChannelCase| Eval::gt(c.cross_talk(true), 0.0, Scale(1.0), Tolerance::NONE)))
 }
 
 /// `001.c25` (theorem): App. B.2.

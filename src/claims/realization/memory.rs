@@ -13,6 +13,7 @@
 
 use crate::claim::rate::{judge_rates, RateCell};
 use crate::claim::{custom, property, Claim, ErrorKind, Eval, Figure, Kind, Paper, Series, Sizes, Style, ALPHA};
+use crate::claim::{Scale, Tolerance};
 use crate::mc::jobs::{log_checkpoints, NeedleJob};
 use crate::mc::RunJob;
 use crate::model::eidetic::{innovations, top_by_innovation, LiteralMemory, TopMemory};
@@ -99,7 +100,7 @@ fn selection_invariants(c: &SelectionCase, fifo: bool) -> Eval {
             last_min = now;
         }
     }
-    Eval::le_by((wrong + decreased) as f64, 0.0, 1.0, 0.0)
+    Eval::le_by((wrong + decreased) as f64, 0.0, Scale(1.0), Tolerance::NONE)
 }
 
 /// `001.c21.needle`: a [`NeedleJob`] per distractor count D ∈ {2, 8, 32} (m_e = 4, ā = 0.9)
@@ -184,7 +185,7 @@ fn claim_c21_literal() -> Claim {
                 for (t, e) in c.eps().iter().enumerate() {
                     m.offer(t, *e);
                 }
-                Eval::le_by(m.entries.len() as f64, 8.0, 8.0, 0.0)
+                Eval::le_by(m.entries.len() as f64, 8.0, Scale(8.0), Tolerance::NONE)
             })
             .sides("|M_T| under the printed rule", "8")
             .expand(|c| {
@@ -238,7 +239,7 @@ fn claim_c22() -> Claim {
                 m.positions()
             };
             let moved: Vec<f64> = c.u.iter().enumerate().map(|(i, v)| v + 1e-9 * (1.0 + i as f64 % 3.0)).collect();
-            Eval::le_by(f64::from(u8::from(pick(&c.u) != pick(&moved))), 0.0, 1.0, 0.0)
+            Eval::le_by(f64::from(u8::from(pick(&c.u) != pick(&moved))), 0.0, Scale(1.0), Tolerance::NONE)
         })
         .sides("[M_T changes under a 10⁻⁹ move]", "0"),
     )

@@ -11,6 +11,7 @@
 
 use super::memory::SelectionCase;
 use crate::claim::{property, Claim, Eval, Figure, Paper, Series, Style};
+use crate::claim::{Scale, Tolerance};
 use crate::mc::{Stream, StreamKey};
 use crate::model::eidetic::TopMemory;
 use crate::strategy::grid_vec;
@@ -79,7 +80,7 @@ pub fn toy_mqar_cases() -> impl Strategy<Value = ToyMqarCase> + Clone {
 /// The check: answered pairs against min(m_e + `extra`, K).
 fn answered_gap(c: &ToyMqarCase, extra: usize) -> Eval {
     let predicted = (c.capacity + extra).min(c.positions.len());
-    Eval::le_by(c.answered().abs_diff(predicted) as f64, 0.0, 1.0, 0.0)
+    Eval::le_by(c.answered().abs_diff(predicted) as f64, 0.0, Scale(1.0), Tolerance::NONE)
 }
 
 /// Accuracy against m_e for K ∈ {8, 16, 24}: one sequence per point (drawn from a fixed

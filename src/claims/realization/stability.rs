@@ -7,6 +7,7 @@
 //!   `|s_t| ≤ γ^{⌊t/N⌋}·max_{j<N}|s_j|`.
 
 use crate::claim::{property, Claim, Eval, Figure, Origin, Paper, Rounding, Series, Style};
+use crate::claim::{Scale, Tolerance};
 use crate::math::linalg::{spectral_radius, Mat};
 use crate::strategy::{grid, grid_vec};
 use proptest::prelude::*;
@@ -69,8 +70,9 @@ fn alternating(delta: &[[f64; 2]; 2], scale: f64) -> Switched {
 fn switching_margin(s: &Switched) -> Eval {
     let tol = Rounding::gamma(32) * 6.0;
     let product = s.matrix(1) * s.matrix(0);
-    let frozen = (0..2).map(|k| Eval::le_by(spectral_radius(&s.matrix(k)), 0.9, 0.9, tol)).fold(Eval::Margin(f64::INFINITY), Eval::min);
-    frozen.min(Eval::ge_by(spectral_radius(&product), 1.0, 1.0, tol))
+    let frozen =
+        (0..2).map(|k| Eval::le_by(spectral_radius(&s.matrix(k)), 0.9, Scale(0.9), Tolerance::absolute(tol))).fold(Eval::Margin(f64::INFINITY), Eval::min);
+    frozen.min(Eval::ge_by(spectral_radius(&product), 1.0, Scale(1.0), Tolerance::absolute(tol)))
 }
 
 /// Rows with Σ|a_i| ≤ γ (γ on a 1/64 grid in [1/64, 63/64]), one draw in four a single extreme
@@ -103,7 +105,7 @@ fn contraction(c: &(Switched, f64), extra: i32) -> Eval {
     for (t, v) in traj.iter().enumerate() {
         let bound = gamma.powi((t / n) as i32 + extra) * m;
         let tol = Rounding::gamma((n + 1) * (t + 2)) * gamma.powi((t / n) as i32) * m;
-        worst = worst.min(Eval::le_by(v.abs(), bound, bound.max(f64::MIN_POSITIVE) + tol, tol));
+        worst = worst.min(Eval::le_by(v.abs(), bound, Scale(bound.max(f64::MIN_POSITIVE) + tol), Tolerance::absolute(tol)));
     }
     worst
 }

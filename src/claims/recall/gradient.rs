@@ -15,6 +15,7 @@
 use crate::claim::custom;
 use crate::claim::statistical::{judge_tail_bounds, TailCell};
 use crate::claim::{property, Claim, Comparison, ErrorKind, Eval, Figure, HeatMap, Kind, Outcome, Paper, Relation, Series, Sizes, Style, Verdict, ALPHA};
+use crate::claim::{Scale, Tolerance};
 use crate::mc::Stream;
 use crate::model::mixer::argmax_margin;
 use crate::model::recall_toy::{population_gradient, printed_lemma1, Cooccurrence};
@@ -42,7 +43,7 @@ fn exact_margin(d: &TheoryDistribution, leading_order: bool) -> Eval {
     let two = 2 * d.n;
     let g = enumerated_gradient(d);
     let err = (0..two * two).map(|i| (g[i] - population_gradient(d.n, d.t, i / two, i % two, leading_order)).abs()).fold(0.0, f64::max);
-    Eval::close(err, 1.0 / d.n as f64, 0.0, 1e-12)
+    Eval::close(err, Scale(1.0 / d.n as f64), Tolerance::absolute(1e-12))
 }
 
 /// The exact dominant entry of each of Lemma 1's four row cases: (0,0), (n,n), (k,k), (n+k,n+k).
@@ -53,7 +54,7 @@ fn dominant_entries(n: usize, t: usize) -> [(usize, f64); 4] {
 fn printed_margin(d: &TheoryDistribution) -> Eval {
     dominant_entries(d.n, d.t)
         .into_iter()
-        .map(|(row, exact)| Eval::close((printed_lemma1(d.n, d.t, row) - exact).abs(), exact.abs(), 0.25, 0.0))
+        .map(|(row, exact)| Eval::close((printed_lemma1(d.n, d.t, row) - exact).abs(), Scale(exact.abs()), Tolerance::relative(0.25)))
         .fold(Eval::Margin(f64::INFINITY), Eval::min)
 }
 
@@ -261,7 +262,7 @@ fn row_and_column_shares(n: usize, t: usize) -> (f64, f64) {
 /// "Mostly rows 0 and |V|", under both orientations: the larger of the two shares against 1/2.
 fn rows_margin(d: &TheoryDistribution) -> Eval {
     let (rows, cols) = row_and_column_shares(d.n, d.t);
-    Eval::le(0.5, rows.max(cols), 0.0, 0.0)
+    Eval::le(0.5, rows.max(cols), Tolerance::NONE)
 }
 
 /// After one step W = −E[G], ‖W x̂‖ at a write pair (key, v) over ‖W x̂‖ at a pair (u, v) of values,
@@ -280,7 +281,7 @@ fn alignment_ratio(n: usize, t: usize) -> f64 {
 fn alignment_margin(d: &TheoryDistribution, constant: f64) -> Eval {
     let n = d.n as f64;
     let predicted = (constant * n).sqrt() * (1.0 + 0.75 / n);
-    Eval::close((alignment_ratio(d.n, d.t) - predicted).abs(), predicted, (10.0 + d.t as f64) / (n * n), 0.0)
+    Eval::close((alignment_ratio(d.n, d.t) - predicted).abs(), Scale(predicted), Tolerance::relative((10.0 + d.t as f64) / (n * n)))
 }
 
 fn small_support() -> impl Strategy<Value = TheoryDistribution> {

@@ -25,6 +25,7 @@ use super::constructions::{
 use crate::claim::custom;
 use crate::claim::statistical::{judge_tail_bounds, TailCell};
 use crate::claim::{construction, property, Claim, Comparison, ErrorKind, Eval, Figure, HeatMap, Kind, Paper, Relation, Series, Sizes, Style, ALPHA};
+use crate::claim::{Scale, Tolerance};
 use crate::mc::StreamKey;
 use crate::model::mixer::Activation;
 use crate::tasks::mqar::{MqarInstance, MqarSpec, QueryPlacement, Token};
@@ -36,7 +37,7 @@ use serde::{Deserialize, Serialize};
 fn closed_form(c: &Construction, inst: &MqarInstance, peak: f64) -> Eval {
     let err =
         c.query_logits(inst).iter().map(|(z, v)| (0..z.len()).map(|l| (z[l] - if l == *v { peak } else { 0.0 }).abs()).fold(0.0, f64::max)).fold(0.0, f64::max);
-    Eval::close(err, peak, 1e-12, 0.0).min(c.margin(inst, peak))
+    Eval::close(err, Scale(peak), Tolerance::relative(1e-12)).min(c.margin(inst, peak))
 }
 
 /// The logits Theorem 2's step-1 construction computes at a query t, exactly (App. C.1). Column m
@@ -77,7 +78,7 @@ fn thm2_exact(c: &Case, neighbour: bool, rewrites: bool) -> Eval {
         .zip(&positions)
         .map(|((z, _), &t)| (z - thm2_step1_logits(&inst, c.values, t, neighbour, rewrites)).amax())
         .fold(0.0, f64::max);
-    Eval::close(err, 3.0, 1e-12, 0.0)
+    Eval::close(err, Scale(3.0), Tolerance::relative(1e-12))
 }
 
 /// Theorem 3's JL key and value codes (`p_k`, `p_v` wide) for a case, with its instance.

@@ -11,6 +11,7 @@
 //!   W_Δ frozen at 0 (no input selectivity: Δ depends on nothing).
 
 use crate::claim::custom;
+use crate::claim::Tolerance;
 use crate::claim::{Claim, Comparison, Figure, HeatMap, Kind, Outcome, Paper, Relation, Sizes, Verdict};
 use crate::math::softplus::softplus;
 use crate::mc::Stream;
@@ -176,7 +177,7 @@ fn training_check(selective: bool) -> impl crate::claim::Check {
             Verdict::Refuted { counterexample: per_run[which].clone(), violation, margin: (f[1] - f[0]).min(f[2] - f[1]), summary }
         } else if e.lo > 0.01 || g < 1.5 {
             let (violation, which) = if e.lo > 0.01 {
-                (Comparison::at_most(e.lo, 0.01, 0.0, 0.0).named("CP lower limit of the query error (worst run)", "1% error"), worst_err)
+                (Comparison::at_most(e.lo, 0.01, Tolerance::NONE).named("CP lower limit of the query error (worst run)", "1% error"), worst_err)
             } else {
                 (
                     Comparison::custom(g, 1.5, Relation::AtLeast, g - 1.5, "gate ratio − 1.5").named("write-pair Δ / largest other-pair Δ (worst run)", "1.5"),

@@ -9,6 +9,7 @@
 //! * `004.lem1.tails` (Theorem): `P(Y−μ ≥ s) ≤ exp(−s e^μ/(2γ))` and `P(Y−μ ≤ −s) ≤ e^{−s/2}`,
 //!   exactly with erfc/erf. Control: K₁ = 1 in the upper tail.
 
+use crate::claim::Tolerance;
 use crate::claim::{property, Claim, ErrorKind, Eval, Paper};
 use crate::math::quadrature::expected_log_erfcx_form;
 use crate::math::subexp::{LogChi2, SAFETY};
@@ -58,7 +59,7 @@ fn uncentred_worst(p: &Proposal) -> (f64, Eval) {
     std::iter::once(witness)
         .chain(grid)
         .filter(|l| *l != 0.0)
-        .map(|l| (l, Eval::le(y.log_mgf(l), p.nu2 * l * l / 2.0, 1e-9, 1e-15)))
+        .map(|l| (l, Eval::le(y.log_mgf(l), p.nu2 * l * l / 2.0, Tolerance::relative(1e-9).plus_absolute(1e-15))))
         .fold((f64::NAN, Eval::Margin(f64::INFINITY)), |(bl, be), (l, e)| if be.min(e) == be { (bl, be) } else { (l, e) })
 }
 
@@ -93,7 +94,7 @@ pub struct Chi2Step {
 /// `P(X² ≥ t) = erfc(√(t/2)) ≤ e^{−t²/K₁}`, compared in log space.
 fn chi2_margin(p: &Chi2Step) -> Eval {
     let lhs = erfc((p.t / 2.0).sqrt()).ln();
-    Eval::le(lhs, -p.t * p.t / p.k1, 1e-12, 1e-12)
+    Eval::le(lhs, -p.t * p.t / p.k1, Tolerance::relative(1e-12).plus_absolute(1e-12))
 }
 
 /// A (c, γ, b, λ) point for the centred bound.
@@ -137,7 +138,7 @@ fn centred_margin(p: &CentredPoint, short: bool) -> Eval {
     let lambda = p.u / p.b;
     let psi = y.log_mgf_exp_sinh(lambda) - lambda * expected_log_erfcx_form(p.c, p.gamma);
     // Both routes are accurate to ~1e−12 absolute in Λ (the_two_log_mgf_routes_agree: 1e−10 bound).
-    Eval::le(psi, nu2 * lambda * lambda / 2.0, 1e-9, 1e-10)
+    Eval::le(psi, nu2 * lambda * lambda / 2.0, Tolerance::relative(1e-9).plus_absolute(1e-10))
 }
 
 /// A (c, γ, s) point for the tails.
@@ -163,9 +164,9 @@ fn tail_points() -> impl Strategy<Value = TailPoint> {
 fn tails_margin(p: &TailPoint, k1: f64) -> Eval {
     let y = LogChi2::new(p.c, p.gamma).expect("positive grid");
     let mu = y.mean();
-    let up = Eval::le(y.upper_tail(p.s).ln(), -p.s * mu.exp() / (k1 * p.gamma), 1e-12, 1e-12);
+    let up = Eval::le(y.upper_tail(p.s).ln(), -p.s * mu.exp() / (k1 * p.gamma), Tolerance::relative(1e-12).plus_absolute(1e-12));
     let lower = y.lower_tail(p.s);
-    let down = if lower == 0.0 { Eval::Margin(1.0) } else { Eval::le(lower.ln(), -p.s / 2.0, 1e-12, 1e-12) };
+    let down = if lower == 0.0 { Eval::Margin(1.0) } else { Eval::le(lower.ln(), -p.s / 2.0, Tolerance::relative(1e-12).plus_absolute(1e-12)) };
     up.min(down)
 }
 

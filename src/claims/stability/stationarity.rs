@@ -14,6 +14,7 @@
 //!   E m^κ = 1 (Kesten–Goldie); Hill's estimator agrees. Control: κ = 2 (finite variance).
 
 use crate::claim::custom;
+use crate::claim::Tolerance;
 use crate::claim::{
     property, Check, Claim, Comparison, ErrorKind, Eval, Figure, Kind, Outcome, Paper, Relation, Series, Sizes, Style, Verdict, Violation, ALPHA,
 };
@@ -45,7 +46,7 @@ fn printed_margin(p: &Pair) -> Eval {
         return Eval::Reject("the paper's condition λ_H + γ < 1 does not hold");
     }
     // Finite stationary variance ⇔ E m² < 1.
-    Eval::le(second_moment(p.lambda_h, p.gamma), 1.0, 0.0, 0.0)
+    Eval::le(second_moment(p.lambda_h, p.gamma), 1.0, Tolerance::NONE)
 }
 
 /// The paper's reading: under λ_H + γ < `bound`, μ = E ln(λ_H + γX²) < 0 (by quadrature). The

@@ -5,6 +5,7 @@
 //!   h_0. Control: the products of (15) taken in the reverse order.
 
 use crate::claim::{property, Claim, Eval, Paper};
+use crate::claim::{Scale, Tolerance};
 use crate::math::linalg::{mat_from_rows, Vector};
 use crate::model::{InteractionSequence, StepRule};
 use crate::strategy::{grid, grid_matrix, grid_vec};
@@ -89,7 +90,11 @@ fn thm2_margin(inst: &SequenceInstance, reversed: bool) -> Eval {
     let tol = 1e-10 * inst.x.len() as f64;
     let mut worst = Eval::Margin(f64::INFINITY);
     for ((a, b), c) in h13.iter().zip(&h14).zip(&h15) {
-        worst = worst.min(Eval::close((a - b).norm(), scale, tol, 0.0)).min(Eval::close((a - c).norm(), scale, tol, 0.0));
+        worst = worst.min(Eval::close((a - b).norm(), Scale(scale), Tolerance::relative(tol))).min(Eval::close(
+            (a - c).norm(),
+            Scale(scale),
+            Tolerance::relative(tol),
+        ));
     }
     worst
 }

@@ -1,0 +1,492 @@
+//! Interval arithmetic: a closed interval `[lo, hi]` of reals that is guaranteed to contain the
+//! exact value of whatever was computed, so a comparison of two enclosures can be decided in
+//! exact arithmetic (disjoint: decided; overlapping: a tie).
+//!
+//! **Why this carrier.** IEEE 754 rounds `+ − × ÷ √` correctly (to nearest), so the exact result
+//! lies within half an ulp of the rounded one; each operation here rounds to nearest and then
+//! moves the lower end down and the upper end up *only when the result was inexact*, which it
+//! decides exactly with error-free transformations (TwoSum for sums, a fused multiply-add for
+//! the remainder of a product, quotient or square root). The result is the enclosure directed
+//! rounding would give, without switching the rounding mode and without any instruction-set
+//! requirement (the `inari` crate needs AVX and FMA at compile time, which a portable build
+//! cannot assume, and its elementary functions need GMP, whose build needs `m4`). Elementary
+//! functions come from CORE-MATH (the `core-math` crate: `exp`, `log`, `expm1`, `log1p`, `erfc`,
+//! proved correctly rounded to nearest): the rounded result widened by one ulp each way
+//! contains the true value. Where a product, quotient or square root is that small (a result,
+//! dividend or radicand below 2⁻⁹⁶⁰, where the fused multiply-add's remainder may itself underflow
+//! and round) both ends are widened by one ulp, which is always safe.
+//!
+//! Every `f64` an interval meets as a constant (`x + 1.5`, `Interval::exact(0.1)`) is taken as
+//! the exact real it represents: an enclosure covers the rounding of the computation, not how its
+//! inputs were obtained.
+
+use super::Real;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::ops::{Add, AddAssign, Div, Mul, MulAssign, Neg, Sub, SubAssign};
+
+/// A closed interval `[lo, hi]` containing an exact real value. An interval with a NaN end
+/// encloses nothing decidable (an invalid operation, such as `ln` of a negative number): every
+/// comparison with it is undecided.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Interval {
+    /// The lower end.
+    pub lo: f64,
+    /// The upper end.
+    pub hi: f64,
+}
+
+/// Below this magnitude a product's or quotient's remainder may itself be rounded, so the
+/// exactness test is not trusted and both ends widen.
+const TINY: f64 = 1.0e-289; // < 2⁻⁹⁶⁰ ≈ 1.0e-289
+
+impl Interval {
+    /// Everything: the enclosure of a value nothing is known about.
+    pub const ENTIRE: Interval = Interval { lo: f64::NEG_INFINITY, hi: f64::INFINITY };
+
+    /// `[lo, hi]`; panics if `lo > hi`.
+    pub fn new(lo: f64, hi: f64) -> Interval {
+        assert!(!(lo > hi), "an interval needs lo ≤ hi (got [{lo}, {hi}])");
+        Interval { lo, hi }
+    }
+    /// The exact real an `f64` represents, as the degenerate interval `[x, x]`.
+    pub fn exact(x: f64) -> Interval {
+        Interval { lo: x, hi: x }
+    }
+    /// A value computed in floating point with a relative error of at most `ulps` units of
+    /// roundoff (u = 2⁻⁵³) plus an absolute error `abs`: `[x − e, x + e]` with
+    /// `e = ulps·u·|x| + abs`, itself rounded outward.
+    pub fn around(x: f64, ulps: f64, abs: f64) -> Interval {
+        let e = (ulps * (f64::EPSILON / 2.0) * x.abs() + abs).next_up();
+        Interval::exact(x) + Interval { lo: -e, hi: e }
+    }
+    /// The midpoint (the value a floating-point computation would report).
+    pub fn mid(self) -> f64 {
+        if self.lo == self.hi {
+            self.lo
+        } else if self.lo.is_infinite() || self.hi.is_infinite() {
+            if self.lo.is_infinite() && self.hi.is_infinite() {
+                0.0
+            } else if self.lo.is_infinite() {
+                self.hi
+            } else {
+                self.lo
+            }
+        } else {
+            0.5 * self.lo + 0.5 * self.hi
+        }
+    }
+    /// The width `hi − lo`, rounded up.
+    pub fn width(self) -> f64 {
+        (Interval::exact(self.hi) - Interval::exact(self.lo)).hi
+    }
+    /// The larger of `|lo|` and `|hi|`.
+    pub fn mag(self) -> f64 {
+        self.lo.abs().max(self.hi.abs())
+    }
+    /// Whether `x` lies in the interval.
+    pub fn contains(self, x: f64) -> bool {
+        self.lo <= x && x <= self.hi
+    }
+    /// Whether the interval has a NaN end (nothing can be decided from it).
+    pub fn is_nan(self) -> bool {
+        self.lo.is_nan() || self.hi.is_nan()
+    }
+    /// Whether both ends are finite.
+    pub fn is_finite(self) -> bool {
+        self.lo.is_finite() && self.hi.is_finite()
+    }
+    /// The smallest interval containing both.
+    pub fn hull(self, other: Interval) -> Interval {
+        Interval { lo: self.lo.min(other.lo), hi: self.hi.max(other.hi) }
+    }
+    /// `|x|`.
+    pub fn abs(self) -> Interval {
+        if self.lo >= 0.0 {
+            self
+        } else if self.hi <= 0.0 {
+            -self
+        } else {
+            Interval { lo: 0.0, hi: self.mag() }
+        }
+    }
+    /// `max(x, y)` (exact: no rounding).
+    pub fn max(self, other: Interval) -> Interval {
+        Interval { lo: self.lo.max(other.lo), hi: self.hi.max(other.hi) }
+    }
+    /// `min(x, y)` (exact: no rounding).
+    pub fn min(self, other: Interval) -> Interval {
+        Interval { lo: self.lo.min(other.lo), hi: self.hi.min(other.hi) }
+    }
+    /// `x²` (tighter than `x·x` when the interval contains 0).
+    pub fn square(self) -> Interval {
+        let a = self.abs();
+        a * a
+    }
+    /// `√x`; an interval reaching below 0 is clipped to its non-negative part (NaN if empty).
+    pub fn sqrt(self) -> Interval {
+        if self.hi < 0.0 || self.is_nan() {
+            return nan();
+        }
+        let lo = self.lo.max(0.0);
+        Interval { lo: sqrt_down(lo), hi: sqrt_up(self.hi) }
+    }
+    /// `x^n` for an integer `n ≥ 0`: monotone on `[0, ∞)` (on all reals for odd `n`), so each
+    /// end is the power of an end, computed by repeated multiplication with outward rounding.
+    pub fn powi(self, n: u32) -> Interval {
+        fn pow(x: f64, n: u32) -> Interval {
+            (0..n).fold(Interval::exact(1.0), |acc, _| acc * Interval::exact(x))
+        }
+        if n == 0 {
+            return Interval::exact(1.0);
+        }
+        let base = if n % 2 == 0 { self.abs() } else { self };
+        Interval { lo: pow(base.lo, n).lo, hi: pow(base.hi, n).hi }
+    }
+    /// `erfc(x)` (decreasing), from CORE-MATH's correctly rounded `erfc`.
+    pub fn erfc(self) -> Interval {
+        Interval { lo: down(core_math::erfc(self.hi)).max(0.0), hi: up(core_math::erfc(self.lo)).min(2.0) }
+    }
+    /// Whether every value of `self` is `≤` every value of `other`.
+    pub fn certainly_le(self, other: Interval) -> bool {
+        self.hi <= other.lo
+    }
+    /// Whether every value of `self` is `<` every value of `other`.
+    pub fn certainly_lt(self, other: Interval) -> bool {
+        self.hi < other.lo
+    }
+}
+
+fn nan() -> Interval {
+    Interval { lo: f64::NAN, hi: f64::NAN }
+}
+
+/// One ulp down, except at −∞ (and NaN stays NaN).
+fn down(x: f64) -> f64 {
+    if x == f64::NEG_INFINITY {
+        x
+    } else {
+        x.next_down()
+    }
+}
+
+/// One ulp up, except at +∞.
+fn up(x: f64) -> f64 {
+    if x == f64::INFINITY {
+        x
+    } else {
+        x.next_up()
+    }
+}
+
+/// The exact rounding error of `a + b = s` (Knuth's TwoSum; exact barring overflow).
+fn two_sum_err(a: f64, b: f64, s: f64) -> f64 {
+    let bb = s - a;
+    (a - (s - bb)) + (b - bb)
+}
+
+fn add_down(a: f64, b: f64) -> f64 {
+    let s = a + b;
+    if !s.is_finite() {
+        return if s == f64::INFINITY && a.is_finite() && b.is_finite() { f64::MAX } else { s };
+    }
+    if two_sum_err(a, b, s) < 0.0 {
+        s.next_down()
+    } else {
+        s
+    }
+}
+
+fn add_up(a: f64, b: f64) -> f64 {
+    -add_down(-a, -b)
+}
+
+fn mul_down(a: f64, b: f64) -> f64 {
+    let p = a * b;
+    if !p.is_finite() {
+        return if p == f64::INFINITY && a.is_finite() && b.is_finite() { f64::MAX } else { p };
+    }
+    if p.abs() < TINY {
+        // Zero times anything finite is exact; otherwise the remainder is not trusted.
+        return if a == 0.0 || b == 0.0 { 0.0 } else { down(p) };
+    }
+    // a·b − p, exactly (a fused multiply-add rounds it once, and it is representable).
+    if a.mul_add(b, -p) < 0.0 {
+        p.next_down()
+    } else {
+        p
+    }
+}
+
+fn mul_up(a: f64, b: f64) -> f64 {
+    -mul_down(-a, b)
+}
+
+fn div_down(a: f64, b: f64) -> f64 {
+    let q = a / b;
+    if !q.is_finite() {
+        return if q == f64::INFINITY && a.is_finite() && b != 0.0 { f64::MAX } else { q };
+    }
+    if q.abs() < TINY || a.abs() < TINY {
+        return if a == 0.0 { 0.0 } else { down(q) };
+    }
+    // r = a − q·b exactly; the exact quotient is q + r/b.
+    let r = (-q).mul_add(b, a);
+    if (r < 0.0) != (b < 0.0) && r != 0.0 {
+        q.next_down()
+    } else {
+        q
+    }
+}
+
+fn div_up(a: f64, b: f64) -> f64 {
+    -div_down(-a, b)
+}
+
+fn sqrt_down(x: f64) -> f64 {
+    let s = x.sqrt();
+    if s == 0.0 || s.is_infinite() {
+        return s;
+    }
+    if x < TINY {
+        return down(s);
+    }
+    // x − s², exactly: negative means s overshot.
+    if (-s).mul_add(s, x) < 0.0 {
+        s.next_down()
+    } else {
+        s
+    }
+}
+
+fn sqrt_up(x: f64) -> f64 {
+    let s = x.sqrt();
+    if s == 0.0 || s.is_infinite() {
+        return s;
+    }
+    if x < TINY {
+        return up(s);
+    }
+    if (-s).mul_add(s, x) > 0.0 {
+        s.next_up()
+    } else {
+        s
+    }
+}
+
+impl Add for Interval {
+    type Output = Interval;
+    fn add(self, o: Interval) -> Interval {
+        Interval { lo: add_down(self.lo, o.lo), hi: add_up(self.hi, o.hi) }
+    }
+}
+impl Sub for Interval {
+    type Output = Interval;
+    fn sub(self, o: Interval) -> Interval {
+        self + (-o)
+    }
+}
+impl Neg for Interval {
+    type Output = Interval;
+    fn neg(self) -> Interval {
+        Interval { lo: -self.hi, hi: -self.lo }
+    }
+}
+impl Mul for Interval {
+    type Output = Interval;
+    fn mul(self, o: Interval) -> Interval {
+        if self.is_nan() || o.is_nan() {
+            return nan();
+        }
+        // The four corner products (0·∞ taken as 0: an interval end is a bound, not a value).
+        let corners = [(self.lo, o.lo), (self.lo, o.hi), (self.hi, o.lo), (self.hi, o.hi)];
+        let fix = |v: f64| if v.is_nan() { 0.0 } else { v };
+        let lo = corners.iter().map(|&(a, b)| fix(mul_down(a, b))).fold(f64::INFINITY, f64::min);
+        let hi = corners.iter().map(|&(a, b)| fix(mul_up(a, b))).fold(f64::NEG_INFINITY, f64::max);
+        Interval { lo, hi }
+    }
+}
+impl Div for Interval {
+    type Output = Interval;
+    fn div(self, o: Interval) -> Interval {
+        if self.is_nan() || o.is_nan() {
+            return nan();
+        }
+        if o.lo <= 0.0 && o.hi >= 0.0 {
+            // A divisor that may be 0: nothing is known of the quotient.
+            return Interval::ENTIRE;
+        }
+        let corners = [(self.lo, o.lo), (self.lo, o.hi), (self.hi, o.lo), (self.hi, o.hi)];
+        let fix = |v: f64| if v.is_nan() { 0.0 } else { v };
+        let lo = corners.iter().map(|&(a, b)| fix(div_down(a, b))).fold(f64::INFINITY, f64::min);
+        let hi = corners.iter().map(|&(a, b)| fix(div_up(a, b))).fold(f64::NEG_INFINITY, f64::max);
+        Interval { lo, hi }
+    }
+}
+impl Add<f64> for Interval {
+    type Output = Interval;
+    fn add(self, o: f64) -> Interval {
+        self + Interval::exact(o)
+    }
+}
+impl Mul<f64> for Interval {
+    type Output = Interval;
+    fn mul(self, o: f64) -> Interval {
+        self * Interval::exact(o)
+    }
+}
+impl AddAssign for Interval {
+    fn add_assign(&mut self, o: Interval) {
+        *self = *self + o;
+    }
+}
+impl SubAssign for Interval {
+    fn sub_assign(&mut self, o: Interval) {
+        *self = *self - o;
+    }
+}
+impl MulAssign for Interval {
+    fn mul_assign(&mut self, o: Interval) {
+        *self = *self * o;
+    }
+}
+impl From<f64> for Interval {
+    fn from(x: f64) -> Interval {
+        Interval::exact(x)
+    }
+}
+
+impl fmt::Display for Interval {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.lo == self.hi {
+            write!(f, "{:e} (exact)", self.lo)
+        } else {
+            write!(f, "[{:e}, {:e}]", self.lo, self.hi)
+        }
+    }
+}
+
+impl Real for Interval {
+    fn cst(v: f64) -> Self {
+        Interval::exact(v)
+    }
+    fn value(self) -> f64 {
+        self.mid()
+    }
+    fn exp(self) -> Self {
+        if self.is_nan() {
+            return nan();
+        }
+        Interval { lo: down(core_math::exp(self.lo)).max(0.0), hi: up(core_math::exp(self.hi)) }
+    }
+    fn ln(self) -> Self {
+        if self.hi < 0.0 || self.is_nan() {
+            return nan();
+        }
+        let lo = if self.lo <= 0.0 { f64::NEG_INFINITY } else { down(core_math::log(self.lo)) };
+        Interval { lo, hi: up(core_math::log(self.hi)) }
+    }
+    fn exp_m1(self) -> Self {
+        if self.is_nan() {
+            return nan();
+        }
+        Interval { lo: down(core_math::expm1(self.lo)).max(-1.0), hi: up(core_math::expm1(self.hi)) }
+    }
+    fn ln_1p(self) -> Self {
+        if self.hi < -1.0 || self.is_nan() {
+            return nan();
+        }
+        let lo = if self.lo <= -1.0 { f64::NEG_INFINITY } else { down(core_math::log1p(self.lo)) };
+        Interval { lo, hi: up(core_math::log1p(self.hi)) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use num_rational::BigRational;
+    use num_traits::FromPrimitive;
+
+    fn q(x: f64) -> BigRational {
+        BigRational::from_f64(x).unwrap()
+    }
+
+    fn encloses(i: Interval, exact: &BigRational) -> bool {
+        (i.lo == f64::NEG_INFINITY || q(i.lo) <= *exact) && (i.hi == f64::INFINITY || *exact <= q(i.hi))
+    }
+
+    /// Operands across magnitudes, signs and the subnormal range.
+    fn operands() -> Vec<f64> {
+        let mut s = crate::mc::Stream::new(crate::mc::StreamKey::new(7, "interval"), 0);
+        let mut v = vec![0.0, 1.0, -1.0, 0.1, 3.0, 1e-300, 3.0 * f64::from_bits(1), -2.5e-310, 1e300, 7.0 / 3.0];
+        for _ in 0..200 {
+            let m = s.uniform() * 2.0 - 1.0;
+            let e = (s.uniform() * 80.0 - 40.0).round() as i32;
+            v.push(m * 2f64.powi(e));
+        }
+        v
+    }
+
+    #[test]
+    fn arithmetic_encloses_the_exact_result_within_one_ulp() {
+        let v = operands();
+        for (i, &a) in v.iter().enumerate() {
+            for &b in v.iter().skip(i % 7).step_by(7) {
+                let (x, y) = (Interval::exact(a), Interval::exact(b));
+                for (name, got, exact) in [("+", x + y, q(a) + q(b)), ("−", x - y, q(a) - q(b)), ("×", x * y, q(a) * q(b))] {
+                    assert!(encloses(got, &exact), "{a} {name} {b}: {got}");
+                    // Tight: exact results stay points, inexact ones span one ulp.
+                    assert!(got.lo == got.hi || got.lo.next_up() == got.hi || got.mag() < 1e-288, "{a} {name} {b}: {got} is wider than one ulp");
+                }
+                if b != 0.0 {
+                    let got = x / y;
+                    assert!(encloses(got, &(q(a) / q(b))), "{a} / {b}: {got}");
+                    // Below 2⁻⁹⁶⁰ both ends widen (two ulps); elsewhere one ulp at most.
+                    assert!(got.lo == got.hi || got.lo.next_up() == got.hi || got.mag() < 1e-288 || a.abs() < 1e-288, "{a} / {b}: {got}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn square_roots_enclose_and_exact_squares_stay_points() {
+        assert_eq!(Interval::exact(9.0).sqrt(), Interval::exact(3.0));
+        for &x in &[2.0, 0.1, 1e-300, 5e-320, 1e300] {
+            let r = Interval::exact(x).sqrt();
+            assert!(q(r.lo) * q(r.lo) <= q(x) && q(x) <= q(r.hi) * q(r.hi), "√{x}: {r}");
+        }
+    }
+
+    #[test]
+    fn elementary_functions_enclose_reference_constants() {
+        // e, ln 2 and e⁻¹ − 1 to 40 digits (reference values: their decimal expansions).
+        let digits = |s: &str| {
+            let (int, frac) = s.split_once('.').unwrap();
+            format!("{int}{frac}/1{}", "0".repeat(frac.len())).parse::<BigRational>().unwrap()
+        };
+        let one = Interval::exact(1.0);
+        assert!(encloses(one.exp(), &digits("2.7182818284590452353602874713526624977572")));
+        assert!(encloses(Interval::exact(2.0).ln(), &digits("0.6931471805599453094172321214581765680755")));
+        assert!(encloses((-one).exp_m1(), &-digits("0.6321205588285576784044762298385391325541")));
+        assert!(encloses(one.ln_1p(), &digits("0.6931471805599453094172321214581765680755")));
+        assert!(one.exp().width() <= 2.0 * 4.5e-16 * 2.0, "two ulps at most");
+        assert!(Interval::exact(-1.0).ln().is_nan());
+        assert_eq!(Interval::exact(0.0).ln().lo, f64::NEG_INFINITY);
+        assert!(Interval::exact(1.0).erfc().contains(0.157_299_207_050_285_13));
+    }
+
+    #[test]
+    fn models_written_over_real_run_on_enclosures() {
+        // softplus through the Real trait: the enclosure holds the float value and is narrow.
+        let x = Interval::exact(0.3);
+        let s = crate::math::softplus::softplus(x);
+        let f = crate::math::softplus::softplus(0.3f64);
+        assert!(s.contains(f) || (s.lo - f).abs() < 1e-16, "{s} vs {f}");
+        assert!(s.width() < 1e-15);
+        assert_eq!(Interval::exact(-3.0).abs(), Interval::exact(3.0));
+        assert_eq!(Interval::new(-2.0, 1.0).square(), Interval::new(0.0, 4.0));
+        assert_eq!(Interval::new(-2.0, 1.0).powi(3), Interval::new(-8.0, 1.0));
+        assert_eq!(Interval::exact(1.0) / Interval::new(-1.0, 1.0), Interval::ENTIRE);
+        assert!(Interval::exact(1.0).certainly_lt(Interval::exact(1.0).exp()));
+    }
+}
