@@ -156,7 +156,6 @@ mod tests {
     #[test]
     fn overlapping_enclosures_tie_and_never_refute() {
         // e^{ln 2} vs 2: the enclosures overlap, so ≤ and ≥ are ties, not violations.
-        use crate::math::Real;
         let e = Interval::exact(2.0).ln().exp();
         let c = Comparison::at_most(e, Interval::exact(2.0), Tolerance::NONE);
         assert_eq!(c.standing(), crate::claim::Standing::Tie);

@@ -366,6 +366,39 @@ impl fmt::Display for Interval {
     }
 }
 
+impl Interval {
+    /// `e^x` (increasing), from CORE-MATH's correctly rounded `exp`.
+    pub fn exp(self) -> Interval {
+        if self.is_nan() {
+            return nan();
+        }
+        Interval { lo: down(core_math::exp(self.lo)).max(0.0), hi: up(core_math::exp(self.hi)) }
+    }
+    /// `ln x` (increasing; −∞ where the interval reaches 0, NaN below), from CORE-MATH's `log`.
+    pub fn ln(self) -> Interval {
+        if self.hi < 0.0 || self.is_nan() {
+            return nan();
+        }
+        let lo = if self.lo <= 0.0 { f64::NEG_INFINITY } else { down(core_math::log(self.lo)) };
+        Interval { lo, hi: up(core_math::log(self.hi)) }
+    }
+    /// `e^x − 1`, from CORE-MATH's `expm1`.
+    pub fn exp_m1(self) -> Interval {
+        if self.is_nan() {
+            return nan();
+        }
+        Interval { lo: down(core_math::expm1(self.lo)).max(-1.0), hi: up(core_math::expm1(self.hi)) }
+    }
+    /// `ln(1 + x)`, from CORE-MATH's `log1p`.
+    pub fn ln_1p(self) -> Interval {
+        if self.hi < -1.0 || self.is_nan() {
+            return nan();
+        }
+        let lo = if self.lo <= -1.0 { f64::NEG_INFINITY } else { down(core_math::log1p(self.lo)) };
+        Interval { lo, hi: up(core_math::log1p(self.hi)) }
+    }
+}
+
 impl Real for Interval {
     fn cst(v: f64) -> Self {
         Interval::exact(v)
@@ -374,30 +407,16 @@ impl Real for Interval {
         self.mid()
     }
     fn exp(self) -> Self {
-        if self.is_nan() {
-            return nan();
-        }
-        Interval { lo: down(core_math::exp(self.lo)).max(0.0), hi: up(core_math::exp(self.hi)) }
+        Interval::exp(self)
     }
     fn ln(self) -> Self {
-        if self.hi < 0.0 || self.is_nan() {
-            return nan();
-        }
-        let lo = if self.lo <= 0.0 { f64::NEG_INFINITY } else { down(core_math::log(self.lo)) };
-        Interval { lo, hi: up(core_math::log(self.hi)) }
+        Interval::ln(self)
     }
     fn exp_m1(self) -> Self {
-        if self.is_nan() {
-            return nan();
-        }
-        Interval { lo: down(core_math::expm1(self.lo)).max(-1.0), hi: up(core_math::expm1(self.hi)) }
+        Interval::exp_m1(self)
     }
     fn ln_1p(self) -> Self {
-        if self.hi < -1.0 || self.is_nan() {
-            return nan();
-        }
-        let lo = if self.lo <= -1.0 { f64::NEG_INFINITY } else { down(core_math::log1p(self.lo)) };
-        Interval { lo, hi: up(core_math::log1p(self.hi)) }
+        Interval::ln_1p(self)
     }
 }
 

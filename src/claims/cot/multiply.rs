@@ -9,6 +9,7 @@
 //! * `003.lem1.sigma3.printed` (Erratum, typo) and `003.lem1.sigma3` (Theorem): the printed σ‴
 //!   has e^{−2} for e^{−2x}.
 
+use crate::claim::Uncertified;
 use crate::claim::{property, Claim, ErrorKind, Eval, Figure, HeatMap, Paper, Rounding, Series, Style};
 use crate::claim::{Scale, Tolerance};
 use crate::model::gadgets::{silu_third, silu_third_corrected, silu_third_printed, Multiplier};
@@ -220,6 +221,7 @@ fn claim_lem1_f32() -> Claim {
             "Lemma 1's construction, eq (30) with 'λ ≥ 216M³/(2ε)', is exact in real arithmetic but cancels in floating point: σ((a+b)/λ) and σ((−a−b)/λ) are ≈ ±(a+b)/(2λ) and their sum is ≈ (a+b)²/(4λ²), so the rounding of the four terms, ≈ (2M/λ)·u each, is multiplied by λ²/2 into ≈ 4Mλ·u = 432M⁴u/ε. In f32 (u = 2⁻²⁴) this exceeds ε once M²/ε ≳ 200, e.g. M = 1, ε = 10⁻³ (λ = 1.08·10⁵) errs by ≈ 10⁻²; f64 breaks the same way at M²/ε ≳ 5·10⁶ (outside 003.lem1's hypothesis). The larger the paper's λ, the worse.",
         )
         .holds_instead(&["003.lem1"]).starts_at("f32 once M²/ε ≳ 200 (M = 1, ε = 10⁻³ errs by ≈ 10⁻²); f64 once M²/ε ≳ 5·10⁶")
+    .uncertified(Uncertified::Precision, "the point of this erratum is the f32 behaviour of the construction")
 }
 
 /// `003.lem1.stable` (theorem): Lemma 1 and its proof, eq (30) (App. A.3).

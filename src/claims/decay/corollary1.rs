@@ -11,6 +11,7 @@
 
 use crate::claim::custom;
 use crate::claim::Tolerance;
+use crate::claim::Uncertified;
 use crate::claim::{property, Claim, Comparison, Context, ErrorKind, Eval, Figure, Kind, Outcome, Paper, Relation, Series, Sizes, Style, Verdict};
 use crate::math::linalg::{cond2, log_norm2, mat_from_rows, mat_to_rows, spectral_abscissa, Mat, Vector};
 use crate::math::softplus::softplus;
@@ -346,6 +347,7 @@ fn claim_cor1_printed() -> Claim {
         )
         .error(ErrorKind::FalseStatement, "False for non-normal stable A: the search finds 2×2 counterexamples, and HiPPO-LegS (N = 4, Δ = 0.1) violates it at 190 of its first 200 steps. True for normal A (004.cor1.normal) and, for any A, with the logarithmic norm μ₂(A) in place of λ₁ (004.cor1.lognorm).")
         .holds_instead(&["004.cor1.normal", "004.cor1.lognorm"])
+    .uncertified(Uncertified::NoEnclosure, "the LRD norms come from forward-mode dual numbers in f64; no enclosure of a dual number is implemented")
 }
 
 /// `004.cor1.normal` (theorem): Corollary 1, restricted to normal A.

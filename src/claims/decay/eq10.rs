@@ -7,6 +7,7 @@
 //!   `Φ(t+k,t)[B̄_t + ∂Ā_t/∂x_t h_{t−1} + ∂B̄_t/∂x_t x_t]` (proofs/decay.md), also with an
 //!   input-dependent B. Control: the correction term with its sign flipped.
 
+use crate::claim::Uncertified;
 use crate::claim::{property, Claim, ErrorKind, Eval, Paper};
 use crate::claim::{Scale, Tolerance};
 use crate::math::linalg::{dist, norm};
@@ -192,6 +193,7 @@ fn claim_eq10_selective() -> Claim {
         )
         .error(ErrorKind::FalseStatement, "§2: 'Mamba relaxes the linear time invariance assumption and allows the time interval to be a function of input, Δ_t = s(x_t)'; §3.1: 'the LRD defined by (8) in SSM/Mamba model is' (10), and (8) is the total derivative dh_{t+k}/dx_t. With Δ_t = s(x_t), (∏ Ā_j) B̄_t is not that derivative: it drops Φ(t+k,t)[∂Ā_t/∂x_t h_{t−1} + ∂B̄_t/∂x_t x_t]. Read with Δ independent of x (the SSM half of 'SSM/Mamba'), (10) is exact: 004.eq10; the full derivative for Mamba is 004.eq10.full.")
         .holds_instead(&["004.eq10", "004.eq10.full"])
+    .uncertified(Uncertified::NoEnclosure, "the exact derivative dh/dx comes from forward-mode dual numbers in f64; no enclosure of a dual number is implemented")
 }
 
 /// `004.eq10.full` (theorem): Eq. (10), corrected (proofs/decay.md).

@@ -9,6 +9,7 @@
 
 use crate::claim::custom;
 use crate::claim::rate::{judge_rates, RateCell};
+use crate::claim::Uncertified;
 use crate::claim::{property, Check, Claim, Context, ErrorKind, Eval, Figure, Kind, Outcome, Paper, Rounding, Series, Sizes, Style, ALPHA};
 use crate::claim::{Scale, Tolerance};
 use crate::error::Result;
@@ -378,6 +379,7 @@ fn claim_thm3_printed() -> Claim {
         )
         .error(ErrorKind::Typo, "The second sum's upper limit: 'Σ_{i=1}^{t}' should read Σ_{i=1}^{t−1} (only B̄_i x_i with i ≤ t−1 reach h_{t−1}); with the empty-product convention the printed i = t term adds a spurious 2x_t² Φ(t+k,t) G (Wᵀ B̄_t). With the evident intended limit the formula is exact: 004.thm3.corrected.")
         .holds_instead(&["004.thm3.corrected"])
+    .uncertified(Uncertified::NoEnclosure, "the exact Jacobian comes from forward-mode dual numbers in f64; no enclosure of a dual number is implemented")
 }
 
 /// `004.thm3.corrected` (theorem): Theorem 3, corrected (proofs/decay.md).

@@ -10,6 +10,7 @@
 //!   `lim_t |∂h_t/∂x_j| ≥ e^{−c} |∂_x(B(x)Δ(x)x)|_{x_j}|` (eq 13): the h_{j−1} term is dropped.
 //! * `000.lem2.corrected` (Theorem): `lim_t |∂h_t/∂x_j| ≥ e^{−c} |F_j|`. Control: e^{−c/2}.
 
+use crate::claim::Uncertified;
 use crate::claim::{property, Claim, ErrorKind, Eval, Figure, Paper, Series, Style};
 use crate::claim::{Scale, Tolerance};
 use crate::math::derivative;
@@ -290,6 +291,7 @@ fn claim_lem2_printed() -> Claim {
         )
         .error(ErrorKind::FalseStatement, "Eq (13) drops the term −λe^{−λΔ_j}Δ'(x_j)h_{j−1} of ∂h_j/∂x_j; when it has the opposite sign to ∂_x(B(x)Δ(x)x) the limit falls below the printed bound (the search finds j = 3 instances). Valid for j = 1 (h_0 = 0); corrected with F_j in place of ∂_x(BΔx): 000.lem2.corrected.")
         .holds_instead(&["000.lem2.corrected"])
+    .uncertified(Uncertified::NoEnclosure, "the limit derivative comes from dual numbers over T = 300 steps in f64; no enclosure of a dual number is implemented")
 }
 
 /// `000.lem2.corrected` (theorem): Lemma 2, corrected (proofs/decay.md).

@@ -13,6 +13,7 @@
 use crate::claim::custom;
 use crate::claim::rate::{judge_rates, RateCell};
 use crate::claim::Tolerance;
+use crate::claim::Uncertified;
 use crate::claim::{property, Check, Claim, ErrorKind, Eval, Figure, Kind, Paper, Series, Sizes, Style, ALPHA};
 use crate::math::haar::{best_l2_approximation, haar, haar_from_mamba, haar_jumps, l2_norm_squared, mamba_basis, sup_norm};
 use crate::stats::{bonferroni, ols};
@@ -192,6 +193,7 @@ fn claim_thm1_sup() -> Claim {
         )
         .error(ErrorKind::FalseStatement, "Theorem 1 says the error 'is smaller than ε, ∀ s ∈ [0, 1]': uniform. A continuous combination cannot approximate a jump of 2·2^{j/2} uniformly, so the sup error is ≥ 2^{j/2} for every finite W. The convergence holds in L² (and pointwise off the jumps): 000.thm1.l2.")
         .holds_instead(&["000.thm1.l2"])
+    .uncertified(Uncertified::NoEnclosure, "the sup over s is a maximum of f64 evaluations on a grid, not an enclosure of the supremum")
 }
 
 /// `000.thm1.l2` (theorem): Theorem 1, read in L² (proofs/haar.md).
@@ -228,6 +230,7 @@ fn claim_rem1_printed() -> Claim {
         )
         .error(ErrorKind::Reading, "Remark 1: 'the results proven in Thm. 1, Lem. 1 and Lem. 2 hold analogously for the Mamba-2 mixer … choosing a suitable scalar λ suffices'. Reading checked: one Mamba-2 head (Δ a scalar shared by its states, input-independent B), which spans one basis function, so Theorem 1's three differently-thresholded bases cannot be formed (best L² error ≥ ~0.5 for ψ_{0,0}). Under the other reading, three heads, the remark holds for Theorem 1: 000.rem1.heads; Lemmas 1–2 carry over with a scalar λ.")
         .holds_instead(&["000.rem1.heads"])
+    .uncertified(Uncertified::NoEnclosure, "the best L² error is a least-squares solve in f64 (no enclosure of the solve)")
 }
 
 /// `000.rem1.heads` (theorem): Remark 1, corrected (proofs/haar.md).

@@ -18,6 +18,7 @@ use super::canonical::{diagonal_of_order, DiagonalCase};
 use crate::claim::{property, Claim, ErrorKind, Eval, Paper, Rounding};
 use crate::claim::{Scale, Tolerance};
 use crate::math::linalg::mat_from_rows;
+use crate::math::Interval;
 use crate::model::bmojo::{
     attend, attention_matrix, interleaved, matvec, sliding_window_attention, uniform_visible, window_of, BmojoF, Convention, KvProjection, Slot,
 };
@@ -391,7 +392,8 @@ fn claim_c7_linear() -> Claim {
                 if err > tol {
                     return Eval::Margin(1.0);
                 }
-                Eval::ge_by(la.recurrent_state_size() as f64, c.u.len() as f64, Scale(c.u.len() as f64), Tolerance::NONE)
+                // Counts: exact, so a refutation is certified.
+                Eval::ge_by(Interval::exact(la.recurrent_state_size() as f64), Interval::exact(c.u.len() as f64), Scale(c.u.len() as f64), Tolerance::NONE)
             })
             .sides("numbers in the recurrence's state, which reproduces (11) within the rounding", "t")
             .given("the outputs are not all 0 (a shrunk instance keeps a value to carry)", |c: &AttnCase| {

@@ -13,6 +13,7 @@
 
 use crate::claim::{property, Claim, ErrorKind, Eval, Figure, Paper, Rounding, Series, Style};
 use crate::claim::{Scale, Tolerance};
+use crate::math::Interval;
 use crate::model::companion::{exact, rank, to_f64, Companion, DiagonalLti, Exact};
 use crate::strategy::grid_vec;
 use num_traits::{One, Signed, Zero};
@@ -442,6 +443,8 @@ fn claim_c13() -> Claim {
              (001.c12's conversion) — exactly.",
             property([200, 2000, 20000], selective_cases(), |c: &SelectiveCase| Eval::le_by(frozen_companion_gap(c).0, 0.0, Scale(1.0), Tolerance::NONE))
                 .sides("max_t |y_t(diagonal) − y_t(frozen companion)| (exact)", "0")
+                // The gap is an exact rational, rounded once to f64 (within an ulp): enclosed.
+                .certify(|c: &SelectiveCase| Eval::le_by(Interval::around(frozen_companion_gap(c).0, 2.0, 0.0), Interval::exact(0.0), Scale(1.0), Tolerance::NONE))
                 .expand(|c| {
                     let (gap, yd, yc) = frozen_companion_gap(c);
                     serde_json::json!({ "y_diagonal": yd, "y_frozen_companion": yc, "largest_gap": gap })
@@ -465,7 +468,8 @@ fn claim_c16_printed() -> Claim {
              zero system) is observable, rank[βᵀ; βᵀA_c; …; βᵀA_c^{N−1}] = N.",
             property([200, 2000, 20000], diagonal_cases(6, -0.95, 0.95, false), |c: &DiagonalCase| {
                 let comp = Companion::from_diagonal(&c.exact());
-                Eval::ge_by(rank(&comp.observability()) as f64, c.lambda.len() as f64, Scale(1.0), Tolerance::NONE)
+                // A rank over the rationals against an order: exact, so a refutation is certified.
+                Eval::ge_by(Interval::exact(rank(&comp.observability()) as f64), Interval::exact(c.lambda.len() as f64), Scale(1.0), Tolerance::NONE)
             })
             .given("a transfer function that is not 0 (some c_i b_i ≠ 0)", |c| if c.cancelled() < c.lambda.len() { 1.0 } else { -1.0 })
             .sides("rank of the observability matrix (exact)", "N")

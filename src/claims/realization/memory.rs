@@ -14,6 +14,7 @@
 use crate::claim::rate::{judge_rates, RateCell};
 use crate::claim::{custom, property, Claim, ErrorKind, Eval, Figure, Kind, Paper, Series, Sizes, Style, ALPHA};
 use crate::claim::{Scale, Tolerance};
+use crate::math::Interval;
 use crate::mc::jobs::{log_checkpoints, NeedleJob};
 use crate::mc::RunJob;
 use crate::model::eidetic::{innovations, top_by_innovation, LiteralMemory, TopMemory};
@@ -185,7 +186,8 @@ fn claim_c21_literal() -> Claim {
                 for (t, e) in c.eps().iter().enumerate() {
                     m.offer(t, *e);
                 }
-                Eval::le_by(m.entries.len() as f64, 8.0, Scale(8.0), Tolerance::NONE)
+                // Counts: exact, so a refutation is certified.
+                Eval::le_by(Interval::exact(m.entries.len() as f64), Interval::exact(8.0), Scale(8.0), Tolerance::NONE)
             })
             .sides("|M_T| under the printed rule", "8")
             .expand(|c| {

@@ -8,6 +8,7 @@
 //!   induction-head target is answered, on standard and hard sequences up to T = 2400. Control:
 //!   one state slot too few (N = |V| − 1).
 
+use crate::claim::Uncertified;
 use crate::claim::{construction, Claim, Comparison, ErrorKind, Eval, Figure, Paper, Relation, Series, Style};
 use crate::math::softplus::softplus;
 use crate::mc::{Stream, StreamKey};
@@ -209,6 +210,7 @@ fn claim_lem3_printed() -> Claim {
         )
         .error(ErrorKind::Precision, "In exact arithmetic the printed construction answers correctly: a stored answer halves every step (Δ = softplus(0) = ln 2) but still wins the argmax. In f64 it underflows to 0 after a gap of ≈ 1075 steps (2^{−1075}), and the answer ties with the others (margin −1e−12); in f32 after ≈ 150 steps. In log-scaled arithmetic the same construction answers every position: 000.lem3.exact. The proof's eq (119) also takes SoftPlus(0) = 0 (a proof step); the shifted Δ = softplus(w([I|0]x̂ − ½)) avoids both: 000.lem3.")
         .holds_instead(&["000.lem3.exact", "000.lem3"]).starts_at("f64 after a gap of ≈ 1075 steps; f32 after ≈ 150")
+    .uncertified(Uncertified::Precision, "the point of this erratum is the f64 behaviour of the printed construction (its logits tie in floating point)")
 }
 
 /// `000.lem3.exact` (theorem): Lemma 3 (App. C.2, eq 110–120), in exact arithmetic.

@@ -10,9 +10,11 @@
 //!   exactly with erfc/erf. Control: K₁ = 1 in the upper tail.
 
 use crate::claim::Tolerance;
+use crate::claim::Uncertified;
 use crate::claim::{property, Claim, ErrorKind, Eval, Paper};
 use crate::math::quadrature::expected_log_erfcx_form;
 use crate::math::subexp::{LogChi2, SAFETY};
+use crate::math::Interval;
 use crate::strategy::grid;
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -191,6 +193,7 @@ fn claim_lem1_printed() -> Claim {
         )
         .error(ErrorKind::FalseStatement, "The uncentred bound E e^{λY} ≤ e^{ν²λ²/2} fails for every (ν, b) unless μ = E ln(c + γX²) = 0: at λ* = sign(μ)·min(1/(2b), |μ|/ν²), ln E e^{λY} ≥ |λ||μ| > ν²λ²/2 (Jensen). The centred form holds: 004.lem1.centered.")
         .holds_instead(&["004.lem1.centered"])
+    .uncertified(Uncertified::NoEnclosure, "the log-MGF is an adaptive-Simpson quadrature, which publishes no rigorous error bound")
 }
 
 /// `004.lem1.chi2` (erratum): Lemma 1, proof, Eq. (22).
@@ -201,7 +204,12 @@ fn claim_lem1_chi2() -> Claim {
             "The proof's step \"X² is sub-exponential, so P(X² ≥ t) ≤ e^{−t²/K₁}\", for K₁ on a 1/16 grid in (0, 64] and \
              t on a 1/16 grid in (0, 64] (exact χ²₁ tail erfc(√(t/2)), compared in log space).",
             property([300, 3000, 30000], (grid(0.0625, 64.0, 0.0625), grid(0.0625, 64.0, 0.0625)).prop_map(|(k1, t)| Chi2Step { k1, t }), chi2_margin)
-                .sides("ln P(X² ≥ t) = ln erfc(√(t/2))", "−t²/K₁"),
+                .sides("ln P(X² ≥ t) = ln erfc(√(t/2))", "−t²/K₁")
+                // The exact statement (no tolerance), on enclosures: CORE-MATH's erfc and log.
+                .certify(|p: &Chi2Step| {
+                    let t = Interval::exact(p.t);
+                    Eval::le((t * 0.5).sqrt().erfc().ln(), -(t * t / Interval::exact(p.k1)), Tolerance::NONE)
+                }),
         )
         .source(Paper::RethinkingLrd, "Lemma 1, proof, Eq. (22)", "X² is sub-exponential, so P(X² ≥ t) ≤ e^{−t²/K₁}.")
         .correction("The χ²₁ tail is ~e^{−t/2}/√t: the bound must be linear in t, e^{−t/K₁} (K₁ = 2 works); the next line of the proof uses the linear form.")

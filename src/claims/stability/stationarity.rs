@@ -19,6 +19,7 @@ use crate::claim::{
     property, Check, Claim, Comparison, ErrorKind, Eval, Figure, Kind, Outcome, Paper, Relation, Series, Sizes, Style, Verdict, Violation, ALPHA,
 };
 use crate::math::subexp::LogChi2;
+use crate::math::Interval;
 use crate::mc::jobs::ScalarArJob;
 use crate::mc::RunJob;
 use crate::stats::{bonferroni, ks_two_sample, mean_interval};
@@ -324,6 +325,10 @@ fn claim_stability_printed() -> Claim {
              (exact, from E z_t² = E m² E z_{t−1}² + b_H², since E[m_t x_t] = 0).",
             property([300, 3000, 30000], pairs(), printed_margin)
                 .sides("E m² = λ_H² + 2λ_Hγ + 3γ² (m = λ_H + γx², x ~ N(0, 1))", "1 (finite stationary variance needs E m² < 1)")
+                .certify(|p: &Pair| {
+                    let (l, g) = (Interval::exact(p.lambda_h), Interval::exact(p.gamma));
+                    Eval::le(l * l + l * g * 2.0 + g * g * 3.0, Interval::exact(1.0), Tolerance::NONE)
+                })
                 .illustrate(printed_figure),
         )
         .source(
