@@ -12,7 +12,7 @@ use crate::mc::RunJob;
 use crate::mc::{Backend, Stream, StreamKey};
 use crate::model::InteractionSsm;
 use crate::progress::Progress;
-use crate::stats::{betting_interval, mean_interval, Interval};
+use crate::stats::{betting_interval, mean_interval, ConfidenceInterval};
 use serde::{Deserialize, Serialize};
 use std::f64::consts::LN_10;
 
@@ -21,7 +21,7 @@ use std::f64::consts::LN_10;
 /// steps, instead of the norm of one propagated vector), different code (nalgebra on the CPU,
 /// not the Monte Carlo backend) and its own streams. Each replica's rate is taken after a 10%
 /// burn-in; the interval is Student-t over `replicas` at `conf`.
-pub fn lambda_top(model: &InteractionSsm, horizon: u64, replicas: u64, key: StreamKey, conf: f64) -> Interval {
+pub fn lambda_top(model: &InteractionSsm, horizon: u64, replicas: u64, key: StreamKey, conf: f64) -> ConfidenceInterval {
     use rayon::prelude::*;
     let burn_in = horizon / 10;
     let rates: Vec<f64> = (0..replicas)

@@ -39,6 +39,7 @@ pub mod cli;
 pub mod error;
 pub mod estimate;
 pub mod harness;
+pub mod kit;
 pub mod math;
 pub mod mc;
 pub mod model;
@@ -67,35 +68,124 @@ pub mod prelude {
 
 /// A conjecture as short as a `proptest!` block: a documented function whose arguments are
 /// drawn from strategies and whose body returns an [`Eval`](claim::Eval). It expands to a
-/// function returning the [`Claim`](claim::Claim) (id `user.<name>`, family `User`, the doc
-/// comment as its statement, 200 / 2000 / 20000 instances at the quick / standard / deep
-/// budgets); each argument is a reference to its drawn value.
+/// function returning the [`Claim`](claim::Claim) (by default id `user.<name>`, family
+/// [`Family::USER`](claim::Family::USER), the doc comment as its statement, 200 / 2000 / 20000
+/// instances at the quick / standard / deep budgets); each argument is a reference to its drawn
+/// value, and a counterexample records the arguments by name.
 ///
 /// ```
 /// use ssmcheck::prelude::*;
 ///
 /// ssmcheck::conjecture! {
-///     /// The ZOH factor e^{aΔ} of a stable mode is below 1.
+///     /// The ZOH factor e^{aΔ} of a stable mode is below 1 (both sides enclosed: no tolerance).
 ///     fn zoh_contracts(a in strategy::log_uniform(1e-3, 4.0), delta in strategy::log_uniform(1e-3, 10.0)) {
-///         Eval::lt((-a * delta).exp(), 1.0, Scale(1.0), Tolerance::absolute(Rounding::value(1.0, 1.0)))
+///         Eval::lt((Interval::exact(-a) * Interval::exact(*delta)).exp(), Interval::exact(1.0), Scale(1.0), Tolerance::NONE)
 ///     }
 /// }
 ///
 /// ssmcheck::claim::check(&zoh_contracts()).assert_holds();
 /// ```
+///
+/// Everything else a conjecture can say goes in one `#[with(…)]` line before `fn`, each key at
+/// most once, in any order:
+/// - `given = ("what P is", condition)`: a conditional statement "if P then Q", with P a `bool`
+///   expression of the arguments (strict or not, integer conditions such as `p % 4 == 1`): instances
+///   outside P are counted apart and the search samples P's edge ([`Property::given`](claim::Property::given));
+/// - `cases = [quick, standard, deep]`, `search = Search::Off`;
+/// - `sides = ("what lhs is", "what rhs is")` for the refutation's record;
+/// - `id = "mine.name"`, `family = Family::new("mine")`, `source = ("whose", "where")`;
+/// - `expect = VerdictKind::Holds` (or `Refuted`): `cargo test` fails on another verdict.
+///
+/// A Monte Carlo statement takes the run's [`Trial`](claim::Trial) as its first parameter,
+/// `trial: &Trial` (seed, budget, named sizes and streams keyed by the instance):
+///
+/// ```
+/// use ssmcheck::prelude::*;
+///
+/// ssmcheck::conjecture! {
+///     /// If λ + γ < 1, the sample mean of λ + γx² (x ~ N(0, 1)) is below 1 + 4 standard errors.
+///     #[with(given = ("λ + γ < 1", l + g < 1.0), cases = [20, 100, 1000], id = "mine.mean", expect = VerdictKind::Holds)]
+///     fn mean_multiplier(trial: &Trial, l in strategy::real(0.0, 1.0), g in strategy::real(0.0, 1.0)) {
+///         let n = trial.size("paths", Sizes::new(400, 2000, 20_000));
+///         let m: Vec<f64> = (0..n).map(|i| l + g * trial.stream("x", i).normal().powi(2)).collect();
+///         let mean = m.iter().sum::<f64>() / n as f64;
+///         let se = (m.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n * (n - 1)) as f64).sqrt();
+///         Eval::le(mean, 1.0 + 4.0 * se, Tolerance::NONE)
+///     }
+/// }
+///
+/// assert_eq!(mean_multiplier().meta.id, "mine.mean");
+/// ssmcheck::claim::check(&mean_multiplier()).assert_agrees();
+/// ```
 #[macro_export]
 macro_rules! conjecture {
-    ($(#[doc = $doc:literal])+ fn $name:ident($($arg:ident in $strategy:expr),+ $(,)?) $body:block) => {
+    ($(#[doc = $doc:literal])+ #[with($($opts:tt)*)] fn $name:ident($($params:tt)*) $body:block) => {
+        $crate::conjecture!(@build [$($doc)+] [$($opts)*] $name ($($params)*) $body);
+    };
+    ($(#[doc = $doc:literal])+ fn $name:ident($($params:tt)*) $body:block) => {
+        $crate::conjecture!(@build [$($doc)+] [] $name ($($params)*) $body);
+    };
+    (@build [$($doc:literal)+] $opts:tt $name:ident ($trial:ident : &Trial, $($arg:ident in $strategy:expr),+ $(,)?) $body:block) => {
         $(#[doc = $doc])+
         pub fn $name() -> $crate::claim::Claim {
-            let statement = [$($doc),+].iter().map(|l| l.trim()).collect::<Vec<_>>().join(" ");
-            $crate::claim::Claim::conjecture(
-                concat!("user.", stringify!($name)),
-                $crate::claim::Family::USER,
-                &statement,
-                $crate::claim::property([200, 2000, 20000], ($($strategy,)+), |($($arg,)+)| $body),
-            )
-            .source("user", concat!(file!(), ":", line!()), &statement)
+            let property = $crate::claim::property_in([200, 2000, 20000], ($($strategy,)+), |$trial: &$crate::claim::Trial, ($($arg,)+)| $body);
+            $crate::conjecture!(@finish property [$($doc)+] $opts $name [$($arg)+])
         }
     };
+    (@build [$($doc:literal)+] $opts:tt $name:ident ($($arg:ident in $strategy:expr),+ $(,)?) $body:block) => {
+        $(#[doc = $doc])+
+        pub fn $name() -> $crate::claim::Claim {
+            let property = $crate::claim::property([200, 2000, 20000], ($($strategy,)+), |($($arg,)+)| $body);
+            $crate::conjecture!(@finish property [$($doc)+] $opts $name [$($arg)+])
+        }
+    };
+    (@finish $p:ident [$($doc:literal)+] [$($opts:tt)*] $name:ident $args:tt) => {{
+        let statement = [$($doc),+].iter().map(|l| l.trim()).collect::<Vec<_>>().join(" ");
+        #[allow(unused_mut)]
+        let mut meta = $crate::claim::ConjectureOptions::new(concat!("user.", stringify!($name)), ("user", concat!(file!(), ":", line!())));
+        $crate::conjecture!(@names $p $args);
+        $crate::conjecture!(@opts $p meta $args $($opts)*);
+        meta.claim(&statement, $p)
+    }};
+    // The counterexample names its arguments.
+    (@names $p:ident [$($arg:ident)+]) => {
+        let $p = $p.expand(|($($arg,)+)| $crate::serde_json::json!({ $(stringify!($arg): $arg),+ }));
+    };
+    // The `#[with(…)]` options, one at a time.
+    (@opts $p:ident $m:ident $args:tt $(,)?) => {};
+    (@opts $p:ident $m:ident [$($arg:ident)+] given = ($what:expr, $cond:expr) $(, $($rest:tt)*)?) => {
+        let $p = $p.given($what, |($($arg,)+)| if $cond { 1.0 } else { -1.0 });
+        $crate::conjecture!(@opts $p $m [$($arg)+] $($($rest)*)?);
+    };
+    (@opts $p:ident $m:ident $args:tt sides = ($l:expr, $r:expr) $(, $($rest:tt)*)?) => {
+        let $p = $p.sides($l, $r);
+        $crate::conjecture!(@opts $p $m $args $($($rest)*)?);
+    };
+    (@opts $p:ident $m:ident $args:tt source = ($who:expr, $at:expr) $(, $($rest:tt)*)?) => {
+        $m.source = ($who.to_string(), $at.to_string());
+        $crate::conjecture!(@opts $p $m $args $($($rest)*)?);
+    };
+    (@opts $p:ident $m:ident $args:tt cases = $v:expr $(, $($rest:tt)*)?) => {
+        let $p = $p.cases($v);
+        $crate::conjecture!(@opts $p $m $args $($($rest)*)?);
+    };
+    (@opts $p:ident $m:ident $args:tt search = $v:expr $(, $($rest:tt)*)?) => {
+        let $p = $p.search($v);
+        $crate::conjecture!(@opts $p $m $args $($($rest)*)?);
+    };
+    (@opts $p:ident $m:ident $args:tt id = $v:expr $(, $($rest:tt)*)?) => {
+        $m.id = $v.to_string();
+        $crate::conjecture!(@opts $p $m $args $($($rest)*)?);
+    };
+    (@opts $p:ident $m:ident $args:tt family = $v:expr $(, $($rest:tt)*)?) => {
+        $m.family = $v;
+        $crate::conjecture!(@opts $p $m $args $($($rest)*)?);
+    };
+    (@opts $p:ident $m:ident $args:tt expect = $v:expr $(, $($rest:tt)*)?) => {
+        $m.expect = Some($v);
+        $crate::conjecture!(@opts $p $m $args $($($rest)*)?);
+    };
 }
+
+#[doc(hidden)]
+pub use serde_json;

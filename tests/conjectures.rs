@@ -21,29 +21,38 @@ ssmcheck::conjecture! {
     }
 }
 
-/// A conditional statement with a Monte Carlo estimate inside: if the scalar interaction model
-/// h_t = (λ + γx_t²)h_{t−1} is mean-square stable (λ² + 2λγ + 3γ² < 1), its sample second
-/// moment after 50 steps from h₀ = 1 is below 1 + 4 standard errors. The draws come from the
-/// trial's streams, keyed by (seed, claim, instance), so shrinking and replay redraw them.
-fn interaction_second_moment() -> Claim {
-    let check = property_in([20, 100, 1000], (strategy::real(0.0, 1.0), strategy::real(0.0, 0.5)), |trial: &Trial, (l, g): &(f64, f64)| {
+ssmcheck::conjecture! {
+    /// If the scalar interaction model h_t = (λ + γx_t²)h_{t−1} is mean-square stable (λ² + 2λγ + 3γ² < 1), its sample second moment after 50 steps from h₀ = 1 is below 1 + 4 standard errors.
+    #[with(given = ("λ² + 2λγ + 3γ² < 1", l * l + 2.0 * l * g + 3.0 * g * g < 1.0), cases = [20, 100, 1000])]
+    fn interaction_second_moment(trial: &Trial, l in strategy::real(0.0, 1.0), g in strategy::real(0.0, 0.5)) {
+        // The draws come from the trial's streams, keyed by (seed, claim, instance): shrinking and replay redraw them.
         let paths = trial.size("paths", Sizes::new(200, 1000, 10000));
-        let squares: Vec<f64> = (0..paths)
-            .map(|i| {
-                let mut s = trial.stream("x", i);
-                (0..50).fold(1.0, |h: f64, _| h * (l + g * s.normal().powi(2))).powi(2)
-            })
-            .collect();
+        let squares: Vec<f64> = (0..paths).map(|i| {
+            let mut s = trial.stream("x", i);
+            (0..50).fold(1.0, |h: f64, _| h * (l + g * s.normal().powi(2))).powi(2)
+        }).collect();
         let mean = squares.iter().sum::<f64>() / paths as f64;
         let se = (squares.iter().map(|q| (q - mean).powi(2)).sum::<f64>() / (paths as f64 - 1.0) / paths as f64).sqrt();
         Eval::le(mean, 1.0 + 4.0 * se, Tolerance::NONE)
-    })
-    .given("λ² + 2λγ + 3γ² < 1", |(l, g)| 1.0 - (l * l + 2.0 * l * g + 3.0 * g * g));
-    Claim::conjecture("user.interaction_second_moment", Family::USER, "If λ² + 2λγ + 3γ² < 1, the sample E h_50² is below 1 + 4 SE.", check).source(
-        "user",
-        "tests/conjectures.rs",
-        "mean-square stability bounds the second moment",
-    )
+    }
+}
+
+ssmcheck::conjecture! {
+    /// e^{tA} of a stable Jordan block A = [[−1, 10], [0, −1]] has its corner entry 10t·e^{−t} at most 10/e, for t ∈ [0, 60]: with enclosures of e^{tA}, no tolerance is needed, and ties (t = 1) are not refutations.
+    #[with(sides = ("(e^{tA})₁₂, enclosed", "10/e, enclosed"))]
+    fn jordan_corner_is_bounded(t in strategy::real(0.0, 60.0)) {
+        let e = ssmcheck::math::interval::expm(&[vec![-t, 10.0 * t], vec![0.0, -t]]);
+        Eval::le(e[0][1], Interval::exact(10.0) / Interval::exact(1.0).exp(), Tolerance::NONE)
+    }
+}
+
+ssmcheck::conjecture! {
+    /// False (10/e ≈ 3.679 is attained at t = 1): the corner entry of e^{tA} above is at most 3.6. Its refutation is certified: the enclosures of both sides are disjoint at the counterexample.
+    #[with(expect = VerdictKind::Refuted)]
+    fn jordan_corner_below_3_6(t in strategy::real(0.0, 60.0)) {
+        let e = ssmcheck::math::interval::expm(&[vec![-t, 10.0 * t], vec![0.0, -t]]);
+        Eval::le(e[0][1], Interval::exact(3.6), Tolerance::NONE)
+    }
 }
 
 fn main() -> std::process::ExitCode {
@@ -51,5 +60,7 @@ fn main() -> std::process::ExitCode {
         s6_lrd_is_monotone().expect(VerdictKind::Holds),
         zoh_step_contracts().expect(VerdictKind::Holds),
         interaction_second_moment().expect(VerdictKind::Holds),
+        jordan_corner_is_bounded().expect(VerdictKind::Holds),
+        jordan_corner_below_3_6(),
     ])
 }

@@ -92,7 +92,7 @@ impl Certificate {
         let Some(v) = violation else {
             return declared.map_or_else(|| not(Uncertified::NoSides, "the check records no violated relation".into()), |(r, d)| not(*r, d.clone()));
         };
-        match v.enclosure {
+        match v.enclosure.as_deref().copied() {
             Some(e) if e.both_sides() => match e.decide(v.relation) {
                 super::comparison::Standing::Violated => Certificate::Certified { lhs: e.lhs.unwrap(), rhs: e.rhs.unwrap(), gap: e.gap },
                 _ => not(Uncertified::EnclosureTooWide, format!("gap {} ({} vs {})", e.gap, e.lhs.unwrap(), e.rhs.unwrap())),

@@ -274,7 +274,7 @@ impl Comparison {
             margin: self.margin,
             margin_formula: self.margin_formula.into(),
             tie_band: self.band,
-            enclosure: self.enclosure,
+            enclosure: self.enclosure.map(Box::new),
         }
     }
 }
@@ -299,15 +299,16 @@ pub struct Violation {
     /// The rounding band within which the sides tie (0: none; omitted from JSON when 0).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub tie_band: f64,
-    /// The sides' enclosures and the relation's gap, when a side was computed as one.
+    /// The sides' enclosures and the relation's gap, when a side was computed as one (boxed:
+    /// a refutation record stays small without it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub enclosure: Option<Enclosure>,
+    pub enclosure: Option<Box<Enclosure>>,
 }
 
 impl Violation {
     /// Whether the recorded relation refutes the claim ([`Comparison::refutes`]).
     pub fn refutes(&self) -> bool {
-        let e = self.enclosure.as_ref();
+        let e = self.enclosure.as_deref();
         refutes(standing(self.margin, self.tie_band, self.relation, e), self.relation, self.tie_band, e)
     }
 }

@@ -332,3 +332,33 @@ impl Claim {
         self
     }
 }
+
+/// What [`conjecture!`](crate::conjecture) collects from its `#[with(…)]` line besides the
+/// property: the claim's id, family, source and expected verdict. Plumbing of the macro; a
+/// conjecture written with the builder sets these on [`Claim`] directly.
+#[derive(Clone, Debug)]
+pub struct ConjectureOptions {
+    /// The claim's id (`user.<name>` by default).
+    pub id: String,
+    /// Its family ([`Family::USER`] by default).
+    pub family: Family,
+    /// Whose statement it is and where (the user and the file:line by default).
+    pub source: (String, String),
+    /// The verdict its author expects, if any.
+    pub expect: Option<super::verdict::VerdictKind>,
+}
+
+impl ConjectureOptions {
+    /// The defaults for a conjecture with id `id`, stated at `source`.
+    pub fn new(id: &str, source: (&str, &str)) -> ConjectureOptions {
+        ConjectureOptions { id: id.into(), family: Family::USER, source: (source.0.into(), source.1.into()), expect: None }
+    }
+    /// The conjecture: `statement` judged by `check`, with these options.
+    pub fn claim(self, statement: &str, check: impl Check + 'static) -> Claim {
+        let claim = Claim::conjecture(&self.id, self.family, statement, check).source(self.source.0.as_str(), &self.source.1, statement);
+        match self.expect {
+            Some(v) => claim.expect(v),
+            None => claim,
+        }
+    }
+}

@@ -38,7 +38,7 @@ pub use check::{custom, Check, Kind};
 pub use comparison::{Comparison, Enclosure, Relation, Side, Standing, Violation};
 pub use eval::Eval;
 pub use evidence::{Figure, FigureKind, HeatMap, Series, Style, Table};
-pub use meta::{Claim, ClaimMeta, Control, ErrorKind, ErrorReport, Family, Status};
+pub use meta::{Claim, ClaimMeta, ConjectureOptions, Control, ErrorKind, ErrorReport, Family, Status};
 pub use property::{construction, property, property_in, Property, Search};
 pub use registry::Registry;
 pub use replay::Replay;

@@ -342,7 +342,7 @@ where
         let mut v = self.violation(eval);
         if v.enclosure.is_none() {
             if let Some(c) = self.certify.as_ref().and_then(|f| f(value).comparison()).filter(|c| c.relation == v.relation) {
-                v.enclosure = c.enclosure;
+                v.enclosure = c.enclosure.map(Box::new);
             }
         }
         v
@@ -646,7 +646,7 @@ where
             let figures = self.illustrate.as_ref().map(|f| f(&value)).unwrap_or_default();
             let violation = self.refuted_relation(&value, &eval);
             // The most violating instance seen, when shrinking gave up margin for simplicity.
-            let most_violating = (seen.0 < eval.margin()).then(|| Witness { instance: seen.1, violation: seen.2, certificate: None });
+            let most_violating = (seen.0 < eval.margin()).then_some(Witness { instance: seen.1, violation: seen.2, certificate: None });
             let margin = violation.margin;
             let what = if eval.standing() == Some(Standing::Tie) { "an exact tie of the strict relation" } else { "a strict violation" };
             let how = match phase {

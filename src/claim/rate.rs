@@ -5,7 +5,7 @@
 
 use super::comparison::{Comparison, Relation, Violation};
 use super::verdict::{Outcome, Verdict};
-use crate::stats::Interval;
+use crate::stats::ConfidenceInterval;
 use serde::{Deserialize, Serialize};
 
 /// One cell: a measured rate interval and the predicted rate.
@@ -14,7 +14,7 @@ pub struct RateCell {
     /// Which cell (parameters).
     pub label: String,
     /// Measured rate with its (already corrected) interval.
-    pub measured: Interval,
+    pub measured: ConfidenceInterval,
     /// Predicted rate.
     pub predicted: f64,
     /// Deterministic allowance added on both sides of the interval.
@@ -92,7 +92,7 @@ mod tests {
     use super::*;
 
     fn cell(lo: f64, hi: f64, predicted: f64) -> RateCell {
-        let measured = Interval { estimate: 0.5 * (lo + hi), lo, hi, confidence: 0.99 };
+        let measured = ConfidenceInterval { estimate: 0.5 * (lo + hi), lo, hi, confidence: 0.99 };
         RateCell { label: "c".into(), measured, predicted, slack: 0.0, at_most: false }
     }
 

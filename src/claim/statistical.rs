@@ -8,7 +8,7 @@
 use super::comparison::{Comparison, Relation, Violation};
 use super::verdict::{Outcome, Verdict};
 use crate::estimate::RareTail;
-use crate::stats::{bonferroni, clopper_pearson, refutation_power, Interval};
+use crate::stats::{bonferroni, clopper_pearson, refutation_power, ConfidenceInterval};
 use serde::{Deserialize, Serialize};
 
 /// One grid cell: `exceedances` of `trials` against a claimed `P ≤ bound`.
@@ -31,7 +31,7 @@ pub struct TailCellReport {
     pub cell: TailCell,
     /// Two-sided Clopper–Pearson interval at confidence `1 − 2α/m` (its lower end is the
     /// one-sided `α/m` bound).
-    pub interval: Interval,
+    pub interval: ConfidenceInterval,
     /// Whether the lower end exceeds the bound.
     pub refuted: bool,
     /// The probability that this cell would be refuted if the true rate were twice the bound

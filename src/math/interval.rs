@@ -46,7 +46,7 @@ impl Interval {
 
     /// `[lo, hi]`; panics if `lo > hi`.
     pub fn new(lo: f64, hi: f64) -> Interval {
-        assert!(!(lo > hi), "an interval needs lo ≤ hi (got [{lo}, {hi}])");
+        assert!(lo <= hi || lo.is_nan() || hi.is_nan(), "an interval needs lo ≤ hi (got [{lo}, {hi}])");
         Interval { lo, hi }
     }
     /// The exact real an `f64` represents, as the degenerate interval `[x, x]`.
@@ -140,7 +140,7 @@ impl Interval {
         if n == 0 {
             return Interval::exact(1.0);
         }
-        let base = if n % 2 == 0 { self.abs() } else { self };
+        let base = if n.is_multiple_of(2) { self.abs() } else { self };
         Interval { lo: pow(base.lo, n).lo, hi: pow(base.hi, n).hi }
     }
     /// `erfc(x)` (decreasing), from CORE-MATH's correctly rounded `erfc`.
@@ -420,6 +420,61 @@ impl Real for Interval {
     }
 }
 
+/// `log Σ exp(vᵢ)` on enclosures, without overflow (−∞ for an empty slice).
+pub fn logsumexp(v: &[Interval]) -> Interval {
+    let m = v.iter().map(|x| x.hi).fold(f64::NEG_INFINITY, f64::max);
+    if !m.is_finite() {
+        return Interval::exact(m);
+    }
+    let sum = v.iter().fold(Interval::exact(0.0), |acc, &x| acc + (x - Interval::exact(m)).exp());
+    sum.ln() + m
+}
+
+/// An enclosure of the matrix exponential `e^A` of a square matrix given by its rows (the
+/// entries taken as exact reals): scaling by 2⁻ˢ until ‖A/2ˢ‖∞ ≤ ½, the Taylor polynomial of
+/// degree 20 in interval arithmetic plus its remainder (‖B‖^{21}/21!·1/(1 − ‖B‖/22) added to each
+/// entry, since |(Σ_{k>20} B^k/k!)_{ij}| ≤ ‖Σ_{k>20} B^k/k!‖∞), then s interval squarings. Each
+/// squaring can double the relative width, so the enclosure widens like 2ˢ·n·u·‖e^A‖: about 10⁻¹³
+/// relative at ‖A‖ = 100 for n = 4. Returns the rows of enclosures.
+pub fn expm(rows: &[Vec<f64>]) -> Vec<Vec<Interval>> {
+    let n = rows.len();
+    assert!(rows.iter().all(|r| r.len() == n), "expm needs a square matrix");
+    let norm = rows.iter().map(|r| r.iter().fold(Interval::exact(0.0), |acc, &x| acc + Interval::exact(x.abs())).hi).fold(0.0, f64::max);
+    let mut s = 0i32;
+    while norm * 2f64.powi(-s) > 0.5 {
+        s += 1;
+    }
+    // A/2ˢ is exact (a power of two) unless an entry underflows; the interval product keeps it honest.
+    let scale = Interval::exact(2f64.powi(-s));
+    let b: Vec<Vec<Interval>> = rows.iter().map(|r| r.iter().map(|&x| Interval::exact(x) * scale).collect()).collect();
+    let identity = |i: usize, j: usize| Interval::exact(if i == j { 1.0 } else { 0.0 });
+    let mut sum: Vec<Vec<Interval>> = (0..n).map(|i| (0..n).map(|j| identity(i, j)).collect()).collect();
+    let mut term = sum.clone();
+    const DEGREE: u32 = 20;
+    for k in 1..=DEGREE {
+        term = matmul(&term, &b).into_iter().map(|r| r.into_iter().map(|x| x / Interval::exact(f64::from(k))).collect()).collect();
+        for (srow, trow) in sum.iter_mut().zip(&term) {
+            for (x, t) in srow.iter_mut().zip(trow) {
+                *x += *t;
+            }
+        }
+    }
+    let nb = Interval::exact(norm) * scale;
+    let factorial = (1..=DEGREE + 1).fold(Interval::exact(1.0), |acc, k| acc * Interval::exact(f64::from(k)));
+    let r = (nb.powi(DEGREE + 1) / factorial / (Interval::exact(1.0) - nb / Interval::exact(f64::from(DEGREE + 2)))).hi;
+    let mut e: Vec<Vec<Interval>> = sum.into_iter().map(|row| row.into_iter().map(|x| x + Interval { lo: -r, hi: r }).collect()).collect();
+    for _ in 0..s {
+        e = matmul(&e, &e);
+    }
+    e
+}
+
+/// The product of two interval matrices given by rows.
+pub fn matmul(a: &[Vec<Interval>], b: &[Vec<Interval>]) -> Vec<Vec<Interval>> {
+    let m = b.first().map_or(0, Vec::len);
+    a.iter().map(|row| (0..m).map(|j| row.iter().zip(b).fold(Interval::exact(0.0), |acc, (&x, brow)| acc + x * brow[j])).collect()).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -507,5 +562,35 @@ mod tests {
         assert_eq!(Interval::new(-2.0, 1.0).powi(3), Interval::new(-8.0, 1.0));
         assert_eq!(Interval::exact(1.0) / Interval::new(-1.0, 1.0), Interval::ENTIRE);
         assert!(Interval::exact(1.0).certainly_lt(Interval::exact(1.0).exp()));
+    }
+
+    #[test]
+    fn the_matrix_exponential_is_enclosed_at_large_norm() {
+        // e^{tA} for A = [[−1, 10], [0, −1]]: e^{−t}[[1, 10t], [0, 1]] (exact), at t = 1 and 40.
+        for t in [1.0, 40.0] {
+            let e = expm(&[vec![-t, 10.0 * t], vec![0.0, -t]]);
+            let et = Interval::exact(-t).exp();
+            let want = [[et, et * Interval::exact(10.0 * t)], [Interval::exact(0.0), et]];
+            for i in 0..2 {
+                for j in 0..2 {
+                    let (got, w) = (e[i][j], want[i][j]);
+                    assert!(got.lo <= w.hi && w.lo <= got.hi, "t = {t}, ({i}, {j}): {got} vs {w}");
+                    // Narrow relative to the matrix (an exact 0 entry gets a width of ~1e-29).
+                    assert!(got.width() <= 1e-9 * want[0][1].mag(), "t = {t}: {got} too wide");
+                }
+            }
+        }
+        // The 2×2 rotation generator: e^{θJ} = [[cos θ, −sin θ], [sin θ, cos θ]] at θ = 30.
+        let e = expm(&[vec![0.0, -30.0], vec![30.0, 0.0]]);
+        assert!(e[0][0].contains(30f64.cos()) || (e[0][0].mid() - 30f64.cos()).abs() < 1e-14, "{}", e[0][0]);
+        assert!(e[1][0].width() < 1e-10);
+    }
+
+    #[test]
+    fn logsumexp_encloses_and_survives_overflow() {
+        let v = [Interval::exact(1000.0), Interval::exact(1000.0)];
+        let got = logsumexp(&v);
+        assert!(got.contains(1000.0 + std::f64::consts::LN_2) && got.width() < 1e-12, "{got}");
+        assert_eq!(logsumexp(&[]).lo, f64::NEG_INFINITY);
     }
 }

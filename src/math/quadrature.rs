@@ -25,6 +25,10 @@ fn simpson_step<F: Fn(f64) -> f64>(f: &F, a: f64, b: f64, fa: f64, fm: f64, fb: 
     simpson_step(f, a, m, fa, flm, fm, left, tol / 2.0, depth - 1) + simpson_step(f, m, b, fm, frm, fb, right, tol / 2.0, depth - 1)
 }
 
+/// The Euler–Mascheroni constant γ_E = 0.5772156649015329 (the f64 nearest to it), as in
+/// E ln X² = −γ_E − ln 2 for X ~ N(0, 1).
+pub const EULER_GAMMA: f64 = 0.577_215_664_901_532_9;
+
 /// Standard normal density.
 pub fn normal_pdf(x: f64) -> f64 {
     (-0.5 * x * x).exp() / (2.0 * std::f64::consts::PI).sqrt()
@@ -64,7 +68,7 @@ pub fn expected_log_c_plus_gamma_x2(c: f64, gamma: f64) -> f64 {
 pub fn expected_log_erfcx_form(c: f64, gamma: f64) -> f64 {
     let erfcx = |v: f64| statrs::function::erf::erfc(v) * (v * v).exp();
     let integral = adaptive_simpson(&erfcx, 0.0, (c / (2.0 * gamma)).sqrt(), 1e-14);
-    gamma.ln() - 0.577_215_664_901_532_9 - std::f64::consts::LN_2 + 2.0 * std::f64::consts::PI.sqrt() * integral
+    gamma.ln() - EULER_GAMMA - std::f64::consts::LN_2 + 2.0 * std::f64::consts::PI.sqrt() * integral
 }
 
 #[cfg(test)]

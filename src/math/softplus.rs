@@ -27,14 +27,16 @@ pub fn silu(z: f64) -> f64 {
     z * sigmoid(z)
 }
 
-/// The inverse of softplus on (0, ∞): `ln(e^y − 1)`, accurate for tiny and large y.
+/// The inverse of softplus on (0, ∞): `ln(e^y − 1)`, accurate for tiny and large y. Generic
+/// over [`Real`], so it encloses on [`Interval`](super::Interval)s (both branches are exact
+/// identities; the choice by value is only for accuracy).
 ///
 /// Returns NaN for `y ≤ 0`, which is outside softplus' range.
-pub fn softplus_inv(y: f64) -> f64 {
-    if y <= 0.0 {
-        return f64::NAN;
+pub fn softplus_inv<R: Real>(y: R) -> R {
+    if y.value() <= 0.0 {
+        return R::cst(f64::NAN);
     }
-    if y > 30.0 {
+    if y.value() > 30.0 {
         y + (-(-y).exp()).ln_1p()
     } else {
         y.exp_m1().ln()

@@ -191,6 +191,7 @@ fn violation(out: &mut String, v: &Violation) {
         v.margin,
         escape(&v.margin_formula),
         v.enclosure
+            .as_deref()
             .map(|e| {
                 let side = |i: Option<crate::math::Interval>| i.map_or("(floating point)".to_string(), |i| i.to_string());
                 format!(

@@ -14,7 +14,7 @@
 //! side (`c/(1 − m)` for the upper, betting on `m − X_i`), `σ̂²_i = (¼ + Σ_{j≤i}(X_j − μ̂_j)²)/(i + 1)`,
 //! `μ̂_i = (½ + Σ_{j≤i} X_j)/(i + 1)`, c = ½; each side at δ_s = δ/2.
 
-use super::Interval;
+use super::ConfidenceInterval;
 
 /// Bet cap c: a bet never stakes more than half of the largest loss it could take.
 const CAP: f64 = 0.5;
@@ -52,7 +52,7 @@ fn excluded(xs: &[f64], bets: &[f64], m: f64, sign: f64, threshold_ln: f64) -> b
 
 /// Two-sided betting interval for the mean of `xs ⊂ [0, 1]` at `confidence` (each side at
 /// (1 − confidence)/2). Panics unless n ≥ 1 and every value is in [0, 1].
-pub fn betting_interval(xs: &[f64], confidence: f64) -> Interval {
+pub fn betting_interval(xs: &[f64], confidence: f64) -> ConfidenceInterval {
     assert!(!xs.is_empty(), "the betting interval needs at least one value");
     assert!(xs.iter().all(|x| (0.0..=1.0).contains(x)), "the betting interval needs values in [0, 1]");
     let mean = xs.iter().sum::<f64>() / xs.len() as f64;
@@ -63,7 +63,7 @@ pub fn betting_interval(xs: &[f64], confidence: f64) -> Interval {
     let kept_high = |m: f64| m <= mean || !excluded(xs, &bets, m, -1.0, threshold_ln);
     let lo = if mean == 0.0 || kept_low(0.0) { 0.0 } else { lower_end(&kept_low, mean) };
     let hi = if mean == 1.0 || kept_high(1.0) { 1.0 } else { upper_end(&kept_high, mean) };
-    Interval { estimate: mean, lo, hi, confidence }
+    ConfidenceInterval { estimate: mean, lo, hi, confidence }
 }
 
 /// The smallest kept m below `mean`: bisection in ln m (m = 0 is excluded, so the search runs

@@ -1,6 +1,6 @@
 //! Exact (Clopper–Pearson) and Wilson score intervals for a binomial proportion.
 
-use super::Interval;
+use super::ConfidenceInterval;
 use statrs::distribution::{ContinuousCDF, Normal};
 use statrs::function::beta::beta_reg;
 
@@ -25,13 +25,13 @@ pub fn beta_quantile(a: f64, b: f64, p: f64) -> f64 {
 /// Clopper–Pearson exact two-sided interval for `k` successes in `n` trials at `confidence`.
 ///
 /// Coverage is at least `confidence` for every true p (conservative).
-pub fn clopper_pearson(k: u64, n: u64, confidence: f64) -> Interval {
+pub fn clopper_pearson(k: u64, n: u64, confidence: f64) -> ConfidenceInterval {
     assert!(k <= n && n > 0, "clopper_pearson needs 0 ≤ k ≤ n, n > 0");
     let a = (1.0 - confidence) / 2.0;
     let (kf, nf) = (k as f64, n as f64);
     let lo = if k == 0 { 0.0 } else { beta_quantile(kf, nf - kf + 1.0, a) };
     let hi = if k == n { 1.0 } else { beta_quantile(kf + 1.0, nf - kf, 1.0 - a) };
-    Interval { estimate: kf / nf, lo, hi, confidence }
+    ConfidenceInterval { estimate: kf / nf, lo, hi, confidence }
 }
 
 /// `P(Bin(n, p) ≥ k)`, exactly, as the regularised incomplete beta `I_p(k, n − k + 1)` (1 when
@@ -73,14 +73,14 @@ pub fn refutation_power(n: u64, bound: f64, level: f64, p: f64) -> f64 {
 }
 
 /// Wilson score interval (approximate; used as a cross-check of Clopper–Pearson).
-pub fn wilson(k: u64, n: u64, confidence: f64) -> Interval {
+pub fn wilson(k: u64, n: u64, confidence: f64) -> ConfidenceInterval {
     assert!(k <= n && n > 0, "wilson needs 0 ≤ k ≤ n, n > 0");
     let z = Normal::new(0.0, 1.0).unwrap().inverse_cdf(1.0 - (1.0 - confidence) / 2.0);
     let (p, nf) = (k as f64 / n as f64, n as f64);
     let denom = 1.0 + z * z / nf;
     let centre = (p + z * z / (2.0 * nf)) / denom;
     let half = z * (p * (1.0 - p) / nf + z * z / (4.0 * nf * nf)).sqrt() / denom;
-    Interval { estimate: p, lo: (centre - half).max(0.0), hi: (centre + half).min(1.0), confidence }
+    ConfidenceInterval { estimate: p, lo: (centre - half).max(0.0), hi: (centre + half).min(1.0), confidence }
 }
 
 #[cfg(test)]

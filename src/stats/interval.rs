@@ -5,7 +5,7 @@ use statrs::distribution::{ContinuousCDF, StudentsT};
 
 /// A two-sided confidence interval for one quantity.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Interval {
+pub struct ConfidenceInterval {
     /// Point estimate.
     pub estimate: f64,
     /// Lower end.
@@ -16,31 +16,31 @@ pub struct Interval {
     pub confidence: f64,
 }
 
-impl Interval {
+impl ConfidenceInterval {
     /// Whether `x` lies in the interval.
     pub fn contains(&self, x: f64) -> bool {
         self.lo <= x && x <= self.hi
     }
     /// The interval widened by `slack` on both sides (a stated deterministic allowance, such as
     /// a bias bound, added to the statistical one).
-    pub fn widened(&self, slack: f64) -> Interval {
-        Interval { lo: self.lo - slack, hi: self.hi + slack, ..*self }
+    pub fn widened(&self, slack: f64) -> ConfidenceInterval {
+        ConfidenceInterval { lo: self.lo - slack, hi: self.hi + slack, ..*self }
     }
 }
 
 /// Student-t interval for the mean of independent samples at the given two-sided confidence.
 ///
 /// With fewer than two samples the interval is the whole real line.
-pub fn mean_interval(xs: &[f64], confidence: f64) -> Interval {
+pub fn mean_interval(xs: &[f64], confidence: f64) -> ConfidenceInterval {
     let n = xs.len();
     let mean = xs.iter().sum::<f64>() / n.max(1) as f64;
     if n < 2 {
-        return Interval { estimate: mean, lo: f64::NEG_INFINITY, hi: f64::INFINITY, confidence };
+        return ConfidenceInterval { estimate: mean, lo: f64::NEG_INFINITY, hi: f64::INFINITY, confidence };
     }
     let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
     let se = (var / n as f64).sqrt();
     let q = student_t_quantile(1.0 - (1.0 - confidence) / 2.0, (n - 1) as f64);
-    Interval { estimate: mean, lo: mean - q * se, hi: mean + q * se, confidence }
+    ConfidenceInterval { estimate: mean, lo: mean - q * se, hi: mean + q * se, confidence }
 }
 
 /// Quantile of Student's t with `dof` degrees of freedom.
@@ -71,7 +71,7 @@ mod tests {
 
     #[test]
     fn widening_adds_the_slack_on_both_sides() {
-        let w = Interval { estimate: 1.0, lo: 0.5, hi: 1.5, confidence: 0.9 }.widened(0.25);
+        let w = ConfidenceInterval { estimate: 1.0, lo: 0.5, hi: 1.5, confidence: 0.9 }.widened(0.25);
         assert_eq!((w.estimate, w.lo, w.hi, w.confidence), (1.0, 0.25, 1.75, 0.9));
     }
 }

@@ -2,7 +2,7 @@
 //! cross-check), Bonferroni correction, Student-t intervals for means and least-squares slopes, the Ljung–Box test of whiteness, and
 //! a betting interval for the mean of bounded variables (exact coverage, variance-adaptive).
 //!
-//! Every interval is a typed, serialisable [`Interval`] carrying its confidence level, so a
+//! Every interval is a typed, serialisable [`ConfidenceInterval`] carrying its confidence level, so a
 //! verdict can say exactly what was claimed at what level.
 
 pub mod betting;
@@ -14,7 +14,7 @@ pub mod regression;
 
 pub use betting::betting_interval;
 pub use binomial::{binomial_upper_tail, clopper_pearson, refutation_power, refuting_count, wilson};
-pub use interval::{mean_interval, Interval};
+pub use interval::{mean_interval, ConfidenceInterval};
 pub use ks::ks_two_sample;
 pub use ljung_box::{ljung_box, LjungBox};
 pub use regression::{ols, LinearFit};

@@ -1,6 +1,6 @@
 //! Ordinary least squares for a straight line, with a Student-t interval on the slope.
 
-use super::interval::{student_t_quantile, Interval};
+use super::interval::{student_t_quantile, ConfidenceInterval};
 use serde::{Deserialize, Serialize};
 
 /// A fitted line `y ≈ intercept + slope·x` with an interval on the slope.
@@ -9,7 +9,7 @@ pub struct LinearFit {
     /// Intercept.
     pub intercept: f64,
     /// Slope with its confidence interval (assumes independent, homoscedastic residuals).
-    pub slope: Interval,
+    pub slope: ConfidenceInterval,
     /// Number of points.
     pub n: usize,
 }
@@ -32,7 +32,7 @@ pub fn ols(x: &[f64], y: &[f64], confidence: f64) -> Option<LinearFit> {
     let rss: f64 = x.iter().zip(y).map(|(a, b)| (b - intercept - slope * a).powi(2)).sum();
     let se = (rss / (n - 2) as f64 / sxx).sqrt();
     let q = student_t_quantile(1.0 - (1.0 - confidence) / 2.0, (n - 2) as f64);
-    Some(LinearFit { intercept, slope: Interval { estimate: slope, lo: slope - q * se, hi: slope + q * se, confidence }, n })
+    Some(LinearFit { intercept, slope: ConfidenceInterval { estimate: slope, lo: slope - q * se, hi: slope + q * se, confidence }, n })
 }
 
 #[cfg(test)]

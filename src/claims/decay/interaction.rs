@@ -21,7 +21,7 @@ use crate::mc::jobs::{InteractionJob, InteractionPath, Start};
 use crate::mc::RunJob;
 use crate::mc::Stream;
 use crate::model::InteractionSsm;
-use crate::stats::{bonferroni, mean_interval, Interval};
+use crate::stats::{bonferroni, mean_interval, ConfidenceInterval};
 use crate::strategy::{grid, grid_matrix, grid_vec};
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -174,7 +174,7 @@ fn general_model(stream: &mut Stream, h: usize) -> InteractionSsm {
 #[derive(Serialize)]
 struct RejectedDraw {
     draw: usize,
-    lambda_top: Interval,
+    lambda_top: ConfidenceInterval,
     reason: &'static str,
 }
 
@@ -232,7 +232,7 @@ fn sec41_cells(ctx: &Context, horizon: u64, paths: u64, conf: f64) -> Result<(Ve
 /// What the LRD paths of one cell gave.
 struct Sec41Measurement {
     /// The measured decay rate with its interval.
-    rate: Interval,
+    rate: ConfidenceInterval,
     /// Fraction of steps at which ‖LRD‖ increased.
     increases: f64,
     /// Path 0, for the figure.

@@ -78,7 +78,7 @@ fn l2_rate_check(predicted_slope: f64) -> impl Check {
             // The constant: the error at the steepest W against √6·2^{j/2}(π/4W)^{1/4}, within 1%.
             let (w_last, e_last) = (ws[6], errs[6]);
             let r = e_last / predicted_l2(j, k, w_last);
-            let ratio = crate::stats::Interval { estimate: r, lo: r, hi: r, confidence: 1.0 };
+            let ratio = crate::stats::ConfidenceInterval { estimate: r, lo: r, hi: r, confidence: 1.0 };
             cells.push(RateCell {
                 label: format!("error / √c·2^{{j/2}}(π/4W)^{{1/4}} at W = {w_last:.1e}, j={j}, k={k}"),
                 measured: ratio,

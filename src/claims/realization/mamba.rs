@@ -18,7 +18,7 @@ use crate::math::softplus::softplus;
 use crate::math::{Dual, Real};
 use crate::mc::Stream;
 use crate::model::{selective_scan, ScanInputs};
-use crate::stats::{bonferroni, Interval};
+use crate::stats::{bonferroni, ConfidenceInterval};
 use crate::strategy::{grid, grid_matrix, grid_vec};
 use proptest::prelude::*;
 use rayon::prelude::*;
@@ -163,7 +163,7 @@ fn integrator_check(linear: bool) -> impl crate::claim::Check {
                 let ratio = mean / predicted;
                 cells.push(RateCell {
                     label: format!("a = {a}, t = {t}"),
-                    measured: Interval { estimate: ratio, lo: ratio / hi_q, hi: ratio / lo_q, confidence: 1.0 - alpha },
+                    measured: ConfidenceInterval { estimate: ratio, lo: ratio / hi_q, hi: ratio / lo_q, confidence: 1.0 - alpha },
                     predicted: 1.0,
                     slack: 0.0,
                     at_most: false,

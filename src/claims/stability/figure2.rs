@@ -11,7 +11,7 @@ use crate::claim::{Check, Claim, Figure, Kind, Paper, Series, Sizes, Style, ALPH
 use crate::math::subexp::LogChi2;
 use crate::mc::jobs::TailSumJob;
 use crate::mc::RunJob;
-use crate::stats::{bonferroni, mean_interval, Interval};
+use crate::stats::{bonferroni, mean_interval, ConfidenceInterval};
 use statrs::distribution::{ContinuousCDF, Normal};
 
 const SETTINGS: [(f64, f64); 2] = [(0.9, 0.099), (0.5, 0.499)];
@@ -35,7 +35,7 @@ fn fig2_check(paper_mean: bool) -> impl Check {
             let s = (ys.iter().map(|y| (y - m.estimate).powi(2)).sum::<f64>() / (ys.len() - 1) as f64).sqrt();
             // Large-sample interval for a standard deviation: s(1 ± z/√(2(n−1))).
             let half = zq * s / (2.0 * (ys.len() - 1) as f64).sqrt();
-            let sd_ci = Interval { estimate: s, lo: s - half, hi: s + half, confidence: 1.0 - level };
+            let sd_ci = ConfidenceInterval { estimate: s, lo: s - half, hi: s + half, confidence: 1.0 - level };
             let predicted_mean = if paper_mean { T as f64 * (c + gamma).ln() } else { mean };
             cells.push(RateCell { label: format!("mean of ln ∏, λ_H={c}, γ={gamma}"), measured: m, predicted: predicted_mean, slack: 0.0, at_most: false });
             cells.push(RateCell { label: format!("sd of ln ∏, λ_H={c}, γ={gamma}"), measured: sd_ci, predicted: sd, slack: 0.0, at_most: false });

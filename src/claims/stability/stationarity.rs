@@ -221,7 +221,7 @@ fn kesten_check(claimed: Option<f64>) -> impl Check {
             let z: Vec<f64> = ctx.backend.run(&job, ctx.progress)?.into_iter().map(|p| p.value[0]).collect();
             let est = hill(&z, k);
             let half = zq * est / (k as f64).sqrt();
-            let measured = crate::stats::Interval { estimate: est, lo: est - half, hi: est + half, confidence: 1.0 - level };
+            let measured = crate::stats::ConfidenceInterval { estimate: est, lo: est - half, hi: est + half, confidence: 1.0 - level };
             cells.push(crate::claim::rate::RateCell {
                 label: format!("λ_H={c}, γ={gamma}: tail index (κ from E m^κ = 1: {kappa:.4})"),
                 measured,

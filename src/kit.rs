@@ -1,0 +1,42 @@
+//! The toolkit a conjecture needs, in one place, with each routine's accuracy: what the families
+//! themselves call. Everything here is also reachable at its home module; this is the list.
+//!
+//! **Enclosures** (rigorous: the exact real value is inside; compare them with
+//! [`Eval`](crate::claim::Eval) and no tolerance, and a refutation is certified):
+//! - [`Interval`]: `+ − × ÷ √`, `exp`, `ln`, `exp_m1`, `ln_1p`, `erfc`, `powi`, `abs`, `max` —
+//!   each end at most one ulp outside the exact result (CORE-MATH's correctly rounded functions).
+//!   Every model written over [`Real`] (the S6 and S4D recurrences, [`softplus`], [`softplus_inv`])
+//!   runs on intervals as it runs on `f64`.
+//! - [`expm`]: e^A, entrywise enclosures (Taylor with remainder after scaling, interval
+//!   squarings): relative width about 2ˢ·n·u with s = ⌈log₂ 2‖A‖∞⌉, ~10⁻¹³ at ‖A‖ = 100.
+//! - [`logsumexp`]: log Σ e^{vᵢ}, without overflow.
+//!
+//! **Floating point, with a stated accuracy but no enclosure** (give the relation a tolerance
+//! derived from [`Rounding`](crate::claim::Rounding); a refutation by them is not certified):
+//! - [`linalg::expm`]: nalgebra's scaling-and-squaring Padé; its error grows like u·‖A‖ (not
+//!   bounded by u·‖e^A‖ for non-normal A): at ‖sA‖ = 40 expect ~10⁻¹⁴·40·‖e^{sA}‖ or worse.
+//! - [`linalg::spectral_radius`], [`linalg::spectral_abscissa`]: eigenvalues of a dense real
+//!   matrix (QR iteration): error about u·‖A‖·κ, κ the eigenvector condition number (large for
+//!   near-defective matrices, where eigenvalues are ill-conditioned).
+//! - [`normal_expectation`]: E f(X), X ~ N(0, 1), by adaptive Simpson over [−12, 12] (mass
+//!   outside < 10⁻³²) to the requested tolerance (an error *estimate*, not a bound; resolve
+//!   narrow features with breakpoints). [`expected_log_c_plus_gamma_x2`]: E ln(c + γX²) to ~10⁻¹³
+//!   absolute, checked against an independent closed form (quadrature::expected_log_erfcx_form).
+//! - [`logsumexp_f64`]: the f64 version, error about (n + 2)·u·|result|.
+//!
+//! **Statistical** (an interval at a stated confidence, not an enclosure):
+//! - [`lambda_top`]: the top Lyapunov exponent of the interaction model's product, a Student-t
+//!   [`ConfidenceInterval`] over independent replicas.
+//!
+//! **Instances and constants**: [`MqarInstance`] (and `strategy::mqar`), Rademacher and one-hot
+//! codes (`strategy::rademacher`, `strategy::one_hot`), [`EULER_GAMMA`].
+
+pub use crate::estimate::lambda_top;
+pub use crate::math::interval::{expm, logsumexp};
+pub use crate::math::linalg;
+pub use crate::math::logsumexp as logsumexp_f64;
+pub use crate::math::quadrature::{expected_log_c_plus_gamma_x2, normal_expectation, EULER_GAMMA};
+pub use crate::math::softplus::{softplus, softplus_inv};
+pub use crate::math::{Interval, Real};
+pub use crate::stats::ConfidenceInterval;
+pub use crate::tasks::mqar::MqarInstance;
