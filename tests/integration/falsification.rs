@@ -1,4 +1,4 @@
-//! The falsification benchmark: twelve conjectures about ssmcheck's own models, written through
+//! The falsification benchmark: fifteen conjectures about ssmcheck's own models, written through
 //! the public API as a user would, each with its ground truth established independently (a
 //! proof, a closed form, or exact f64 reasoning, given beside it).
 //!
@@ -6,9 +6,10 @@
 //!   probability between 10⁻⁶ and 10⁻³ (computed exactly beside each): corners of a box, a
 //!   parameter below 10⁻⁴, a sliver at a hypothesis's edge, aligned signs in a code matrix, an
 //!   f64 tie.
-//! - Six are **true** with zero margin or a rounding trap: equality is attained (often exactly
+//! - Nine are **true** with zero margin or a rounding trap: equality is attained (often exactly
 //!   where the search goes), ties, a difference quotient divided by h = 10⁻⁶, a product of
-//!   exponentials against the exponential of the sum.
+//!   exponentials against the exponential of the sum, the matrix exponential at ‖sA‖ up to 180
+//!   and at its maximum compared on enclosures with no tolerance, a Monte Carlo mean at equality.
 //!
 //! At the standard budget (2000 random instances + 1000 searched), every false conjecture must
 //! be refuted at 10 seeds out of 10 and no true one at any of them; random sampling alone at the
@@ -184,6 +185,60 @@ fn t6_softplus_at_least(mode: Mode) -> Claim {
     conjecture("bench.t6.softplus_ge", "In f64, softplus(x) ≥ x for x ∈ [−10⁴, 37].", sized(p, mode))
 }
 
+/// The entries of a 3×3 non-normal generator scaled by `s`: A = [[−1, 8, 0], [0, −1, 8], [0, 0, −2]]
+/// (‖A‖∞ = 9, so ‖sA‖ reaches 180 on s ∈ [0, 20]).
+fn generator(s: f64) -> Vec<Vec<f64>> {
+    [[-1.0, 8.0, 0.0], [0.0, -1.0, 8.0], [0.0, 0.0, -2.0]].iter().map(|r| r.iter().map(|x| x * s).collect()).collect()
+}
+
+/// T7, the matrix exponential at large ‖sA‖ with no tolerance of the user's own: "e^{sA}e^{tA} =
+/// e^{(s+t)A}" entrywise, both sides enclosed (`kit::expm`), for s, t ∈ [0, 10]. True (A commutes
+/// with itself); in f64 (`linalg::expm`) the two sides differ by up to 1.06·γ₆₄ times the largest
+/// entry (measured 2026-11-25 on a 0.25 grid of s, t), and by much more relative to the small
+/// entries: a tolerance from `Rounding::gamma` of the entries' size refutes this true statement,
+/// as it did for a user. On enclosures (relative width ~1.5·10⁻¹² at s + t = 20) the sides
+/// always overlap: ties, never a refutation.
+fn t7_expm_semigroup(mode: Mode) -> Claim {
+    let p = property([0; 3], (strategy::real(0.0, 10.0), strategy::real(0.0, 10.0)), |(s, t)| {
+        let product = ssmcheck::math::interval::matmul(&ssmcheck::kit::expm(&generator(*s)), &ssmcheck::kit::expm(&generator(*t)));
+        let sum = ssmcheck::kit::expm(&generator(s + t));
+        let mut worst = Eval::Margin(f64::INFINITY);
+        for (prow, srow) in product.iter().zip(&sum) {
+            for (&a, &b) in prow.iter().zip(srow) {
+                let size = Scale(b.mag().max(f64::MIN_POSITIVE));
+                worst = worst.min(Eval::le_by(a, b, size, Tolerance::NONE)).min(Eval::ge_by(a, b, size, Tolerance::NONE));
+            }
+        }
+        worst
+    });
+    conjecture("bench.t7.expm_semigroup", "For s, t ∈ [0, 10]: e^{sA}e^{tA} = e^{(s+t)A} (A non-normal 3×3), on enclosures.", sized(p, mode))
+}
+
+/// T8, equality attained inside the domain, on enclosures: "(e^{tJ})₁₂ = 10t·e^{−t} ≤ 10/e" for the
+/// Jordan block J = [[−1, 10], [0, −1]], t ∈ [0, 60] (calculus: the maximum is at t = 1, where the
+/// search goes; there the enclosures overlap: a tie, not a refutation).
+fn t8_jordan_corner(mode: Mode) -> Claim {
+    let p = property([0; 3], strategy::real(0.0, 60.0), |t| {
+        let e = ssmcheck::kit::expm(&[vec![-t, 10.0 * t], vec![0.0, -t]]);
+        Eval::le(e[0][1], Interval::exact(10.0) / Interval::exact(1.0).exp(), Tolerance::NONE)
+    });
+    conjecture("bench.t8.jordan_corner", "For t ∈ [0, 60]: (e^{tJ})₁₂ ≤ 10/e (equality at t = 1), on enclosures.", sized(p, mode))
+}
+
+/// T9, a Monte Carlo estimate at equality: "the mean of x² over 1000 normal draws is within 6
+/// standard errors of E x² = 1" (true up to a failure probability per instance of about 2·10⁻⁹ by
+/// the CLT, so about 6·10⁻⁵ over the 3000 instances × 10 seeds × 2 modes of this benchmark; the
+/// skew of χ²₁ thickens the upper tail of the mean, which the 6 SE leave room for).
+fn t9_monte_carlo_at_equality(mode: Mode) -> Claim {
+    let p = property_in([0; 3], strategy::real(0.0, 1.0), |trial: &Trial, _: &f64| {
+        let squares: Vec<f64> = (0..1000u64).map(|i| trial.stream("x", i).normal().powi(2)).collect();
+        let mean = squares.iter().sum::<f64>() / 1000.0;
+        let se = (squares.iter().map(|q| (q - mean).powi(2)).sum::<f64>() / 999.0 / 1000.0).sqrt();
+        Eval::le_by((mean - 1.0).abs(), 6.0 * se, Scale(se), Tolerance::NONE)
+    });
+    conjecture("bench.t9.mc_at_equality", "The mean of x² over 1000 N(0, 1) draws is within 6 SE of 1.", sized(p, mode))
+}
+
 type Bench = fn(Mode) -> Claim;
 
 const FALSE: [(Bench, f64); 6] = [
@@ -194,8 +249,17 @@ const FALSE: [(Bench, f64); 6] = [
     (f5_softplus_tie, 3.7e-4),
     (f6_cube_corner, 3.4e-4),
 ];
-const TRUE: [Bench; 6] =
-    [t1_coherence_at_most_one, t2_retention_at_most_one, t3_ms_implies_mean, t4_difference_quotient, t5_product_of_exponentials, t6_softplus_at_least];
+const TRUE: [Bench; 9] = [
+    t1_coherence_at_most_one,
+    t2_retention_at_most_one,
+    t3_ms_implies_mean,
+    t4_difference_quotient,
+    t5_product_of_exponentials,
+    t6_softplus_at_least,
+    t7_expm_semigroup,
+    t8_jordan_corner,
+    t9_monte_carlo_at_equality,
+];
 const SEEDS: std::ops::RangeInclusive<u64> = 1..=10;
 
 fn refuted(claim: &Claim, seed: u64) -> (bool, String) {
