@@ -217,14 +217,28 @@ pub fn one_hot(n: usize) -> Vec<Vec<f64>> {
 }
 
 /// An MQAR instance (Arora et al., 2024; 000 §4): `keys` key–value pairs over `values` values in
-/// a sequence of length `len`, every key queried once. Drawn from a generator seed, so the
-/// instance shrinks by its seed; the instance is the value (tokens, pairs, queries).
+/// a sequence of length `len`, every key queried once, each query after a noise value. Built
+/// field by field from the choice sequence (the key order, each pair's value, the query slots,
+/// the query order, each noise value), so the search and shrinking can move any of them:
+/// align values, set noise equal to a value, reorder the queries. The instance is the value
+/// (tokens, pairs, queries). Every instance is rejected when the sizes cannot hold the pairs and
+/// separated queries (`MqarSpec::validate`).
 pub fn mqar(keys: usize, values: usize, len: usize) -> impl Strategy<Value = MqarInstance> + Clone {
-    any::<u64>().prop_filter_map("a valid MQAR layout", move |seed| {
-        let spec = MqarSpec { keys, values, len, placement: crate::tasks::mqar::QueryPlacement::Separated };
-        let mut s = crate::mc::Stream::new(crate::mc::StreamKey::new(seed, "strategy::mqar"), 0);
-        spec.sample(&mut s).ok()
-    })
+    let spec = MqarSpec { keys, values, len, placement: crate::tasks::mqar::QueryPlacement::Separated };
+    let region = len.saturating_sub(2 * keys);
+    let indices = |n: usize| Just((0..n).collect::<Vec<usize>>()).prop_shuffle();
+    let value_range = 0..values.max(1);
+    (
+        indices(keys),
+        proptest::collection::vec(value_range.clone(), keys),
+        indices(region / 2),
+        indices(keys),
+        proptest::collection::vec(value_range, region.saturating_sub(keys)),
+    )
+        .prop_filter_map("a valid MQAR layout", move |(k, v, pairs, order, noise)| {
+            let slots: Vec<usize> = pairs.iter().take(keys).map(|p| 2 * p + 1).collect();
+            spec.assemble(&k, &v, &slots, &order, &noise).ok()
+        })
 }
 
 #[cfg(test)]
@@ -277,5 +291,33 @@ mod tests {
         assert_eq!(hippo_legs(2).0[(1, 0)], -(3f64).sqrt());
         let m = draw(&mqar(4, 8, 32), &mut runner);
         assert!(m.spec.validate().is_ok() && m.tokens.len() == 32);
+    }
+
+    #[test]
+    fn mqar_instances_are_built_field_by_field_and_valid() {
+        use crate::tasks::mqar::Token;
+        let mut runner = TestRunner::deterministic();
+        let mut noise_matches_next_target = 0;
+        for _ in 0..300 {
+            let inst = draw(&mqar(3, 4, 16), &mut runner);
+            assert_eq!(inst.tokens.len(), 16);
+            let queries: Vec<(usize, usize)> = inst.queries().collect();
+            assert_eq!(queries.len(), 3, "every key queried once");
+            for &(t, v) in &queries {
+                // A query is a key after a noise value, and its target is that key's value.
+                let Token::Key(k) = inst.tokens[t] else { panic!("a query is a key") };
+                assert!(matches!(inst.tokens[t - 1], Token::Value(_)));
+                let pair = (0..3).find(|&i| inst.tokens[2 * i] == Token::Key(k)).unwrap();
+                assert_eq!(inst.tokens[2 * pair + 1], Token::Value(v));
+                noise_matches_next_target += usize::from(inst.tokens[t - 1] == Token::Value(v));
+            }
+        }
+        // The fields vary independently: a noise value equal to the next query's answer (a
+        // distractor) appears at about 1/|V| of queries.
+        assert!((100..350).contains(&noise_matches_next_target), "{noise_matches_next_target}");
+        // Field by field: a spec the fields do not fit is refused with the reason.
+        let spec = MqarSpec { keys: 1, values: 2, len: 4, placement: crate::tasks::mqar::QueryPlacement::Separated };
+        assert!(spec.assemble(&[0], &[1], &[0], &[0], &[1]).unwrap_err().to_string().contains("not after a noise value"));
+        assert!(spec.assemble(&[0], &[1], &[1], &[0], &[0]).is_ok());
     }
 }

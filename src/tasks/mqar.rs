@@ -72,18 +72,13 @@ impl MqarSpec {
         Ok(())
     }
 
-    /// Draws an instance.
+    /// Draws an instance: the key order, the values, the query slots, the query order and the
+    /// noise values, in that order, then [`MqarSpec::assemble`].
     pub fn sample(&self, s: &mut Stream) -> Result<MqarInstance> {
         self.validate()?;
         let (kappa, len) = (self.keys, self.len);
         let keys = permutation(s, kappa);
         let values: Vec<usize> = (0..kappa).map(|_| uniform_index(s, self.values)).collect();
-        let mut tokens = Vec::with_capacity(len);
-        let mut targets = vec![None; len];
-        for (&k, &v) in keys.iter().zip(&values) {
-            tokens.push(Token::Key(k));
-            tokens.push(Token::Value(v));
-        }
         // Query slots in the region of length R = T − 2κ. Separated: slots are odd offsets of a
         // region viewed as (noise, query) pairs, i.e. choose κ of ⌊R/2⌋ pair slots.
         let region = len - 2 * kappa;
@@ -103,17 +98,48 @@ impl MqarSpec {
             QueryPlacement::Repeated => (0..kappa).map(|_| uniform_index(s, kappa)).collect(),
             _ => permutation(s, kappa),
         };
+        let noise: Vec<usize> = (0..region - kappa).map(|_| uniform_index(s, self.values)).collect();
+        self.assemble(&keys, &values, &slots, &order, &noise)
+    }
+
+    /// The instance with these fields: `keys[i]` is the i-th pair's key and `values[i]` its
+    /// value; the queries sit at `slots` (offsets into the region after the pairs, in order of
+    /// `order`: the query at `slots[j]` asks for pair `order[j]`); `noise` fills the other
+    /// region positions in order. Refuses fields that do not fit the spec (a key or value out
+    /// of range, a slot outside the region or used twice, too little noise), so a strategy can
+    /// build instances field by field.
+    pub fn assemble(&self, keys: &[usize], values: &[usize], slots: &[usize], order: &[usize], noise: &[usize]) -> Result<MqarInstance> {
+        self.validate()?;
+        let (kappa, len) = (self.keys, self.len);
+        let region = len - 2 * kappa;
+        let bad = |what: &str| Err(Error::InvalidParameter(format!("MQAR fields do not fit the spec: {what}")));
+        if keys.len() != kappa || values.len() != kappa || slots.len() != kappa || order.len() != kappa || noise.len() != region - kappa {
+            return bad("wrong number of keys, values, slots, queries or noise values");
+        }
+        if keys.iter().any(|&k| k >= kappa) || values.iter().chain(noise).any(|&v| v >= self.values) || order.iter().any(|&i| i >= kappa) {
+            return bad("a key, value or query index out of range");
+        }
         let mut query_at = vec![None; region];
-        for (&slot, &i) in slots.iter().zip(&order) {
+        for (&slot, &i) in slots.iter().zip(order) {
+            if slot >= region || query_at[slot].is_some() || (self.placement == QueryPlacement::Separated && slot % 2 == 0) {
+                return bad("a query slot outside the region, used twice, or (separated placement) not after a noise value");
+            }
             query_at[slot] = Some(i);
         }
+        let mut tokens = Vec::with_capacity(len);
+        let mut targets = vec![None; len];
+        for (&k, &v) in keys.iter().zip(values) {
+            tokens.push(Token::Key(k));
+            tokens.push(Token::Value(v));
+        }
+        let mut noise = noise.iter();
         for (offset, q) in query_at.into_iter().enumerate() {
             match q {
                 Some(i) => {
                     targets[2 * kappa + offset] = Some(values[i]);
                     tokens.push(Token::Key(keys[i]));
                 }
-                None => tokens.push(Token::Value(uniform_index(s, self.values))),
+                None => tokens.push(Token::Value(*noise.next().expect("counted above"))),
             }
         }
         Ok(MqarInstance { spec: *self, tokens, targets })
