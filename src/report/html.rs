@@ -115,7 +115,7 @@ fn by_paper(results: &RunResults) -> Vec<PaperGroup<'_>> {
 /// conjectures refuted by the search).
 fn paper_summary(out: &mut String, groups: &[PaperGroup]) {
     use crate::claim::{ErrorKind, Status, VerdictKind};
-    out.push_str("<table class=\"papers\"><tr><th>paper</th><th>claims</th><th>theorems</th><th>errata, by kind</th><th>conjectures</th><th>not reproduced or not decided</th></tr>\n");
+    out.push_str("<table class=\"papers\"><tr><th>paper</th><th>claims</th><th>theorems</th><th>errata, by kind</th><th>refutations certified</th><th>conjectures</th><th>not reproduced or not decided</th></tr>\n");
     for g in groups {
         let count = |s: Status| g.claims.iter().filter(|c| c.meta.status == s).count();
         let kinds: Vec<String> = ErrorKind::ALL
@@ -125,6 +125,9 @@ fn paper_summary(out: &mut String, groups: &[PaperGroup]) {
                 (n > 0).then(|| format!("{n} {}", k.name()))
             })
             .collect();
+        // Refutations that hold in exact arithmetic (or at the stated level, statistically).
+        let refuted: Vec<_> = g.claims.iter().filter_map(|c| c.result.certificate.as_ref()).collect();
+        let certified = refuted.iter().filter(|c| c.is_certified()).count();
         let open: Vec<String> = g
             .claims
             .iter()
@@ -137,11 +140,12 @@ fn paper_summary(out: &mut String, groups: &[PaperGroup]) {
             .collect();
         let _ = writeln!(
             out,
-            "<tr><td><a href=\"#paper-{key}\">{title}</a></td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{} {}</td><td class=\"num\">{}</td><td>{}</td></tr>",
+            "<tr><td><a href=\"#paper-{key}\">{title}</a></td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{} {}</td><td class=\"num\">{certified} of {}</td><td class=\"num\">{}</td><td>{}</td></tr>",
             g.claims.len(),
             count(Status::Theorem),
             count(Status::Erratum),
             if kinds.is_empty() { String::new() } else { format!("({})", kinds.join(", ")) },
+            refuted.len(),
             count(Status::Conjecture),
             if open.is_empty() { "–".to_string() } else { open.join(", ") },
             key = escape(g.key),
