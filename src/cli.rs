@@ -233,8 +233,7 @@ fn replay(registry: &Registry, id: &str, path: &std::path::Path, control: bool) 
             println!("  rhs = {:.17e}  ({})", v.rhs, v.rhs_is);
             println!("  margin = {:.6e}  [{}]", v.margin, v.margin_formula);
             if let Some(e) = &v.enclosure {
-                let side = |i: Option<crate::math::Interval>| i.map_or("a float".to_string(), |i| i.to_string());
-                println!("  enclosures: lhs ∈ {}, rhs ∈ {}, gap ∈ {}", side(e.lhs), side(e.rhs), e.gap);
+                println!("  enclosures: {e}");
             }
             let holds = !v.refutes();
             println!("  {}", if holds { "satisfied" } else { "VIOLATED" });

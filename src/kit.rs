@@ -9,7 +9,7 @@
 //!   runs on intervals as it runs on `f64`.
 //! - [`expm`]: e^A, entrywise enclosures (Taylor with remainder after scaling, interval
 //!   squarings): relative width about 2ˢ·n·u with s = ⌈log₂ 2‖A‖∞⌉, ~10⁻¹³ at ‖A‖ = 100.
-//! - [`logsumexp`]: log Σ e^{vᵢ}, without overflow.
+//! - [`logsumexp`]: log Σ e^{vᵢ}, without overflow; [`matmul`]: products of enclosed matrices.
 //!
 //! **Floating point, with a stated accuracy but no enclosure** (give the relation a tolerance
 //! derived from [`Rounding`](crate::claim::Rounding); a refutation by them is not certified):
@@ -32,7 +32,7 @@
 //! codes (`strategy::rademacher`, `strategy::one_hot`), [`EULER_GAMMA`].
 
 pub use crate::estimate::lambda_top;
-pub use crate::math::interval::{expm, logsumexp};
+pub use crate::math::interval::{expm, logsumexp, matmul};
 pub use crate::math::linalg;
 pub use crate::math::logsumexp as logsumexp_f64;
 pub use crate::math::quadrature::{expected_log_c_plus_gamma_x2, normal_expectation, EULER_GAMMA};

@@ -95,7 +95,7 @@ impl Certificate {
         match v.enclosure.as_deref().copied() {
             Some(e) if e.both_sides() => match e.decide(v.relation) {
                 super::comparison::Standing::Violated => Certificate::Certified { lhs: e.lhs.unwrap(), rhs: e.rhs.unwrap(), gap: e.gap },
-                _ => not(Uncertified::EnclosureTooWide, format!("gap {} ({} vs {})", e.gap, e.lhs.unwrap(), e.rhs.unwrap())),
+                _ => not(Uncertified::EnclosureTooWide, e.to_string()),
             },
             Some(e) => {
                 let (has, lacks) = if e.lhs.is_some() { ("left", "right") } else { ("right", "left") };

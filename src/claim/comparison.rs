@@ -154,6 +154,14 @@ impl Enclosure {
     }
 }
 
+/// `lhs ∈ …, rhs ∈ …, gap ∈ …`, a side without an enclosure shown as a float.
+impl fmt::Display for Enclosure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let side = |i: Option<Interval>| i.map_or("a float".to_string(), |i| i.to_string());
+        write!(f, "lhs ∈ {}, rhs ∈ {}, gap ∈ {}", side(self.lhs), side(self.rhs), self.gap)
+    }
+}
+
 /// A judged comparison: both sides, the relation, and the signed margin with its formula
 /// (negative: violated). `Copy`, so evaluations stay cheap; the claim names the sides.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -333,7 +333,8 @@ where
     /// the relation makes them.
     fn violation(&self, eval: &Eval) -> Violation {
         let c = eval.comparison().expect("an evaluated instance has a comparison");
-        c.named(self.lhs_is(c.relation), self.rhs_is(c.relation))
+        let (lhs_is, rhs_is) = self.side_names(c.relation);
+        c.named(lhs_is, rhs_is)
     }
 
     /// The violated relation at a refuting instance, with the enclosures of the
@@ -348,14 +349,7 @@ where
         v
     }
 
-    fn lhs_is(&self, relation: Relation) -> &str {
-        self.side_names(relation).0
-    }
-
-    fn rhs_is(&self, relation: Relation) -> &str {
-        self.side_names(relation).1
-    }
-
+    /// What the two sides are: by [`Property::sides`], else by what the relation makes them.
     fn side_names(&self, relation: Relation) -> (&str, &str) {
         match (&self.sides, relation) {
             (Some((l, r)), _) => (l.as_str(), r.as_str()),

@@ -129,7 +129,7 @@ impl Interval {
             return nan();
         }
         let lo = self.lo.max(0.0);
-        Interval { lo: sqrt_down(lo), hi: sqrt_up(self.hi) }
+        Interval { lo: sqrt_rounded(lo, false), hi: sqrt_rounded(self.hi, true) }
     }
     /// `x^n` for an integer `n ≥ 0`: monotone on `[0, ∞)` (on all reals for odd `n`), so each
     /// end is the power of an end, computed by repeated multiplication with outward rounding.
@@ -243,34 +243,21 @@ fn div_up(a: f64, b: f64) -> f64 {
     -div_down(-a, b)
 }
 
-fn sqrt_down(x: f64) -> f64 {
+/// √x rounded down, or up when `upward`: the remainder x − s², exact by a fused multiply-add,
+/// says on which side of √x the rounded s lies (below 2⁻⁹⁶⁰ it may underflow, so s widens).
+fn sqrt_rounded(x: f64, upward: bool) -> f64 {
     let s = x.sqrt();
     if s == 0.0 || s.is_infinite() {
         return s;
     }
     if x < TINY {
-        return down(s);
+        return if upward { up(s) } else { down(s) };
     }
-    // x − s², exactly: negative means s overshot.
-    if (-s).mul_add(s, x) < 0.0 {
-        s.next_down()
-    } else {
-        s
-    }
-}
-
-fn sqrt_up(x: f64) -> f64 {
-    let s = x.sqrt();
-    if s == 0.0 || s.is_infinite() {
-        return s;
-    }
-    if x < TINY {
-        return up(s);
-    }
-    if (-s).mul_add(s, x) > 0.0 {
-        s.next_up()
-    } else {
-        s
+    let r = (-s).mul_add(s, x);
+    match upward {
+        false if r < 0.0 => s.next_down(),
+        true if r > 0.0 => s.next_up(),
+        _ => s,
     }
 }
 
@@ -440,6 +427,10 @@ pub fn expm(rows: &[Vec<f64>]) -> Vec<Vec<Interval>> {
     let n = rows.len();
     assert!(rows.iter().all(|r| r.len() == n), "expm needs a square matrix");
     let norm = rows.iter().map(|r| r.iter().fold(Interval::exact(0.0), |acc, &x| acc + Interval::exact(x.abs())).hi).fold(0.0, f64::max);
+    if !norm.is_finite() {
+        // An infinite or NaN entry: nothing is known of e^A.
+        return vec![vec![Interval::ENTIRE; n]; n];
+    }
     let mut s = 0i32;
     while norm * 2f64.powi(-s) > 0.5 {
         s += 1;
@@ -584,6 +575,8 @@ mod tests {
         let e = expm(&[vec![0.0, -30.0], vec![30.0, 0.0]]);
         assert!(e[0][0].contains(30f64.cos()) || (e[0][0].mid() - 30f64.cos()).abs() < 1e-14, "{}", e[0][0]);
         assert!(e[1][0].width() < 1e-10);
+        // An infinite entry: nothing is known (and no endless scaling loop).
+        assert_eq!(expm(&[vec![f64::INFINITY]])[0][0], Interval::ENTIRE);
     }
 
     #[test]

@@ -194,18 +194,7 @@ fn violation(out: &mut String, v: &Violation) {
         escape(&v.rhs_is),
         v.margin,
         escape(&v.margin_formula),
-        v.enclosure
-            .as_deref()
-            .map(|e| {
-                let side = |i: Option<crate::math::Interval>| i.map_or("(floating point)".to_string(), |i| i.to_string());
-                format!(
-                    "<tr><th>enclosures</th><td colspan=\"2\">lhs ∈ {}, rhs ∈ {}, gap ∈ {}</td></tr>",
-                    escape(&side(e.lhs)),
-                    escape(&side(e.rhs)),
-                    escape(&e.gap.to_string())
-                )
-            })
-            .unwrap_or_default()
+        v.enclosure.as_deref().map(|e| format!("<tr><th>enclosures</th><td colspan=\"2\">{}</td></tr>", escape(&e.to_string()))).unwrap_or_default()
     );
 }
 

@@ -200,7 +200,7 @@ fn generator(s: f64) -> Vec<Vec<f64>> {
 /// always overlap: ties, never a refutation.
 fn t7_expm_semigroup(mode: Mode) -> Claim {
     let p = property([0; 3], (strategy::real(0.0, 10.0), strategy::real(0.0, 10.0)), |(s, t)| {
-        let product = ssmcheck::math::interval::matmul(&ssmcheck::kit::expm(&generator(*s)), &ssmcheck::kit::expm(&generator(*t)));
+        let product = ssmcheck::kit::matmul(&ssmcheck::kit::expm(&generator(*s)), &ssmcheck::kit::expm(&generator(*t)));
         let sum = ssmcheck::kit::expm(&generator(s + t));
         let mut worst = Eval::Margin(f64::INFINITY);
         for (prow, srow) in product.iter().zip(&sum) {
