@@ -199,9 +199,14 @@ fn generator(s: f64) -> Vec<Vec<f64>> {
 /// as it did for a user. On enclosures (relative width ~1.5·10⁻¹² at s + t = 20) the sides
 /// always overlap: ties, never a refutation.
 fn t7_expm_semigroup(mode: Mode) -> Claim {
-    let p = property([0; 3], (strategy::real(0.0, 10.0), strategy::real(0.0, 10.0)), |(s, t)| {
+    semigroup(mode, 1.0)
+}
+
+/// e^{sA}e^{tA} against e^{stretch·(s+t)A} entrywise, on enclosures (stretch = 1: T7).
+fn semigroup(mode: Mode, stretch: f64) -> Claim {
+    let p = property([0; 3], (strategy::real(0.0, 10.0), strategy::real(0.0, 10.0)), move |(s, t)| {
         let product = ssmcheck::kit::matmul(&ssmcheck::kit::expm(&generator(*s)), &ssmcheck::kit::expm(&generator(*t)));
-        let sum = ssmcheck::kit::expm(&generator(s + t));
+        let sum = ssmcheck::kit::expm(&generator(stretch * (s + t)));
         let mut worst = Eval::Margin(f64::INFINITY);
         for (prow, srow) in product.iter().zip(&sum) {
             for (&a, &b) in prow.iter().zip(srow) {
@@ -230,11 +235,16 @@ fn t8_jordan_corner(mode: Mode) -> Claim {
 /// the CLT, so about 6·10⁻⁵ over the 3000 instances × 10 seeds × 2 modes of this benchmark; the
 /// skew of χ²₁ thickens the upper tail of the mean, which the 6 SE leave room for).
 fn t9_monte_carlo_at_equality(mode: Mode) -> Claim {
-    let p = property_in([0; 3], strategy::real(0.0, 1.0), |trial: &Trial, _: &f64| {
+    mean_of_squares(mode, 1.0)
+}
+
+/// The mean of x² over 1000 normal draws within 6 SE of `target` (1: T9).
+fn mean_of_squares(mode: Mode, target: f64) -> Claim {
+    let p = property_in([0; 3], strategy::real(0.0, 1.0), move |trial: &Trial, _: &f64| {
         let squares: Vec<f64> = (0..1000u64).map(|i| trial.stream("x", i).normal().powi(2)).collect();
         let mean = squares.iter().sum::<f64>() / 1000.0;
         let se = (squares.iter().map(|q| (q - mean).powi(2)).sum::<f64>() / 999.0 / 1000.0).sqrt();
-        Eval::le_by((mean - 1.0).abs(), 6.0 * se, Scale(se), Tolerance::NONE)
+        Eval::le_by((mean - target).abs(), 6.0 * se, Scale(se), Tolerance::NONE)
     });
     conjecture("bench.t9.mc_at_equality", "The mean of x² over 1000 N(0, 1) draws is within 6 SE of 1.", sized(p, mode))
 }
@@ -308,4 +318,17 @@ fn no_true_conjecture_is_refuted_at_any_seed() {
         }
     }
     assert!(refutations.is_empty(), "true conjectures not confirmed:\n{}", refutations.join("\n"));
+}
+
+/// The checks of T7 and T9 can fail: on a mutant, the same check at the same budget refutes it
+/// (e^{(s+t)A} replaced by e^{1.000001·(s+t)A}, off by ~10⁻⁶ relative against enclosures ~10⁻¹²
+/// wide; the mean of x² against 1.5, 0.5 away where 6 SE ≈ 0.27). T8's mutant, the bound 3.6
+/// instead of 10/e, is `tests/conjectures.rs`'s refuted `jordan_corner_below_3_6`.
+#[test]
+fn the_enclosure_and_equality_checks_refute_their_mutants() {
+    for seed in [1, 2] {
+        for mutant in [semigroup(Mode::Targeted, 1.000_001), mean_of_squares(Mode::Targeted, 1.5)] {
+            assert!(refuted(&mutant, seed).0, "{} (mutant) not refuted at seed {seed}", mutant.meta.id);
+        }
+    }
 }
