@@ -17,6 +17,7 @@ pub mod check;
 pub mod comparison;
 pub mod eval;
 pub mod evidence;
+pub mod instance;
 pub mod meta;
 pub mod property;
 pub mod rate;

@@ -23,6 +23,7 @@ use super::check::{Check, Kind};
 use super::comparison::{Relation, Standing, Violation};
 use super::eval::Eval;
 use super::evidence::Figure;
+use super::instance::Instance;
 use super::replay::Replay;
 use super::search::{self, Choices, Phase};
 use super::trial::Trial;
@@ -30,15 +31,19 @@ use super::verdict::{Outcome, Verdict, Witness};
 use crate::error::Result;
 use crate::mc::Stream;
 use crate::stats::clopper_pearson;
-use proptest::strategy::{Strategy, ValueTree};
+use proptest::strategy::{SBoxedStrategy, Strategy, ValueTree};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::fmt::Debug;
+use std::marker::PhantomData;
 
-type Illustrate<V> = Box<dyn Fn(&V) -> Vec<Figure> + Send + Sync>;
-type Expand<V> = Box<dyn Fn(&V) -> serde_json::Value + Send + Sync>;
-type Hypothesis<V> = Box<dyn Fn(&V) -> f64 + Send + Sync>;
-type Certify<V> = Box<dyn Fn(&V) -> Eval + Send + Sync>;
+type Judged = Box<dyn Fn(&Trial, &Instance) -> Eval + Send + Sync>;
+type Illustrate = Box<dyn Fn(&Instance) -> Vec<Figure> + Send + Sync>;
+type Expand = Box<dyn Fn(&Instance) -> serde_json::Value + Send + Sync>;
+type Hypothesis = Box<dyn Fn(&Instance) -> f64 + Send + Sync>;
+type Certify = Box<dyn Fn(&Instance) -> Eval + Send + Sync>;
+/// The value tree of a drawn instance (proptest's, boxed).
+type Tree = Box<dyn ValueTree<Value = Instance>>;
 
 /// How a property's instance is evaluated: with or without the run's [`Trial`].
 pub trait Evaluate<V>: Send + Sync {
@@ -64,19 +69,36 @@ impl<V, F: Fn(&Trial, &V) -> Eval + Send + Sync> Evaluate<V> for WithTrial<F> {
     }
 }
 
-/// A property check over instances drawn from a proptest strategy.
-pub struct Property<S: Strategy, E> {
+/// A property check over instances drawn from a proptest strategy `S`, evaluated by `E`.
+///
+/// The types are the builder's: they let [`Property::given`], [`Property::certify`] and the
+/// rest take closures over the strategy's own values. The judge behind it works on
+/// [`Instance`]s, so its search and shrinking are compiled once for all claims.
+pub struct Property<S, E> {
+    judge: Judge,
+    typed: PhantomData<fn() -> (S, E)>,
+}
+
+/// The judge of a property, over type-erased instances.
+struct Judge {
     cases: [u64; 3],
-    strategy: S,
-    eval: E,
+    strategy: SBoxedStrategy<Instance>,
+    eval: Judged,
+    /// Reads a drawn value back from its JSON (for `replay` and figures of the closest instance).
+    decode: fn(serde_json::Value) -> serde_json::Result<Instance>,
     max_shrink_iters: u32,
-    illustrate: Option<Illustrate<S::Value>>,
-    expand: Option<Expand<S::Value>>,
-    given: Option<(String, Hypothesis<S::Value>)>,
+    illustrate: Option<Illustrate>,
+    expand: Option<Expand>,
+    given: Option<(String, Hypothesis)>,
     sides: Option<(String, String)>,
-    certify: Option<Certify<S::Value>>,
+    certify: Option<Certify>,
     search: Search,
     kind: Kind,
+}
+
+/// A drawn value read back from its JSON.
+fn decode<T: DeserializeOwned + Serialize + Debug + 'static>(json: serde_json::Value) -> serde_json::Result<Instance> {
+    serde_json::from_value::<T>(json).map(Instance::new)
 }
 
 /// Whether a property searches beyond its random sample, and with how many evaluations.
@@ -97,22 +119,28 @@ pub enum Search {
 /// `strategy` and judged by `eval`.
 pub fn property<S, F>(cases: [u64; 3], strategy: S, eval: F) -> Property<S, Plain<F>>
 where
-    S: Strategy + Send + Sync,
+    S: Strategy + Send + Sync + 'static,
     S::Value: Serialize + DeserializeOwned + Debug,
-    F: Fn(&S::Value) -> Eval + Send + Sync,
+    F: Fn(&S::Value) -> Eval + Send + Sync + 'static,
 {
     Property::new(cases, strategy, Plain(eval))
 }
 
-impl<S: Strategy, E> Property<S, E> {
+impl<S, E> Property<S, E>
+where
+    S: Strategy + Send + Sync + 'static,
+    S::Value: Serialize + DeserializeOwned + Debug,
+    E: Evaluate<S::Value> + 'static,
+{
     /// A property with the defaults: 2048 shrink steps, the targeted search at half the random
     /// phase's evaluations.
     fn new(cases: [u64; 3], strategy: S, eval: E) -> Self {
         let search = Search::Targeted { fraction: 0.5 };
-        Property {
+        let judge = Judge {
             cases,
-            strategy,
-            eval,
+            strategy: strategy.prop_map(Instance::new).sboxed(),
+            eval: Box::new(move |trial, value| eval.evaluate(trial, value.get())),
+            decode: decode::<S::Value>,
             max_shrink_iters: 2048,
             illustrate: None,
             expand: None,
@@ -121,7 +149,8 @@ impl<S: Strategy, E> Property<S, E> {
             certify: None,
             search,
             kind: Kind::Property,
-        }
+        };
+        Property { judge, typed: PhantomData }
     }
 }
 
@@ -129,9 +158,9 @@ impl<S: Strategy, E> Property<S, E> {
 /// keyed by the instance): for a Monte Carlo estimate inside a property.
 pub fn property_in<S, F>(cases: [u64; 3], strategy: S, eval: F) -> Property<S, WithTrial<F>>
 where
-    S: Strategy + Send + Sync,
+    S: Strategy + Send + Sync + 'static,
     S::Value: Serialize + DeserializeOwned + Debug,
-    F: Fn(&Trial, &S::Value) -> Eval + Send + Sync,
+    F: Fn(&Trial, &S::Value) -> Eval + Send + Sync + 'static,
 {
     Property::new(cases, strategy, WithTrial(eval))
 }
@@ -144,24 +173,23 @@ where
 /// Constructions are run on random instances only (their accuracy is the claim).
 pub fn construction<S, F>(cases: [u64; 3], strategy: S, eval: F) -> Property<S, Plain<F>>
 where
-    S: Strategy + Send + Sync,
+    S: Strategy + Send + Sync + 'static,
     S::Value: Serialize + DeserializeOwned + Debug,
-    F: Fn(&S::Value) -> Eval + Send + Sync,
+    F: Fn(&S::Value) -> Eval + Send + Sync + 'static,
 {
-    Property { kind: Kind::Construction, search: Search::Off, ..property(cases, strategy, eval) }
+    let mut p = property(cases, strategy, eval);
+    (p.judge.kind, p.judge.search) = (Kind::Construction, Search::Off);
+    p
 }
 
-impl<S: Strategy, E> Property<S, E> {
+impl<S: Strategy, E> Property<S, E>
+where
+    S::Value: 'static,
+{
     /// Figures drawn from the counterexample (or, when the claim holds, from the instance
     /// closest to violating it).
     pub fn illustrate(mut self, f: impl Fn(&S::Value) -> Vec<Figure> + Send + Sync + 'static) -> Self {
-        self.illustrate = Some(Box::new(f));
-        self
-    }
-    /// Names the two sides of the compared relation (what `lhs` and `rhs` of [`Eval::le`] or
-    /// the error and tolerance of [`Eval::close`] are), for the refutation's record.
-    pub fn sides(mut self, lhs_is: &str, rhs_is: &str) -> Self {
-        self.sides = Some((lhs_is.into(), rhs_is.into()));
+        self.judge.illustrate = Some(Box::new(move |v| f(v.get())));
         self
     }
     /// The concrete instance behind a drawn value, for values that only parametrise it (a
@@ -169,7 +197,7 @@ impl<S: Strategy, E> Property<S, E> {
     /// counterexample (the instance's keys, codes, tokens...), so it can be recomputed without
     /// the generator.
     pub fn expand(mut self, f: impl Fn(&S::Value) -> serde_json::Value + Send + Sync + 'static) -> Self {
-        self.expand = Some(Box::new(f));
+        self.judge.expand = Some(Box::new(move |v| f(v.get())));
         self
     }
     /// A conditional statement "if P then Q": `hypothesis` is P's signed margin (≥ 0: P holds),
@@ -177,7 +205,7 @@ impl<S: Strategy, E> Property<S, E> {
     /// the search bisects from them to instances inside, so P's edge — where conditional
     /// statements tend to fail — is sampled, not only what rejection leaves.
     pub fn given(mut self, what: &str, hypothesis: impl Fn(&S::Value) -> f64 + Send + Sync + 'static) -> Self {
-        self.given = Some((what.into(), Box::new(hypothesis)));
+        self.judge.given = Some((what.into(), Box::new(move |v| hypothesis(v.get()))));
         self
     }
     /// Re-evaluates a refuting instance with enclosures, for a check that computes in floating
@@ -186,24 +214,33 @@ impl<S: Strategy, E> Property<S, E> {
     /// a refutation is certified when the enclosures decide it too. Called on the shrunk
     /// counterexample and the most violating instance only, so its cost does not matter.
     pub fn certify(mut self, f: impl Fn(&S::Value) -> Eval + Send + Sync + 'static) -> Self {
-        self.certify = Some(Box::new(f));
+        self.judge.certify = Some(Box::new(move |v| f(v.get())));
+        self
+    }
+}
+
+impl<S, E> Property<S, E> {
+    /// Names the two sides of the compared relation (what `lhs` and `rhs` of [`Eval::le`] or
+    /// the error and tolerance of [`Eval::close`] are), for the refutation's record.
+    pub fn sides(mut self, lhs_is: &str, rhs_is: &str) -> Self {
+        self.judge.sides = Some((lhs_is.into(), rhs_is.into()));
         self
     }
     /// Sets the number of random instances at the quick, standard and deep budgets.
     pub fn cases(mut self, cases: [u64; 3]) -> Self {
-        self.cases = cases;
+        self.judge.cases = cases;
         self
     }
     /// Sets the search ([`Search::Off`] for random instances only).
     pub fn search(mut self, search: Search) -> Self {
-        self.search = search;
+        self.judge.search = search;
         self
     }
 }
 
 /// One evaluated instance with the choices that produced it.
-struct Found<V> {
-    value: V,
+struct Found {
+    value: Instance,
     choices: Choices,
     eval: Eval,
     phase: Phase,
@@ -222,7 +259,7 @@ fn rank(e: &Eval) -> (u8, f64) {
     }
 }
 
-fn better<V>(a: &Eval, b: &Option<Found<V>>) -> bool {
+fn better(a: &Eval, b: &Option<Found>) -> bool {
     b.as_ref().is_none_or(|f| rank(a) < rank(&f.eval))
 }
 
@@ -240,24 +277,19 @@ struct Tally {
     nan: u64,
 }
 
-impl<S, E> Property<S, E>
-where
-    S: Strategy + Send + Sync,
-    S::Value: Serialize + Debug,
-    E: Evaluate<S::Value>,
-{
+impl Judge {
     /// The evaluation of one value (`Reject` when it is outside the hypothesis).
-    fn evaluate(&self, ctx: &Context, value: &S::Value) -> Eval {
+    fn evaluate(&self, ctx: &Context, value: &Instance) -> Eval {
         // A NaN hypothesis margin counts as outside.
         if !self.inside(value) {
             return Eval::Reject("outside the hypothesis");
         }
-        let json = || serde_json::to_string(value).unwrap_or_default();
-        self.eval.evaluate(&Trial::new(ctx, &json), value)
+        let json = || value.to_json_text();
+        (self.eval)(&Trial::new(ctx, &json), value)
     }
 
     /// Whether `value` meets the hypothesis (always, without one; never, when its margin is NaN).
-    fn inside(&self, value: &S::Value) -> bool {
+    fn inside(&self, value: &Instance) -> bool {
         self.given.as_ref().is_none_or(|(_, h)| h(value) >= 0.0)
     }
 
@@ -275,7 +307,7 @@ where
     /// searched instance first shrinks its choices toward short dyadics (clearing low bits of
     /// each of the first 64 words, at most 128 evaluations), then the value tree they rebuild with proptest's simplify/complicate. Returns the
     /// simplest refuting value, its evaluation and the number of shrink steps.
-    fn shrink(&self, ctx: &Context, found: Found<S::Value>, drawn: Option<S::Tree>) -> (S::Value, Eval, u32) {
+    fn shrink(&self, ctx: &Context, found: Found, drawn: Option<Tree>) -> (Instance, Eval, u32) {
         let Found { mut value, mut choices, mut eval, .. } = found;
         let mut steps = 0u32;
         if let Some(tree) = drawn {
@@ -307,7 +339,7 @@ where
 
     /// Proptest's simplify/complicate on a refuting value tree, keeping refutations of the same
     /// class (a strict violation stays strict).
-    fn shrink_tree(&self, ctx: &Context, mut tree: S::Tree, mut value: S::Value, mut eval: Eval, steps: u32) -> (S::Value, Eval, u32) {
+    fn shrink_tree(&self, ctx: &Context, mut tree: Tree, mut value: Instance, mut eval: Eval, steps: u32) -> (Instance, Eval, u32) {
         if !tree.simplify() {
             return (value, eval, steps);
         }
@@ -339,7 +371,7 @@ where
 
     /// The violated relation at a refuting instance, with the enclosures of the
     /// [certifying](Property::certify) re-evaluation when there is one (of the same relation).
-    fn refuted_relation(&self, value: &S::Value, eval: &Eval) -> Violation {
+    fn refuted_relation(&self, value: &Instance, eval: &Eval) -> Violation {
         let mut v = self.violation(eval);
         if v.enclosure.is_none() {
             if let Some(c) = self.certify.as_ref().and_then(|f| f(value).comparison()).filter(|c| c.relation == v.relation) {
@@ -359,8 +391,8 @@ where
     }
 
     /// The drawn value as JSON, with the fields of its expansion added.
-    fn counterexample(&self, value: &S::Value) -> Result<serde_json::Value> {
-        let mut json = serde_json::to_value(value)?;
+    fn counterexample(&self, value: &Instance) -> Result<serde_json::Value> {
+        let mut json = value.to_json()?;
         if let Some(expand) = &self.expand {
             match (&mut json, expand(value)) {
                 (serde_json::Value::Object(into), serde_json::Value::Object(extra)) => into.extend(extra),
@@ -372,7 +404,7 @@ where
 
     /// Evaluates the value that `choices` encode (`None` when the strategy cannot build one
     /// from them or the value is rejected).
-    fn try_choices(&self, ctx: &Context, st: &mut SearchState<S::Value>, choices: Choices, phase: Phase) -> Option<Found<S::Value>> {
+    fn try_choices(&self, ctx: &Context, st: &mut SearchState, choices: Choices, phase: Phase) -> Option<Found> {
         st.attempts += 1;
         let value = search::replay(&self.strategy, &choices)?.current();
         let eval = self.evaluate(ctx, &value);
@@ -383,7 +415,7 @@ where
     }
 
     /// Fresh draws biased to the domain's edges; the lowest margins join the pool.
-    fn boundary_phase(&self, ctx: &Context, st: &mut SearchState<S::Value>, budget: u64, len: usize) -> Option<Found<S::Value>> {
+    fn boundary_phase(&self, ctx: &Context, st: &mut SearchState, budget: u64, len: usize) -> Option<Found> {
         while st.used[0] < budget && st.attempts < st.max_attempts {
             let choices = search::boundary(len, &mut st.stream);
             let Some(f) = self.try_choices(ctx, st, choices, Phase::Boundary) else { continue };
@@ -398,7 +430,7 @@ where
     /// Instances at the hypothesis's edge: from each random instance outside it, bisect (24
     /// halvings, on the hypothesis alone) toward a random instance inside it (pairs taken in
     /// turn, so the edge points spread along the boundary), and evaluate the point just inside.
-    fn edge_phase(&self, ctx: &Context, st: &mut SearchState<S::Value>, budget: u64, outside: &[Choices], inside: &[Choices]) -> Option<Found<S::Value>> {
+    fn edge_phase(&self, ctx: &Context, st: &mut SearchState, budget: u64, outside: &[Choices], inside: &[Choices]) -> Option<Found> {
         if self.given.is_none() || outside.is_empty() || inside.is_empty() {
             return None;
         }
@@ -428,8 +460,8 @@ where
     /// A (1+1)-evolution strategy per pool instance, in turn: mutate its choices with a step
     /// of `2^σ` (σ in bits, from 16), keep the mutant when its margin is no larger, and adapt σ
     /// by the 1/5 rule (+1 on success, −¼ on failure).
-    fn climb(&self, ctx: &Context, st: &mut SearchState<S::Value>, budget: u64) -> Option<Found<S::Value>> {
-        let mut chains: Vec<(Found<S::Value>, f64)> = std::mem::take(&mut st.pool).into_iter().map(|f| (f, 16.0)).collect();
+    fn climb(&self, ctx: &Context, st: &mut SearchState, budget: u64) -> Option<Found> {
+        let mut chains: Vec<(Found, f64)> = std::mem::take(&mut st.pool).into_iter().map(|f| (f, 16.0)).collect();
         let mut k = 0usize;
         while !chains.is_empty() && st.used.iter().sum::<u64>() < budget && st.attempts < st.max_attempts {
             let i = k % chains.len();
@@ -453,11 +485,10 @@ where
     /// The targeted phases, after a random phase that refuted nothing, with `budget`
     /// evaluations: a quarter on boundary draws, an eighth at the hypothesis's edge, the rest
     /// climbing. Stops at the first refuting instance; returns it and the search's record.
-    fn targeted(&self, ctx: &Context, budget: u64, pool: Vec<Found<S::Value>>, edge: &EdgeSeeds, len: usize) -> (Option<Found<S::Value>>, serde_json::Value) {
+    fn targeted(&self, ctx: &Context, budget: u64, pool: Vec<Found>, edge: &EdgeSeeds, len: usize) -> (Option<Found>, serde_json::Value) {
         // The replay must reproduce what was drawn, or the search would judge other instances.
         if let Some(f) = pool.first() {
-            let same =
-                search::replay(&self.strategy, &f.choices).is_some_and(|t| serde_json::to_value(t.current()).ok() == serde_json::to_value(&f.value).ok());
+            let same = search::replay(&self.strategy, &f.choices).is_some_and(|t| t.current().to_json().ok() == f.value.to_json().ok());
             if !same {
                 return (
                     None,
@@ -490,22 +521,22 @@ struct EdgeSeeds {
 
 /// The search's running state: evaluations per phase (boundary, edge, targeted), attempts
 /// (including choices that built no value), its random stream and the pool of lowest margins.
-struct SearchState<V> {
+struct SearchState {
     used: [u64; 3],
     attempts: u64,
     max_attempts: u64,
     stream: Stream,
-    pool: Vec<Found<V>>,
+    pool: Vec<Found>,
 }
 
-impl<V> SearchState<V> {
-    fn offer(&mut self, f: Found<V>) {
+impl SearchState {
+    fn offer(&mut self, f: Found) {
         offer(&mut self.pool, f);
     }
 }
 
 /// Keeps `f` in `pool` if it is among the [`POOL`] lowest margins (never a NaN).
-fn offer<V>(pool: &mut Vec<Found<V>>, f: Found<V>) {
+fn offer(pool: &mut Vec<Found>, f: Found) {
     if f.eval.standing() == Some(Standing::Nan) || (pool.len() >= POOL && rank(&f.eval) >= rank(&pool[POOL - 1].eval)) {
         return;
     }
@@ -514,20 +545,25 @@ fn offer<V>(pool: &mut Vec<Found<V>>, f: Found<V>) {
     pool.truncate(POOL);
 }
 
-impl<S, E> Check for Property<S, E>
-where
-    S: Strategy + Send + Sync,
-    S::Value: Serialize + DeserializeOwned + Debug,
-    E: Evaluate<S::Value>,
-{
+impl<S, E> Check for Property<S, E> {
     fn kind(&self) -> Kind {
-        self.kind
+        self.judge.kind
     }
 
     fn replay(&self, instance: &serde_json::Value, ctx: &Context) -> Result<Replay> {
+        self.judge.replay(instance, ctx)
+    }
+
+    fn run(&self, ctx: &Context) -> Result<Outcome> {
+        self.judge.run(ctx)
+    }
+}
+
+impl Judge {
+    fn replay(&self, instance: &serde_json::Value, ctx: &Context) -> Result<Replay> {
         // An expanded counterexample that is not an object wraps the drawn value.
         let drawn = instance.get("drawn").filter(|_| self.expand.is_some()).unwrap_or(instance);
-        let value: S::Value = serde_json::from_value(drawn.clone())?;
+        let value = (self.decode)(drawn.clone())?;
         // The instance is rebuilt from the drawn parameters: a recorded expansion (tokens,
         // codes) must be what they generate, or the replay would silently judge another one.
         if let Some(expand) = &self.expand {
@@ -557,9 +593,9 @@ where
         ctx.progress.expect(n + extra);
         let max_rejects = 20 * n + 1000;
         let mut t = Tally::default();
-        let mut pool: Vec<Found<S::Value>> = vec![];
-        let mut worst: Option<Found<S::Value>> = None;
-        let mut worst_tree: Option<S::Tree> = None;
+        let mut pool: Vec<Found> = vec![];
+        let mut worst: Option<Found> = None;
+        let mut worst_tree: Option<Tree> = None;
         let mut edge = EdgeSeeds::default();
         let mut max_len = 0usize;
         let mut i = 0u64;
@@ -604,7 +640,7 @@ where
                 offer(&mut pool, found);
             }
         }
-        let closest = pool.first().map(|f| (serde_json::to_value(&f.value).unwrap_or_default(), f.eval.margin().unwrap_or(f64::NAN), f.phase));
+        let closest = pool.first().map(|f| (f.value.to_json().unwrap_or_default(), f.eval.margin().unwrap_or(f64::NAN), f.phase));
         let mut search_record = None;
         if worst.is_none() && extra > 0 && t.nan == 0 && !pool.is_empty() {
             let (found, record) = self.targeted(ctx, extra, pool, &edge, max_len);
@@ -665,7 +701,7 @@ where
             let why = format!("only {} of {n} instances met the assumptions ({} rejected)", t.cases, t.rejected);
             return Ok(base(Verdict::Inconclusive { why }, Some(m)));
         }
-        let figures = match (&self.illustrate, serde_json::from_value::<S::Value>(instance.clone())) {
+        let figures = match (&self.illustrate, (self.decode)(instance.clone())) {
             (Some(f), Ok(v)) => f(&v),
             _ => vec![],
         };
