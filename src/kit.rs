@@ -10,6 +10,9 @@
 //! - [`expm`]: e^A, entrywise enclosures (Taylor with remainder after scaling, interval
 //!   squarings): relative width about 2ˢ·n·u with s = ⌈log₂ 2‖A‖∞⌉, ~10⁻¹³ at ‖A‖ = 100.
 //! - [`logsumexp`]: log Σ e^{vᵢ}, without overflow; [`matmul`]: products of enclosed matrices.
+//! - [`Dual`] over [`Interval`] and [`derivative`]: forward-mode derivatives of any function
+//!   written over [`Real`], enclosed (`derivative(&[Interval::exact(x), …], i, f)`), as over
+//!   `f64` they are exact to rounding.
 //!
 //! **Floating point, with a stated accuracy but no enclosure** (give the relation a tolerance
 //! derived from [`Rounding`](crate::claim::Rounding); a refutation by them is not certified):
@@ -37,6 +40,6 @@ pub use crate::math::linalg;
 pub use crate::math::logsumexp as logsumexp_f64;
 pub use crate::math::quadrature::{expected_log_c_plus_gamma_x2, normal_expectation, EULER_GAMMA};
 pub use crate::math::softplus::{softplus, softplus_inv};
-pub use crate::math::{Interval, Real};
+pub use crate::math::{derivative, Dual, Interval, Real};
 pub use crate::stats::ConfidenceInterval;
 pub use crate::tasks::mqar::MqarInstance;

@@ -237,7 +237,11 @@ impl Comparison {
         } else {
             1.0 - err / t
         };
-        let enclosure = Enclosure::of(e, Side::Float(t), |a, _| Interval::exact(scale.0) * tol.relative + tol.absolute - a);
+        // The tolerance is a stated number (the scale as given), so with an enclosed error it is
+        // an exact side: the enclosures decide whether the error exceeds it in exact arithmetic.
+        let allowed = || Interval::exact(scale.0) * tol.relative + tol.absolute;
+        let tol_side = if matches!(e, Side::Enclosed(_)) { Side::Enclosed(allowed()) } else { Side::Float(t) };
+        let enclosure = Enclosure::of(e, tol_side, |a, _| allowed() - a);
         Comparison { lhs: err, rhs: t, relation: Relation::Within, margin, margin_formula: WITHIN_FORMULA, band: 0.0, enclosure }
     }
     /// A comparison whose margin a claim computes itself, with its formula.

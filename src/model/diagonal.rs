@@ -108,11 +108,11 @@ impl DiagonalSsm {
 
     /// 004 eq (10): `LRD(t+k, t) = (∏_{j=t+1}^{t+k} Ā_j) B̄_t`, with Δ and B treated as
     /// constants (stop-gradient). Times are 1-based, `x[t-1]` is x_t.
-    pub fn lrd_eq10(&self, x: &[f64], t: usize, k: usize) -> Vec<f64> {
+    pub fn lrd_eq10<R: Real>(&self, x: &[R], t: usize, k: usize) -> Vec<R> {
         let (_, mut v) = self.step_coefficients(x[t - 1]);
         for j in t + 1..=t + k {
             let (abar, _) = self.step_coefficients(x[j - 1]);
-            v.iter_mut().zip(&abar).for_each(|(vn, an)| *vn *= an);
+            v.iter_mut().zip(&abar).for_each(|(vn, &an)| *vn *= an);
         }
         v
     }

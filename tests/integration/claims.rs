@@ -59,9 +59,10 @@ fn errata_are_refuted_at_other_seeds_too() {
                 assert!(w.certificate.is_some(), "{}: the most violating instance has no certificate", c.meta.id);
             }
         }
-        // Measured at seeds 1, 7 and 1234: six deterministic errata are certified (exact counts and
-        // ranks, and three re-evaluated on enclosures); a change that loses one shows here.
-        assert!(certified >= 6, "only {certified} errata certified at seed {seed}");
+        // Measured at seeds 1, 7 and 1234: eight deterministic errata are certified (exact counts
+        // and ranks, and five re-evaluated on enclosures, two of them derivatives by dual numbers
+        // over intervals); a change that loses one shows here.
+        assert!(certified >= 8, "only {certified} errata certified at seed {seed}");
     }
 }
 

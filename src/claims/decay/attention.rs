@@ -266,7 +266,7 @@ fn claim_thm1_printed() -> Claim {
         )
         .error(ErrorKind::FalseStatement, "The printed sum stops at i = t+k−1, but the softmax normalisation couples every weight w(i,τ), i ∈ I_τ, to x_t, so the printed expression differs from the Jacobian whenever the score gradient is non-zero. Corrected (sum over all of I_τ, and its closed form): 004.thm1.corrected.")
         .holds_instead(&["004.thm1.corrected"])
-    .uncertified(Uncertified::NoEnclosure, "the exact Jacobian comes from forward-mode dual numbers in f64; no enclosure of a dual number is implemented")
+    .uncertified(Uncertified::NoEnclosure, "Eq (12)'s side is built from f64 matrices (nalgebra softmax weights and score gradients), which have no enclosure; the Jacobian side alone could be enclosed (dual numbers over intervals, math::Dual<Interval>)")
 }
 
 /// `004.thm1.corrected` (theorem): Theorem 1, corrected (proofs/decay.md).

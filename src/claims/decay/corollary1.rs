@@ -347,7 +347,7 @@ fn claim_cor1_printed() -> Claim {
         )
         .error(ErrorKind::FalseStatement, "False for non-normal stable A: the search finds 2×2 counterexamples, and HiPPO-LegS (N = 4, Δ = 0.1) violates it at 190 of its first 200 steps. True for normal A (004.cor1.normal) and, for any A, with the logarithmic norm μ₂(A) in place of λ₁ (004.cor1.lognorm).")
         .holds_instead(&["004.cor1.normal", "004.cor1.lognorm"])
-    .uncertified(Uncertified::NoEnclosure, "the LRD norms come from forward-mode dual numbers in f64; no enclosure of a dual number is implemented")
+    .uncertified(Uncertified::NoEnclosure, "λ₁ = max Re λ(A) comes from an f64 eigenvalue routine and the path from f64 matrix exponentials; the eigenvalue routine has no enclosure")
 }
 
 /// `004.cor1.normal` (theorem): Corollary 1, restricted to normal A.

@@ -7,12 +7,11 @@
 //!   `Φ(t+k,t)[B̄_t + ∂Ā_t/∂x_t h_{t−1} + ∂B̄_t/∂x_t x_t]` (proofs/decay.md), also with an
 //!   input-dependent B. Control: the correction term with its sign flipped.
 
-use crate::claim::Uncertified;
 use crate::claim::{property, Claim, ErrorKind, Eval, Paper};
 use crate::claim::{Scale, Tolerance};
 use crate::math::linalg::{dist, norm};
 use crate::math::linalg::{mat_from_rows, Vector};
-use crate::math::{central_difference, derivative};
+use crate::math::{central_difference, derivative, Interval};
 use crate::model::{DeltaRule, DenseSsm, DiagonalSsm, Discretization};
 use crate::strategy::{grid, grid_matrix, grid_vec};
 use proptest::prelude::*;
@@ -154,6 +153,20 @@ fn selective_margin(inst: &SelectiveInstance, formula: DiagonalFormula) -> Eval 
     Eval::close(dist(&got, &exact), Scale(scale), Tolerance::relative(1e-10).plus_absolute(1e-300))
 }
 
+/// [`selective_margin`] on enclosures: the same relation with the formula, the dual-number
+/// derivative and their distance computed in interval arithmetic from the instance's exact
+/// inputs (the tolerance's scale stays the float run's, a stated number).
+fn selective_margin_enclosed(inst: &SelectiveInstance) -> Eval {
+    let m = &inst.model;
+    let x: Vec<Interval> = inst.x.iter().map(|&v| Interval::exact(v)).collect();
+    let got = m.lrd_eq10(&x, inst.t, inst.k);
+    let exact = derivative(&x, inst.t - 1, |x| m.states(x).pop().unwrap());
+    let err = got.iter().zip(&exact).map(|(&g, &e)| (g - e).square()).fold(Interval::exact(0.0), |s, q| s + q).sqrt();
+    let mid = |v: &[Interval]| v.iter().map(|i| i.mid()).collect::<Vec<f64>>();
+    let scale = norm(&mid(&exact)) + norm(&mid(&got)) + 1e-300;
+    Eval::close(err, Scale(scale), Tolerance::relative(1e-10).plus_absolute(1e-300))
+}
+
 fn full_sign_flipped(m: &DiagonalSsm, x: &[f64], t: usize, k: usize) -> Vec<f64> {
     let (full, printed) = (m.lrd_full(x, t, k), m.lrd_eq10(x, t, k));
     printed.iter().zip(&full).map(|(p, f)| 2.0 * p - f).collect()
@@ -182,7 +195,8 @@ fn claim_eq10_selective() -> Claim {
             super::FAMILY,
             "Eq (10) read as the full derivative of Mamba's state: with Δ_t = softplus(w x_t + b) (diagonal A, \
              ZOH or Euler B̄), (∏ Ā_j) B̄_t = dh_{t+k}/dx_t (dual numbers, relative 1e−10).",
-            property(CASES, selective_instances(false), |i: &SelectiveInstance| selective_margin(i, DiagonalSsm::lrd_eq10))
+            property(CASES, selective_instances(false), |i: &SelectiveInstance| selective_margin(i, DiagonalSsm::lrd_eq10::<f64>))
+                .certify(selective_margin_enclosed)
                 .sides("‖(∏ Ā_j) B̄_t − dh_{t+k}/dx_t‖ (dual numbers)", "tolerance 1e−10·scale")
                 .expand(selective_content),
         )
@@ -193,7 +207,6 @@ fn claim_eq10_selective() -> Claim {
         )
         .error(ErrorKind::FalseStatement, "§2: 'Mamba relaxes the linear time invariance assumption and allows the time interval to be a function of input, Δ_t = s(x_t)'; §3.1: 'the LRD defined by (8) in SSM/Mamba model is' (10), and (8) is the total derivative dh_{t+k}/dx_t. With Δ_t = s(x_t), (∏ Ā_j) B̄_t is not that derivative: it drops Φ(t+k,t)[∂Ā_t/∂x_t h_{t−1} + ∂B̄_t/∂x_t x_t]. Read with Δ independent of x (the SSM half of 'SSM/Mamba'), (10) is exact: 004.eq10; the full derivative for Mamba is 004.eq10.full.")
         .holds_instead(&["004.eq10", "004.eq10.full"])
-    .uncertified(Uncertified::NoEnclosure, "the exact derivative dh/dx comes from forward-mode dual numbers in f64; no enclosure of a dual number is implemented")
 }
 
 /// `004.eq10.full` (theorem): Eq. (10), corrected (proofs/decay.md).

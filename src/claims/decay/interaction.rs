@@ -379,7 +379,7 @@ fn claim_thm3_printed() -> Claim {
         )
         .error(ErrorKind::Typo, "The second sum's upper limit: 'Σ_{i=1}^{t}' should read Σ_{i=1}^{t−1} (only B̄_i x_i with i ≤ t−1 reach h_{t−1}); with the empty-product convention the printed i = t term adds a spurious 2x_t² Φ(t+k,t) G (Wᵀ B̄_t). With the evident intended limit the formula is exact: 004.thm3.corrected.")
         .holds_instead(&["004.thm3.corrected"])
-    .uncertified(Uncertified::NoEnclosure, "the exact Jacobian comes from forward-mode dual numbers in f64; no enclosure of a dual number is implemented")
+    .uncertified(Uncertified::NoEnclosure, "Eq (16)'s side uses f64 matrix exponentials and products (nalgebra), which have no enclosure; the Jacobian side alone could be enclosed (dual numbers over intervals, math::Dual<Interval>)")
 }
 
 /// `004.thm3.corrected` (theorem): Theorem 3, corrected (proofs/decay.md).

@@ -10,11 +10,10 @@
 //!   `lim_t |∂h_t/∂x_j| ≥ e^{−c} |∂_x(B(x)Δ(x)x)|_{x_j}|` (eq 13): the h_{j−1} term is dropped.
 //! * `000.lem2.corrected` (Theorem): `lim_t |∂h_t/∂x_j| ≥ e^{−c} |F_j|`. Control: e^{−c/2}.
 
-use crate::claim::Uncertified;
 use crate::claim::{property, Claim, ErrorKind, Eval, Figure, Paper, Series, Style};
 use crate::claim::{Scale, Tolerance};
-use crate::math::derivative;
 use crate::math::softplus::{softplus, softplus_inv};
+use crate::math::{derivative, Dual, Interval};
 use crate::model::{DeltaRule, DiagonalSsm, Discretization};
 use crate::strategy::{grid, grid_vec};
 use proptest::prelude::*;
@@ -209,6 +208,29 @@ fn lemma2_margin(inst: &FreezingInstance, form: Lemma2) -> Eval {
     Eval::le(rhs, limit, Tolerance::relative(1e-9).plus_absolute(1e-300))
 }
 
+/// The printed Lemma 2 relation on enclosures, for the certificate: the path ∂h_t/∂x_j by dual
+/// numbers over intervals from the instance's exact inputs, π²/6 and the partial sums of 1/r²
+/// enclosed, and D = ∂_x(B(x)Δ(x)x)|_{x_j} by one dual number at x_j.
+fn lemma2_printed_enclosed(inst: &FreezingInstance) -> Eval {
+    if inst.w == 0.0 {
+        return Eval::Reject("w = 0: Δ cannot be steered by the input");
+    }
+    let m = inst.model();
+    let x: Vec<Interval> = inst.inputs().into_iter().map(Interval::exact).collect();
+    let j = inst.prefix.len();
+    let path = derivative(&x, j - 1, |xs| m.states(xs).into_iter().map(|h| h[0]).collect());
+    let one = Interval::exact(1.0);
+    let zeta2 = Interval::around(std::f64::consts::PI, 1.0, 0.0).square() / Interval::exact(6.0);
+    let partial = |n: usize| (1..=n).fold(Interval::exact(0.0), |s, r| s + one / Interval::exact((r * r) as f64));
+    let (lambda, c0) = (Interval::exact(inst.lambda), Interval::exact(inst.c0));
+    let limit = path[HORIZON - 1].abs() * (-(lambda * c0 * (zeta2 - partial(HORIZON)))).exp();
+    let prefix_sum = inst.prefix.iter().fold(Interval::exact(0.0), |s, &v| s + softplus(Interval::exact(v) * inst.w + inst.b));
+    let c = lambda * (prefix_sum + c0 * (zeta2 - partial(j)));
+    let z = Dual::var(x[j - 1]);
+    let d = ((z * inst.p + inst.q) * m.delta.delta(z) * z).d;
+    Eval::le((-c).exp() * d.abs(), limit, Tolerance::relative(1e-9).plus_absolute(1e-300))
+}
+
 /// The concrete reading of a Lemma 2 instance: what each field is, the inputs it generates, and
 /// the computed sides (limit, c, the printed D and the corrected F).
 fn lemma2_content(inst: &FreezingInstance) -> serde_json::Value {
@@ -282,7 +304,8 @@ fn claim_lem2_printed() -> Claim {
             property(FREEZING_CASES, freezing_instances(), |i: &FreezingInstance| lemma2_margin(i, Lemma2::Printed))
                 .sides("the printed bound e^{−c}|∂_x(B(x)Δ(x)x)|_{x_j}|", "lim_t |∂h_t/∂x_j| (dual numbers to T = 300, exact tail)")
                 .expand(lemma2_content)
-                .illustrate(lemma2_figure),
+                .illustrate(lemma2_figure)
+                .certify(lemma2_printed_enclosed),
         )
         .source(Paper::InputSelectivity, "Lemma 2, eq (12)–(13)", "If lim_t λ_n Σ_{r=1}^t Δ(x_r) ≤ c, then lim_t |∂h^M_t/∂x_j| ≥ e^{−c} |∂_{x_j}(B_n(x_s)Δ(x_s)x_s)|.")
         .correction(
@@ -291,7 +314,6 @@ fn claim_lem2_printed() -> Claim {
         )
         .error(ErrorKind::FalseStatement, "Eq (13) drops the term −λe^{−λΔ_j}Δ'(x_j)h_{j−1} of ∂h_j/∂x_j; when it has the opposite sign to ∂_x(B(x)Δ(x)x) the limit falls below the printed bound (the search finds j = 3 instances). Valid for j = 1 (h_0 = 0); corrected with F_j in place of ∂_x(BΔx): 000.lem2.corrected.")
         .holds_instead(&["000.lem2.corrected"])
-    .uncertified(Uncertified::NoEnclosure, "the limit derivative comes from dual numbers over T = 300 steps in f64; no enclosure of a dual number is implemented")
 }
 
 /// `000.lem2.corrected` (theorem): Lemma 2, corrected (proofs/decay.md).
