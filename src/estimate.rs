@@ -24,6 +24,7 @@ use std::f64::consts::LN_10;
 pub fn lambda_top(model: &InteractionSsm, horizon: u64, replicas: u64, key: StreamKey, conf: f64) -> ConfidenceInterval {
     use rayon::prelude::*;
     let burn_in = horizon / 10;
+    crate::parallel::enter();
     let rates: Vec<f64> = (0..replicas)
         .into_par_iter()
         .map(|r| {

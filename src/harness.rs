@@ -12,7 +12,8 @@
 //!
 //! Each claim passes when its verdict agrees with its status (a theorem holds and its control is
 //! refuted, an erratum is refuted, a conjecture has the verdict it [expects](crate::claim::Claim::expect),
-//! if any). The seed and budget come from `SSMCHECK_SEED` and `SSMCHECK_BUDGET` (default 1,
+//! if any), and, when it ran parallel code, when a second run on one thread gives the same
+//! results JSON. The seed and budget come from `SSMCHECK_SEED` and `SSMCHECK_BUDGET` (default 1,
 //! quick); `SSMCHECK_RESULTS=FILE` also writes the results JSON, which
 //! `ssmcheck report --from FILE` renders (beside the shipped claims' results, if given both).
 
@@ -21,6 +22,42 @@ use crate::report::{JsonFile, Reporter, TerminalTable};
 use libtest_mimic::{Arguments, Failed, Trial};
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
+
+/// Runs one claim as a test: its result, and why the test fails (its verdict does not agree
+/// with its status, or it ran parallel code and its results differ on one thread), if it does.
+pub fn run_as_test(claim: &Claim, cfg: &RunConfig) -> (ClaimResult, Option<String>) {
+    let before = crate::parallel::sections();
+    let result = run_claim(claim, cfg);
+    let mut failure = (!result.agrees).then(|| result.to_string());
+    if failure.is_none() && crate::parallel::sections() > before {
+        failure = differs_on_one_thread(claim, cfg, &result);
+    }
+    (result, failure)
+}
+
+/// Same seed, same results, whatever the thread count: a claim that ran parallel code
+/// ([`crate::parallel`]) is run again on a pool of one thread; the failure message when its
+/// results JSON differs from the first run's.
+fn differs_on_one_thread(claim: &Claim, cfg: &RunConfig, result: &ClaimResult) -> Option<String> {
+    let pool = match rayon::ThreadPoolBuilder::new().num_threads(1).build() {
+        Ok(pool) => pool,
+        Err(e) => return Some(format!("cannot start a one-thread pool to check thread independence: {e}")),
+    };
+    let again = pool.install(|| run_claim(claim, cfg));
+    let json = |r: &ClaimResult| serde_json::to_string_pretty(r).unwrap_or_default();
+    let (many, one) = (json(result), json(&again));
+    let threads = rayon::current_num_threads();
+    (many != one).then(|| {
+        let line = many.lines().zip(one.lines()).position(|(a, b)| a != b).unwrap_or(0);
+        format!(
+            "{}: the results differ between {threads} threads and 1 (first difference at line {} of its JSON: {:?} vs {:?})",
+            claim.meta.id,
+            line + 1,
+            many.lines().nth(line).unwrap_or(""),
+            one.lines().nth(line).unwrap_or("")
+        )
+    })
+}
 
 /// Runs `claims` as tests (libtest's command-line arguments apply: filters, `--list`,
 /// `--exact`, `--test-threads`) and returns the exit code.
@@ -42,8 +79,7 @@ pub fn main(claims: Vec<Claim>) -> ExitCode {
             let done = Arc::clone(&done);
             Trial::test(name, move || {
                 let cfg = RunConfig { seed: settings.seed, budget: settings.budget, backend: &crate::mc::CpuBackend, progress: false, parallel: false };
-                let result = run_claim(&claim, &cfg);
-                let failure = (!result.agrees).then(|| result.to_string());
+                let (result, failure) = run_as_test(&claim, &cfg);
                 done.lock().expect("no test panicked holding the lock").push((i, result));
                 failure.map_or(Ok(()), |f| Err(Failed::from(f)))
             })
@@ -64,4 +100,39 @@ pub fn main(claims: Vec<Claim>) -> ExitCode {
         return ExitCode::from(2);
     }
     conclusion.exit_code()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::claim::{custom, Family, Kind, Outcome, Verdict};
+    use crate::mc::CpuBackend;
+
+    fn cfg() -> RunConfig<'static> {
+        RunConfig { seed: 1, budget: crate::claim::Budget::Quick, backend: &CpuBackend, progress: false, parallel: false }
+    }
+
+    /// A conjecture whose evidence reports the thread count of the parallel code it runs.
+    fn reporting_threads(id: &str, parallel: bool) -> Claim {
+        let check = custom(Kind::Property, move |_| {
+            if parallel {
+                crate::parallel::enter();
+            }
+            let threads = rayon::current_num_threads();
+            Ok(Outcome::new(Verdict::Holds { evidence: "counted".into() }, 1, Some(1.0)).detail("threads", threads))
+        });
+        Claim::conjecture(id, Family::USER, "the thread count does not matter", check)
+    }
+
+    #[test]
+    fn a_result_that_depends_on_the_thread_count_fails_its_test() {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        // On two threads, a claim whose parallel code reports the thread count differs on one.
+        let (_, failure) = pool.install(|| run_as_test(&reporting_threads("user.threads", true), &cfg()));
+        let failure = failure.expect("the difference is caught");
+        assert!(failure.contains("differ between 2 threads and 1") && failure.contains("threads"), "{failure}");
+        // A claim that ran no parallel code is not run again.
+        let (result, failure) = pool.install(|| run_as_test(&reporting_threads("user.serial", false), &cfg()));
+        assert!(failure.is_none() && result.agrees);
+    }
 }

@@ -43,6 +43,7 @@ pub mod kit;
 pub mod math;
 pub mod mc;
 pub mod model;
+pub mod parallel;
 pub mod progress;
 pub mod report;
 pub mod shard;

@@ -168,6 +168,7 @@ impl<J: Job> AnyJob for J {
 /// Runs `f` on each index of `paths` in parallel, one progress tick per item, in index order
 /// (long paths).
 pub fn per_path<T: Send>(paths: Range<u64>, progress: &dyn Progress, f: impl Fn(u64) -> T + Sync) -> Vec<T> {
+    crate::parallel::enter();
     paths
         .into_par_iter()
         .map(|p| {
@@ -183,6 +184,7 @@ pub fn per_path<T: Send>(paths: Range<u64>, progress: &dyn Progress, f: impl Fn(
 pub fn chunked<T: Send>(samples: Range<u64>, progress: &dyn Progress, f: impl Fn(u64) -> T + Sync) -> Vec<T> {
     const CHUNK: u64 = 1024;
     let (start, end) = (samples.start, samples.end);
+    crate::parallel::enter();
     let chunks: Vec<Vec<T>> = (0..(end - start).div_ceil(CHUNK))
         .into_par_iter()
         .map(|c| {
@@ -286,6 +288,7 @@ impl Job for TiltedTailJob {
         range_len(&range, self.samples)?;
         let ticks = self.ticks(range.end - range.start);
         // Few samples of long, uneven work (rejection): one rayon task per sample.
+        crate::parallel::enter();
         let out = range.into_par_iter().map(|s| tilted_tail_sample(self, Stream::new(self.key, s), Stream::new(self.accept_key, s))).collect();
         progress.advance(ticks);
         Ok(out)

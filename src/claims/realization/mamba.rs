@@ -141,6 +141,7 @@ fn integrator_check(linear: bool) -> impl crate::claim::Check {
             Figure::new("integrator_variance", "Var x_t for a marginal pole (a = 1) and a stable one (a = 0.9)", "t", "mean of x_t² over paths").log_x();
         for (i, &a) in poles.iter().enumerate() {
             let key = ctx.key(&format!("integrator/{a}"));
+            crate::parallel::enter();
             let sums: Vec<[f64; 3]> = (0..paths)
                 .into_par_iter()
                 .map(|p| {

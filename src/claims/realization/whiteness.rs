@@ -65,6 +65,7 @@ fn p_values(key_of: impl Fn(usize) -> StreamKey, runs: u64, shrink: f64) -> Vec<
         .iter()
         .map(|&n| {
             let key = key_of(n);
+            crate::parallel::enter();
             (0..runs).into_par_iter().map(|i| run_p_value(key, i, n, shrink)).collect()
         })
         .collect()

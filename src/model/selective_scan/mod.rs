@@ -94,6 +94,7 @@ pub fn selective_scan_on(isa: Isa, inp: &ScanInputs<'_>, y: &mut [f64]) -> Resul
     }
     let groups: Vec<usize> = (0..inp.d).step_by(CHANNEL_GROUP).collect();
     // Each group scans its channels over all t into a column block, copied into y afterwards.
+    crate::parallel::enter();
     let blocks: Vec<Vec<f64>> = groups.par_iter().map(|&c0| scan_group(isa, inp, c0, CHANNEL_GROUP.min(inp.d - c0))).collect();
     for (&c0, block) in groups.iter().zip(&blocks) {
         let w = CHANNEL_GROUP.min(inp.d - c0);
