@@ -7,6 +7,7 @@
 //! their instance up by type. The mapping draws exactly what the strategy draws and shrinks
 //! through the same value tree, so results do not change.
 
+use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::any::Any;
 use std::fmt::{self, Debug};
@@ -41,6 +42,11 @@ impl Instance {
     /// Wraps a drawn value.
     pub fn new<T: Serialize + Debug + 'static>(value: T) -> Self {
         Instance(Box::new(value))
+    }
+
+    /// A value of type `T` read back from its JSON (a recorded counterexample).
+    pub fn from_json<T: DeserializeOwned + Serialize + Debug + 'static>(json: serde_json::Value) -> serde_json::Result<Self> {
+        serde_json::from_value::<T>(json).map(Instance::new)
     }
 
     /// The value as its own type.
@@ -79,6 +85,8 @@ mod tests {
         assert_eq!(i.to_json().unwrap(), serde_json::json!([1.5, [2, 3]]));
         assert_eq!(i.to_json_text(), "[1.5,[2,3]]");
         assert_eq!(format!("{i:?}"), "(1.5, [2, 3])");
+        let back = Instance::from_json::<(f64, Vec<u32>)>(i.to_json().unwrap()).unwrap();
+        assert_eq!(back.to_json_text(), i.to_json_text());
     }
 
     #[test]

@@ -96,11 +96,6 @@ struct Judge {
     kind: Kind,
 }
 
-/// A drawn value read back from its JSON.
-fn decode<T: DeserializeOwned + Serialize + Debug + 'static>(json: serde_json::Value) -> serde_json::Result<Instance> {
-    serde_json::from_value::<T>(json).map(Instance::new)
-}
-
 /// Whether a property searches beyond its random sample, and with how many evaluations.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Search {
@@ -140,7 +135,7 @@ where
             cases,
             strategy: strategy.prop_map(Instance::new).sboxed(),
             eval: Box::new(move |trial, value| eval.evaluate(trial, value.get())),
-            decode: decode::<S::Value>,
+            decode: Instance::from_json::<S::Value>,
             max_shrink_iters: 2048,
             illustrate: None,
             expand: None,
