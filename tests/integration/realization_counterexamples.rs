@@ -129,3 +129,31 @@ fn alternating_stable_companions_can_grow() {
     // The sufficient condition Σ|a_i| ≤ γ < 1 fails here (2.0), as it must.
     assert!(s.rows.iter().all(|r| r.iter().map(|a| a.abs()).sum::<f64>() > 1.0));
 }
+
+#[test]
+fn the_causal_realization_holds_where_a_wrong_rounding_scale_refuted_it() {
+    // 001.c17 (a theorem) was refuted at the standard budget, seed 11, with margin −2.3·10⁻¹¹:
+    // its tolerance took the absolute terms at |A|x_abs| + B u| instead of |x_{t−1}|. At that
+    // instance (n = 4, m = 2, p = 2, constant matrices) the theorem holds with the right scale.
+    let registry = ssmcheck::claims::registry();
+    let claim = registry.get("001.c17").unwrap();
+    let bar = ssmcheck::progress::Silent;
+    let ctx = ssmcheck::claim::Context::new(11, ssmcheck::claim::Budget::Standard, &ssmcheck::mc::CpuBackend, "001.c17", &bar);
+    let instance = serde_json::json!({
+        "steps": [[
+            [[-0.1875, -0.3125, 0.4375, -0.5], [0.375, -0.5, 0.1875, -0.5], [0.5, 0.0, -0.375, 0.375], [-0.375, 0.0625, 0.5, -0.5]],
+            [[0.625, -0.375], [0.875, 0.0], [0.625, 0.875], [-1.0, -1.0]],
+            [[-1.0, 0.0, 0.0, -0.25], [0.0, 0.0, 0.0, 0.0]],
+            [[0.0, 0.0], [0.0, 0.0]]
+        ]],
+        "u": [[0.4375, -1.0], [0.875, -0.125], [-0.9375, 0.25], [0.5, -0.0625], [-0.25, 0.1875], [0.0, 0.5], [0.0, -0.3125], [0.9375, 0.0],
+              [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0]]
+    });
+    let margin = |check: &dyn ssmcheck::claim::Check| match check.replay(&instance, &ctx).unwrap() {
+        ssmcheck::claim::Replay::Evaluated(v) => v.margin,
+        other => panic!("{other:?}"),
+    };
+    assert!(margin(claim.check.as_ref()) >= 0.0);
+    // Its control (C x̂ read where C A x̂ belongs) is violated at the same instance.
+    assert!(margin(claim.control.as_ref().unwrap().check.as_ref()) < 0.0);
+}
