@@ -77,8 +77,11 @@ pub fn diagonal_lrd_path(job: &DiagonalLrdJob, marks: &[u64], mut normals: impl 
         tot.fill(0.0);
         for (&a, &lb) in job.a.iter().zip(&log_b) {
             for (m, &sk) in mx.iter_mut().zip(s.iter()) {
-                let term = 2.0 * (a * sk + lb);
-                *m = if term > *m { term } else { *m };
+                // `max`, not `if term > m { term } else { m }`: the compiler turns that select into
+                // a conditional store, a masked vector store that AMD's cores microcode (a fifth
+                // of W1's time on a Zen 2). The same value: m starts at −∞ and is never NaN, and
+                // `max` ignores a NaN term as the select did.
+                *m = m.max(2.0 * (a * sk + lb));
             }
         }
         for (&a, &lb) in job.a.iter().zip(&log_b) {
@@ -147,9 +150,8 @@ pub fn tail_sum_sample(job: &TailSumJob, mut normals: impl Normals) -> Vec<f64> 
                 }
                 let mut rows = x[head..].chunks_exact(LANES);
                 for row in &mut rows {
-                    for (l, &v) in lanes.iter_mut().zip(row) {
-                        *l += v;
-                    }
+                    let row: &[f64; LANES] = row.try_into().expect("a row of LANES");
+                    lanes = std::array::from_fn(|l| lanes[l] + row[l]);
                 }
                 for (l, &v) in lanes.iter_mut().zip(rows.remainder()) {
                     *l += v;

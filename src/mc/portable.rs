@@ -13,7 +13,7 @@
 //! generator only feeds the benchmark workloads.
 
 use super::normals::Normals;
-use crate::math::vecmath::box_muller;
+use crate::math::vecmath::{box_muller_pairs, u53_to_f64, BOX_MULLER_PASS};
 
 const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
 const DERIVE: u64 = 0xD1B5_4A32_D192_ED03;
@@ -35,16 +35,22 @@ pub fn derive(seed: u64, tag: u64) -> u64 {
 #[inline(always)]
 pub fn uniform(seed: u64, i: u64) -> f64 {
     let z = mix64(seed.wrapping_add(i.wrapping_add(1).wrapping_mul(GOLDEN)));
-    ((z >> 11) as f64 + 0.5) * (1.0 / 9_007_199_254_740_992.0)
+    (u53_to_f64(z >> 11) + 0.5) * (1.0 / 9_007_199_254_740_992.0)
 }
 
-/// Normals `[2·p0, 2·(p0 + out.len()/2))` of stream `seed` into `out` (even length).
+/// Normals `[2·p0, 2·(p0 + out.len()/2))` of stream `seed` into `out` (even length): the
+/// uniforms of up to [`BOX_MULLER_PASS`] pairs, then [`box_muller_pairs`] on them.
 fn normal_pairs(seed: u64, p0: u64, out: &mut [f64]) {
-    for (j, pair) in out.chunks_exact_mut(2).enumerate() {
-        let i = 2 * (p0 + j as u64);
-        let (z0, z1) = box_muller(uniform(seed, i), uniform(seed, i + 1));
-        pair[0] = z0;
-        pair[1] = z1;
+    let (mut u1, mut u2) = ([0.0; BOX_MULLER_PASS], [0.0; BOX_MULLER_PASS]);
+    for (k, chunk) in out.chunks_mut(2 * BOX_MULLER_PASS).enumerate() {
+        let n = chunk.len() / 2;
+        let first = p0 + (k * BOX_MULLER_PASS) as u64;
+        for (q, (a, b)) in u1[..n].iter_mut().zip(&mut u2[..n]).enumerate() {
+            let i = 2 * (first + q as u64);
+            *a = uniform(seed, i);
+            *b = uniform(seed, i + 1);
+        }
+        box_muller_pairs(&u1[..n], &u2[..n], chunk);
     }
 }
 

@@ -8,7 +8,7 @@
 
 use super::normals::Normals;
 use super::philox::philox4x32_10;
-use crate::math::vecmath::box_muller;
+use crate::math::vecmath::{box_muller, box_muller_pairs, u52_to_f64, BOX_MULLER_PASS};
 
 /// The key of a family of streams: derived from the run's seed and a label (the claim id),
 /// so two claims never share draws and adding a claim never changes another's numbers.
@@ -57,7 +57,7 @@ pub struct Stream {
 pub fn uniform_from_words(a: u32, b: u32) -> f64 {
     let hi = u64::from(a >> 6);
     let lo = u64::from(b >> 6);
-    ((hi << 26 | lo) as f64 + 0.5) * (1.0 / 4_503_599_627_370_496.0)
+    (u52_to_f64(hi << 26 | lo) + 0.5) * (1.0 / 4_503_599_627_370_496.0)
 }
 
 impl Stream {
@@ -78,17 +78,22 @@ impl Stream {
         philox4x32_10(ctr, self.key.0)
     }
 
-    /// The normal pairs of the next `out.len()/2` blocks (even length): Philox, uniforms and
-    /// Box–Muller as one straight-line loop, which the compiler vectorises across blocks.
+    /// The normal pairs of the next `out.len()/2` blocks (even length): the uniforms of up to
+    /// [`BOX_MULLER_PASS`] blocks (Philox, vectorised across blocks), then
+    /// [`box_muller_pairs`] on them.
     fn fill_pairs(&mut self, out: &mut [f64]) {
-        let b0 = self.next_block;
-        for (j, pair) in out.chunks_exact_mut(2).enumerate() {
-            let w = self.block_at(b0 + j as u64);
-            let (z0, z1) = box_muller(uniform_from_words(w[0], w[1]), uniform_from_words(w[2], w[3]));
-            pair[0] = z0;
-            pair[1] = z1;
+        let (mut u1, mut u2) = ([0.0; BOX_MULLER_PASS], [0.0; BOX_MULLER_PASS]);
+        for chunk in out.chunks_mut(2 * BOX_MULLER_PASS) {
+            let n = chunk.len() / 2;
+            let b0 = self.next_block;
+            for (j, (a, b)) in u1[..n].iter_mut().zip(&mut u2[..n]).enumerate() {
+                let w = self.block_at(b0 + j as u64);
+                *a = uniform_from_words(w[0], w[1]);
+                *b = uniform_from_words(w[2], w[3]);
+            }
+            box_muller_pairs(&u1[..n], &u2[..n], chunk);
+            self.next_block += n as u64;
         }
-        self.next_block += (out.len() / 2) as u64;
     }
 
     /// Next standard normal. Normals `2b` and `2b+1` come from block `b`.
