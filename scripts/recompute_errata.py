@@ -884,19 +884,32 @@ def companion_of(lam, b, c):
 
 
 def bmojo_c13(cx):
+    """rank[M | y] - rank M: the selective diagonal output y against every per-symbol input gain,
+    read-out and feedthrough of the frozen companions (columns [s_t = s] z^(j)_{t,k}, z^(j) driven
+    only by the inputs of symbol j, and [s_t = s] u_t)."""
     systems = cx["systems"]
     comps = [companion_of(s["lambda"], s["b"], s["c"]) for s in systems]
-    n = len(systems[0]["lambda"])
-    x, z, gap = [Fr(0)] * n, [Fr(0)] * n, Fr(0)
-    for sym, u in zip(cx["symbols"], cx["u"]):
-        s, (alpha, beta), u = systems[sym], comps[sym], Fr(u)
-        yd = Fr(s["d"]) * u + sum(Fr(ci) * xi for ci, xi in zip(s["c"], x))
+    n, steps = len(systems[0]["lambda"]), len(cx["u"])
+    syms, us = cx["symbols"], [Fr(u) for u in cx["u"]]
+    x, y = [Fr(0)] * n, []
+    for sym, u in zip(syms, us):
+        s = systems[sym]
+        y.append(Fr(s["d"]) * u + sum(Fr(ci) * xi for ci, xi in zip(s["c"], x)))
         x = [Fr(l) * xi + Fr(bi) * u for l, xi, bi in zip(s["lambda"], x, s["b"])]
-        yc = Fr(s["d"]) * u + sum(bk * zk for bk, zk in zip(beta, z))
-        last = u - sum(a * zk for a, zk in zip(alpha, z))
-        z = z[1:] + [last]
-        gap = max(gap, abs(yd - yc))
-    return float(gap), 0.0, gap > 0
+    cols = []
+    for j in range(len(systems)):
+        z, states = [Fr(0)] * n, []
+        for sym, u in zip(syms, us):
+            states.append(z)
+            alpha = comps[sym][0]
+            last = (u if sym == j else Fr(0)) - sum(a * zk for a, zk in zip(alpha, z))
+            z = z[1:] + [last]
+        for s in range(len(systems)):
+            cols += [[states[t][k] if syms[t] == s else Fr(0) for t in range(steps)] for k in range(n)]
+    cols += [[us[t] if syms[t] == s else Fr(0) for t in range(steps)] for s in range(len(systems))]
+    m = [[c[t] for c in cols] for t in range(steps)]
+    excess = frac_rank([row + [y[t]] for t, row in enumerate(m)]) - frac_rank(m)
+    return float(excess), 0.0, excess > 0
 
 
 def frac_rank(rows):
