@@ -1049,6 +1049,19 @@ def bmojo_c21_literal(cx):
     return float(len(mem)), 8.0, len(mem) > 8
 
 
+
+def bmojo_table2_caption(cx):
+    """Table 2: the variant's printed value against Mamba's, each known to half a unit in its last
+    printed digit (decimal arithmetic); violated when the intervals are apart the wrong way."""
+    row, half = cx["row"], Fr(1, 2 * 10 ** cx["row"]["decimals"])
+    value = {"Fading": row["fading"], "FadingEidetic": row["fading_eidetic"]}[cx["variant"]]
+    b, m = Fr(str(value)), Fr(str(row["mamba"]))
+    if row["task"] == "Pg19":  # log-perplexity: the variant must be lower
+        violated = b - half >= m + half
+    else:  # accuracy: the variant must be higher
+        violated = b + half <= m - half
+    return float(b), float(m), violated
+
 RECOMPUTE = {
     "004.eq10.selective": eq10_selective,
     "004.cor1.printed": cor1_printed,
@@ -1083,6 +1096,7 @@ RECOMPUTE = {
     "001.c10.printed": bmojo_c10,
     "001.c10.window.printed": bmojo_c10_window,
     "001.c21.literal": bmojo_c21_literal,
+    "001.table2.caption": bmojo_table2_caption,
 }
 
 # Errata whose recorded sides are the same two numbers this script computes (so they are compared

@@ -2,8 +2,8 @@
 //! system. Canonical forms and their conversions ([`canonical`]), the attention side
 //! ([`attention`]), Mamba's scan ([`mamba`]), innovation selection and eidetic memory
 //! ([`memory`]), a toy associative recall task for it ([`mqar`]), the Kalman predictor's white
-//! innovations ([`whiteness`]), and the suite-added stability of input-varying companions
-//! ([`stability`]).
+//! innovations ([`whiteness`]), the suite-added stability of input-varying companions
+//! ([`stability`]), and Table 2's printed comparisons ([`tables`]).
 //! Proofs, corrections and the catalogue of every statement: `proofs/realization.md`. Models:
 //! [`crate::model::companion`], [`crate::model::lti`], [`crate::model::bmojo`],
 //! [`crate::model::linear_attention`], [`crate::model::eidetic`].
@@ -17,6 +17,7 @@ pub mod mamba;
 pub mod memory;
 pub mod mqar;
 pub mod stability;
+pub mod tables;
 pub mod whiteness;
 
 /// The realization family: B'MOJO realizations (001).
@@ -31,5 +32,6 @@ pub fn register(r: &mut Registry) {
     memory::register(r);
     mqar::register(r);
     stability::register(r);
+    tables::register(r);
     whiteness::register(r);
 }
