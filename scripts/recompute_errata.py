@@ -1062,6 +1062,14 @@ def bmojo_table2_caption(cx):
         violated = b + half <= m - half
     return float(b), float(m), violated
 
+
+def copy_alpha_order(cx):
+    """alpha_{j-1} >= alpha_j for alpha_j = prod_{k=j+1}^{i} a_k (exact products)."""
+    a, j = [Fr(x) for x in cx["decays"]], cx["j"]
+    alpha = lambda m: math.prod(a[m:], start=Fr(1))
+    before, at = alpha(j - 1), alpha(j)
+    return float(before), float(at), before < at
+
 RECOMPUTE = {
     "004.eq10.selective": eq10_selective,
     "004.cor1.printed": cor1_printed,
@@ -1088,6 +1096,7 @@ RECOMPUTE = {
     "003.lem1.sigma3.printed": lem1_sigma3,
     "003.rem1.printed": cot_rem1,
     "003.lem5.printed": cot_lem5,
+    "003.eq6.alpha.printed": copy_alpha_order,
     "001.c13": bmojo_c13,
     "001.c16.printed": bmojo_c16,
     "001.c17.printed": bmojo_c17,
@@ -1104,7 +1113,7 @@ RECOMPUTE = {
 # side is the same number (an error) and the right side a tolerance of the suite's own scale.
 SAME_SIDES = {"002.lem1.rows.printed", "004.cor1.printed", "000.lem2.printed", "004.lem1.printed", "004.lem1.chi2", "004.thm4.appendix", "004.stability.printed",
               "000.thm2.reduced.printed", "000.thm3.reduced.printed", "000.thm4.reduced.printed", "000.lem3.printed",
-              "003.thm1.printed", "003.thm1.moreover.printed", "003.lem1.f32", "003.lem1.sigma3.printed", "003.rem1.printed", "003.lem5.printed",
+              "003.thm1.printed", "003.thm1.moreover.printed", "003.eq6.alpha.printed", "003.lem1.f32", "003.lem1.sigma3.printed", "003.rem1.printed", "003.lem5.printed",
               "001.c13", "001.c16.printed", "001.c7.linear", "001.c21.literal"}
 
 
