@@ -13,7 +13,7 @@
 //!
 //! [`Isa::supported`]: crate::math::isa::Isa::supported
 
-use super::vecmath::{EXP_TAYLOR, LG, LN2_HI, LN2_LO, ROUND_SHIFT};
+use super::vecmath::{EXP_TAYLOR, LG, LN2_HI, LN2_LO, ROUND_SHIFT, TWO_52};
 use std::arch::x86_64::*;
 
 /// Four f64 from `p` (unaligned).
@@ -58,9 +58,6 @@ pub unsafe fn exp_normal_range<const U: usize>(x: [__m256d; U]) -> [__m256d; U] 
     let bias = _mm256_set1_epi64x(1023i64.wrapping_sub(ROUND_SHIFT.to_bits() as i64));
     std::array::from_fn(|i| _mm256_mul_pd(p[i], _mm256_castsi256_pd(_mm256_slli_epi64::<52>(_mm256_add_epi64(_mm256_castpd_si256(t[i]), bias)))))
 }
-
-/// 2^52: OR-ing a small integer into its mantissa and subtracting it converts the integer.
-const TWO_52: f64 = 4_503_599_627_370_496.0;
 
 /// [`crate::math::vecmath::ln`] on U vectors whose values lie in [1, 2]: its reduction and
 /// polynomial, without the branches for subnormal, zero, negative and infinite arguments that

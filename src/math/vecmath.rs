@@ -31,7 +31,7 @@ fn round_to_int(x: f64) -> (f64, i64) {
 }
 
 /// 2^52: the f64 whose bits, ORed with an integer n < 2^52, are the f64 2^52 + n exactly.
-const TWO_52: f64 = 4_503_599_627_370_496.0;
+pub(crate) const TWO_52: f64 = 4_503_599_627_370_496.0;
 
 /// `n as f64` for n < 2^52, exactly, by writing n into the mantissa of 2^52 and subtracting
 /// 2^52 (both steps exact). AVX2 has no instruction for the conversion from u64 (AVX-512 has),
