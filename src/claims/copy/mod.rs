@@ -7,6 +7,7 @@
 use crate::claim::{Family, Registry};
 
 pub mod capacity;
+pub mod condition;
 pub mod distance;
 pub mod experiments;
 pub mod theorem1;
@@ -20,6 +21,7 @@ pub const FAMILY: Family = Family::new("copy");
 pub fn register(r: &mut Registry) {
     unrolled::register(r);
     theorem1::register(r);
+    condition::register(r);
     distance::register(r);
     theorem2::register(r);
     capacity::register(r);
