@@ -45,8 +45,8 @@ impl Condition7 {
         let ratio = one / x(self.a_min);
         let (mut power, mut sum) = (one, x(0.0));
         for _ in 1..self.window {
-            power = power * ratio;
-            sum = sum + power;
+            power *= ratio;
+            sum += power;
         }
         let before = x(self.a_max) / (one - x(self.a_max));
         (one - x(self.eps_rel) * 0.5) / x(self.alpha_pos) + x(self.delta) * 0.5 * (before + sum)
