@@ -82,9 +82,8 @@ pub struct Moved {
 /// A condition on grids (decays on 1/64 in [1/64, 63/64], L ≤ 24, δ and ε′ on 1/64 in (0, 1),
 /// α_pos on 1/64 in (0, 1]) and one of `changes` by one to sixteen grid steps (or L by 1 to L − 1).
 fn moved(changes: &'static [Change]) -> impl Strategy<Value = Moved> + Clone {
-    let decay = || grid(1.0 / 64.0, 63.0 / 64.0, 1.0 / 64.0);
-    let fraction = || grid(1.0 / 64.0, 63.0 / 64.0, 1.0 / 64.0);
-    (decay(), decay(), 2u32..=24, fraction(), fraction(), grid(1.0 / 64.0, 1.0, 1.0 / 64.0), 0..changes.len(), 1u32..=16).prop_map(
+    let inside = || grid(1.0 / 64.0, 63.0 / 64.0, 1.0 / 64.0);
+    (inside(), inside(), 2u32..=24, inside(), inside(), grid(1.0 / 64.0, 1.0, 1.0 / 64.0), 0..changes.len(), 1u32..=16).prop_map(
         move |(a_max, a_min, window, delta, eps_rel, alpha_pos, c, steps)| {
             let before = Condition7 { a_max, a_min, window, delta, eps_rel, alpha_pos };
             let step = f64::from(steps) / 64.0;
