@@ -7,7 +7,8 @@
 //!
 //! * `003.thm1.easier.printed` (Erratum, typo): "when a_min,> and L are smaller and a_max,< is
 //!   larger, (7) will be satisfied more easily" — two of the three directions are reversed (the
-//!   paper's next sentences give the right ones).
+//!   paper's next sentences give the right ones); read as the three changes together, it fails
+//!   too.
 //! * `003.thm1.easier` (Theorem): R does not grow when a_max,< is smaller, a_min,> larger or L
 //!   smaller. Control: a_min,> smaller.
 //!
@@ -66,6 +67,8 @@ pub enum Change {
     LargerAMax,
     /// a_max,< made smaller.
     SmallerAMax,
+    /// The printed sentence's three changes at once: a_min,> and L smaller, a_max,< larger.
+    PrintedTogether,
 }
 
 /// A condition and the same condition with one parameter moved.
@@ -95,6 +98,9 @@ fn moved(changes: &'static [Change]) -> impl Strategy<Value = Moved> + Clone {
                 Change::SmallerWindow => Condition7 { window: window - 1 - (steps - 1) % (window - 1), ..before },
                 Change::LargerAMax => Condition7 { a_max: clamp(a_max + step), ..before },
                 Change::SmallerAMax => Condition7 { a_max: clamp(a_max - step), ..before },
+                Change::PrintedTogether => {
+                    Condition7 { a_min: clamp(a_min - step), window: window - 1 - (steps - 1) % (window - 1), a_max: clamp(a_max + step), ..before }
+                }
             };
             Moved { before, change, after }
         },
@@ -114,15 +120,15 @@ fn claim_easier_printed() -> Claim {
         "003.thm1.easier.printed",
         super::FAMILY,
         "(7) is satisfied at least as easily — its right-hand side R = (1 − ε′/2)/α_pos + (δ/2)(a_max,</(1 − a_max,<) + \
-         ((1/a_min,>)^{L−1} − 1)/(1 − a_min,>)) does not grow — when a_min,> is made smaller, L smaller or a_max,< larger \
-         (grids: decays on 1/64, L ≤ 24, δ, ε′, α_pos on 1/64; R in interval arithmetic).",
-        property([300, 3000, 30000], moved(&[Change::SmallerAMin, Change::SmallerWindow, Change::LargerAMax]), no_harder).sides(SIDES.0, SIDES.1),
+         ((1/a_min,>)^{L−1} − 1)/(1 − a_min,>)) does not grow — when a_min,> is made smaller, L smaller or a_max,< larger, \
+         one at a time or all three together (grids: decays on 1/64, L ≤ 24, δ, ε′, α_pos on 1/64; R in interval arithmetic).",
+        property([300, 3000, 30000], moved(&[Change::SmallerAMin, Change::SmallerWindow, Change::LargerAMax, Change::PrintedTogether]), no_harder).sides(SIDES.0, SIDES.1),
     )
     .source(Paper::FreeLunch, "§4.2, after Theorem 1", "In addition, when a_min,> and L are smaller and a_max,< is larger, the aforementioned condition (7) will be satisfied more easily.")
     .correction("(7) is satisfied more easily when a_max,< is smaller, a_min,> larger and L smaller (003.thm1.easier), as the paper's next sentences say.")
     .error(
         ErrorKind::Typo,
-        "§4.2 says 'when a_min,> and L are smaller and a_max,< is larger, the aforementioned condition (7) will be satisfied more easily', but (7)'s right-hand side grows with a_max,< (a/(1 − a)) and shrinks as a_min,> grows (each (1/a)^k), so two of the three directions are reversed; L is right. The next sentences of the same paragraph state the right ones ('a_max,< is smaller', 'a_min,> should be as large as possible'), so the first sentence is a slip, checked as 003.thm1.easier.",
+        "§4.2 says 'when a_min,> and L are smaller and a_max,< is larger, the aforementioned condition (7) will be satisfied more easily', but (7)'s right-hand side grows with a_max,< (a/(1 − a)) and shrinks as a_min,> grows (each (1/a)^k), so two of the three directions are reversed; L is right. Read as the three changes made together, it fails too (L smaller drops the largest term of the sum, but a_min,> smaller can raise the rest by more). The next sentences of the same paragraph state the right ones ('a_max,< is smaller', 'a_min,> should be as large as possible'), so the first sentence is a slip, checked as 003.thm1.easier.",
     )
     .holds_instead(&["003.thm1.easier"])
 }
@@ -157,5 +163,14 @@ mod tests {
         // (1 − 1/4)/(1/2) + (1/4)(1 + 4 + 16) = 1.5 + 5.25.
         let r = c.required_score();
         assert!(r.lo <= 6.75 && 6.75 <= r.hi && r.hi - r.lo < 1e-14, "{r:?}");
+    }
+
+    /// The sentence read as its three changes at once (a_min,> 1/2 → 1/16, L 3 → 2, a_max,< 1/2 →
+    /// 33/64): R rises from 3.25 to 1.5 + (1/4)(33/31 + 16) ≈ 5.77.
+    #[test]
+    fn the_three_printed_changes_together_can_make_7_harder() {
+        let before = Condition7 { a_max: 0.5, a_min: 0.5, window: 3, delta: 0.5, eps_rel: 0.5, alpha_pos: 0.5 };
+        let after = Condition7 { a_max: 33.0 / 64.0, a_min: 1.0 / 16.0, window: 2, ..before };
+        assert!(no_harder(&Moved { before, change: Change::PrintedTogether, after }).refutes());
     }
 }

@@ -2,8 +2,9 @@
 //! retrain 370M and 790M language models; it encodes the printed numbers as data and checks the
 //! caption's comparison cell by cell.
 //!
-//! * `001.table2.caption` (Erratum, false statement): "Our B'MOJO variants outperform Mamba" —
-//!   the full B'MOJO (Fading + Eidetic) trails Mamba on both Scrolls tasks at both scales.
+//! * `001.table2.caption` (Erratum, reading): "Our B'MOJO variants outperform Mamba" —
+//!   read as "each variant", the full B'MOJO (Fading + Eidetic) trails Mamba on both Scrolls
+//!   tasks at both scales; read as "some variant on every task", it holds (`001.table2.fading`).
 //! * `001.table2.fading` (Conjecture): what the table does show — B'MOJO-F (Fading) beats Mamba on
 //!   every task at both scales (the text's own reading: "B'MOJO-F outperforms Mamba on the Scrolls
 //!   datasets").
@@ -145,8 +146,8 @@ fn claim_table2_caption() -> Claim {
     .source(Paper::Bmojo, "§4.3, Table 2 (caption)", "Our B'MOJO variants outperform Mamba since they have stronger recall capabilities.")
     .correction("B'MOJO-F (Fading) outperforms Mamba on every task at both scales (001.table2.fading); the full B'MOJO trails Mamba on both Scrolls tasks at both scales, as the text says ('B'MOJO-F outperforms Mamba on the Scrolls datasets').")
     .error(
-        ErrorKind::FalseStatement,
-        "Table 2's caption says 'Our B'MOJO variants outperform Mamba', but the table's own Fading + Eidetic row is below Mamba's on Scrolls-QAsper (9.02 vs 9.54 at 370M, 11.05 vs 12.43 at 790M) and Scrolls-NarraQA (5.92 vs 6.04, 7.64 vs 9.62). The §4.3 text is accurate ('B'MOJO outperforms Mamba … on PG-19 and SWDE, while B'MOJO-F outperforms Mamba on the Scrolls datasets'); the caption generalises it to both variants. What the table supports: B'MOJO-F above Mamba on every task at both scales (001.table2.fading).",
+        ErrorKind::Reading,
+        "Table 2's caption says 'Our B'MOJO variants outperform Mamba since they have stronger recall capabilities'. Reading checked: each variant outperforms Mamba on the table's tasks. The table's own Fading + Eidetic row is below Mamba's on Scrolls-QAsper (9.02 vs 9.54 at 370M, 11.05 vs 12.43 at 790M) and Scrolls-NarraQA (5.92 vs 6.04, 7.64 vs 9.62), so under it the caption is false. The other reading, that on every task some B'MOJO variant outperforms Mamba, is what the §4.3 text says ('B'MOJO outperforms Mamba … on PG-19 and SWDE, while B'MOJO-F outperforms Mamba on the Scrolls datasets'), and it holds: B'MOJO-F alone is above Mamba on every task at both scales (001.table2.fading)",
     )
     .holds_instead(&["001.table2.fading"])
 }
