@@ -91,16 +91,15 @@ fn moved(changes: &'static [Change]) -> impl Strategy<Value = Moved> + Clone {
             let before = Condition7 { a_max, a_min, window, delta, eps_rel, alpha_pos };
             let step = f64::from(steps) / 64.0;
             let clamp = |a: f64| a.clamp(1.0 / 64.0, 63.0 / 64.0);
+            let shorter = window - 1 - (steps - 1) % (window - 1);
             let change = changes[c];
             let after = match change {
                 Change::SmallerAMin => Condition7 { a_min: clamp(a_min - step), ..before },
                 Change::LargerAMin => Condition7 { a_min: clamp(a_min + step), ..before },
-                Change::SmallerWindow => Condition7 { window: window - 1 - (steps - 1) % (window - 1), ..before },
+                Change::SmallerWindow => Condition7 { window: shorter, ..before },
                 Change::LargerAMax => Condition7 { a_max: clamp(a_max + step), ..before },
                 Change::SmallerAMax => Condition7 { a_max: clamp(a_max - step), ..before },
-                Change::PrintedTogether => {
-                    Condition7 { a_min: clamp(a_min - step), window: window - 1 - (steps - 1) % (window - 1), a_max: clamp(a_max + step), ..before }
-                }
+                Change::PrintedTogether => Condition7 { a_min: clamp(a_min - step), window: shorter, a_max: clamp(a_max + step), ..before },
             };
             Moved { before, change, after }
         },
