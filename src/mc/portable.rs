@@ -34,8 +34,13 @@ pub fn derive(seed: u64, tag: u64) -> u64 {
 /// Element `i` of the uniform stream `seed`, in (0, 1).
 #[inline(always)]
 pub fn uniform(seed: u64, i: u64) -> f64 {
-    let z = mix64(seed.wrapping_add(i.wrapping_add(1).wrapping_mul(GOLDEN)));
-    (u53_to_f64(z >> 11) + 0.5) * (1.0 / 9_007_199_254_740_992.0)
+    uniform_at(seed.wrapping_add(i.wrapping_add(1).wrapping_mul(GOLDEN)))
+}
+
+/// The uniform whose counter, `seed + (i+1)·GOLDEN`, is `z`: `((mix64(z) >> 11) + 0.5)·2^−53`.
+#[inline(always)]
+fn uniform_at(z: u64) -> f64 {
+    (u53_to_f64(mix64(z) >> 11) + 0.5) * (1.0 / 9_007_199_254_740_992.0)
 }
 
 /// Normals `[2·p0, 2·(p0 + out.len()/2))` of stream `seed` into `out` (even length): the
@@ -45,10 +50,13 @@ fn normal_pairs(seed: u64, p0: u64, out: &mut [f64]) {
     for (k, chunk) in out.chunks_mut(2 * BOX_MULLER_PASS).enumerate() {
         let n = chunk.len() / 2;
         let first = p0 + (k * BOX_MULLER_PASS) as u64;
-        for (q, (a, b)) in u1[..n].iter_mut().zip(&mut u2[..n]).enumerate() {
-            let i = 2 * (first + q as u64);
-            *a = uniform(seed, i);
-            *b = uniform(seed, i + 1);
+        // The counters of uniforms 2p and 2p + 1 step by GOLDEN: added, not multiplied (AVX2 has
+        // no 64-bit multiply; the same values as `uniform`).
+        let mut z = seed.wrapping_add((2 * first + 1).wrapping_mul(GOLDEN));
+        for (a, b) in u1[..n].iter_mut().zip(&mut u2[..n]) {
+            *a = uniform_at(z);
+            *b = uniform_at(z.wrapping_add(GOLDEN));
+            z = z.wrapping_add(GOLDEN.wrapping_mul(2));
         }
         box_muller_pairs(&u1[..n], &u2[..n], chunk);
     }
@@ -114,6 +122,21 @@ mod tests {
         for (a, b) in x.iter().zip(REF_NORMAL) {
             // Box–Muller's ln/sin/cos differ from libm/libmvec in the last place only.
             assert!((a - b).abs() <= 4e-16 * b.abs().max(1.0), "{a} vs {b}");
+        }
+    }
+
+    /// The pass that steps the counters by additions gives `box_muller(uniform(s, 2p),
+    /// uniform(s, 2p + 1))` bit for bit, across passes and counter wrap-around.
+    #[test]
+    fn the_normals_are_box_muller_of_the_uniforms() {
+        for (seed, p0) in [(99u64, 0u64), (u64::MAX - 5, 1_000_003), (derive(7, 3), u64::MAX / 4 - 300)] {
+            let mut out = vec![0.0; 2 * (2 * BOX_MULLER_PASS + 7)];
+            normal_pairs(seed, p0, &mut out);
+            for (q, pair) in out.chunks_exact(2).enumerate() {
+                let p = p0 + q as u64;
+                let (z0, z1) = crate::math::vecmath::box_muller(uniform(seed, 2 * p), uniform(seed, 2 * p + 1));
+                assert_eq!((pair[0].to_bits(), pair[1].to_bits()), (z0.to_bits(), z1.to_bits()), "pair {p}");
+            }
         }
     }
 
