@@ -24,6 +24,9 @@ use rayon::prelude::*;
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+mod backward;
+
+pub use backward::{selective_scan_backward, ScanGradients};
 
 /// Channels per task (four AVX-512 registers of f64; W4 has 64 channels, two tasks).
 pub const CHANNEL_GROUP: usize = 32;
