@@ -50,6 +50,7 @@ pub mod shard;
 pub mod stats;
 pub mod strategy;
 pub mod tasks;
+pub mod train;
 
 /// The names most users need: the claim model, the helpers that state a relation, the
 /// generators (as `strategy::…`) and the models.
