@@ -4,7 +4,8 @@
 //! = A_{c,n}), B and C are L × N; the output y is L × d. Δ is the step size itself (apply
 //! softplus before, as a tensor operation, when it is a pre-activation). candle's custom
 //! operations take at most three tensors, so u and Δ travel as one L × 2d tensor `[u | Δ]` and B
-//! and C as one L × 2N tensor `[B | C]`; [`selective_scan`] does the packing.
+//! and C as one L × 2N tensor `[B | C]`; [`selective_scan`] does the packing. A leading batch
+//! dimension on u, Δ, B and C runs one scan per sequence, A shared.
 
 use crate::model::selective_scan::{selective_scan as engine_scan, selective_scan_backward, ScanInputs};
 use candle_core::{backend::BackendStorage, CpuStorage, CustomOp3, Layout, Shape, Tensor, D};
@@ -13,12 +14,17 @@ use candle_core::{backend::BackendStorage, CpuStorage, CustomOp3, Layout, Shape,
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SelectiveScanOp;
 
-/// A contiguous f64 tensor's values and its two dimensions.
-fn matrix<'a>(s: &'a CpuStorage, l: &Layout, what: &str) -> candle_core::Result<(&'a [f64], usize, usize)> {
+/// A contiguous f64 tensor's values and its dimensions as (batch, rows, cols); a matrix is a
+/// batch of one.
+fn batched<'a>(s: &'a CpuStorage, l: &Layout, what: &str) -> candle_core::Result<(&'a [f64], [usize; 3])> {
     let CpuStorage::F64(v) = s else { candle_core::bail!("selective scan: {what} must be f64, not {:?}", s.dtype()) };
     let Some((start, end)) = l.contiguous_offsets() else { candle_core::bail!("selective scan: {what} must be contiguous") };
-    let &[rows, cols] = l.dims() else { candle_core::bail!("selective scan: {what} must be a matrix, not of shape {:?}", l.dims()) };
-    Ok((&v[start..end], rows, cols))
+    let dims = match *l.dims() {
+        [rows, cols] => [1, rows, cols],
+        [batch, rows, cols] => [batch, rows, cols],
+        ref other => candle_core::bail!("selective scan: {what} must be a matrix or a batch of matrices, not of shape {other:?}"),
+    };
+    Ok((&v[start..end], dims))
 }
 
 /// Splits the rows of a packed L × 2w matrix into its two L × w halves.
@@ -36,22 +42,37 @@ fn join_rows(left: &[f64], right: &[f64], w: usize) -> Vec<f64> {
     left.chunks_exact(w).zip(right.chunks_exact(w)).flat_map(|(l, r)| l.iter().chain(r).copied()).collect()
 }
 
-/// The packed arguments unpacked: (u, Δ, A, B, C) and (d, N, L).
-type Unpacked = ([Vec<f64>; 5], (usize, usize, usize));
+/// One sequence's arguments unpacked: (u, Δ, A, B, C).
+type Unpacked = [Vec<f64>; 5];
 
-fn unpack(ud: (&[f64], usize, usize), a: (&[f64], usize, usize), bc: (&[f64], usize, usize)) -> candle_core::Result<Unpacked> {
-    let (len, d2) = (ud.1, ud.2);
-    let (n, d) = (a.1, a.2);
-    if d2 != 2 * d || bc.1 != len || bc.2 != 2 * n {
-        candle_core::bail!("selective scan: [u|Δ] is {len}×{d2}, A {n}×{d}, [B|C] {}×{}; expected L×2d, N×d, L×2N", bc.1, bc.2)
+/// The scan's dimensions (batch, d, N, L), checked across the three arguments.
+fn dimensions(ud: [usize; 3], a: [usize; 3], bc: [usize; 3]) -> candle_core::Result<[usize; 4]> {
+    let [batch, len, d2] = ud;
+    let [one, n, d] = a;
+    if one != 1 || d2 != 2 * d || bc != [batch, len, 2 * n] {
+        candle_core::bail!("selective scan: [u|Δ] is {ud:?}, A {a:?}, [B|C] {bc:?}; expected ([batch,] L, 2d), (N, d), ([batch,] L, 2N)")
     }
-    let (u, delta) = split_rows(ud.0, d);
-    let (b, c) = split_rows(bc.0, n);
-    Ok(([u, delta, a.0.to_vec(), b, c], (d, n, len)))
+    Ok([batch, d, n, len])
 }
 
-fn inputs(v: &[Vec<f64>; 5], (d, n, len): (usize, usize, usize)) -> ScanInputs<'_> {
+/// Sequence `i` of the batch, unpacked.
+fn sequence(i: usize, ud: &[f64], a: &[f64], bc: &[f64], [_, d, n, len]: [usize; 4]) -> Unpacked {
+    let (u, delta) = split_rows(&ud[i * len * 2 * d..(i + 1) * len * 2 * d], d);
+    let (b, c) = split_rows(&bc[i * len * 2 * n..(i + 1) * len * 2 * n], n);
+    [u, delta, a.to_vec(), b, c]
+}
+
+fn inputs(v: &Unpacked, [_, d, n, len]: [usize; 4]) -> ScanInputs<'_> {
     ScanInputs { d, n, len, delta: &v[1], delta_softplus: false, a: &v[2], b: &v[3], c: &v[4], u: &v[0] }
+}
+
+/// The output's shape: (L, d), or (batch, L, d) when the arguments were batched.
+fn out_shape(batched: bool, [batch, d, _, len]: [usize; 4], cols: usize) -> Shape {
+    if batched {
+        Shape::from((batch, len, cols))
+    } else {
+        Shape::from((len, cols))
+    }
 }
 
 impl CustomOp3 for SelectiveScanOp {
@@ -60,33 +81,49 @@ impl CustomOp3 for SelectiveScanOp {
     }
 
     fn cpu_fwd(&self, s1: &CpuStorage, l1: &Layout, s2: &CpuStorage, l2: &Layout, s3: &CpuStorage, l3: &Layout) -> candle_core::Result<(CpuStorage, Shape)> {
-        let (v, dims) = unpack(matrix(s1, l1, "[u|Δ]")?, matrix(s2, l2, "A")?, matrix(s3, l3, "[B|C]")?)?;
-        let (d, _, len) = dims;
-        let mut y = vec![0.0; len * d];
-        engine_scan(&inputs(&v, dims), &mut y).map_err(candle_core::Error::wrap)?;
-        Ok((CpuStorage::F64(y), Shape::from((len, d))))
+        let ((ud, ud_dims), (a, a_dims), (bc, bc_dims)) = (batched(s1, l1, "[u|Δ]")?, batched(s2, l2, "A")?, batched(s3, l3, "[B|C]")?);
+        let dims = dimensions(ud_dims, a_dims, bc_dims)?;
+        let [batch, d, _, len] = dims;
+        let mut y = vec![0.0; batch * len * d];
+        for (i, yi) in y.chunks_exact_mut(len * d).enumerate() {
+            engine_scan(&inputs(&sequence(i, ud, a, bc, dims), dims), yi).map_err(candle_core::Error::wrap)?;
+        }
+        Ok((CpuStorage::F64(y), out_shape(l1.dims().len() == 3, dims, d)))
     }
 
     fn bwd(&self, ud: &Tensor, a: &Tensor, bc: &Tensor, _y: &Tensor, dy: &Tensor) -> candle_core::Result<(Option<Tensor>, Option<Tensor>, Option<Tensor>)> {
-        let values = |t: &Tensor| -> candle_core::Result<(Vec<f64>, usize, usize)> {
-            let (r, c) = t.dims2()?;
-            Ok((t.flatten_all()?.to_vec1::<f64>()?, r, c))
+        let values = |t: &Tensor| t.contiguous()?.flatten_all()?.to_vec1::<f64>();
+        let dims3 = |t: &Tensor| -> [usize; 3] {
+            match *t.dims() {
+                [r, c] => [1, r, c],
+                [b, r, c] => [b, r, c],
+                _ => [0, 0, 0],
+            }
         };
-        let (ud, a, bc) = (values(ud)?, values(a)?, values(bc)?);
-        let (v, dims) = unpack((&ud.0, ud.1, ud.2), (&a.0, a.1, a.2), (&bc.0, bc.1, bc.2))?;
-        let (d, n, len) = dims;
-        let dy = dy.contiguous()?.flatten_all()?.to_vec1::<f64>()?;
-        let g = selective_scan_backward(&inputs(&v, dims), &dy).map_err(candle_core::Error::wrap)?;
+        let dims = dimensions(dims3(ud), dims3(a), dims3(bc))?;
+        let [batch, d, n, len] = dims;
+        let (ud_v, a_v, bc_v, dy) = (values(ud)?, values(a)?, values(bc)?, values(dy)?);
+        let (mut g_ud, mut g_a, mut g_bc) = (Vec::with_capacity(ud_v.len()), vec![0.0; n * d], Vec::with_capacity(bc_v.len()));
+        for i in 0..batch {
+            let v = sequence(i, &ud_v, &a_v, &bc_v, dims);
+            let g = selective_scan_backward(&inputs(&v, dims), &dy[i * len * d..(i + 1) * len * d]).map_err(candle_core::Error::wrap)?;
+            g_ud.extend(join_rows(&g.u, &g.delta, d));
+            g_bc.extend(join_rows(&g.b, &g.c, n));
+            g_a.iter_mut().zip(&g.a).for_each(|(s, x)| *s += x);
+        }
         let dev = candle_core::Device::Cpu;
-        let g_ud = Tensor::from_vec(join_rows(&g.u, &g.delta, d), (len, 2 * d), &dev)?;
-        let g_a = Tensor::from_vec(g.a, (n, d), &dev)?;
-        let g_bc = Tensor::from_vec(join_rows(&g.b, &g.c, n), (len, 2 * n), &dev)?;
-        Ok((Some(g_ud), Some(g_a), Some(g_bc)))
+        let batched = ud.dims().len() == 3;
+        Ok((
+            Some(Tensor::from_vec(g_ud, out_shape(batched, dims, 2 * d), &dev)?),
+            Some(Tensor::from_vec(g_a, (n, d), &dev)?),
+            Some(Tensor::from_vec(g_bc, out_shape(batched, dims, 2 * n), &dev)?),
+        ))
     }
 }
 
 /// y (L × d) of the scan with inputs u, Δ (L × d), A (N × d), B, C (L × N), differentiable in all
-/// five through [`SelectiveScanOp`].
+/// five through [`SelectiveScanOp`]; with a leading batch dimension on u, Δ, B and C, one scan
+/// per sequence (A shared) and y of shape (batch, L, d).
 pub fn selective_scan(u: &Tensor, delta: &Tensor, a: &Tensor, b: &Tensor, c: &Tensor) -> candle_core::Result<Tensor> {
     let ud = Tensor::cat(&[u, delta], D::Minus1)?.contiguous()?;
     let bc = Tensor::cat(&[b, c], D::Minus1)?.contiguous()?;
@@ -180,6 +217,25 @@ mod tests {
         let grads = run(selective_scan_by_ops, &v).sum_all().unwrap().backward().unwrap();
         let g_a = grads.get(&v[2]).unwrap();
         assert!(rel_diff(&g_a.zeros_like().unwrap(), g_a) > 1e-3);
+    }
+
+    /// A batch of two is the two sequences' scans, and A's gradient their sum.
+    #[test]
+    fn a_batch_is_its_sequences() {
+        let (v1, v2) = (variables(6, 5, 4, 12), variables(7, 5, 4, 12));
+        let a = v1[2].as_tensor();
+        let stack = |i: usize| Tensor::stack(&[v1[i].as_tensor(), v2[i].as_tensor()], 0).unwrap();
+        let y = selective_scan(&stack(0), &stack(1), a, &stack(3), &stack(4)).unwrap();
+        for (k, v) in [&v1, &v2].into_iter().enumerate() {
+            let single = selective_scan(v[0].as_tensor(), v[1].as_tensor(), a, v[3].as_tensor(), v[4].as_tensor()).unwrap();
+            assert_eq!(rel_diff(&y.get(k).unwrap(), &single), 0.0);
+        }
+        let u = Var::from_tensor(&stack(0)).unwrap();
+        let g = selective_scan(u.as_tensor(), &stack(1), a, &stack(3), &stack(4)).unwrap().sum_all().unwrap().backward().unwrap();
+        let by_ops = |v: &[Var]| selective_scan_by_ops(v[0].as_tensor(), v[1].as_tensor(), a, v[3].as_tensor(), v[4].as_tensor()).unwrap().sum_all().unwrap();
+        let reference = (by_ops(&v1) + by_ops(&v2)).unwrap().backward().unwrap();
+        let reference_u = Tensor::stack(&[reference.get(&v1[0]).unwrap(), reference.get(&v2[0]).unwrap()], 0).unwrap();
+        assert!(rel_diff(g.get(&u).unwrap(), &reference_u) < TOLERANCE);
     }
 
     #[test]
