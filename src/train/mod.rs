@@ -17,7 +17,9 @@
 //! the same weights at any thread count.
 
 pub mod adam;
+pub mod classifier;
 pub mod scan_op;
+pub mod task;
 
 use crate::error::Error;
 

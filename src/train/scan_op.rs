@@ -67,7 +67,7 @@ fn inputs(v: &Unpacked, [_, d, n, len]: [usize; 4]) -> ScanInputs<'_> {
 }
 
 /// The output's shape: (L, d), or (batch, L, d) when the arguments were batched.
-fn out_shape(batched: bool, [batch, d, _, len]: [usize; 4], cols: usize) -> Shape {
+fn out_shape(batched: bool, [batch, _, _, len]: [usize; 4], cols: usize) -> Shape {
     if batched {
         Shape::from((batch, len, cols))
     } else {

@@ -20,6 +20,7 @@
 
 use super::ScanInputs;
 use crate::error::{Error, Result};
+use crate::math::softplus::sigmoid;
 use crate::math::vecmath::{exp, softplus};
 
 /// The gradients of a scalar loss ℓ with respect to every input of [`ScanInputs`], in the same
@@ -90,16 +91,6 @@ pub fn selective_scan_backward(inp: &ScanInputs<'_>, dy: &[f64]) -> Result<ScanG
         }
     }
     Ok(g)
-}
-
-/// `1/(1 + e^{−x})`, the derivative of softplus.
-fn sigmoid(x: f64) -> f64 {
-    if x >= 0.0 {
-        1.0 / (1.0 + (-x).exp())
-    } else {
-        let e = x.exp();
-        e / (1.0 + e)
-    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,283 @@
+//! The one-layer models of 000's Keep n-th experiment (§4.1, App. D.2): token embedding →
+//! selective (Mamba) or time-invariant (S4D) SSM → linear read-out, "no conv, no gate", with
+//! the position optionally in the last embedding coordinate ("+PE"). Written once in candle
+//! tensors for training; [`SsmClassifier::to_model`] gives the same weights as the suite's
+//! [`Mixer`] and [`Readout`], which must compute the same logits (a test).
+//!
+//! Parameters (d channels, N states, vocabulary |V|):
+//!
+//! | | Mamba | S4D |
+//! |---|---|---|
+//! | Λ (d × N) | `−exp(θ_Λ)`, S4D-real start `Λ[a,n] = −(n+1)` | same |
+//! | Δ | `softplus(W_Δ x + b_Δ)` ∈ ℝ^d per step | `softplus(δ)`, one scalar |
+//! | B_t, C_t | `W_B x`, `W_C x` | constant vectors b, c |
+//!
+//! and the read-out `W_o y_t + b_o`. With PE the embedding is |V| × (d − 1) and the last
+//! coordinate of x_t is t/T (the paper does not say how the position is scaled).
+
+use super::scan_op::selective_scan;
+use crate::error::{Error, Result};
+use crate::math::softplus::softplus_inv;
+use crate::mc::{Stream, StreamKey};
+use crate::model::mixer::{Activation, Mixer, MixerKind, Projection, Readout, ShortConv, StepSize};
+use candle_core::{DType, Device, Tensor, Var, D};
+use nalgebra::{DMatrix, DVector};
+
+/// The architecture of an [`SsmClassifier`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClassifierShape {
+    /// Mamba (selective) or S4D (time-invariant); the other mixer kinds are not trained here.
+    pub kind: MixerKind,
+    /// |V|.
+    pub vocab: usize,
+    /// d (channels, the embedding width).
+    pub d: usize,
+    /// N (states per channel).
+    pub n: usize,
+    /// The position t/T in the last embedding coordinate.
+    pub position: bool,
+    /// T, the length the position is scaled by.
+    pub len: usize,
+}
+
+/// How Δ, B and C are made.
+#[derive(Clone, Debug)]
+enum Selection {
+    /// Mamba: from the input.
+    Input { w_delta: Var, b_delta: Var, w_b: Var, w_c: Var },
+    /// S4D: constant.
+    Constant { delta: Var, b: Var, c: Var },
+}
+
+/// A one-layer SSM classifier with trainable weights (f64, CPU).
+#[derive(Clone, Debug)]
+pub struct SsmClassifier {
+    /// The architecture.
+    pub shape: ClassifierShape,
+    embedding: Var,
+    log_neg_lambda: Var,
+    selection: Selection,
+    w_o: Var,
+    b_o: Var,
+}
+
+/// `softplus(z) = max(z, 0) + ln(1 + e^{−|z|})` in tensor operations.
+fn softplus(z: &Tensor) -> candle_core::Result<Tensor> {
+    z.relu()? + ((z.abs()?.neg()?.exp()? + 1.0)?.log()?)
+}
+
+impl SsmClassifier {
+    /// Fresh weights from `key`: embedding entries N(0, 1), projections N(0, 1/d), Λ at the
+    /// S4D-real start, Δ's bias so that Δ starts log-uniform in [10⁻³, 10⁻¹] (Mamba's
+    /// initialisation), read-out bias 0.
+    pub fn init(shape: ClassifierShape, key: StreamKey) -> Result<Self> {
+        let ClassifierShape { kind, vocab, d, n, position, .. } = shape;
+        if !matches!(kind, MixerKind::Mamba | MixerKind::S4d) || d < 1 + usize::from(position) || n == 0 || vocab < 2 {
+            return Err(Error::InvalidParameter(format!(
+                "a trained classifier is Mamba or S4D with d ≥ {} channels, N ≥ 1 and |V| ≥ 2 (got {kind:?}, d = {d}, N = {n}, |V| = {vocab})",
+                1 + usize::from(position)
+            )));
+        }
+        let mut s = Stream::new(key, 0);
+        let mut normal = |rows: usize, cols: usize, scale: f64| -> Result<Var> { var((0..rows * cols).map(|_| scale * s.normal()).collect(), rows, cols) };
+        let inv_sqrt_d = 1.0 / (d as f64).sqrt();
+        let embedding = normal(vocab, d - usize::from(position), 1.0)?;
+        let w_o = normal(vocab, d, inv_sqrt_d)?;
+        let log_neg_lambda = var((0..d * n).map(|i| ((i % n + 1) as f64).ln()).collect(), d, n)?;
+        let log_uniform_delta = |u: f64| softplus_inv((1e-3f64.ln() + u * (1e-1f64.ln() - 1e-3f64.ln())).exp());
+        let selection = match kind {
+            MixerKind::Mamba => {
+                let (w_delta, w_b, w_c) = (normal(d, d, 0.1 * inv_sqrt_d)?, normal(n, d, inv_sqrt_d)?, normal(n, d, inv_sqrt_d)?);
+                let mut u = Stream::new(key, 1);
+                let b_delta = var((0..d).map(|_| log_uniform_delta(u.uniform())).collect(), d, 1)?;
+                Selection::Input { w_delta, b_delta, w_b, w_c }
+            }
+            _ => {
+                let (b, c) = (normal(n, 1, 1.0)?, normal(n, 1, 1.0)?);
+                let delta = var(vec![log_uniform_delta(Stream::new(key, 1).uniform())], 1, 1)?;
+                Selection::Constant { delta, b, c }
+            }
+        };
+        Ok(SsmClassifier { shape, embedding, log_neg_lambda, selection, w_o, b_o: var(vec![0.0; vocab], vocab, 1)? })
+    }
+
+    /// Every trainable variable.
+    pub fn vars(&self) -> Vec<Var> {
+        let mut v = vec![self.embedding.clone(), self.log_neg_lambda.clone(), self.w_o.clone(), self.b_o.clone()];
+        match &self.selection {
+            Selection::Input { w_delta, b_delta, w_b, w_c } => v.extend([w_delta, b_delta, w_b, w_c].map(Var::clone)),
+            Selection::Constant { delta, b, c } => v.extend([delta, b, c].map(Var::clone)),
+        }
+        v
+    }
+
+    /// The number of trainable parameters.
+    pub fn parameters(&self) -> usize {
+        self.vars().iter().map(|v| v.elem_count()).sum()
+    }
+
+    /// The inputs x_t (batch × T × d): embeddings, and t/T in the last coordinate with PE.
+    fn inputs(&self, tokens: &[Vec<usize>]) -> candle_core::Result<Tensor> {
+        let (batch, len) = (tokens.len(), tokens.first().map_or(0, Vec::len));
+        let ids: Vec<u32> = tokens.iter().flatten().map(|&t| t as u32).collect();
+        let x = self.embedding.embedding(&Tensor::from_vec(ids, batch * len, &Device::Cpu)?)?;
+        let x = if self.shape.position {
+            let pos: Vec<f64> = (0..batch * len).map(|i| (i % len + 1) as f64 / self.shape.len as f64).collect();
+            Tensor::cat(&[x, Tensor::from_vec(pos, (batch * len, 1), &Device::Cpu)?], 1)?
+        } else {
+            x
+        };
+        x.reshape((batch, len, self.shape.d))
+    }
+
+    /// Δ (batch × T × d), Λ (d × N), B and C (batch × T × N) for inputs x.
+    fn recurrence(&self, x: &Tensor) -> candle_core::Result<[Tensor; 4]> {
+        let (batch, len, d) = x.dims3()?;
+        let n = self.shape.n;
+        let lambda = self.log_neg_lambda.as_tensor().exp()?.neg()?;
+        let flat = x.reshape((batch * len, d))?;
+        let [delta, b, c] = match &self.selection {
+            Selection::Input { w_delta, b_delta, w_b, w_c } => {
+                let pre = flat.matmul(&w_delta.as_tensor().t()?)?.broadcast_add(&b_delta.as_tensor().t()?)?;
+                [softplus(&pre)?, flat.matmul(&w_b.as_tensor().t()?)?, flat.matmul(&w_c.as_tensor().t()?)?]
+            }
+            Selection::Constant { delta, b, c } => [
+                softplus(delta.as_tensor())?.broadcast_as((batch * len, d))?,
+                b.as_tensor().t()?.broadcast_as((batch * len, n))?,
+                c.as_tensor().t()?.broadcast_as((batch * len, n))?,
+            ],
+        };
+        Ok([delta.reshape((batch, len, d))?, lambda, b.reshape((batch, len, n))?, c.reshape((batch, len, n))?])
+    }
+
+    /// The logits (batch × T × |V|) of a batch of token sequences of one length.
+    pub fn logits(&self, tokens: &[Vec<usize>]) -> candle_core::Result<Tensor> {
+        let x = self.inputs(tokens)?;
+        let [delta, lambda, b, c] = self.recurrence(&x)?;
+        let y = selective_scan(&x.contiguous()?, &delta.contiguous()?, &lambda.t()?.contiguous()?, &b.contiguous()?, &c.contiguous()?)?;
+        let (batch, len, d) = y.dims3()?;
+        let z = y.reshape((batch * len, d))?.matmul(&self.w_o.as_tensor().t()?)?.broadcast_add(&self.b_o.as_tensor().t()?)?;
+        z.reshape((batch, len, self.shape.vocab))
+    }
+
+    /// The decays `e^{Λ[a,n] Δ_t[a]}` (batch × T × d × N) on a batch: 000 Figure 1's histogram
+    /// variable (the paper's `e^{−λΔ_t}` with λ = −Λ).
+    pub fn decays(&self, tokens: &[Vec<usize>]) -> candle_core::Result<Tensor> {
+        let [delta, lambda, _, _] = self.recurrence(&self.inputs(tokens)?)?;
+        let d = delta.dims3()?.2;
+        delta.unsqueeze(3)?.broadcast_mul(&lambda.reshape((1, 1, d, self.shape.n))?)?.exp()
+    }
+
+    /// The same weights as the suite's mixer (convolution the identity, no gate) and read-out,
+    /// with the embeddings x_t of a token sequence.
+    pub fn to_model(&self, tokens: &[usize]) -> Result<(Mixer, Readout, Vec<DVector<f64>>)> {
+        let err = |e| super::candle_error("reading the weights", e);
+        let matrix = |v: &Var| -> Result<DMatrix<f64>> {
+            let (r, c) = v.as_tensor().dims2().map_err(err)?;
+            Ok(DMatrix::from_row_slice(r, c, &v.as_tensor().flatten_all().and_then(|t| t.to_vec1::<f64>()).map_err(err)?))
+        };
+        let column = |v: &Var| -> Result<DVector<f64>> { Ok(DVector::from_column_slice(matrix(v)?.as_slice())) };
+        let (d, kind) = (self.shape.d, self.shape.kind);
+        let (delta, b, c) = match &self.selection {
+            Selection::Input { w_delta, b_delta, w_b, w_c } => {
+                (StepSize::Softplus { w: matrix(w_delta)?, b: column(b_delta)? }, Projection::Linear(matrix(w_b)?), Projection::Linear(matrix(w_c)?))
+            }
+            Selection::Constant { delta, b, c } => (
+                StepSize::Constant(crate::math::softplus::softplus(matrix(delta)?[(0, 0)])),
+                Projection::Constant(column(b)?),
+                Projection::Constant(column(c)?),
+            ),
+        };
+        let mixer = Mixer {
+            kind,
+            conv: ShortConv::uniform(d, 0.0, 1.0, 0.0, Activation::Identity),
+            conv_bc: None,
+            lambda: matrix(&self.log_neg_lambda)?.map(|v| -v.exp()),
+            delta,
+            b,
+            c,
+            gate: None,
+        };
+        let readout = Readout { w: matrix(&self.w_o)?, b: column(&self.b_o)? };
+        let x = self.inputs(&[tokens.to_vec()]).and_then(|x| x.reshape((tokens.len(), d))).map_err(err)?;
+        let xs = matrix(&Var::from_tensor(&x).map_err(err)?)?.row_iter().map(|r| r.transpose()).collect();
+        Ok((mixer, readout, xs))
+    }
+}
+
+/// A rows × cols variable from row-major values.
+fn var(values: Vec<f64>, rows: usize, cols: usize) -> Result<Var> {
+    Var::from_tensor(&Tensor::from_vec(values, (rows, cols), &Device::Cpu).map_err(|e| super::candle_error("a weight", e))?)
+        .map_err(|e| super::candle_error("a weight", e))
+}
+
+/// The mean cross-entropy of `logits` (batch × T × |V|) at the scored positions of a batch.
+pub fn cross_entropy(logits: &Tensor, positions: &[usize], targets: &[Vec<usize>]) -> candle_core::Result<Tensor> {
+    let scored = logits.index_select(&Tensor::from_vec(positions.iter().map(|&p| p as u32).collect::<Vec<_>>(), positions.len(), &Device::Cpu)?, 1)?;
+    let (batch, p, v) = scored.dims3()?;
+    let flat = scored.reshape((batch * p, v))?;
+    let ids: Vec<u32> = targets.iter().flatten().map(|&t| t as u32).collect();
+    let picked = flat.gather(&Tensor::from_vec(ids, (batch * p, 1), &Device::Cpu)?, 1)?;
+    (flat.log_sum_exp(D::Minus1)? - picked.squeeze(1)?)?.mean_all()
+}
+
+/// The fraction of scored positions whose argmax logit is the target.
+pub fn accuracy(logits: &Tensor, positions: &[usize], targets: &[Vec<usize>]) -> candle_core::Result<f64> {
+    let best = logits.argmax(D::Minus1)?.to_dtype(DType::U32)?.to_vec2::<u32>()?;
+    let (mut right, mut all) = (0usize, 0usize);
+    for (row, want) in best.iter().zip(targets) {
+        for (&p, &t) in positions.iter().zip(want) {
+            right += usize::from(row[p] as usize == t);
+            all += 1;
+        }
+    }
+    Ok(right as f64 / all.max(1) as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::mixer::argmax_margin;
+
+    fn shape(kind: MixerKind, position: bool) -> ClassifierShape {
+        ClassifierShape { kind, vocab: 7, d: 5, n: 3, position, len: 9 }
+    }
+
+    /// The trained model and the suite's mixer give the same logits on the same weights. They
+    /// share the scan; they differ in softplus (≤ 2 ulp apart), in the order of the projections'
+    /// sums (d terms) and of the read-out's, so over L = 9 steps the logits (O(1) here) agree
+    /// to a few hundred roundings: 10⁻¹² leaves a factor 10 to spare.
+    #[test]
+    fn the_trained_model_is_the_suites_mixer() {
+        for (i, (kind, pe)) in [(MixerKind::Mamba, true), (MixerKind::Mamba, false), (MixerKind::S4d, true), (MixerKind::S4d, false)].into_iter().enumerate() {
+            let m = SsmClassifier::init(shape(kind, pe), StreamKey::new(i as u64, "test")).unwrap();
+            let tokens = vec![3, 1, 4, 1, 5, 6, 2, 6, 5];
+            let logits = m.logits(std::slice::from_ref(&tokens)).unwrap().squeeze(0).unwrap().to_vec2::<f64>().unwrap();
+            let (mixer, readout, xs) = m.to_model(&tokens).unwrap();
+            mixer.validate().unwrap();
+            for (t, y) in mixer.forward(&xs).iter().enumerate() {
+                let z = readout.logits(y);
+                for (a, b) in logits[t].iter().zip(z.iter()) {
+                    assert!((a - b).abs() <= 1e-12 * b.abs().max(1.0), "{kind:?} PE {pe} t {t}: {a} vs {b}");
+                }
+                let best = logits[t].iter().enumerate().fold(0, |k, (j, &v)| if v > logits[t][k] { j } else { k });
+                assert_eq!(best, argmax_margin(&z).0);
+            }
+        }
+    }
+
+    #[test]
+    fn only_mamba_and_s4d_with_room_for_the_position() {
+        let bad = ClassifierShape { kind: MixerKind::Mamba2, ..shape(MixerKind::Mamba, false) };
+        assert!(SsmClassifier::init(bad, StreamKey::new(0, "t")).unwrap_err().to_string().contains("Mamba or S4D"));
+        let narrow = ClassifierShape { d: 1, ..shape(MixerKind::Mamba, true) };
+        assert!(SsmClassifier::init(narrow, StreamKey::new(0, "t")).is_err());
+    }
+
+    #[test]
+    fn parameter_counts() {
+        // Mamba + PE: 7·4 + 5·3 + 7·5 + 7 + 5·5 + 5 + 3·5 + 3·5; S4D: 7·5 + 15 + 35 + 7 + 1 + 3 + 3.
+        assert_eq!(SsmClassifier::init(shape(MixerKind::Mamba, true), StreamKey::new(0, "t")).unwrap().parameters(), 28 + 15 + 35 + 7 + 25 + 5 + 15 + 15);
+        assert_eq!(SsmClassifier::init(shape(MixerKind::S4d, false), StreamKey::new(0, "t")).unwrap().parameters(), 35 + 15 + 35 + 7 + 1 + 3 + 3);
+    }
+}
