@@ -39,6 +39,11 @@ impl Adam {
         Ok(Adam { cfg, v: m.clone(), m, vars, step: 0 })
     }
 
+    /// Sets the step size α (for a schedule).
+    pub fn set_lr(&mut self, lr: f64) {
+        self.cfg.lr = lr;
+    }
+
     /// One step from the gradients of `loss` (a scalar): `θ ← θ − α m̂/(√v̂ + ε)`.
     pub fn backward_step(&mut self, loss: &Tensor) -> candle_core::Result<()> {
         let grads = loss.backward()?;

@@ -18,6 +18,7 @@
 
 pub mod adam;
 pub mod classifier;
+pub mod fit;
 pub mod scan_op;
 pub mod task;
 
