@@ -85,7 +85,7 @@ impl Certificate {
     /// `violation` (`None`: the check recorded none), with the claim's declared reason for
     /// being uncertified, if any.
     pub fn of(kind: Kind, violation: Option<&Violation>, declared: Option<&(Uncertified, String)>) -> Certificate {
-        if matches!(kind, Kind::Statistical | Kind::Rate) {
+        if matches!(kind, Kind::Statistical | Kind::Rate | Kind::Training) {
             return Certificate::Statistical { level: super::ALPHA };
         }
         let not = |reason, detail: String| Certificate::NotCertified { reason, detail };

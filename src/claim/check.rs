@@ -20,6 +20,9 @@ pub enum Kind {
     Rate,
     /// Explicit weights from a proof, built and run on random task instances.
     Construction,
+    /// Models trained by gradient descent over several seeds, their held-out scores judged
+    /// with exact intervals against a stated criterion (an experiment of a paper).
+    Training,
 }
 
 impl Kind {
@@ -30,6 +33,7 @@ impl Kind {
             Kind::Statistical => "statistical",
             Kind::Rate => "rate",
             Kind::Construction => "construction",
+            Kind::Training => "training",
         }
     }
 }

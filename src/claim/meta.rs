@@ -16,6 +16,11 @@ pub enum Status {
     Erratum,
     /// Open: either verdict is reported, neither fails the build.
     Conjecture,
+    /// A paper's experiment (a trained model's result), rerun at a small scale the suite can
+    /// afford: its verdict is *reproduced* (holds) or *not reproduced at this scale* (refuted),
+    /// never an erratum of the paper; it fails `cargo test` only when its negative control is
+    /// not detected or the run is inconclusive.
+    Experiment,
 }
 
 /// What kind of error an erratum is: what exactly is wrong with the statement as printed.
@@ -173,6 +178,18 @@ impl Status {
             Status::Theorem => "theorem",
             Status::Erratum => "erratum",
             Status::Conjecture => "conjecture",
+            Status::Experiment => "experiment",
+        }
+    }
+
+    /// How a verdict of a claim with this status reads: an experiment's holds is "reproduced" and
+    /// its refuted "not reproduced at this scale"; every other verdict by its own name.
+    pub fn verdict_name(self, verdict: super::verdict::VerdictKind) -> &'static str {
+        use super::verdict::VerdictKind;
+        match (self, verdict) {
+            (Status::Experiment, VerdictKind::Holds) => "reproduced",
+            (Status::Experiment, VerdictKind::Refuted) => "not reproduced at this scale",
+            (_, v) => v.name(),
         }
     }
 }
@@ -261,6 +278,11 @@ impl Claim {
     /// An erratum: the printed `statement` must be refuted by `check`.
     pub fn erratum(id: &str, family: Family, statement: &str, check: impl Check + 'static) -> Claim {
         Claim::with_status(id, family, Status::Erratum, statement, check)
+    }
+    /// A paper's experiment at small scale ([`Status::Experiment`]): `check` (of kind
+    /// [`Kind::Training`]) holds when the paper's result is reproduced by the stated criterion.
+    pub fn experiment(id: &str, family: Family, statement: &str, check: impl Check + 'static) -> Claim {
+        Claim::with_status(id, family, Status::Experiment, statement, check)
     }
     /// A conjecture: either verdict is reported.
     pub fn conjecture(id: &str, family: Family, statement: &str, check: impl Check + 'static) -> Claim {

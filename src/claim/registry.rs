@@ -69,8 +69,8 @@ impl Registry {
             if !seen.insert(m.id.clone()) {
                 out.push(format!("{}: duplicate id", m.id));
             }
-            if m.status == Status::Theorem && c.control.is_none() {
-                out.push(format!("{}: theorem without a negative control", m.id));
+            if matches!(m.status, Status::Theorem | Status::Experiment) && c.control.is_none() {
+                out.push(format!("{}: {} without a negative control", m.id, m.status));
             }
             match (&m.error, m.status) {
                 (None, Status::Erratum) => out.push(format!("{}: erratum without its kind of error", m.id)),

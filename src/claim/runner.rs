@@ -43,6 +43,16 @@ fn agreement(claim: &Claim, verdict: &Verdict, cases: u64, control: Option<&Cont
             Some(_) => None,
         },
         (Status::Theorem, v) => Some(format!("theorem not confirmed: {}", v.tag())),
+        // Either outcome of an experiment is a finding; a control that is not detected or a run
+        // that cannot decide is not.
+        (Status::Experiment, Verdict::Holds { .. } | Verdict::Refuted { .. }) => match control {
+            None => Some("experiment without a negative control".into()),
+            Some(c) if !c.detected => {
+                Some(format!("negative control '{}' not detected ({}): the experiment may be unable to fail", c.mutation, c.result.verdict))
+            }
+            Some(_) => None,
+        },
+        (Status::Experiment, v) => Some(format!("experiment not decided: {}", v.tag())),
     }
 }
 

@@ -115,7 +115,7 @@ fn by_paper(results: &RunResults) -> Vec<PaperGroup<'_>> {
 /// conjectures refuted by the search).
 fn paper_summary(out: &mut String, groups: &[PaperGroup]) {
     use crate::claim::{ErrorKind, Status, VerdictKind};
-    out.push_str("<table class=\"papers\"><tr><th>paper</th><th>claims</th><th>theorems</th><th>errata, by kind</th><th>refutations certified</th><th>conjectures</th><th>not reproduced or not decided</th></tr>\n");
+    out.push_str("<table class=\"papers\"><tr><th>paper</th><th>claims</th><th>theorems</th><th>errata, by kind</th><th>refutations certified</th><th>conjectures</th><th>experiments</th><th>not reproduced or not decided</th></tr>\n");
     for g in groups {
         let count = |s: Status| g.claims.iter().filter(|c| c.meta.status == s).count();
         let kinds: Vec<String> = ErrorKind::ALL
@@ -134,19 +134,20 @@ fn paper_summary(out: &mut String, groups: &[PaperGroup]) {
             .filter(|c| {
                 !c.agrees
                     || matches!(c.result.verdict, VerdictKind::Inconclusive | VerdictKind::Vacuous | VerdictKind::Skipped)
-                    || (c.meta.status == Status::Conjecture && c.result.verdict == VerdictKind::Refuted)
+                    || (matches!(c.meta.status, Status::Conjecture | Status::Experiment) && c.result.verdict == VerdictKind::Refuted)
             })
-            .map(|c| format!("<a href=\"#{id}\">{id}</a> ({})", c.result.verdict, id = escape(&c.meta.id)))
+            .map(|c| format!("<a href=\"#{id}\">{id}</a> ({})", c.meta.status.verdict_name(c.result.verdict), id = escape(&c.meta.id)))
             .collect();
         let _ = writeln!(
             out,
-            "<tr><td><a href=\"#paper-{key}\">{title}</a></td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{} {}</td><td class=\"num\">{certified} of {}</td><td class=\"num\">{}</td><td>{}</td></tr>",
+            "<tr><td><a href=\"#paper-{key}\">{title}</a></td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{} {}</td><td class=\"num\">{certified} of {}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td></tr>",
             g.claims.len(),
             count(Status::Theorem),
             count(Status::Erratum),
             if kinds.is_empty() { String::new() } else { format!("({})", kinds.join(", ")) },
             refuted.len(),
             count(Status::Conjecture),
+            count(Status::Experiment),
             if open.is_empty() { "–".to_string() } else { open.join(", ") },
             key = escape(g.key),
             title = escape(&g.title),
@@ -164,12 +165,13 @@ fn table(out: &mut String, groups: &[PaperGroup]) {
             let control = c.control.as_ref().map_or("–".to_string(), |k| if k.detected { "refuted ✓".into() } else { format!("{} ✗", k.result.verdict) });
             let _ = writeln!(
                 out,
-                "<tr><td><a href=\"#{id}\">{id}</a></td><td>{locus}</td><td>{status}</td><td><span class=\"v {v}\">{v}</span></td>\
+                "<tr><td><a href=\"#{id}\">{id}</a></td><td>{locus}</td><td>{status}</td><td><span class=\"v {v}\">{label}</span></td>\
                  <td class=\"num\">{cases}</td><td class=\"num\">{margin}</td><td class=\"ctl\">{control}</td><td>{agrees}</td></tr>",
                 id = escape(&c.meta.id),
                 locus = escape(&c.meta.source.locus),
                 status = escape(&status_label(c)),
                 v = c.result.verdict,
+                label = c.meta.status.verdict_name(c.result.verdict),
                 cases = c.result.cases,
                 margin = fmt_margin(c.result.margin),
                 agrees = if c.agrees { "<span class=\"yes\">yes</span>" } else { "<span class=\"v no\">NO</span>" },
@@ -202,13 +204,14 @@ fn section(out: &mut String, c: &ClaimResult) {
     let _ = writeln!(out, "<section id=\"{}\">", escape(&c.meta.id));
     let _ = writeln!(
         out,
-        "<h2>{} <span class=\"v {v}\">{v}</span></h2><p class=\"meta\">{} · {} · {} check · {}</p>",
+        "<h2>{} <span class=\"v {v}\">{label}</span></h2><p class=\"meta\">{} · {} · {} check · {}</p>",
         escape(&c.meta.id),
         escape(&status_label(c)),
         c.meta.family,
         c.meta.kind,
         escape(&format!("{} — {}", c.meta.source.origin, c.meta.source.locus)),
-        v = c.result.verdict
+        v = c.result.verdict,
+        label = c.meta.status.verdict_name(c.result.verdict)
     );
     let _ = writeln!(out, "<p><b>As printed:</b></p><blockquote>{}</blockquote>", escape(&c.meta.source.printed));
     let _ = writeln!(out, "<p><b>What is checked:</b> {}</p>", escape(&c.meta.statement));

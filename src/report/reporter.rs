@@ -44,16 +44,16 @@ pub fn table(results: &RunResults) -> String {
     use std::fmt::Write;
     let mut out = String::new();
     let width = results.claims.iter().map(|c| c.meta.id.chars().count()).max().unwrap_or(0).max(24);
-    let _ = writeln!(out, "{:<width$} {:<10} {:<11} {:<12} {:>9} {:>11}  agrees", "claim", "status", "kind", "verdict", "cases", "margin");
+    let _ = writeln!(out, "{:<width$} {:<10} {:<12} {:<12} {:>9} {:>11}  agrees", "claim", "status", "kind", "verdict", "cases", "margin");
     for c in &results.claims {
         let margin = c.result.margin.map_or("-".into(), |m| format!("{m:.3e}"));
         let _ = writeln!(
             out,
-            "{:<width$} {:<10} {:<11} {:<12} {:>9} {:>11}  {}",
+            "{:<width$} {:<10} {:<12} {:<12} {:>9} {:>11}  {}",
             c.meta.id,
             c.meta.status.name(),
             c.meta.kind.name(),
-            c.result.verdict.name(),
+            c.meta.status.verdict_name(c.result.verdict),
             c.result.cases,
             margin,
             if c.agrees { "yes" } else { "NO" }

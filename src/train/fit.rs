@@ -77,7 +77,7 @@ mod tests {
 
     fn run(kind: MixerKind, seed: u64, shuffle: bool) -> FitLog {
         let task = KeepNth::new(8, 8, 3).unwrap();
-        let shape = ClassifierShape { kind, vocab: 8, d: 8, n: 4, position: true, len: 8 };
+        let shape = ClassifierShape { kind, vocab: 8, d: 8, n: 4, position: true };
         let cfg = FitConfig { steps: 1000, batch: 16, adam: AdamConfig { lr: 0.03, ..Default::default() }, min_lr: 1e-4, test_size: 256, seed };
         let [init, _, _] = streams(seed, "test");
         let model = SsmClassifier::init(shape, init).unwrap();
