@@ -9,6 +9,7 @@ pub mod haar;
 pub mod realization;
 pub mod recall;
 pub mod stability;
+pub mod training;
 
 /// Every shipped claim of every family, in report order.
 pub fn registry() -> Registry {
@@ -26,4 +27,5 @@ pub fn register_all(r: &mut Registry) {
     copy::register(r);
     cot::register(r);
     realization::register(r);
+    training::register(r);
 }

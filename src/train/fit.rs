@@ -14,15 +14,42 @@ pub struct FitConfig {
     pub steps: usize,
     /// Sequences per step.
     pub batch: usize,
-    /// Adam's settings (000 App. D.1: η = 0.03, with cosine annealing, which [`fit`] applies
-    /// down to `min_lr`).
+    /// Adam's settings; `adam.lr` is where the cosine schedule starts (000 App. D.1: η = 0.03,
+    /// annealed to 10⁻⁶).
     pub adam: AdamConfig,
     /// The learning rate the cosine schedule ends at.
     pub min_lr: f64,
     /// Held-out sequences for the accuracy.
     pub test_size: usize,
-    /// The run's seed: the initial weights, the training data and the test data all derive from it.
-    pub seed: u64,
+}
+
+/// The three independent streams of a run: initial weights, training data, held-out data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunKeys {
+    /// The initial weights ([`SsmClassifier::init`]).
+    pub init: StreamKey,
+    /// The training sequences.
+    pub train: StreamKey,
+    /// The held-out sequences.
+    pub test: StreamKey,
+}
+
+impl RunKeys {
+    /// The streams of the run `label` under `seed`.
+    pub fn new(seed: u64, label: &str) -> Self {
+        let key = |part: &str| StreamKey::new(seed, &format!("{label}/{part}"));
+        RunKeys { init: key("init"), train: key("train"), test: key("test") }
+    }
+}
+
+/// What the model is trained to predict.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Targets {
+    /// The task's targets.
+    Task,
+    /// Every target replaced by an independent uniform token: nothing is learnable, so the
+    /// held-out accuracy stays at chance (the negative control of a training experiment).
+    Shuffled,
 }
 
 /// What a run recorded.
@@ -30,31 +57,26 @@ pub struct FitConfig {
 pub struct FitLog {
     /// The training loss (mean cross-entropy of the step's batch) at every step, before its update.
     pub loss: Vec<f64>,
-    /// Accuracy on the held-out sequences after the last step.
+    /// Accuracy on the held-out sequences after the last step (every sequence has the same
+    /// number of scored positions, so this is also the mean of the per-sequence accuracies).
     pub test_accuracy: f64,
     /// Mean cross-entropy on the held-out sequences after the last step.
     pub test_loss: f64,
 }
 
-/// The three independent streams of a run: initial weights, training data, test data.
-pub fn streams(seed: u64, label: &str) -> [StreamKey; 3] {
-    ["init", "train", "test"].map(|part| StreamKey::new(seed, &format!("{label}/{part}")))
-}
-
 /// Trains `model` on fresh batches of `task` (an unlimited training set: step s uses instances
 /// `s·batch..(s+1)·batch` of the training stream) with Adam and a cosine learning rate, and
-/// scores it on `test_size` held-out sequences. `shuffle` replaces every target by an
-/// independent uniform token (the negative control: nothing is learnable, so the held-out
-/// accuracy stays at chance).
-pub fn fit(model: &SsmClassifier, task: &KeepNth, cfg: &FitConfig, label: &str, shuffle: bool) -> Result<FitLog> {
+/// scores it on `test_size` held-out sequences (always against the task's own targets).
+pub fn fit(model: &SsmClassifier, task: &KeepNth, cfg: &FitConfig, keys: &RunKeys, targets: Targets) -> Result<FitLog> {
     let err = |e| super::candle_error("training", e);
-    let [_, train, test] = streams(cfg.seed, label);
+    let shuffled = StreamKey::new(keys.train.as_u64(), "shuffled targets");
     let mut opt = Adam::new(model.vars(), cfg.adam).map_err(err)?;
     let mut loss = Vec::with_capacity(cfg.steps);
     for step in 0..cfg.steps {
-        let mut b = task.batch(train, (step * cfg.batch) as u64, cfg.batch);
-        if shuffle {
-            let noise = task.batch(StreamKey::new(cfg.seed, &format!("{label}/shuffled")), (step * cfg.batch) as u64, cfg.batch);
+        let first = (step * cfg.batch) as u64;
+        let mut b = task.batch(keys.train, first, cfg.batch);
+        if targets == Targets::Shuffled {
+            let noise = task.batch(shuffled, first, cfg.batch);
             b.targets = noise.tokens.iter().map(|x| x[..b.positions.len()].to_vec()).collect();
         }
         let progress = step as f64 / cfg.steps.max(1) as f64;
@@ -63,7 +85,7 @@ pub fn fit(model: &SsmClassifier, task: &KeepNth, cfg: &FitConfig, label: &str, 
         loss.push(l.to_scalar::<f64>().map_err(err)?);
         opt.backward_step(&l).map_err(err)?;
     }
-    let held_out = task.batch(test, 0, cfg.test_size);
+    let held_out = task.batch(keys.test, 0, cfg.test_size);
     let logits = model.logits(&held_out.tokens).map_err(err)?;
     let test_loss = cross_entropy(&logits, &held_out.positions, &held_out.targets).and_then(|l| l.to_scalar::<f64>()).map_err(err)?;
     Ok(FitLog { loss, test_accuracy: accuracy(&logits, &held_out.positions, &held_out.targets).map_err(err)?, test_loss })
@@ -75,13 +97,13 @@ mod tests {
     use crate::model::mixer::MixerKind;
     use crate::train::classifier::ClassifierShape;
 
-    fn run(kind: MixerKind, seed: u64, shuffle: bool) -> FitLog {
+    fn run(kind: MixerKind, seed: u64, targets: Targets) -> FitLog {
         let task = KeepNth::new(8, 8, 3).unwrap();
         let shape = ClassifierShape { kind, vocab: 8, d: 8, n: 4, position: true };
-        let cfg = FitConfig { steps: 1000, batch: 16, adam: AdamConfig { lr: 0.03, ..Default::default() }, min_lr: 1e-4, test_size: 256, seed };
-        let [init, _, _] = streams(seed, "test");
-        let model = SsmClassifier::init(shape, init).unwrap();
-        fit(&model, &task, &cfg, "test", shuffle).unwrap()
+        let cfg = FitConfig { steps: 1000, batch: 16, adam: AdamConfig { lr: 0.03, ..Default::default() }, min_lr: 1e-4, test_size: 256 };
+        let keys = RunKeys::new(seed, "test");
+        let model = SsmClassifier::init(shape, keys.init).unwrap();
+        fit(&model, &task, &cfg, &keys, targets).unwrap()
     }
 
     /// Mean of a slice.
@@ -94,7 +116,7 @@ mod tests {
     /// chance (measured: 0.55 against 1/8), which the shuffled control below cannot.
     #[test]
     fn a_short_training_lowers_the_loss() {
-        let log = run(MixerKind::Mamba, 1, false);
+        let log = run(MixerKind::Mamba, 1, Targets::Task);
         let (first, last) = (mean(&log.loss[..100]), mean(&log.loss[log.loss.len() - 100..]));
         assert!(last < first - 0.5, "loss {first} -> {last}");
         assert!(log.test_accuracy > 3.0 / 8.0, "held-out accuracy {}", log.test_accuracy);
@@ -104,15 +126,15 @@ mod tests {
     /// held-out accuracy stays near chance (1/8; measured 0.08) and the loss near ln 8.
     #[test]
     fn shuffled_targets_are_not_learned() {
-        let log = run(MixerKind::Mamba, 2, true);
+        let log = run(MixerKind::Mamba, 2, Targets::Shuffled);
         assert!(log.test_accuracy < 2.0 / 8.0, "held-out accuracy {}", log.test_accuracy);
         assert!(log.test_loss > 8f64.ln() - 0.2, "held-out loss {}", log.test_loss);
     }
 
     #[test]
     fn the_same_seed_gives_the_same_run_at_any_thread_count() {
-        let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap().install(|| run(MixerKind::S4d, 3, false));
-        let two = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap().install(|| run(MixerKind::S4d, 3, false));
+        let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap().install(|| run(MixerKind::S4d, 3, Targets::Task));
+        let two = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap().install(|| run(MixerKind::S4d, 3, Targets::Task));
         assert_eq!(one, two);
     }
 }
