@@ -20,6 +20,7 @@ mod quickcheck_interop;
 mod realization_counterexamples;
 mod recall_counterexamples;
 mod recompute_script;
+mod reference;
 mod shard;
 mod stability_counterexamples;
 mod witnesses;
