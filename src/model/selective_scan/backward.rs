@@ -55,16 +55,22 @@ pub fn selective_scan_backward(inp: &ScanInputs<'_>, dy: &[f64]) -> Result<ScanG
         }
     };
     let mut g = ScanGradients { delta: vec![0.0; len * d], a: vec![0.0; n * d], b: vec![0.0; len * n], c: vec![0.0; len * n], u: vec![0.0; len * d] };
-    // Per channel: the states h_0..h_L (h_0 = 0) as the forward computes them, then the adjoint.
+    // Per channel: the decays ā_t and the states h_0..h_L (h_0 = 0) as the forward computes
+    // them (the same expressions, so the same bits), then the adjoint.
     let mut h = vec![0.0; (len + 1) * n];
+    let mut abar = vec![0.0; len * n];
+    let mut a_col = vec![0.0; n];
     let mut lambda = vec![0.0; n];
     for c in 0..d {
+        a_col.iter_mut().enumerate().for_each(|(k, x)| *x = inp.a[k * d + c]);
         for t in 0..len {
             let dl = step(t, c);
             let dbu = dl * inp.u[t * d + c];
-            for k in 0..n {
-                let next = exp(dl * inp.a[k * d + c]).mul_add(h[t * n + k], dbu * inp.b[t * n + k]);
-                h[(t + 1) * n + k] = next;
+            let decay = &mut abar[t * n..(t + 1) * n];
+            decay.iter_mut().zip(&a_col).for_each(|(e, &a)| *e = exp(dl * a));
+            let (prev, next) = h.split_at_mut((t + 1) * n);
+            for (((hn, &hp), &e), &b) in next[..n].iter_mut().zip(&prev[t * n..]).zip(&*decay).zip(&inp.b[t * n..(t + 1) * n]) {
+                *hn = e.mul_add(hp, dbu * b);
             }
         }
         lambda.fill(0.0);
@@ -72,18 +78,17 @@ pub fn selective_scan_backward(inp: &ScanInputs<'_>, dy: &[f64]) -> Result<ScanG
             let (dl, u, gy) = (step(t, c), inp.u[t * d + c], dy[t * d + c]);
             let (mut g_delta, mut g_u) = (0.0, 0.0);
             for k in 0..n {
-                let (a, b) = (inp.a[k * d + c], inp.b[t * n + k]);
+                let (a, b, e) = (a_col[k], inp.b[t * n + k], abar[t * n + k]);
                 let (h_prev, h_now) = (h[t * n + k], h[(t + 1) * n + k]);
                 g.c[t * n + k] += gy * h_now;
                 // λ_t: this step's read-out plus what flows back from step t + 1 (already in λ).
                 let lam = inp.c[t * n + k] * gy + lambda[k];
-                let abar = exp(dl * a);
-                g_delta += lam * (abar * a * h_prev + b * u);
+                g_delta += lam * (e * a * h_prev + b * u);
                 g_u += lam * dl * b;
                 g.b[t * n + k] += lam * dl * u;
-                g.a[k * d + c] += lam * abar * dl * h_prev;
+                g.a[k * d + c] += lam * e * dl * h_prev;
                 // What step t − 1 receives: ā_t λ_t.
-                lambda[k] = abar * lam;
+                lambda[k] = e * lam;
             }
             g.u[t * d + c] = g_u;
             let r = inp.delta[t * d + c];
