@@ -3,7 +3,8 @@
 //! (004.cor1.cumulative; W1's loop), the interaction-model products (004.sec41; W3's loop), the
 //! tail sums of Theorem 4 (W2's loop), the scalar AR(1) of the stability claims, the S6
 //! selective scan (W4's loop; the scan and the interaction product also on each instruction
-//! set the CPU offers, `math::isa`), every backend on one job, and one property check end to end.
+//! set the CPU offers, `math::isa`), one training step of the trained classifiers, every backend
+//! on one job, and one property check end to end.
 //! Run with `cargo bench`; throughput is reported per element. The whole workloads against the
 //! numpy and C references: `scripts/perf_compare.sh` (README, "Performance").
 
@@ -184,6 +185,22 @@ fn rare_events(c: &mut Criterion) {
     g.finish();
 }
 
+/// One training step (forward, loss, backward through the S6 operation, Adam) of 000.table1's
+/// classifiers: batch 16, T = 20, |V| = 16, d = N = 8; throughput in tokens.
+fn train_step(c: &mut Criterion) {
+    use ssmcheck::model::mixer::MixerKind;
+    use ssmcheck::train::{adam::Adam, classifier::*, fit, task::KeepNth};
+    let task = KeepNth::new(16, 20, 5).unwrap();
+    let batch = task.batch(StreamKey::new(1, "bench"), 0, 16);
+    let mut g = c.benchmark_group("train_step");
+    g.throughput(Throughput::Elements(16 * 20));
+    for (name, kind, position) in [("Mamba+PE", MixerKind::Mamba, true), ("S4D", MixerKind::S4d, false)] {
+        let model = SsmClassifier::init(ClassifierShape { kind, vocab: 16, d: 8, n: 8, position }, StreamKey::new(1, name)).unwrap();
+        let mut opt = Adam::new(model.vars(), Default::default()).unwrap();
+        g.bench_function(format!("{name} B16_T20 (tokens)"), |b| b.iter(|| fit::train_step(&model, &mut opt, black_box(&batch)).unwrap()));
+    }
+}
+
 /// The same job on every backend available in this build: throughput in path-steps per second.
 fn backends(c: &mut Criterion) {
     let steps = 20_000;
@@ -216,6 +233,6 @@ fn property_check(c: &mut Criterion) {
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(10);
-    targets = elementary, normals, diagonal, scan, interaction, stability, rare_events, backends, property_check
+    targets = elementary, normals, diagonal, scan, interaction, stability, rare_events, train_step, backends, property_check
 }
 criterion_main!(benches);

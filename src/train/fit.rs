@@ -3,7 +3,7 @@
 
 use super::adam::{Adam, AdamConfig};
 use super::classifier::{accuracy, cross_entropy, SsmClassifier};
-use super::task::KeepNth;
+use super::task::{Batch, KeepNth};
 use crate::error::Result;
 use crate::mc::StreamKey;
 
@@ -64,6 +64,16 @@ pub struct FitLog {
     pub test_loss: f64,
 }
 
+/// One optimiser step on a batch (forward, cross-entropy at the scored positions, backward,
+/// Adam): the batch's loss before the update.
+pub fn train_step(model: &SsmClassifier, opt: &mut Adam, batch: &Batch) -> Result<f64> {
+    let err = |e| super::candle_error("training", e);
+    let l = cross_entropy(&model.logits(&batch.tokens).map_err(err)?, &batch.positions, &batch.targets).map_err(err)?;
+    let value = l.to_scalar::<f64>().map_err(err)?;
+    opt.backward_step(&l).map_err(err)?;
+    Ok(value)
+}
+
 /// Trains `model` on fresh batches of `task` (an unlimited training set: step s uses instances
 /// `s·batch..(s+1)·batch` of the training stream) with Adam and a cosine learning rate, and
 /// scores it on `test_size` held-out sequences (always against the task's own targets).
@@ -81,9 +91,7 @@ pub fn fit(model: &SsmClassifier, task: &KeepNth, cfg: &FitConfig, keys: &RunKey
         }
         let progress = step as f64 / cfg.steps.max(1) as f64;
         opt.set_lr(cfg.min_lr + 0.5 * (cfg.adam.lr - cfg.min_lr) * (1.0 + (std::f64::consts::PI * progress).cos()));
-        let l = cross_entropy(&model.logits(&b.tokens).map_err(err)?, &b.positions, &b.targets).map_err(err)?;
-        loss.push(l.to_scalar::<f64>().map_err(err)?);
-        opt.backward_step(&l).map_err(err)?;
+        loss.push(train_step(model, &mut opt, &b)?);
     }
     let held_out = task.batch(keys.test, 0, cfg.test_size);
     let logits = model.logits(&held_out.tokens).map_err(err)?;
