@@ -150,6 +150,18 @@ fn keep_fifth_check(targets: Targets) -> impl crate::claim::Check {
             .detail("paper_setting", "T = 50, |V| = 128, d = 32, N = 8 (h ∈ ℝ^{8×32}), 600 epochs of 10⁵ sequences, batch 16, Adam 0.03 cosine to 1e-6, 3 seeds")
             .detail("criterion", format!("reproduced: every Mamba+PE run ≥ {SOLVES} and every other run ≤ {FAILS} (held-out accuracy, Hoeffding intervals)"))
             .detail("confidence", format!("Hoeffding ± {half:.4} per run, family-wise α = {ALPHA:e}, Bonferroni over {runs} runs"))
+            .detail(
+                "power",
+                format!(
+                    "measured accuracies decide: Mamba+PE solves at ≥ {:.3}, does not at < {:.3}; another model fails at ≤ {:.3}, solves at > {:.3} (inconclusive between). \
+                     A run's measured accuracy is within ±{half:.3} of its true one with probability ≥ 1 − α′, so a true accuracy below {SOLVES} is counted as \
+                     solving, and one above {FAILS} as failing, with probability at most α′ = α/{runs} per run",
+                    SOLVES + half,
+                    SOLVES - half,
+                    FAILS - half,
+                    FAILS + half
+                ),
+            )
             .detail("targets", format!("{targets:?}"))
             .figures([curves]))
     })
