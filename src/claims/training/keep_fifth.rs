@@ -63,6 +63,35 @@ fn hoeffding(m: usize, alpha: f64) -> f64 {
     ((2.0 / alpha).ln() / (2.0 * m as f64)).sqrt()
 }
 
+/// What the runs' intervals decide.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Decision {
+    /// Every Mamba+PE interval is above 0.9 and every other model's below 0.5.
+    Reproduced,
+    /// This Mamba+PE run's interval lies wholly below 0.9 (the lowest such upper limit).
+    SolverFails(usize),
+    /// This other model's interval lies wholly above 0.5 (the highest such lower limit).
+    OtherSolves(usize),
+    /// Some interval straddles its threshold.
+    Undecided,
+}
+
+/// The decision from `(is Mamba+PE, lower, upper)` per run.
+fn decide(runs: &[(bool, f64, f64)]) -> Decision {
+    let pick = |want: bool, key: fn(&(bool, f64, f64)) -> f64| {
+        runs.iter().enumerate().filter(|(_, r)| r.0 == want).min_by(|a, b| key(a.1).total_cmp(&key(b.1))).map(|(i, r)| (i, *r))
+    };
+    // The solver run with the lowest upper limit; the other run with the highest lower limit.
+    let worst_solver = pick(true, |r| r.2);
+    let best_other = pick(false, |r| -r.1);
+    match (worst_solver, best_other) {
+        (Some((i, (_, _, hi))), _) if hi < SOLVES => Decision::SolverFails(i),
+        (_, Some((i, (_, lo, _)))) if lo > FAILS => Decision::OtherSolves(i),
+        _ if runs.iter().all(|&(solver, lo, hi)| if solver { lo >= SOLVES } else { hi <= FAILS }) => Decision::Reproduced,
+        _ => Decision::Undecided,
+    }
+}
+
 fn keep_fifth_check(targets: Targets) -> impl crate::claim::Check {
     custom(Kind::Training, move |ctx| {
         let seeds: u64 = ctx.size("training runs per model (seeds)", Sizes::new(1, 3, 5));
@@ -106,31 +135,23 @@ fn keep_fifth_check(targets: Targets) -> impl crate::claim::Check {
             })
             .collect();
         let summary = format!("held-out accuracy, mean of {seeds} seed(s) ± {half:.3} (Hoeffding, family-wise α = {ALPHA:e}): {}", table.join(", "));
-        let solver = |s: &&Score| s.arm.name == ARMS[0].name;
-        let worst_solver = scores.iter().filter(solver).min_by(|a, b| a.hi.total_cmp(&b.hi)).expect("seeds ≥ 1");
-        let best_other = scores.iter().filter(|s| !solver(s)).max_by(|a, b| a.lo.total_cmp(&b.lo));
-        let verdict = if worst_solver.hi < SOLVES {
-            let violation = Comparison::custom(worst_solver.hi, SOLVES, Relation::AtLeast, worst_solver.hi - SOLVES, "upper Hoeffding limit − 0.9")
-                .named("Mamba+PE's held-out accuracy, upper limit (worst seed)", "0.9: solves the task");
-            Verdict::Refuted {
-                counterexample: row(worst_solver),
-                violation,
-                margin: worst_solver.hi - SOLVES,
-                summary: format!("Mamba+PE did not learn Keep Fifth (the others were not trained); {summary}"),
+        let intervals: Vec<(bool, f64, f64)> = scores.iter().map(|s| (s.arm.name == ARMS[0].name, s.lo, s.hi)).collect();
+        let verdict = match decide(&intervals) {
+            Decision::SolverFails(i) => {
+                let s = &scores[i];
+                let violation = Comparison::custom(s.hi, SOLVES, Relation::AtLeast, s.hi - SOLVES, "upper Hoeffding limit − 0.9")
+                    .named("Mamba+PE's held-out accuracy, upper limit (worst seed)", "0.9: solves the task");
+                let summary = format!("Mamba+PE did not learn Keep Fifth (the others were not trained); {summary}");
+                Verdict::Refuted { counterexample: row(s), violation, margin: s.hi - SOLVES, summary }
             }
-        } else if let Some(other) = best_other.filter(|s| s.lo > FAILS) {
-            let violation = Comparison::custom(other.lo, FAILS, Relation::AtMost, FAILS - other.lo, "0.5 − lower Hoeffding limit")
-                .named(&format!("{}'s held-out accuracy, lower limit", other.arm.name), "0.5: fails the task");
-            Verdict::Refuted {
-                counterexample: row(other),
-                violation,
-                margin: FAILS - other.lo,
-                summary: format!("{} solved it too; {summary}", other.arm.name),
+            Decision::OtherSolves(i) => {
+                let s = &scores[i];
+                let violation = Comparison::custom(s.lo, FAILS, Relation::AtMost, FAILS - s.lo, "0.5 − lower Hoeffding limit")
+                    .named(&format!("{}'s held-out accuracy, lower limit", s.arm.name), "0.5: fails the task");
+                Verdict::Refuted { counterexample: row(s), violation, margin: FAILS - s.lo, summary: format!("{} solved it too; {summary}", s.arm.name) }
             }
-        } else if worst_solver.lo >= SOLVES && best_other.is_none_or(|s| s.hi <= FAILS) {
-            Verdict::Holds { evidence: summary }
-        } else {
-            Verdict::Inconclusive { why: format!("an interval straddles its threshold; {summary}") }
+            Decision::Reproduced => Verdict::Holds { evidence: summary },
+            Decision::Undecided => Verdict::Inconclusive { why: format!("an interval straddles its threshold; {summary}") },
         };
         let mut curves = Figure::new("training_loss", "Training loss of each model (seed 0), 000 Table 1 at small scale", "Adam step", "cross-entropy (nats)");
         for (i, s) in scores.iter().filter(|s| s.seed == 0).enumerate() {
@@ -142,8 +163,8 @@ fn keep_fifth_check(targets: Targets) -> impl crate::claim::Check {
         curves = curves
             .with(Series::new("ln |V| (uniform guess)", Style::Dashed, vec![[0.0, chance], [steps as f64, chance]]))
             .caption("Means over windows of steps. Only Mamba+PE drives the loss to zero; the others stay near the loss of a model that remembers nothing.");
-        let solver_margin = worst_solver.lo - SOLVES;
-        let margin = best_other.map_or(solver_margin, |s| solver_margin.min(FAILS - s.hi));
+        // Signed distance of the closest interval end from its threshold (negative: a side lost).
+        let margin = intervals.iter().map(|&(solver, lo, hi)| if solver { lo - SOLVES } else { FAILS - hi }).fold(f64::INFINITY, f64::min);
         Ok(Outcome::new(verdict, (scores.len() * test_size) as u64, Some(margin))
             .detail("runs", scores.iter().map(row).collect::<Vec<_>>())
             .detail("setting", serde_json::json!({ "task": "Keep Fifth", "T": LEN, "vocabulary": VOCAB, "n": KEEP, "d": D, "N": N, "position_coordinate": "t", "steps": steps, "batch": 16, "learning_rate": "0.03, cosine to 1e-4", "held_out_sequences": test_size }))
@@ -190,4 +211,22 @@ fn claim_table1() -> Claim {
 /// Registers the training claims of 000.
 pub fn register(r: &mut crate::claim::Registry) {
     r.add(claim_table1());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_run_must_be_on_its_side() {
+        let (good, other) = ((true, 0.94, 1.0), (false, 0.14, 0.26));
+        assert_eq!(decide(&[good, good, other, other]), Decision::Reproduced);
+        // One other run straddles 0.5 while the one with the highest lower limit does not.
+        assert_eq!(decide(&[good, (false, 0.45, 0.56), (false, 0.47, 0.49)]), Decision::Undecided);
+        assert_eq!(decide(&[good, (false, 0.2, 0.3), (false, 0.52, 0.6)]), Decision::OtherSolves(2));
+        assert_eq!(decide(&[(true, 0.9, 0.95), (true, 0.7, 0.85), other]), Decision::SolverFails(1));
+        assert_eq!(decide(&[(true, 0.85, 0.95), other]), Decision::Undecided);
+        // The others untrained (the solver failed): the solver decides alone.
+        assert_eq!(decide(&[(true, 0.0, 0.1)]), Decision::SolverFails(0));
+    }
 }
