@@ -10,11 +10,15 @@
 //!   reverse-time adjoint recurrence ([`crate::model::selective_scan::selective_scan_backward`]);
 //!   [`scan_op::selective_scan_by_ops`] is the same recurrence written in candle's tensor
 //!   operations, whose op-by-op autograd the custom operation is tested against.
-//! - [`adam`]: the Adam optimiser over candle variables.
+//! - [`classifier`]: 000's one-layer Mamba and S4D classifiers, with the same weights as the
+//!   suite's [`Mixer`](crate::model::mixer::Mixer); [`task`]: the Keep n-th task.
+//! - [`adam`]: the Adam optimiser over candle variables; [`fit`]: seeded training runs.
 //!
-//! Everything runs on one thread per training run (candle's CPU matrix products are given no
-//! pool of their own here; the scan's channel groups are independent), so the same seed gives
-//! the same weights at any thread count.
+//! A run's initial weights, training data and held-out data come from its own Philox streams,
+//! and nothing in a step depends on how many threads run it: the scan's channel groups are
+//! independent, and candle's matrix products split their work by blocks of the output, never
+//! inside a sum. So the same seed gives the same weights at any thread count (tested), and an
+//! experiment runs its independent runs in parallel.
 
 pub mod adam;
 pub mod classifier;
