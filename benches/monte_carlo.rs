@@ -189,7 +189,8 @@ fn rare_events(c: &mut Criterion) {
 /// classifiers: batch 16, T = 20, |V| = 16, d = N = 8; throughput in tokens.
 fn train_step(c: &mut Criterion) {
     use ssmcheck::model::mixer::MixerKind;
-    use ssmcheck::train::{adam::Adam, classifier::*, fit, task::KeepNth};
+    use ssmcheck::tasks::keep_nth::KeepNth;
+    use ssmcheck::train::{adam::Adam, classifier::*, fit};
     let task = KeepNth::new(16, 20, 5).unwrap();
     let batch = task.batch(StreamKey::new(1, "bench"), 0, 16);
     let mut g = c.benchmark_group("train_step");

@@ -1,6 +1,7 @@
 //! Synthetic sequence tasks the recall and copy constructions are run on: multi-query associative
 //! recall ([`mqar`]), induction heads ([`induction`]), the associative-recall variants of 002
-//! ([`associative_recall`]) and COPY with the string-copying task of 003 ([`copy`]). (003's
+//! ([`associative_recall`]), COPY with the string-copying task of 003 ([`copy`]) and 000's Keep
+//! n-th with integer tokens, on which models are trained ([`keep_nth`]). (003's
 //! dynamic programs with chain of thought are the references of the models that run them:
 //! [`crate::model::dp`].) Every generator draws from a [`Stream`], so an instance is
 //! reproducible from (seed, claim, instance index).
@@ -8,6 +9,7 @@
 pub mod associative_recall;
 pub mod copy;
 pub mod induction;
+pub mod keep_nth;
 pub mod mqar;
 
 use crate::mc::Stream;

@@ -3,9 +3,9 @@
 
 use super::adam::{Adam, AdamConfig};
 use super::classifier::{accuracy, cross_entropy, SsmClassifier};
-use super::task::{Batch, KeepNth};
 use crate::error::Result;
 use crate::mc::StreamKey;
+use crate::tasks::keep_nth::{Batch, KeepNth};
 
 /// The settings of one training run.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -37,7 +37,11 @@ pub struct RunKeys {
 impl RunKeys {
     /// The streams of the run `label` under `seed`.
     pub fn new(seed: u64, label: &str) -> Self {
-        let key = |part: &str| StreamKey::new(seed, &format!("{label}/{part}"));
+        RunKeys::from_parts(|part| StreamKey::new(seed, &format!("{label}/{part}")))
+    }
+
+    /// The streams `key("init")`, `key("train")`, `key("test")` (a claim passes its own keys).
+    pub fn from_parts(key: impl Fn(&str) -> StreamKey) -> Self {
         RunKeys { init: key("init"), train: key("train"), test: key("test") }
     }
 }

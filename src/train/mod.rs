@@ -11,7 +11,8 @@
 //!   [`scan_op::selective_scan_by_ops`] is the same recurrence written in candle's tensor
 //!   operations, whose op-by-op autograd the custom operation is tested against.
 //! - [`classifier`]: 000's one-layer Mamba and S4D classifiers, with the same weights as the
-//!   suite's [`Mixer`](crate::model::mixer::Mixer); [`task`]: the Keep n-th task.
+//!   suite's [`Mixer`](crate::model::mixer::Mixer), trained on
+//!   [`crate::tasks::keep_nth`].
 //! - [`adam`]: the Adam optimiser over candle variables; [`fit`]: seeded training runs.
 //!
 //! A run's initial weights, training data and held-out data come from its own Philox streams,
@@ -24,7 +25,6 @@ pub mod adam;
 pub mod classifier;
 pub mod fit;
 pub mod scan_op;
-pub mod task;
 
 use crate::error::Error;
 

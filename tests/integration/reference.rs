@@ -18,6 +18,7 @@
 //! covers second-order terms.
 
 use serde_json::Value;
+use ssmcheck::math::softplus::silu;
 use ssmcheck::model::{selective_scan, ScanInputs};
 
 fn fixture() -> Value {
@@ -31,10 +32,6 @@ fn floats(v: &Value) -> Vec<f64> {
 
 fn size(case: &Value, key: &str) -> usize {
     case[key].as_u64().unwrap_or_else(|| panic!("{key}")) as usize
-}
-
-fn silu(z: f64) -> f64 {
-    z / (1.0 + (-z).exp())
 }
 
 /// One sequence in the engine's layouts, from the reference's (batch, dim, L), (dim, N) and

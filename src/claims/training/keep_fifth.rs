@@ -10,10 +10,10 @@
 
 use crate::claim::{custom, Claim, Comparison, Figure, Kind, Outcome, Paper, Relation, Series, Sizes, Style, Verdict, ALPHA};
 use crate::model::mixer::MixerKind;
+use crate::tasks::keep_nth::KeepNth;
 use crate::train::adam::AdamConfig;
 use crate::train::classifier::{ClassifierShape, SsmClassifier};
 use crate::train::fit::{fit, FitConfig, FitLog, RunKeys, Targets};
-use crate::train::task::KeepNth;
 use rayon::prelude::*;
 
 /// One column of Table 1: a model and the paper's accuracy for it.
@@ -107,8 +107,7 @@ fn keep_fifth_check(targets: Targets) -> impl crate::claim::Check {
             crate::parallel::enter();
             jobs.into_par_iter()
                 .map(|(arm, seed)| {
-                    let key = |part: &str| ctx.key(&format!("{}/{seed}/{part}", arm.name));
-                    let keys = RunKeys { init: key("init"), train: key("train"), test: key("test") };
+                    let keys = RunKeys::from_parts(|part| ctx.key(&format!("{}/{seed}/{part}", arm.name)));
                     let model = SsmClassifier::init(ClassifierShape { kind: arm.kind, vocab: VOCAB, d: D, n: N, position: arm.position }, keys.init)?;
                     let log = fit(&model, &task, &cfg, &keys, targets)?;
                     ctx.progress.advance(1);

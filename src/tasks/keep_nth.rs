@@ -1,5 +1,6 @@
-//! The sequence tasks the papers train on, as seeded generators.
+//! Keep n-th (000 §4.1), the task 000's trained models are judged on, as a seeded generator.
 
+use super::uniform_index;
 use crate::error::{Error, Result};
 use crate::mc::{Stream, StreamKey};
 
@@ -43,7 +44,7 @@ impl KeepNth {
         let tokens: Vec<Vec<usize>> = (0..size as u64)
             .map(|i| {
                 let mut s = Stream::new(key, first + i);
-                (0..self.len).map(|_| ((s.uniform() * self.vocab as f64) as usize).min(self.vocab - 1)).collect()
+                (0..self.len).map(|_| uniform_index(&mut s, self.vocab)).collect()
             })
             .collect();
         let positions: Vec<usize> = (self.n - 1..self.len).collect();
