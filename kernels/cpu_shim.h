@@ -13,7 +13,7 @@ static thread_local ssm_dim3 blockIdx, threadIdx, blockDim, gridDim;
 #define SSM_DEVICE static inline
 #define SSM_GLOBAL static
 #define SSM_INF INFINITY
-using std::sqrt; using std::log; using std::sin; using std::cos; using std::exp; using std::expm1;
+using std::sqrt; using std::log; using std::sin; using std::cos; using std::exp;
 using std::log1p; using std::fabs; using std::fmax; using std::fma;
 typedef unsigned long long ssm_bits;
 static inline ssm_bits ssm_to_bits(double x) { ssm_bits b; std::memcpy(&b, &x, 8); return b; }

@@ -30,7 +30,7 @@ SSM_GLOBAL void diagonal_lrd(const double* a, const double* b, int h, double w, 
     double dt = ssm_softplus(w * ssm_normal(&s) + bias);
     double log_b[SSM_MAX_MODES];
     for (int n = 0; n < h; ++n) {
-        double bbar = (zoh && a[n] != 0.0) ? expm1(dt * a[n]) * (1.0 / a[n]) * b[n] : dt * b[n];
+        double bbar = (zoh && a[n] != 0.0) ? ssm_expm1(dt * a[n]) * (1.0 / a[n]) * b[n] : dt * b[n];
         log_b[n] = ssm_ln(fabs(bbar));
     }
     double log_bbar = ssm_log_lrd_norm(a, log_b, h, 0.0);

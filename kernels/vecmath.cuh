@@ -76,6 +76,14 @@ SSM_DEVICE double ssm_log1p(double x) {
     return ssm_ln(u) + (x - (u - 1.0)) / u;
 }
 
+// e^x − 1 (Kahan's (u − 1)·(x / ln u), u = e^x): vecmath::expm1.
+SSM_DEVICE double ssm_expm1(double x) {
+    double u = ssm_exp(x);
+    if (u == 1.0) return x;
+    if (u - 1.0 == -1.0 || u == SSM_INF) return u - 1.0;
+    return (u - 1.0) * (x / ssm_ln(u));
+}
+
 SSM_DEVICE double ssm_softplus(double z) {
     double pos = z > 0.0 ? z : 0.0;
     return pos + ssm_log1p(ssm_exp(-fabs(z)));

@@ -203,6 +203,23 @@ pub fn log1p(x: f64) -> f64 {
     ln(u) + (x - (u - 1.0)) / u
 }
 
+/// `e^x − 1`, within 2 ulp also near 0 (Kahan's `(u − 1)·(x / ln u)` with `u = e^x`: u − 1 is
+/// exact near 0 and ln u the logarithm of the same rounded u, so the rounding of u cancels).
+/// −1 below about −37.4, +∞ above 709.79, NaN for NaN. Built from [`exp`] and [`ln`] with basic
+/// operations only, so the CUDA kernels compute it bit for bit (`ssm_expm1`); not for hot
+/// loops (it branches).
+#[inline]
+pub fn expm1(x: f64) -> f64 {
+    let u = exp(x);
+    if u == 1.0 {
+        x
+    } else if u - 1.0 == -1.0 || u == f64::INFINITY {
+        u - 1.0
+    } else {
+        (u - 1.0) * (x / ln(u))
+    }
+}
+
 /// `softplus(z) = ln(1 + e^z) = max(z, 0) + log1p(e^{−|z|})`.
 #[inline(always)]
 pub fn softplus(z: f64) -> f64 {
@@ -372,6 +389,18 @@ mod tests {
         assert!(u <= 2.0, "log1p small: {u} ulp at {at}");
         let (u, at) = max_ulps(softplus, crate::math::softplus::softplus::<f64>, sweep(-40.0, 40.0, 400_000));
         assert!(u <= 3.0, "softplus: {u} ulp at {at}");
+    }
+
+    #[test]
+    fn expm1_is_within_two_ulp_of_libm() {
+        for (lo, hi) in [(-1.0, 1.0), (-1e-8, 1e-8), (-1e-300, 1e-300), (-40.0, 0.0), (0.0, 709.7)] {
+            let (u, at) = max_ulps(expm1, f64::exp_m1, sweep(lo, hi, 400_000));
+            assert!(u <= 2.0, "expm1: {u} ulp at {at}");
+        }
+        assert_eq!(expm1(0.0), 0.0);
+        assert_eq!(expm1(-800.0), -1.0);
+        assert_eq!(expm1(710.0), f64::INFINITY);
+        assert!(expm1(f64::NAN).is_nan());
     }
 
     /// sin and cos of 2πu from libm on the exactly reduced argument, with the rounding of

@@ -17,9 +17,24 @@ pub const VECMATH: (&str, &str) = ("vecmath.cuh", include_str!("../../kernels/ve
 /// Philox4x32-10, keyed streams and Box–Muller, shared by every kernel.
 pub const PHILOX: (&str, &str) = ("philox.cuh", include_str!("../../kernels/philox.cuh"));
 
-/// NVRTC options of every kernel. `--fmad=false`: no contraction of `a*b + c` into a fused
-/// multiply-add beyond the explicit `fma()` calls, so the GPU computes what the CPU computes.
-pub const NVRTC_OPTIONS: [&str; 3] = ["--gpu-architecture=compute_70", "--std=c++14", "--fmad=false"];
+/// NVRTC options of every kernel besides the architecture ([`ptx_arch`]). `--fmad=false`: no
+/// contraction of `a*b + c` into a fused multiply-add beyond the explicit `fma()` calls, so the
+/// GPU computes what the CPU computes.
+pub const NVRTC_OPTIONS: [&str; 2] = ["--std=c++14", "--fmad=false"];
+
+/// The oldest virtual architecture the kernels target (compute capability 7.0, Volta: they need
+/// nothing newer, and PTX for an old target runs on every newer GPU).
+pub const OLDEST_ARCH: i32 = 70;
+
+/// The virtual architecture to compile for, given the ones the loaded NVRTC supports
+/// (`nvrtcGetSupportedArchs`): the oldest at or above [`OLDEST_ARCH`]. NVRTC 12 supports
+/// compute_70; NVRTC 13 dropped everything below compute_75, so it gets compute_75. The PTX
+/// differs only in its target line: the kernels use no instruction that depends on it, and with
+/// `--fmad=false` every arithmetic operation is the same IEEE operation on either target.
+/// `None` when the NVRTC supports none of them.
+pub fn ptx_arch(supported: &[i32]) -> Option<i32> {
+    supported.iter().copied().filter(|&a| a >= OLDEST_ARCH).min()
+}
 
 /// The C type of one kernel parameter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -476,6 +491,16 @@ mod tests {
                 (ty, name)
             })
             .collect()
+    }
+
+    #[test]
+    fn the_oldest_supported_arch_is_chosen() {
+        // The lists NVRTC 12.9 and 13.0 report (nvrtcGetSupportedArchs).
+        let nvrtc12 = [50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 89, 90, 100, 101, 103, 120, 121];
+        let nvrtc13 = [75, 80, 86, 87, 88, 89, 90, 100, 103, 110, 120, 121];
+        assert_eq!(ptx_arch(&nvrtc12), Some(70));
+        assert_eq!(ptx_arch(&nvrtc13), Some(75));
+        assert_eq!(ptx_arch(&[50, 60]), None);
     }
 
     #[test]

@@ -19,10 +19,10 @@ use super::transition::Avx2Product;
 use super::transition::{dot_fixed, padded, PortableProduct, Product, Transition};
 use super::Stream;
 use crate::math::isa::Isa;
-use crate::math::vecmath::{exp, ln, ln_normal, softplus, EXP_ZERO_BELOW};
-use crate::model::discretize::diagonal;
+use crate::math::vecmath::{exp, expm1, ln, ln_normal, softplus, EXP_ZERO_BELOW};
 use crate::model::eidetic::TopMemory;
 use crate::model::log_lrd_norm;
+use crate::model::Discretization;
 
 /// Steps per block (8 KiB per f64 buffer: the working set stays in L1/L2).
 pub const STEP_BLOCK: usize = 1024;
@@ -40,6 +40,16 @@ fn combine(l: &[f64; LANES]) -> f64 {
 
 pub use super::transition::DOT_LANES;
 
+/// B̄ of one mode for the path's step Δ: the rule of [`crate::model::discretize::diagonal`] with
+/// the engine's own [`expm1`] instead of libm's, so that the CUDA kernel (`ssm_expm1`) computes
+/// the same bits.
+fn input_gain(a: f64, b: f64, dt: f64, rule: Discretization) -> f64 {
+    match rule {
+        Discretization::Zoh if a != 0.0 => expm1(dt * a) * (1.0 / a) * b,
+        _ => dt * b,
+    }
+}
+
 /// One path of the diagonal LRD job.
 ///
 /// Per step k: `Δ_k = softplus(w x_k + b)`, `S_k` by Neumaier-compensated summation,
@@ -48,7 +58,7 @@ pub use super::transition::DOT_LANES;
 pub fn diagonal_lrd_path(job: &DiagonalLrdJob, marks: &[u64], mut normals: impl Normals) -> DiagonalLrdPath {
     let h = job.a.len();
     let dt = softplus(job.w * normals.next_normal() + job.bias);
-    let log_b: Vec<f64> = job.a.iter().zip(&job.b).map(|(&a, &b)| ln(diagonal(a, b, dt, job.disc).1.abs())).collect();
+    let log_b: Vec<f64> = job.a.iter().zip(&job.b).map(|(&a, &b)| ln(input_gain(a, b, dt, job.disc).abs())).collect();
     let log_bbar = log_lrd_norm(&job.a, &log_b, 0.0, &mut vec![0.0; h]);
     let mut x = vec![0.0; STEP_BLOCK];
     let mut s = vec![0.0; STEP_BLOCK];

@@ -18,9 +18,10 @@ use crate::claim::Tolerance;
 use crate::claim::{
     property, Check, Claim, Comparison, ErrorKind, Eval, Figure, Kind, Outcome, Paper, Relation, Series, Sizes, Style, Verdict, Violation, ALPHA,
 };
+use crate::math::softplus::softplus;
 use crate::math::subexp::LogChi2;
 use crate::math::Interval;
-use crate::mc::jobs::ScalarArJob;
+use crate::mc::jobs::{ScalarArJob, ScalarArPath};
 use crate::mc::RunJob;
 use crate::stats::{bonferroni, ks_two_sample, mean_interval};
 use crate::strategy::grid;
@@ -111,12 +112,14 @@ pub fn as_check(criterion: fn(f64, f64) -> bool) -> impl Check {
             let (pass, detail, side) = if claimed_stable {
                 // Stationarity: z_T (first half of the paths) and z_{2T} (second half) have one law.
                 let half = out.len() / 2;
-                let a: Vec<f64> = out[..half].iter().map(|p| p.value[0]).collect();
-                let b: Vec<f64> = out[half..].iter().map(|p| p.value[1]).collect();
+                let scale = KsScale::for_paths(&out);
+                let a = scale.values(&out[..half], 0);
+                let b = scale.values(&out[half..], 1);
                 let (d, p) = ks_two_sample(&a, &b);
                 let side = Comparison::custom(p, level, Relation::AtLeast, -1.0, "−1 on failure (a test decision)")
                     .named("KS p-value of z_T against z_2T", "the per-cell level α/m");
-                (p >= level, serde_json::json!({ "test": "KS z_T vs z_2T", "D": d, "p_value": p, "level": level }), side)
+                let detail = serde_json::json!({ "test": "KS z_T vs z_2T", "D": d, "p_value": p, "level": level, "scale": scale.name() });
+                (p >= level, detail, side)
             } else {
                 // Divergence: the growth rate is positive and equals μ.
                 let ok = rate.lo > 0.0 && rate.widened(2.0 / horizon as f64).contains(mu);
@@ -161,6 +164,44 @@ pub fn as_check(criterion: fn(f64, f64) -> bool) -> impl Check {
             .detail("cells", cells)
             .figures([phase_diagram(&stable_pts, &unstable_pts)]))
     })
+}
+
+/// What the two-sample KS test of [`as_check`] compares. KS depends on the samples' ranks alone,
+/// so any increasing map of z gives the same test; the map only has to keep the ranks. An
+/// explosive cell's z leaves f64 at ±∞ (|z| ≈ e^{μT}: e^{1280} at μ = 0.0128, T = 10⁵, the deep
+/// budget), and ±∞ against ±∞ looks like one law.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum KsScale {
+    /// z itself: every recorded z of the cell is finite.
+    Value,
+    /// sign(z)·ln(1 + |z|) = sign(z)·softplus(ln|z|), from the path's ln|z|: finite for every z.
+    SignedLog,
+}
+
+impl KsScale {
+    /// z itself when every recorded value of `paths` is finite, else the signed logarithm.
+    fn for_paths(paths: &[ScalarArPath]) -> Self {
+        if paths.iter().all(|p| p.value.iter().all(|v| v.is_finite())) {
+            KsScale::Value
+        } else {
+            KsScale::SignedLog
+        }
+    }
+
+    /// Record `i` of each path on this scale.
+    fn values(self, paths: &[ScalarArPath], i: usize) -> Vec<f64> {
+        match self {
+            KsScale::Value => paths.iter().map(|p| p.value[i]).collect(),
+            KsScale::SignedLog => paths.iter().map(|p| p.value[i].signum() * softplus(p.log_abs[i])).collect(),
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            KsScale::Value => "z",
+            KsScale::SignedLog => "sign(z)·ln(1 + |z|) (z overflows f64)",
+        }
+    }
 }
 
 /// The stability boundaries in the (λ_H, γ) plane: mean (λ_H + γ = 1), L² (E m² = 1) and a.s.
@@ -443,4 +484,38 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(claim_stability_l1());
     r.add(claim_stability_as());
     r.add(claim_kesten());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mc::CpuBackend;
+    use crate::mc::StreamKey;
+    use crate::progress::Silent;
+
+    #[test]
+    fn the_ks_branch_sees_an_explosive_cell_whose_values_overflow() {
+        // The control's cell of 004.stability.as at the deep budget's T = 10⁵: μ = +0.0128, so
+        // |z_T| ≈ e^{1280} and every recorded z is ±∞. On z itself KS cannot tell z_T from z_2T
+        // (the control could not fail: found in a deep run); on the signed log it must.
+        let (c, gamma, horizon) = (0.9, 0.125, 100_000);
+        let job = ScalarArJob { c, gamma, q: 1.0, times: vec![horizon, 2 * horizon], paths: 400, key: StreamKey::new(1, "ks-overflow") };
+        let out = CpuBackend.run(&job, &Silent).unwrap();
+        let half = out.len() / 2;
+        assert!(out.iter().all(|p| p.value.iter().all(|v| v.is_infinite())), "the cell overflows f64");
+        let p_value = |scale: KsScale| ks_two_sample(&scale.values(&out[..half], 0), &scale.values(&out[half..], 1)).1;
+        assert!(p_value(KsScale::Value) > 0.01, "±∞ against ±∞: KS on z sees one law");
+        assert_eq!(KsScale::for_paths(&out), KsScale::SignedLog);
+        assert!(p_value(KsScale::SignedLog) < 1e-10, "on the signed log z_T and z_2T differ");
+    }
+
+    #[test]
+    fn the_signed_log_keeps_the_ranks_of_finite_values() {
+        // An increasing map: KS on it equals KS on z wherever z is finite.
+        let job = ScalarArJob { c: 0.5, gamma: 0.3, q: 1.0, times: vec![200, 400], paths: 400, key: StreamKey::new(2, "ks-ranks") };
+        let out = CpuBackend.run(&job, &Silent).unwrap();
+        assert_eq!(KsScale::for_paths(&out), KsScale::Value);
+        let ks = |scale: KsScale| ks_two_sample(&scale.values(&out[..200], 0), &scale.values(&out[200..], 1));
+        assert_eq!(ks(KsScale::Value), ks(KsScale::SignedLog));
+    }
 }
