@@ -1,0 +1,175 @@
+//! Running claims from Python: the shipped registry plus the caller's conjectures, selected,
+//! run, replayed and reported as the command line does, with the results as the JSON the
+//! command line writes. A run releases the interpreter and polls for Ctrl-C: on an interrupt no
+//! new claim starts, the claims in flight finish, and `KeyboardInterrupt` is raised.
+
+use crate::conjecture::conjecture_claim;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use rayon::prelude::*;
+use ssmcheck::claim::{run_claim, Budget, Claim, ClaimResult, Context, Family, Registry, Replay, RunConfig, RunResults};
+use ssmcheck::mc::{BackendChoice, CpuBackend};
+use ssmcheck::report::{report_all, HtmlReport, JsonFile, Reporter};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// An engine error as a Python `ValueError` with the engine's one-line message.
+pub(crate) fn value_error(e: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// The shipped claims and the caller's conjectures (Python `Conjecture` objects).
+fn registry(conjectures: &[Bound<'_, PyAny>]) -> PyResult<Registry> {
+    let mut registry = ssmcheck::claims::registry();
+    for c in conjectures {
+        registry.add(conjecture_claim(c)?);
+    }
+    Ok(registry)
+}
+
+fn select<'r>(registry: &'r Registry, ids: &[String], family: Option<&str>) -> PyResult<Vec<&'r Claim>> {
+    let family: Option<Family> = family.map(str::parse).transpose().map_err(value_error)?;
+    let claims = registry.select(ids, family.as_ref()).map_err(value_error)?;
+    if claims.is_empty() {
+        return Err(value_error("no claim matches the selection"));
+    }
+    Ok(claims)
+}
+
+/// Every selected claim's metadata (id, family, status, kind, source, statement, correction,
+/// error, the negative control's mutation) as a JSON list.
+#[pyfunction]
+#[pyo3(signature = (ids, family, conjectures))]
+pub fn claims(ids: Vec<String>, family: Option<String>, conjectures: Vec<Bound<'_, PyAny>>) -> PyResult<String> {
+    let registry = registry(&conjectures)?;
+    let claims = select(&registry, &ids, family.as_deref())?;
+    let metas: Vec<serde_json::Value> = claims
+        .iter()
+        .map(|c| {
+            let mut meta = serde_json::to_value(&c.meta).map_err(value_error)?;
+            meta["control"] = serde_json::json!(c.control.as_ref().map(|k| k.mutation.clone()));
+            Ok(meta)
+        })
+        .collect::<PyResult<_>>()?;
+    serde_json::to_string(&metas).map_err(value_error)
+}
+
+/// Runs `claims` on `cfg`, one claim at a time on the thread pool, with the interpreter released;
+/// polls for signals every 50 ms and stops starting claims once one arrives.
+fn run_interruptibly(py: Python<'_>, claims: &[&Claim], cfg: &RunConfig<'_>) -> PyResult<RunResults> {
+    let stop = AtomicBool::new(false);
+    let run = |c: &&Claim| -> Option<ClaimResult> {
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        Some(run_claim(c, cfg))
+    };
+    std::thread::scope(|scope| {
+        let worker = scope.spawn(|| claims.par_iter().map(run).collect::<Vec<_>>());
+        while !worker.is_finished() {
+            py.detach(|| std::thread::sleep(Duration::from_millis(50)));
+            if let Err(interrupt) = py.check_signals() {
+                stop.store(true, Ordering::Relaxed);
+                // The claims in flight finish (a check has no cancellation point); nothing is written.
+                py.detach(|| worker.join()).ok();
+                return Err(interrupt);
+            }
+        }
+        let results = worker.join().map_err(|_| value_error("a check panicked"))?;
+        let results: Vec<ClaimResult> = results.into_iter().flatten().collect();
+        Ok(RunResults::new(cfg.seed, cfg.budget, cfg.backend.name(), results))
+    })
+}
+
+/// Checks the selected claims; returns the results JSON (`ssmcheck check --json`'s) and, when
+/// `json` is given, writes it there too (atomically).
+#[pyfunction]
+#[pyo3(signature = (ids, family, budget, seed, backend, progress, json, conjectures))]
+#[allow(clippy::too_many_arguments)]
+pub fn check(
+    py: Python<'_>,
+    ids: Vec<String>,
+    family: Option<String>,
+    budget: &str,
+    seed: u64,
+    backend: &str,
+    progress: bool,
+    json: Option<std::path::PathBuf>,
+    conjectures: Vec<Bound<'_, PyAny>>,
+) -> PyResult<String> {
+    let registry = registry(&conjectures)?;
+    let claims = select(&registry, &ids, family.as_deref())?;
+    let budget: Budget = budget.parse().map_err(value_error)?;
+    let backend = backend.parse::<BackendChoice>().map_err(value_error)?.open().map_err(value_error)?;
+    let json = json.map(JsonFile);
+    if let Some(j) = &json {
+        j.preflight().map_err(value_error)?;
+    }
+    let cfg = RunConfig { seed, budget, backend: backend.as_ref(), progress, parallel: true };
+    let results = run_interruptibly(py, &claims, &cfg)?;
+    if let Some(j) = &json {
+        j.report(&results).map_err(value_error)?;
+    }
+    serde_json::to_string(&results).map_err(value_error)
+}
+
+/// Runs every claim (or reads `from`, results JSON files to merge) and writes the evidence
+/// report (HTML, SVG, results.json) into `out`; returns the results JSON.
+#[pyfunction]
+#[pyo3(signature = (out, budget, seed, backend, progress, from_files, conjectures))]
+#[allow(clippy::too_many_arguments)]
+pub fn report(
+    py: Python<'_>,
+    out: std::path::PathBuf,
+    budget: &str,
+    seed: u64,
+    backend: &str,
+    progress: bool,
+    from_files: Vec<std::path::PathBuf>,
+    conjectures: Vec<Bound<'_, PyAny>>,
+) -> PyResult<String> {
+    let html = HtmlReport(out);
+    html.preflight().map_err(value_error)?;
+    let results = if from_files.is_empty() {
+        let registry = registry(&conjectures)?;
+        let claims = select(&registry, &[], None)?;
+        let budget: Budget = budget.parse().map_err(value_error)?;
+        let backend = backend.parse::<BackendChoice>().map_err(value_error)?.open().map_err(value_error)?;
+        let cfg = RunConfig { seed, budget, backend: backend.as_ref(), progress, parallel: true };
+        run_interruptibly(py, &claims, &cfg)?
+    } else {
+        ssmcheck::report::read_merged(&from_files).map_err(value_error)?
+    };
+    report_all(&results, &[&html]).map_err(value_error)?;
+    serde_json::to_string(&results).map_err(value_error)
+}
+
+/// Re-evaluates `instance` (a JSON document: a results JSON or the instance itself) through the
+/// claim's check, or its negative control; returns `{"violation": …, "holds": …,
+/// "certificate": …}` or `{"rejected": why}` as JSON.
+#[pyfunction]
+#[pyo3(signature = (id, instance, control, conjectures))]
+pub fn replay(id: &str, instance: &str, control: bool, conjectures: Vec<Bound<'_, PyAny>>) -> PyResult<String> {
+    let registry = registry(&conjectures)?;
+    let claim = registry.get(id).map_err(value_error)?;
+    let check = match (control, &claim.control) {
+        (false, _) => claim.check.as_ref(),
+        (true, Some(c)) => c.check.as_ref(),
+        (true, None) => return Err(value_error(format!("claim '{id}' has no negative control"))),
+    };
+    let json: serde_json::Value = serde_json::from_str(instance).map_err(value_error)?;
+    let instance = ssmcheck::claim::replay::instance_in(&json, id, control).map_err(value_error)?;
+    let seed = json.get("seed").and_then(serde_json::Value::as_u64).unwrap_or(1);
+    let budget = json.get("budget").and_then(|b| serde_json::from_value(b.clone()).ok()).unwrap_or(Budget::Quick);
+    let bar = ssmcheck::progress::Silent;
+    let ctx = Context::new(seed, budget, &CpuBackend, id, &bar);
+    let out = match check.replay(&instance, &ctx).map_err(value_error)? {
+        Replay::Rejected(why) => serde_json::json!({ "rejected": why }),
+        Replay::Evaluated(v) => {
+            let holds = !v.refutes();
+            let certificate = (!holds && !control).then(|| ssmcheck::claim::Certificate::of(claim.meta.kind, Some(&v), claim.uncertified.as_ref()));
+            serde_json::json!({ "violation": v, "holds": holds, "certificate": certificate })
+        }
+    };
+    serde_json::to_string(&out).map_err(value_error)
+}

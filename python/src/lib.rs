@@ -1,0 +1,25 @@
+//! The Python extension module `ssmcheck._ssmcheck`: the engine of the `ssmcheck` crate behind
+//! a few functions that trade JSON text with the Python package (`python/ssmcheck`), which turns
+//! it into Python objects. Three parts, one module each: running and reading claims
+//! (`engine`), conjectures written in Python and judged by the engine (`conjecture`), and
+//! the verified models as functions of flat arrays (`models`).
+
+use pyo3::prelude::*;
+
+mod conjecture;
+mod engine;
+mod models;
+
+/// The module's functions; `__version__` is the crate's version.
+#[pymodule]
+fn _ssmcheck(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_function(wrap_pyfunction!(engine::claims, m)?)?;
+    m.add_function(wrap_pyfunction!(engine::check, m)?)?;
+    m.add_function(wrap_pyfunction!(engine::replay, m)?)?;
+    m.add_function(wrap_pyfunction!(engine::report, m)?)?;
+    m.add_function(wrap_pyfunction!(models::selective_scan, m)?)?;
+    m.add_function(wrap_pyfunction!(models::lrd_eq10, m)?)?;
+    m.add_function(wrap_pyfunction!(models::interaction_states, m)?)?;
+    Ok(())
+}

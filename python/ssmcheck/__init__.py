@@ -1,0 +1,122 @@
+"""ssmcheck from Python: the suite's claims about Mamba and state-space models, checked by the
+same Rust engine as `cargo test` and the `ssmcheck` command, your own conjectures judged by it,
+and the verified models as numpy functions.
+
+    import ssmcheck
+    results = ssmcheck.check(family="decay", budget="quick")
+    for c in results.disagreements():
+        print(c.explain_failure())
+
+A run on a terminal shows a progress bar (silent otherwise); Ctrl-C stops it cleanly: no new
+claim starts, the claims in flight finish, nothing is written, and `KeyboardInterrupt` is raised.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Iterable, Optional, Union
+
+from . import _ssmcheck, models, relations, rounding, strategies
+from .conjecture import Conjecture, ConjectureError, conjecture, raise_recorded, registered
+from .relations import close, enclosure, ge_by, gt, le, le_by, lt, positive, reject
+from .results import ClaimResult, Results, Violation, load
+
+__version__ = _ssmcheck.__version__
+
+__all__ = [
+    "ClaimResult", "Conjecture", "ConjectureError", "Results", "Violation", "check", "claims", "close", "conjecture",
+    "enclosure", "explain", "ge_by", "gt", "le", "le_by", "load", "lt", "models", "positive", "registered", "reject",
+    "relations", "replay", "report", "rounding", "strategies",
+]
+
+
+def _split(selection) -> tuple:
+    """Claim ids and conjectures from `selection` (an id, a conjecture, or a list of them)."""
+    if selection is None:
+        return [], []
+    if isinstance(selection, (str, Conjecture)):
+        selection = [selection]
+    ids, conjectures = [], []
+    for s in selection:
+        if isinstance(s, Conjecture):
+            conjectures.append(s)
+            ids.append(s.id)
+        elif isinstance(s, str):
+            ids.append(s)
+        else:
+            raise TypeError(f"select claims by id or conjecture, not {type(s).__name__}")
+    return ids, conjectures
+
+
+def _with_registered(conjectures: list) -> list:
+    """The conjectures passed, plus every registered one (so their ids resolve)."""
+    out = list(conjectures)
+    for c in registered():
+        if all(c is not o for o in out) and all(c.id != o.id for o in out):
+            out.append(c)
+    return out
+
+
+def claims(selection=None, family: Optional[str] = None) -> list:
+    """The claims' metadata (id, family, status, kind, source, statement, correction, error,
+    control) as dicts: the shipped claims and every conjecture declared in this process."""
+    ids, conjectures = _split(selection)
+    return json.loads(_ssmcheck.claims(ids, family, _with_registered(conjectures)))
+
+
+def explain(id: str) -> dict:
+    """One claim's statement, source (paper, section, the printed words), correction, error and
+    negative control."""
+    (meta,) = claims(id)
+    return meta
+
+
+def check(selection=None, *, family: Optional[str] = None, budget: str = "quick", seed: int = 1, backend: str = "auto",
+          json_path=None, progress: Optional[bool] = None) -> Results:
+    """Checks claims and returns their results. `selection`: claim ids, `Conjecture` objects, or a
+    mix (all shipped claims when None and no family). `budget`: quick, standard or deep;
+    `backend`: auto, cpu, cuda or shim; `json_path`: also write the results JSON there.
+    Raises `ConjectureError` when a conjecture's own code failed on an instance."""
+    ids, conjectures = _split(selection)
+    show = sys.stderr.isatty() if progress is None else progress
+    text = _ssmcheck.check(ids, family, budget, int(seed), backend, show, None if json_path is None else str(json_path),
+                           _with_registered(conjectures))
+    raise_recorded(conjectures)
+    return Results.from_json(json.loads(text))
+
+
+def report(out: str = "reports", *, budget: str = "standard", seed: int = 1, backend: str = "auto", from_files: Iterable = (),
+           conjectures: Iterable = (), progress: Optional[bool] = None) -> Results:
+    """Runs every shipped claim (and `conjectures`) or reads `from_files` (results JSON to merge),
+    and writes the evidence report (index.html, SVG figures, results.json) into `out`."""
+    show = sys.stderr.isatty() if progress is None else progress
+    conjectures = list(conjectures)
+    text = _ssmcheck.report(str(out), budget, int(seed), backend, show, [str(f) for f in from_files], conjectures)
+    raise_recorded(conjectures)
+    return Results.from_json(json.loads(text))
+
+
+def replay(id: str, instance: Union[dict, Results, str], control: bool = False) -> dict:
+    """Re-evaluates one instance through a claim's check (or its negative control): a
+    counterexample from results (`Results`, a results JSON's path, or its dict) or an instance
+    of your own (a dict of named fields). Returns {'violation': Violation, 'holds': bool,
+    'certificate': …} or {'rejected': why}."""
+    if isinstance(instance, Results):
+        doc = instance.raw
+    elif isinstance(instance, str):
+        with open(instance, encoding="utf-8") as f:
+            doc = json.load(f)
+    else:
+        doc = instance
+    out = json.loads(_ssmcheck.replay(id, json.dumps(doc, default=_jsonable), bool(control), registered()))
+    if "violation" in out:
+        out["violation"] = Violation.from_json(out["violation"])
+    return out
+
+
+def _jsonable(x):
+    """numpy values in an instance, as JSON."""
+    if hasattr(x, "tolist"):
+        return x.tolist()
+    raise TypeError(f"{type(x).__name__} is not JSON")

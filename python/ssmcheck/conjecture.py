@@ -1,0 +1,113 @@
+"""Conjectures written in Python, judged by the engine: each argument is drawn by one of the
+suite's strategies (`ssmcheck.strategies`), the function returns a relation
+(`ssmcheck.relations`), and search, shrinking, ties, statistics, certificates and the report
+work as for a Rust conjecture. Only the evaluation of one instance runs in Python."""
+
+from __future__ import annotations
+
+import inspect
+import traceback
+from typing import Callable, Optional
+
+import numpy as np
+
+# Cases at the quick, standard and deep budgets (the Rust `conjecture!`'s).
+DEFAULT_CASES = (200, 2000, 20000)
+
+_REGISTERED: list = []
+
+
+def _as_python(value):
+    """A drawn value as the conjecture sees it: floats stay floats, lists become arrays."""
+    return np.asarray(value, dtype=float) if isinstance(value, list) else value
+
+
+class Conjecture:
+    """A conjecture: its id (`user.<function name>` unless given), statement (the docstring),
+    source (file:line), arguments and the function. Calling it evaluates the function on
+    explicit arguments; `ssmcheck.check(conjecture)` judges it."""
+
+    def __init__(self, func: Callable, arguments: dict, id: Optional[str], cases, sides, given, expect):
+        self.func = func
+        self.id = id or f"user.{func.__name__}"
+        doc = inspect.getdoc(func)
+        if not doc:
+            raise ValueError(f"conjecture {func.__name__}: write its statement as the docstring")
+        self.statement = " ".join(doc.split())
+        self.source = f"{inspect.getsourcefile(func)}:{inspect.getsourcelines(func)[1]}"
+        params = list(inspect.signature(func).parameters)
+        if sorted(params) != sorted(arguments):
+            raise ValueError(f"conjecture {func.__name__}: strategies for {sorted(arguments)}, but the function takes {params}")
+        self.arguments = [(name, arguments[name]) for name in params]
+        self.cases = [int(c) for c in cases]
+        if len(self.cases) != 3:
+            raise ValueError("cases: three counts (quick, standard, deep)")
+        self.sides = tuple(sides) if sides else None
+        self.given = given[0] if given else None
+        self._hypothesis = given[1] if given else None
+        if expect not in (None, "holds", "refuted"):
+            raise ValueError("expect: None, 'holds' or 'refuted'")
+        self.expect = expect
+        self.errors: list = []
+
+    def __call__(self, *args, **kwargs):
+        return self.func(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"<conjecture {self.id}: {self.statement[:60]}>"
+
+    # Called by the engine, one instance at a time.
+    def _evaluate(self, values: list) -> dict:
+        try:
+            relation = self.func(*[_as_python(v) for v in values])
+        except Exception as e:  # recorded and raised again after the run
+            if len(self.errors) < 3:
+                self.errors.append((dict(zip([n for n, _ in self.arguments], values)), traceback.format_exc()))
+            return {"op": "error", "why": f"the conjecture raised {type(e).__name__}: {e}"}
+        if not isinstance(relation, dict) or "op" not in relation:
+            self.errors.append((dict(zip([n for n, _ in self.arguments], values)), f"returned {relation!r}, not a relation (ssmcheck.le, lt, close, …)"))
+            return {"op": "error", "why": "the conjecture returned no relation"}
+        return relation
+
+    def _given(self, values: list) -> float:
+        out = self._hypothesis(*[_as_python(v) for v in values])
+        return (1.0 if out else -1.0) if isinstance(out, (bool, np.bool_)) else float(out)
+
+
+class ConjectureError(Exception):
+    """The conjecture's own code failed on an instance (its traceback is in the message)."""
+
+
+def raise_recorded(conjectures) -> None:
+    """Raises the first error a conjecture's function raised during a run, with the instance."""
+    for c in conjectures:
+        if c.errors:
+            instance, tb = c.errors[0]
+            raise ConjectureError(f"{c.id} failed on the instance {instance}:\n{tb}")
+
+
+def conjecture(_func=None, *, id: Optional[str] = None, cases=DEFAULT_CASES, sides=None, given=None, expect=None, **arguments):
+    """Declares a conjecture: keyword arguments name a strategy per parameter of the function,
+    which returns a relation; its docstring is the statement.
+
+        @ssmcheck.conjecture(a=strategies.real(-4, -0.25), t=strategies.real(0, 10))
+        def decay_is_monotone(a, t):
+            '''e^{a(t+1)} ≤ e^{at} for a < 0.'''
+            return ssmcheck.le(math.exp(a * (t + 1)), math.exp(a * t))
+
+    Options: `id` (default `user.<name>`), `cases` (quick, standard, deep), `sides` ((what the
+    left side is, what the right side is)), `given` ((description, function of the same
+    arguments returning a bool or a margin): the hypothesis, which the search respects), `expect`
+    ('holds' or 'refuted': the verdict you expect, for a test)."""
+
+    def wrap(func):
+        c = Conjecture(func, arguments, id, cases, sides, given, expect)
+        _REGISTERED.append(c)
+        return c
+
+    return wrap(_func) if _func is not None else wrap
+
+
+def registered() -> list:
+    """Every conjecture declared so far in this process."""
+    return list(_REGISTERED)

@@ -1,0 +1,55 @@
+"""The verified models as numpy functions: the Rust code the claims check, called on arrays."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import numpy as np
+
+from . import _ssmcheck
+
+
+def _flat(x, shape, name):
+    a = np.asarray(x, dtype=float)
+    if a.shape != shape:
+        raise ValueError(f"{name}: shape {a.shape}, expected {shape}")
+    return a.ravel().tolist()
+
+
+def selective_scan(u, delta, A, B, C, delta_softplus: bool = False) -> np.ndarray:
+    """Mamba's S6 selective scan (Gu & Dao 2023, Alg. 2; ZOH for Ā, Euler for B̄):
+    h_t = exp(Δ_t A) h_{t−1} + Δ_t B_t u_t, y_t = C_t h_t, h_0 = 0.
+
+    u, delta: (L, d); A: (d, N) (negative for a stable scan); B, C: (L, N). Returns y (L, d).
+    Δ = softplus(delta) when `delta_softplus` (mamba_ssm's `delta_softplus=True`)."""
+    u = np.asarray(u, dtype=float)
+    if u.ndim != 2:
+        raise ValueError("u: (L, d)")
+    length, d = u.shape
+    A = np.asarray(A, dtype=float)
+    if A.ndim != 2 or A.shape[0] != d:
+        raise ValueError(f"A: (d, N) with d = {d}")
+    n = A.shape[1]
+    y = _ssmcheck.selective_scan(d, n, length, _flat(delta, (length, d), "delta"), A.T.ravel().tolist(), _flat(B, (length, n), "B"),
+                                 _flat(C, (length, n), "C"), u.ravel().tolist(), bool(delta_softplus))
+    return np.asarray(y).reshape(length, d)
+
+
+def lrd_eq10(a, b_bias, b_weight, x, t: int, k: int, *, w: Optional[float] = None, bias: float = 0.0, delta: float = 1.0,
+             zoh: bool = True) -> np.ndarray:
+    """004 eq (10): LRD(t+k, t) = (∏_{j=t+1}^{t+k} Ā_j) B̄_t for a diagonal SSM on one input
+    channel, Δ_t = softplus(w·x_t + bias) (selective) or the fixed `delta` when w is None,
+    B_t = b_bias + b_weight·x_t; times 1-based. Returns the N-vector."""
+    return np.asarray(_ssmcheck.lrd_eq10(list(map(float, a)), list(map(float, b_bias)), list(map(float, b_weight)),
+                                         None if w is None else float(w), float(bias), float(delta), bool(zoh),
+                                         list(map(float, x)), int(t), int(k)))
+
+
+def interaction_states(A, B, delta: float, G, W, x) -> np.ndarray:
+    """004 §4 eq (13), the interaction-term SSM at fixed step Δ (ZOH), h_0 = 0:
+    h_t = Ā h_{t−1} + B̄ x_t + (h_{t−1}ᵀ W x_t)(G x_t). Returns the states h_1…h_T, (T, H)."""
+    A = np.asarray(A, dtype=float)
+    h = A.shape[0]
+    out = _ssmcheck.interaction_states(A.tolist(), list(map(float, B)), float(delta), list(map(float, G)), list(map(float, W)),
+                                       list(map(float, x)))
+    return np.asarray(out).reshape(-1, h)

@@ -1,0 +1,109 @@
+"""The pytest plugin (entry point `pytest11`): `pytest --ssmcheck` collects the shipped claims
+as tests, one per claim (select with `-k 004.thm4`, `-k decay`), and every conjecture declared
+with `@ssmcheck.conjecture` in a test module runs as a test. A test fails when the verdict
+contradicts the claim's status (or the conjecture's `expect`, or, without one, is not `holds`);
+the failure message is the verdict, the counterexample and both sides of the violated relation.
+
+Options: --ssmcheck-budget (quick), --ssmcheck-seed (1), --ssmcheck-backend (auto)."""
+
+from __future__ import annotations
+
+import pytest
+
+from . import _ssmcheck, check, claims
+from .conjecture import Conjecture, registered
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("ssmcheck")
+    group.addoption("--ssmcheck", action="store_true", help="collect the shipped ssmcheck claims as tests")
+    group.addoption("--ssmcheck-budget", default="quick", choices=["quick", "standard", "deep"], help="budget of every claim and conjecture")
+    group.addoption("--ssmcheck-seed", default=1, type=int, help="seed of every random stream")
+    group.addoption("--ssmcheck-backend", default="auto", choices=["auto", "cpu", "cuda", "shim"], help="Monte Carlo backend")
+
+
+def _settings(config) -> dict:
+    return {"budget": config.getoption("ssmcheck_budget"), "seed": config.getoption("ssmcheck_seed"), "backend": config.getoption("ssmcheck_backend")}
+
+
+class ClaimFailed(Exception):
+    """A verdict against the claim's status."""
+
+
+class _Judged(pytest.Item):
+    """An item whose failure is a verdict: its message is the result's explanation."""
+
+    def repr_failure(self, excinfo):
+        if isinstance(excinfo.value, ClaimFailed):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+
+class ClaimItem(_Judged):
+    """One shipped claim. The first item to run checks every collected claim in one run (claims
+    run concurrently, as in `ssmcheck check`), and each item reads its own result."""
+
+    def __init__(self, *, claim: dict, **kwargs):
+        super().__init__(**kwargs)
+        self.claim = claim
+        self.add_marker(pytest.mark.ssmcheck)
+        self.keywords[claim["family"]] = True
+
+    def runtest(self):
+        cache = self.session.config.stash.setdefault(_RESULTS, {})
+        if self.claim["id"] not in cache:
+            ids = [i.claim["id"] for i in self.session.items if isinstance(i, ClaimItem) and i.claim["id"] not in cache]
+            for r in check(ids, **_settings(self.config)):
+                cache[r.id] = r
+        result = cache[self.claim["id"]]
+        if not result.agrees:
+            raise ClaimFailed(result.explain_failure())
+
+    def reportinfo(self):
+        return "ssmcheck", None, f"{self.claim['id']} [{self.claim['status']}] {self.claim['source']['locus']}"
+
+
+class ConjectureItem(_Judged):
+    """A conjecture declared in a test module."""
+
+    def __init__(self, *, conjecture: Conjecture, **kwargs):
+        super().__init__(**kwargs)
+        self.conjecture = conjecture
+
+    def runtest(self):
+        (result,) = check(self.conjecture, **_settings(self.config))
+        expected = self.conjecture.expect or "holds"
+        if not result.agrees or result.verdict != expected:
+            raise ClaimFailed(f"expected {expected}\n" + result.explain_failure())
+
+    def reportinfo(self):
+        return self.path, None, f"conjecture {self.conjecture.id}"
+
+
+_RESULTS = pytest.StashKey[dict]()
+
+
+def pytest_pycollect_makeitem(collector, name, obj):
+    if isinstance(obj, Conjecture):
+        return ConjectureItem.from_parent(collector, name=name, conjecture=obj)
+    return None
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(session, config, items):
+    # Before -k and -m deselect: the claims are items like any other.
+    if config.getoption("ssmcheck"):
+        own = {c.id for c in registered()}
+        items.extend(ClaimItem.from_parent(session, name=c["id"], claim=c) for c in claims() if c["id"] not in own)
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "ssmcheck: a shipped ssmcheck claim")
+    config.ssmcheck_version = _ssmcheck.__version__
+
+
+def pytest_report_header(config):
+    if config.getoption("ssmcheck"):
+        s = _settings(config)
+        return f"ssmcheck {_ssmcheck.__version__}: shipped claims at budget {s['budget']}, seed {s['seed']}, backend {s['backend']}"
+    return None

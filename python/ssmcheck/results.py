@@ -1,0 +1,171 @@
+"""Results of a run as Python objects: the results JSON that `ssmcheck check --json` writes,
+read into `Results` (the run) and `ClaimResult` (one claim), with counterexamples' numeric lists
+as numpy arrays and the violated relation with both sides."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Optional
+
+import numpy as np
+
+
+def _arrays(value: Any) -> Any:
+    """Numeric lists (vectors, matrices) as numpy arrays, recursively; everything else as is."""
+    if isinstance(value, dict):
+        return {k: _arrays(v) for k, v in value.items()}
+    if isinstance(value, list):
+        if value and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
+            return np.asarray(value, dtype=float)
+        if value and all(isinstance(v, list) for v in value):
+            rows = [_arrays(v) for v in value]
+            if all(isinstance(r, np.ndarray) and r.shape == rows[0].shape for r in rows):
+                return np.stack(rows)
+            return rows
+        return [_arrays(v) for v in value]
+    return value
+
+
+def _named(counterexample: Any) -> Any:
+    """A conjecture's counterexample by argument name (`instance`), else the record as is."""
+    if isinstance(counterexample, dict) and set(counterexample) == {"drawn", "instance"}:
+        return counterexample["instance"]
+    return counterexample
+
+
+@dataclass(frozen=True)
+class Violation:
+    """The relation a counterexample violates (or, for the closest instance, nearly does)."""
+
+    relation: str
+    """What must hold between the sides (`at_most`, `below`, `within`, …)."""
+    lhs: float
+    lhs_is: str
+    rhs: float
+    rhs_is: str
+    margin: float
+    """Signed margin: negative when violated."""
+    margin_formula: str
+    enclosure: Optional[dict] = None
+    """The sides' enclosures and the gap, when the relation was judged on intervals."""
+
+    @classmethod
+    def from_json(cls, d: Optional[dict]) -> Optional["Violation"]:
+        if not d:
+            return None
+        return cls(d["relation"], d["lhs"], d["lhs_is"], d["rhs"], d["rhs_is"], d["margin"], d["margin_formula"], d.get("enclosure"))
+
+    def __str__(self) -> str:
+        return f"{self.lhs_is} = {self.lhs!r} vs {self.rhs_is} = {self.rhs!r} ({self.relation}; margin {self.margin:.6g})"
+
+
+@dataclass(frozen=True)
+class ClaimResult:
+    """One claim's result: its verdict, whether it agrees with the claim's status, the
+    counterexample (numeric lists as numpy arrays), the violated relation and its certificate."""
+
+    id: str
+    family: str
+    status: str
+    kind: str
+    verdict: str
+    """holds, refuted, tie, inconclusive (or an experiment's)."""
+    agrees: bool
+    """Whether the verdict is the one the claim's status expects."""
+    summary: str
+    statement: str
+    cases: int
+    margin: Optional[float]
+    counterexample: Optional[dict]
+    violation: Optional[Violation]
+    certificate: Optional[dict]
+    correction: Optional[str]
+    disagreement: Optional[str]
+    raw: dict = field(repr=False)
+    """The claim's whole JSON record (source, error, control, details, figures, sizes)."""
+
+    @classmethod
+    def from_json(cls, d: dict) -> "ClaimResult":
+        return cls(
+            id=d["id"],
+            family=d["family"],
+            status=d["status"],
+            kind=d["kind"],
+            verdict=d["verdict"],
+            agrees=d["agrees"],
+            summary=d.get("summary", ""),
+            statement=d.get("statement", ""),
+            cases=d.get("cases", 0),
+            margin=d.get("margin"),
+            counterexample=_arrays(_named(d.get("counterexample"))),
+            violation=Violation.from_json(d.get("violation")),
+            certificate=d.get("certificate"),
+            correction=d.get("correction"),
+            disagreement=d.get("disagreement"),
+            raw=d,
+        )
+
+    def explain_failure(self) -> str:
+        """What went against the claim's status, in a few lines: the verdict, the counterexample
+        and both sides of the violated relation."""
+        lines = [f"{self.id} [{self.status}]: {self.verdict} — {self.summary}"]
+        if self.disagreement:
+            lines.append(f"  {self.disagreement}")
+        if self.counterexample is not None:
+            lines.append(f"  counterexample: {self.counterexample}")
+        if self.violation is not None:
+            v = self.violation
+            lines.append(f"  {v.lhs_is} = {v.lhs!r}")
+            lines.append(f"  {v.rhs_is} = {v.rhs!r}")
+            lines.append(f"  relation {v.relation}, margin {v.margin:.6g} [{v.margin_formula}]")
+        if self.certificate is not None:
+            lines.append(f"  certificate: {self.certificate}")
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class Results:
+    """A run: its seed, budget, backend and the results of its claims, in registry order."""
+
+    seed: int
+    budget: str
+    backend: Any
+    claims: list
+    raw: dict = field(repr=False)
+
+    @classmethod
+    def from_json(cls, d: dict) -> "Results":
+        if d.get("tool") != "ssmcheck" or "claims" not in d:
+            raise ValueError("not an ssmcheck results JSON (no 'tool': 'ssmcheck' and 'claims')")
+        return cls(d["seed"], d["budget"], d["backend"], [ClaimResult.from_json(c) for c in d["claims"]], d)
+
+    def __getitem__(self, id: str) -> ClaimResult:
+        for c in self.claims:
+            if c.id == id:
+                return c
+        raise KeyError(id)
+
+    def __iter__(self):
+        return iter(self.claims)
+
+    def __len__(self) -> int:
+        return len(self.claims)
+
+    def disagreements(self) -> list:
+        """The claims whose verdict contradicts their status."""
+        return [c for c in self.claims if not c.agrees]
+
+    def to_json(self) -> str:
+        return json.dumps(self.raw)
+
+
+def load(path) -> Results:
+    """Reads a results JSON (`ssmcheck check --json`, a report's `results.json`)."""
+    with open(Path(path), encoding="utf-8") as f:
+        try:
+            d = json.load(f)
+        except json.JSONDecodeError as e:
+            raise ValueError(f"{path}: not JSON ({e})") from None
+    return Results.from_json(d)

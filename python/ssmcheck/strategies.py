@@ -1,0 +1,68 @@
+"""The suite's generators, one per argument of a conjecture (`ssmcheck.conjecture`). Each is a
+description the engine turns into the same Rust strategy a Rust conjecture uses
+(`ssmcheck::strategy`), so search and shrinking are the suite's own. Numbers arrive as floats,
+vectors and matrices as numpy arrays."""
+
+
+def _spec(kind: str, **params) -> dict:
+    return {"kind": kind, **params}
+
+
+def real(lo: float, hi: float) -> dict:
+    """A real in [lo, hi], shrinking toward simple values."""
+    return _spec("real", lo=float(lo), hi=float(hi))
+
+
+def log_uniform(lo: float, hi: float) -> dict:
+    """A positive real, uniform in log between lo > 0 and hi."""
+    return _spec("log_uniform", lo=float(lo), hi=float(hi))
+
+
+def edge_biased(lo: float, hi: float) -> dict:
+    """A real in [lo, hi] that often lands on or near the ends."""
+    return _spec("edge_biased", lo=float(lo), hi=float(hi))
+
+
+def grid(lo: float, hi: float, step: float) -> dict:
+    """A point of the grid lo, lo + step, …, hi (exact dyadics for power-of-two steps)."""
+    return _spec("grid", lo=float(lo), hi=float(hi), step=float(step))
+
+
+def grid_vec(n: int, lo: float, hi: float, step: float) -> dict:
+    """A vector of n grid points."""
+    return _spec("grid_vec", n=int(n), lo=float(lo), hi=float(hi), step=float(step))
+
+
+def grid_matrix(rows: int, cols: int, lo: float, hi: float, step: float) -> dict:
+    """A rows × cols matrix of grid points."""
+    return _spec("grid_matrix", rows=int(rows), cols=int(cols), lo=float(lo), hi=float(hi), step=float(step))
+
+
+def inputs(length: int, amplitude: float) -> dict:
+    """An input sequence of this length, entries in [−amplitude, amplitude]."""
+    return _spec("inputs", len=int(length), amplitude=float(amplitude))
+
+
+def real_diagonal(n: int) -> dict:
+    """n stable real modes (negative), as S4D-Real and Mamba use."""
+    return _spec("real_diagonal", n=int(n))
+
+
+def selective_deltas(length: int) -> dict:
+    """Step sizes Δ_t of a selective SSM, positive."""
+    return _spec("selective_deltas", len=int(length))
+
+
+def stable_matrix(n: int) -> dict:
+    """An n × n Hurwitz matrix (every eigenvalue with negative real part), often non-normal."""
+    return _spec("stable_matrix", n=int(n))
+
+
+def symmetric_matrix(n: int, lo: float, hi: float) -> dict:
+    """A symmetric n × n matrix with entries in [lo, hi]."""
+    return _spec("symmetric_matrix", n=int(n), lo=float(lo), hi=float(hi))
+
+
+def rademacher(count: int, p: int) -> dict:
+    """count vectors of p random signs ±1 (a count × p matrix)."""
+    return _spec("rademacher", count=int(count), p=int(p))

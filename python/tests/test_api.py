@@ -1,0 +1,75 @@
+"""The engine from Python: list, explain, check, replay, load, report."""
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+import ssmcheck
+
+
+def test_claims_lists_the_shipped_claims_with_their_sources():
+    metas = ssmcheck.claims()
+    ids = {m["id"] for m in metas}
+    assert "004.thm4" in ids and "004.cor1.printed" in ids
+    assert len(metas) >= 150
+    decay = ssmcheck.claims(family="decay")
+    assert decay and all(m["family"] == "decay" for m in decay)
+
+
+def test_explain_gives_statement_source_and_error():
+    m = ssmcheck.explain("004.cor1.printed")
+    assert m["status"] == "erratum"
+    assert "Corollary 1" in m["source"]["locus"]
+    assert m["error"]["kind"] == "false_statement"
+    assert m["control"] is None or isinstance(m["control"], str)
+
+
+def test_an_unknown_claim_is_one_clear_error():
+    with pytest.raises(ValueError, match="no-such-claim"):
+        ssmcheck.check("no-such-claim")
+    with pytest.raises(ValueError):
+        ssmcheck.check("004.thm4", budget="huge")
+
+
+def test_an_erratum_is_refuted_with_a_counterexample_and_both_sides(tmp_path):
+    path = tmp_path / "r.json"
+    results = ssmcheck.check("004.cor1.printed", budget="quick", seed=1, json_path=path)
+    (r,) = results
+    assert r.verdict == "refuted" and r.agrees
+    assert isinstance(r.counterexample["a"], np.ndarray) and r.counterexample["a"].ndim == 2
+    v = r.violation
+    assert v.margin < 0 and v.lhs > v.rhs  # at_most violated: both sides recorded
+    assert r.certificate["status"] in ("certified", "not_certified", "statistical")
+    # The JSON written is the one returned, and the same as the command line's format.
+    assert ssmcheck.load(path).raw == results.raw
+
+
+def test_the_same_seed_gives_the_same_results():
+    a = ssmcheck.check(["004.cor1.printed", "004.eq10"], budget="quick", seed=3)
+    b = ssmcheck.check(["004.cor1.printed", "004.eq10"], budget="quick", seed=3)
+    assert a.raw == b.raw
+
+
+def test_replay_reevaluates_a_counterexample():
+    results = ssmcheck.check("004.cor1.printed", budget="quick", seed=1)
+    out = ssmcheck.replay("004.cor1.printed", results)
+    assert out["holds"] is False
+    assert out["violation"].margin == pytest.approx(results["004.cor1.printed"].violation.margin, rel=0, abs=0)
+    assert out["certificate"] is not None
+
+
+def test_load_rejects_what_is_not_results(tmp_path):
+    p = tmp_path / "x.json"
+    p.write_text(json.dumps({"a": 1}))
+    with pytest.raises(ValueError, match="not an ssmcheck results JSON"):
+        ssmcheck.load(p)
+
+
+def test_report_from_results_writes_html(tmp_path):
+    src = tmp_path / "r.json"
+    ssmcheck.check("004.eq10", budget="quick", json_path=src)
+    out = tmp_path / "report"
+    results = ssmcheck.report(out, from_files=[src])
+    assert (out / "index.html").exists() and len(results) == 1

@@ -1,0 +1,87 @@
+"""Conjectures in Python, judged by the engine: one that holds, one the search refutes (shrunk,
+both sides, certified on enclosures), hypotheses, and errors in the user's code."""
+
+import math
+
+import numpy as np
+import pytest
+
+import ssmcheck
+from ssmcheck import strategies as st
+
+
+@ssmcheck.conjecture(a=st.real(-4.0, -0.25), t=st.real(0.0, 10.0), expect="holds")
+def decay_is_monotone(a, t):
+    """e^{a(t+1)} ≤ e^{at} for a < 0 (both sides rounded once: 1 ulp each, so rtol 2u)."""
+    return ssmcheck.le(math.exp(a * (t + 1)), math.exp(a * t), rtol=2 * ssmcheck.rounding.UNIT)
+
+
+@ssmcheck.conjecture(x=st.grid(0.0, 4.0, 1 / 64), expect="refuted", sides=("x²", "2x"))
+def square_at_most_double(x):
+    """x² ≤ 2x on [0, 4] (false above 2)."""
+    return ssmcheck.le(x * x, 2 * x)
+
+
+@ssmcheck.conjecture(x=st.grid(0.0, 4.0, 1 / 64), expect="refuted")
+def square_below_three_enclosed(x):
+    """x² ≤ 3 on [0, 4], sides as exact enclosures (the products of 1/64-grid points are exact)."""
+    return ssmcheck.le(ssmcheck.enclosure(x * x, x * x), ssmcheck.enclosure(3.0, 3.0))
+
+
+@ssmcheck.conjecture(v=st.grid_vec(4, -2.0, 2.0, 0.25), given=("some entry is positive", lambda v: bool(np.any(v > 0))), expect="holds")
+def max_is_positive_given_a_positive_entry(v):
+    """max v > 0 when some entry of v is positive."""
+    return ssmcheck.positive(float(np.max(v)))
+
+
+def test_a_true_conjecture_holds():
+    (r,) = ssmcheck.check(decay_is_monotone, budget="quick")
+    assert r.verdict == "holds" and r.agrees and r.cases >= 200
+
+
+def test_a_false_conjecture_is_refuted_shrunk_with_both_sides():
+    (r,) = ssmcheck.check(square_at_most_double, budget="quick")
+    assert r.verdict == "refuted" and r.agrees
+    x = float(r.counterexample["x"])
+    assert 2.0 < x <= 2.25  # shrunk toward the boundary 2 on the 1/64 grid
+    assert r.violation.lhs == x * x and r.violation.rhs == 2 * x
+    assert r.violation.lhs_is == "x²"
+    assert r.certificate["status"] == "not_certified"  # float sides: no enclosure
+
+
+def test_a_refutation_on_enclosures_is_certified():
+    (r,) = ssmcheck.check(square_below_three_enclosed, budget="quick")
+    assert r.verdict == "refuted"
+    assert r.certificate["status"] == "certified"
+
+
+def test_the_hypothesis_is_respected():
+    (r,) = ssmcheck.check(max_is_positive_given_a_positive_entry, budget="quick")
+    assert r.verdict == "holds"
+
+
+def test_a_conjecture_is_callable_and_listed():
+    assert square_at_most_double(1.0)["op"] == "le"
+    ids = {m["id"] for m in ssmcheck.claims()}
+    assert "user.square_at_most_double" in ids
+
+
+def test_an_error_in_the_conjecture_is_raised_with_its_instance():
+    @ssmcheck.conjecture(x=st.real(0.0, 1.0))
+    def broken(x):
+        """Raises."""
+        raise RuntimeError("boom")
+
+    with pytest.raises(ssmcheck.ConjectureError, match="boom"):
+        ssmcheck.check(broken, budget="quick")
+
+
+def test_a_missing_statement_or_strategy_is_refused():
+    with pytest.raises(ValueError, match="docstring"):
+        ssmcheck.conjecture(x=st.real(0, 1))(lambda x: ssmcheck.le(x, 1))
+    with pytest.raises(ValueError, match="strategies"):
+
+        @ssmcheck.conjecture(y=st.real(0, 1))
+        def wrong(x):
+            """x."""
+            return ssmcheck.le(x, 1)
