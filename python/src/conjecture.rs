@@ -5,8 +5,9 @@
 //!
 //! The Python side (`ssmcheck.conjecture`) hands over a `Conjecture` object with the attributes
 //! read below, and its method `_evaluate(values)` returns the relation as a dict
-//! (`ssmcheck.relation`): `{"op": "le" | "le_by" | "ge_by" | "lt" | "gt" | "close" |
-//! "positive" | "reject" | "error", …}`.
+//! (`ssmcheck.relations`): `{"op": "le" | "le_by" | "ge_by" | "lt" | "gt" | "close" |
+//! "positive" | "all" | "reject" | "error", …}` ("all": a list of relations that must all
+//! hold, judged by the smallest margin, as `Eval::min` folds them in Rust).
 
 use crate::engine::value_error;
 use proptest::prelude::*;
@@ -100,6 +101,10 @@ fn eval_of(d: &Bound<'_, PyDict>) -> PyResult<Eval> {
         "gt" => Eval::gt(side(d, "lhs")?, side(d, "rhs")?, scale, tol),
         "close" => Eval::close(side(d, "err")?, scale, tol),
         "positive" => Eval::positive(side(d, "x")?, scale),
+        "all" => {
+            let parts: Vec<Bound<'_, PyDict>> = d.get_item("relations")?.ok_or_else(|| value_error("'all' without 'relations'"))?.extract()?;
+            parts.iter().map(eval_of).collect::<PyResult<Vec<_>>>()?.into_iter().fold(Eval::Margin(f64::INFINITY), Eval::min)
+        }
         "reject" | "error" => {
             let why: String = d.get_item("why")?.map_or(Ok("rejected".to_string()), |v| v.extract())?;
             Eval::Reject(interned(&why))

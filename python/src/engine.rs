@@ -10,6 +10,7 @@ use rayon::prelude::*;
 use ssmcheck::claim::{run_claim, Budget, Claim, ClaimResult, Context, Family, Registry, Replay, RunConfig, RunResults};
 use ssmcheck::mc::{BackendChoice, CpuBackend};
 use ssmcheck::report::{report_all, HtmlReport, JsonFile, Reporter};
+use ssmcheck::shard::{run_shard, Shard};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -54,18 +55,12 @@ pub fn claims(ids: Vec<String>, family: Option<String>, conjectures: Vec<Bound<'
     serde_json::to_string(&metas).map_err(value_error)
 }
 
-/// Runs `claims` on `cfg`, one claim at a time on the thread pool, with the interpreter released;
-/// polls for signals every 50 ms and stops starting claims once one arrives.
-fn run_interruptibly(py: Python<'_>, claims: &[&Claim], cfg: &RunConfig<'_>) -> PyResult<RunResults> {
-    let stop = AtomicBool::new(false);
-    let run = |c: &&Claim| -> Option<ClaimResult> {
-        if stop.load(Ordering::Relaxed) {
-            return None;
-        }
-        Some(run_claim(c, cfg))
-    };
+/// Runs `work` on its own thread with the interpreter released, polling for signals every
+/// 50 ms. On a signal it sets `stop` (which `work` may read to start nothing new), waits for
+/// `work` to return, and raises the signal's exception.
+fn interruptibly<T: Send>(py: Python<'_>, stop: &AtomicBool, work: impl FnOnce() -> T + Send) -> PyResult<T> {
     std::thread::scope(|scope| {
-        let worker = scope.spawn(|| claims.par_iter().map(run).collect::<Vec<_>>());
+        let worker = scope.spawn(work);
         while !worker.is_finished() {
             py.detach(|| std::thread::sleep(Duration::from_millis(50)));
             if let Err(interrupt) = py.check_signals() {
@@ -75,16 +70,25 @@ fn run_interruptibly(py: Python<'_>, claims: &[&Claim], cfg: &RunConfig<'_>) -> 
                 return Err(interrupt);
             }
         }
-        let results = worker.join().map_err(|_| value_error("a check panicked"))?;
-        let results: Vec<ClaimResult> = results.into_iter().flatten().collect();
-        Ok(RunResults::new(cfg.seed, cfg.budget, cfg.backend.name(), results))
+        worker.join().map_err(|_| value_error("a check panicked"))
     })
 }
 
+/// Runs `claims` on `cfg`, each claim a task of the thread pool; after an interrupt no new claim
+/// starts.
+fn run_interruptibly(py: Python<'_>, claims: &[&Claim], cfg: &RunConfig<'_>) -> PyResult<RunResults> {
+    let stop = AtomicBool::new(false);
+    let run = |c: &&Claim| (!stop.load(Ordering::Relaxed)).then(|| run_claim(c, cfg));
+    let results: Vec<Option<ClaimResult>> = interruptibly(py, &stop, || claims.par_iter().map(run).collect())?;
+    Ok(RunResults::new(cfg.seed, cfg.budget, cfg.backend.name(), results.into_iter().flatten().collect()))
+}
+
 /// Checks the selected claims; returns the results JSON (`ssmcheck check --json`'s) and, when
-/// `json` is given, writes it there too (atomically).
+/// `json` is given, writes it there too (atomically). With `shard` ("I/N") it runs that shard
+/// only (`ssmcheck check --shard`), writes its part to `json` (required) for `ssmcheck merge`,
+/// and returns the part.
 #[pyfunction]
-#[pyo3(signature = (ids, family, budget, seed, backend, progress, json, conjectures))]
+#[pyo3(signature = (ids, family, budget, seed, backend, progress, json, shard, conjectures))]
 #[allow(clippy::too_many_arguments)]
 pub fn check(
     py: Python<'_>,
@@ -95,10 +99,15 @@ pub fn check(
     backend: &str,
     progress: bool,
     json: Option<std::path::PathBuf>,
+    shard: Option<String>,
     conjectures: Vec<Bound<'_, PyAny>>,
 ) -> PyResult<String> {
     let registry = registry(&conjectures)?;
     let claims = select(&registry, &ids, family.as_deref())?;
+    let shard: Option<Shard> = shard.map(|s| s.parse()).transpose().map_err(value_error)?;
+    if shard.is_some() && json.is_none() {
+        return Err(value_error("a shard writes its part to a file: give json_path"));
+    }
     let budget: Budget = budget.parse().map_err(value_error)?;
     let backend = backend.parse::<BackendChoice>().map_err(value_error)?.open().map_err(value_error)?;
     let json = json.map(JsonFile);
@@ -106,6 +115,12 @@ pub fn check(
         j.preflight().map_err(value_error)?;
     }
     let cfg = RunConfig { seed, budget, backend: backend.as_ref(), progress, parallel: true };
+    if let (Some(shard), Some(JsonFile(path))) = (shard, &json) {
+        let part = interruptibly(py, &AtomicBool::new(false), || run_shard(&claims, &cfg, shard))?;
+        let text = serde_json::to_string_pretty(&part).map_err(value_error)?;
+        ssmcheck::report::write_atomically(path, text.as_bytes()).map_err(value_error)?;
+        return Ok(text);
+    }
     let results = run_interruptibly(py, &claims, &cfg)?;
     if let Some(j) = &json {
         j.report(&results).map_err(value_error)?;

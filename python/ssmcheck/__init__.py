@@ -73,14 +73,16 @@ def explain(id: str) -> dict:
 
 
 def check(selection=None, *, family: Optional[str] = None, budget: str = "quick", seed: int = 1, backend: str = "auto",
-          json_path=None, progress: Optional[bool] = None) -> Results:
+          json_path=None, shard: Optional[str] = None, progress: Optional[bool] = None) -> Results:
     """Checks claims and returns their results. `selection`: claim ids, `Conjecture` objects, or a
     mix (all shipped claims when None and no family). `budget`: quick, standard or deep;
     `backend`: auto, cpu, cuda or shim; `json_path`: also write the results JSON there.
+    `shard="I/N"`: run only shard I of N and write its part to `json_path` (merge the parts with
+    `ssmcheck merge`); the results returned are then the claims the shard ran whole.
     Raises `ConjectureError` when a conjecture's own code failed on an instance."""
     ids, conjectures = _split(selection)
     show = sys.stderr.isatty() if progress is None else progress
-    text = _ssmcheck.check(ids, family, budget, int(seed), backend, show, None if json_path is None else str(json_path),
+    text = _ssmcheck.check(ids, family, budget, int(seed), backend, show, None if json_path is None else str(json_path), shard,
                            _with_registered(conjectures))
     raise_recorded(conjectures)
     return Results.from_json(json.loads(text))

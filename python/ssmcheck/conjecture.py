@@ -64,6 +64,8 @@ class Conjecture:
             if len(self.errors) < 3:
                 self.errors.append((dict(zip([n for n, _ in self.arguments], values)), traceback.format_exc()))
             return {"op": "error", "why": f"the conjecture raised {type(e).__name__}: {e}"}
+        if isinstance(relation, (list, tuple)) and relation and all(isinstance(r, dict) and "op" in r for r in relation):
+            return {"op": "all", "relations": list(relation)}
         if not isinstance(relation, dict) or "op" not in relation:
             self.errors.append((dict(zip([n for n, _ in self.arguments], values)), f"returned {relation!r}, not a relation (ssmcheck.le, lt, close, …)"))
             return {"op": "error", "why": "the conjecture returned no relation"}
@@ -88,7 +90,8 @@ def raise_recorded(conjectures) -> None:
 
 def conjecture(_func=None, *, id: Optional[str] = None, cases=DEFAULT_CASES, sides=None, given=None, expect=None, **arguments):
     """Declares a conjecture: keyword arguments name a strategy per parameter of the function,
-    which returns a relation; its docstring is the statement.
+    which returns a relation (or a list of relations that must all hold: the engine judges the
+    one with the smallest margin); its docstring is the statement.
 
         @ssmcheck.conjecture(a=strategies.real(-4, -0.25), t=strategies.real(0, 10))
         def decay_is_monotone(a, t):

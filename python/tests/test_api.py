@@ -73,3 +73,41 @@ def test_report_from_results_writes_html(tmp_path):
     out = tmp_path / "report"
     results = ssmcheck.report(out, from_files=[src])
     assert (out / "index.html").exists() and len(results) == 1
+
+
+def test_ctrl_c_stops_a_run_cleanly(tmp_path):
+    # A run of many claims, interrupted: KeyboardInterrupt comes back once the claims in flight
+    # finish (each quick stability claim takes seconds), and no results file is left behind.
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "r.json"
+    code = f"import ssmcheck\ntry:\n    ssmcheck.check(family='stability', budget='standard', json_path={str(out)!r})\nexcept KeyboardInterrupt:\n    print('interrupted')\n"
+    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    time.sleep(3.0)
+    start = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    stdout, _ = p.communicate(timeout=120)
+    assert "interrupted" in stdout
+    assert not out.exists()
+    assert time.monotonic() - start < 60
+
+
+def test_the_shards_of_a_selection_split_its_claims(tmp_path):
+    ids = ["004.cor1.printed", "004.eq10"]
+    parts = [ssmcheck.check(ids, budget="quick", shard=f"{i}/2", json_path=tmp_path / f"part-{i}.json") for i in range(2)]
+    for i in range(2):
+        doc = json.loads((tmp_path / f"part-{i}.json").read_text())
+        assert doc["shard"]["shard"] == {"index": i, "count": 2} and doc["shard"]["selection"] == ids
+    # Each claim ran whole in exactly one shard, with the verdict of the unsharded run.
+    assert sorted(c.id for p in parts for c in p) == sorted(ids)
+    whole = ssmcheck.check(ids, budget="quick")
+    for p in parts:
+        for c in p:
+            assert c.raw == whole[c.id].raw
+    with pytest.raises(ValueError, match="json_path"):
+        ssmcheck.check("004.eq10", shard="0/2")
+    with pytest.raises(ValueError, match="I/N"):
+        ssmcheck.check("004.eq10", shard="3/2", json_path=tmp_path / "x.json")

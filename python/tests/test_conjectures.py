@@ -85,3 +85,15 @@ def test_a_missing_statement_or_strategy_is_refused():
         def wrong(x):
             """x."""
             return ssmcheck.le(x, 1)
+
+
+@ssmcheck.conjecture(a=st.log_uniform(1e-3, 4.0), x=st.inputs(20, 3.0), expect="holds")
+def s6_lrd_is_monotone(a, x):
+    """For S6 with one stable mode a < 0, B = 1, Δ = softplus(x): |LRD(1+k, 1)| is non-increasing in k ≤ 19."""
+    lrd = [abs(ssmcheck.models.lrd_eq10([-a], [1.0], [0.0], x, t=1, k=k, w=1.0)[0]) for k in range(20)]
+    return [ssmcheck.le(lrd[k + 1], lrd[k], rtol=4 * ssmcheck.rounding.UNIT) for k in range(19)]
+
+
+def test_the_readme_twin_of_the_rust_example_holds():
+    (r,) = ssmcheck.check(s6_lrd_is_monotone, budget="quick")
+    assert r.verdict == "holds" and r.cases >= 200
