@@ -4,11 +4,14 @@
 
 use crate::engine::value_error;
 use pyo3::prelude::*;
+use ssmcheck::claims::recall::constructions::thm2_onehot;
 use ssmcheck::math::linalg::{mat_from_rows, Vector};
+use ssmcheck::mc::{Stream, StreamKey};
 use ssmcheck::model::diagonal::{DeltaRule, DiagonalSsm};
 use ssmcheck::model::discretize::Discretization;
 use ssmcheck::model::interaction::InteractionSsm;
 use ssmcheck::model::selective_scan::ScanInputs;
+use ssmcheck::tasks::mqar::{MqarInstance, MqarSpec, QueryPlacement, Token};
 
 /// Mamba's S6 selective scan (`model::selective_scan`): y (L × d, flat) from δ (L × d), A
 /// (N × d), B and C (L × N) and u (L × d), all flat row-major; Δ = softplus(δ) when
@@ -79,4 +82,42 @@ pub fn interaction_states(a: Vec<Vec<f64>>, b: Vec<f64>, delta: f64, g: Vec<f64>
     }
     let ssm = InteractionSsm::from_continuous(&mat_from_rows(&a), &Vector::from_vec(b), delta, Vector::from_vec(g), Vector::from_vec(w));
     Ok(ssm.states(&x).into_iter().flatten().collect())
+}
+
+/// A random MQAR instance (κ keys, |V| values, length T ≥ 4κ, queries separated by noise, as
+/// in 000 eq 47), instance `index` of `seed`'s stream: its JSON (`tokens` as `{"Key": i}` /
+/// `{"Value": j}`, `targets` null off the queries).
+#[pyfunction]
+#[pyo3(signature = (keys, values, length, seed, index))]
+pub fn mqar_instance(keys: usize, values: usize, length: usize, seed: u64, index: u64) -> PyResult<String> {
+    let spec = MqarSpec { keys, values, len: length, placement: QueryPlacement::Separated };
+    let inst = spec.sample(&mut Stream::new(StreamKey::new(seed, "python/mqar"), index)).map_err(value_error)?;
+    serde_json::to_string(&inst).map_err(value_error)
+}
+
+/// 000 Theorem 2's one-hot construction (App. C.1: d = κ + |V|, state size `slots`, the
+/// construction `000.thm2` checks) run on an MQAR instance (its JSON): the readout's logits at
+/// each query with the target, and the construction's weights (embeddings of every token, B and C
+/// projections, readout W and b) as JSON.
+#[pyfunction]
+#[pyo3(signature = (instance, slots))]
+pub fn mqar_theorem2(instance: &str, slots: usize) -> PyResult<String> {
+    let inst: MqarInstance = serde_json::from_str(instance).map_err(value_error)?;
+    inst.spec.validate().map_err(value_error)?;
+    if slots == 0 {
+        return Err(value_error("slots: the state size N must be at least 1"));
+    }
+    let (keys, values) = (inst.spec.keys, inst.spec.values);
+    let c = thm2_onehot(keys, values, slots);
+    let rows = |m: &nalgebra::DMatrix<f64>| -> Vec<Vec<f64>> { m.row_iter().map(|r| r.iter().copied().collect()).collect() };
+    let embed = |t: Token| -> Vec<f64> { (c.embed)(t).iter().copied().collect() };
+    let queries: Vec<serde_json::Value> = c.query_logits(&inst).into_iter().map(|(z, v)| serde_json::json!({ "logits": z.as_slice(), "target": v })).collect();
+    let out = serde_json::json!({
+        "key_embeddings": (0..keys).map(|i| embed(Token::Key(i))).collect::<Vec<_>>(),
+        "value_embeddings": (0..values).map(|j| embed(Token::Value(j))).collect::<Vec<_>>(),
+        "readout_w": rows(&c.readout.w),
+        "readout_b": c.readout.b.as_slice(),
+        "queries": queries,
+    });
+    serde_json::to_string(&out).map_err(value_error)
 }

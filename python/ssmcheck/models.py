@@ -53,3 +53,47 @@ def interaction_states(A, B, delta: float, G, W, x) -> np.ndarray:
     out = _ssmcheck.interaction_states(A.tolist(), list(map(float, B)), float(delta), list(map(float, G)), list(map(float, W)),
                                        list(map(float, x)))
     return np.asarray(out).reshape(-1, h)
+
+
+def ssd(x, dt, a, B, C) -> np.ndarray:
+    """Mamba-2's SSD (state space duality; Dao & Gu 2024), one group of B, C shared by the heads:
+    per head h, h_t = e^{a_h dt_{t,h}} h_{t−1} + dt_{t,h} B_t x_{t,h}ᵀ, y_{t,h} = h_tᵀ C_t — the
+    scan of `selective_scan` with a scalar decay per head (mamba_ssm's `ssd_minimal_discrete`
+    with X = x·dt and A = a·dt; tests/integration/reference.rs checks that equivalence).
+
+    x: (L, H, P); dt: (L, H), positive; a: (H,), negative; B, C: (L, N). Returns y (L, H, P)."""
+    x = np.asarray(x, dtype=float)
+    if x.ndim != 3:
+        raise ValueError("x: (L, H, P)")
+    length, heads, p = x.shape
+    dt = np.asarray(dt, dtype=float)
+    a = np.asarray(a, dtype=float)
+    if dt.shape != (length, heads) or a.shape != (heads,):
+        raise ValueError(f"dt: (L, H) = ({length}, {heads}); a: (H,) = ({heads},)")
+    n = np.asarray(B).shape[1]
+    ys = [selective_scan(x[:, h, :], np.repeat(dt[:, h:h + 1], p, axis=1), np.full((p, n), a[h]), B, C) for h in range(heads)]
+    return np.stack(ys, axis=1)
+
+
+def mqar_instance(keys: int, values: int, length: int, seed: int = 1, index: int = 0) -> dict:
+    """A random MQAR sequence (000 eq 47 layout: κ key–value pairs, then the queries separated by
+    noise), instance `index` of `seed`: {'tokens': [{'Key': i} | {'Value': j}, …], 'targets':
+    [value or None, …], 'spec': …}, the same draw the recall claims make."""
+    import json
+
+    return json.loads(_ssmcheck.mqar_instance(int(keys), int(values), int(length), int(seed), int(index)))
+
+
+def mqar_theorem2(instance: dict, slots: Optional[int] = None) -> dict:
+    """000 Theorem 2's one-hot Mamba construction (App. C.1; checked by the claim `000.thm2`) on
+    an MQAR instance: its weights (key and value embeddings, readout W and b, as numpy arrays) and
+    the logits at each query with the target. `slots`: the state size N (κ by default)."""
+    import json
+
+    keys = instance["spec"]["keys"]
+    out = json.loads(_ssmcheck.mqar_theorem2(json.dumps(instance), int(keys if slots is None else slots)))
+    for k in ("key_embeddings", "value_embeddings", "readout_w", "readout_b"):
+        out[k] = np.asarray(out[k], dtype=float)
+    for q in out["queries"]:
+        q["logits"] = np.asarray(q["logits"], dtype=float)
+    return out

@@ -55,3 +55,32 @@ def test_interaction_states_follow_eq13():
     for t, xt in enumerate(x):
         h = abar @ h + bbar * xt + (h @ W * xt) * (G * xt)
         assert np.allclose(hs[t], h, rtol=1e-12, atol=1e-15)
+
+
+def test_ssd_is_the_scalar_decay_recurrence():
+    rng = np.random.default_rng(2)
+    L, H, P, N = 10, 2, 3, 4
+    x = rng.normal(size=(L, H, P))
+    dt = np.exp(rng.normal(size=(L, H)) - 1)
+    a = -np.exp(rng.normal(size=H))
+    B, C = rng.normal(size=(L, N)), rng.normal(size=(L, N))
+    y = models.ssd(x, dt, a, B, C)
+    for h in range(H):
+        state = np.zeros((P, N))
+        for t in range(L):
+            state = np.exp(a[h] * dt[t, h]) * state + dt[t, h] * np.outer(x[t, h], B[t])
+            ref = state @ C[t]
+            assert np.allclose(y[t, h], ref, rtol=1e-12, atol=1e-14 * np.abs(state).max())
+
+
+def test_theorem2s_construction_answers_every_query():
+    inst = models.mqar_instance(keys=4, values=6, length=24, seed=3)
+    assert sum(t is not None for t in inst["targets"]) == 4
+    out = models.mqar_theorem2(inst)
+    assert out["key_embeddings"].shape == (4, 10) and out["readout_w"].shape == (6, 10)
+    assert len(out["queries"]) == 4
+    for q in out["queries"]:
+        assert int(np.argmax(q["logits"])) == q["target"]
+    # The check can fail: with a state too small for the keys (N = 1) some query is answered wrong.
+    small = models.mqar_theorem2(inst, slots=1)
+    assert any(int(np.argmax(q["logits"])) != q["target"] for q in small["queries"])
