@@ -32,6 +32,13 @@ pub enum Value {
     Vector(Vec<f64>),
     /// A matrix, by rows.
     Matrix(Vec<Vec<f64>>),
+    /// A structured instance (a model's parameters, an MQAR sequence), as its JSON.
+    Structured(serde_json::Value),
+}
+
+/// A structured draw as a [`Value`].
+fn structured<T: Serialize>(x: T) -> Value {
+    Value::Structured(serde_json::to_value(x).expect("the suite's instances serialize"))
 }
 
 /// The strategy an argument names (`ssmcheck.strategies`, a dict with its `kind` and
@@ -53,6 +60,11 @@ fn strategy_of(spec: &Bound<'_, PyDict>) -> PyResult<SBoxedStrategy<Value>> {
         "stable_matrix" => strategy::stable_matrix(n("n")?).prop_map(Value::Matrix).sboxed(),
         "symmetric_matrix" => strategy::symmetric_matrix(n("n")?, f("lo")?, f("hi")?).prop_map(Value::Matrix).sboxed(),
         "rademacher" => strategy::rademacher(n("count")?, n("p")?).prop_map(Value::Matrix).sboxed(),
+        "complex_diagonal" => strategy::complex_diagonal(n("n")?).prop_map(|v| Value::Matrix(v.into_iter().map(|(re, im)| vec![re, im]).collect())).sboxed(),
+        "normal_matrix" => strategy::normal_matrix(n("n")?).prop_map(structured).sboxed(),
+        "s6" => strategy::s6(n("n")?).prop_map(structured).sboxed(),
+        "interaction_model" => strategy::interaction_model(n("h")?).prop_map(structured).sboxed(),
+        "mqar" => strategy::mqar(n("keys")?, n("values")?, n("len")?).prop_map(structured).sboxed(),
         other => return Err(value_error(format!("unknown strategy '{other}'"))),
     })
 }
@@ -121,6 +133,10 @@ fn to_python<'py>(py: Python<'py>, values: &[Value]) -> PyResult<Bound<'py, PyLi
             Value::Number(x) => x.into_bound_py_any(py),
             Value::Vector(x) => x.into_bound_py_any(py),
             Value::Matrix(x) => x.into_bound_py_any(py),
+            Value::Structured(x) => {
+                let json = py.import("json")?;
+                json.call_method1("loads", (x.to_string(),))
+            }
         })
         .collect::<PyResult<_>>()?;
     PyList::new(py, items)

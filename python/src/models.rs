@@ -3,14 +3,17 @@
 //! suite verified.
 
 use crate::engine::value_error;
+use nalgebra::DVector;
 use pyo3::prelude::*;
 use ssmcheck::claims::recall::constructions::thm2_onehot;
+use ssmcheck::claims::recall::induction::lemma3;
 use ssmcheck::math::linalg::{mat_from_rows, Vector};
 use ssmcheck::mc::{Stream, StreamKey};
 use ssmcheck::model::diagonal::{DeltaRule, DiagonalSsm};
 use ssmcheck::model::discretize::Discretization;
 use ssmcheck::model::interaction::InteractionSsm;
 use ssmcheck::model::selective_scan::ScanInputs;
+use ssmcheck::tasks::induction;
 use ssmcheck::tasks::mqar::{MqarInstance, MqarSpec, QueryPlacement, Token};
 
 /// Mamba's S6 selective scan (`model::selective_scan`): y (L × d, flat) from δ (L × d), A
@@ -120,4 +123,20 @@ pub fn mqar_theorem2(instance: &str, slots: usize) -> PyResult<String> {
         "queries": queries,
     });
     serde_json::to_string(&out).map_err(value_error)
+}
+
+/// 000 Lemma 3's induction-head layer (the `000.lem3` claims' construction: vocabulary `vocab`,
+/// `slots` state slots, Δ = softplus(w([I|0]x̂ − shift))) on a token sequence: the logits at
+/// every position and the induction target there (the token that followed the last earlier
+/// occurrence of the current one; null where there is none), as JSON.
+#[pyfunction]
+#[pyo3(signature = (tokens, vocab, slots, w, shift))]
+pub fn induction_lemma3(tokens: Vec<usize>, vocab: usize, slots: usize, w: f64, shift: f64) -> PyResult<String> {
+    if vocab == 0 || slots == 0 || tokens.iter().any(|&t| t >= vocab) {
+        return Err(value_error(format!("induction_lemma3: need vocab ≥ 1, slots ≥ 1 and every token below vocab = {vocab}")));
+    }
+    let (mixer, readout) = lemma3(vocab, slots, w, shift);
+    let xs: Vec<DVector<f64>> = tokens.iter().map(|&v| DVector::from_fn(2 * vocab, |a, _| f64::from(a % vocab == v))).collect();
+    let logits: Vec<Vec<f64>> = mixer.forward(&xs).iter().map(|y| readout.logits(y).iter().copied().collect()).collect();
+    serde_json::to_string(&serde_json::json!({ "logits": logits, "targets": induction::targets(&tokens) })).map_err(value_error)
 }

@@ -18,7 +18,8 @@ _REGISTERED: list = []
 
 
 def _as_python(value):
-    """A drawn value as the conjecture sees it: floats stay floats, lists become arrays."""
+    """A drawn value as the conjecture sees it: floats stay floats, lists become arrays, a
+    structured instance (a dict) stays a dict."""
     return np.asarray(value, dtype=float) if isinstance(value, list) else value
 
 

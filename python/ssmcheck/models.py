@@ -97,3 +97,16 @@ def mqar_theorem2(instance: dict, slots: Optional[int] = None) -> dict:
     for q in out["queries"]:
         q["logits"] = np.asarray(q["logits"], dtype=float)
     return out
+
+
+def induction_lemma3(tokens, vocab: int, slots: Optional[int] = None, w: float = 60.0, shift: float = 0.5) -> dict:
+    """000 Lemma 3's induction-head layer (the construction the `000.lem3` claims check; the
+    shifted Δ = softplus(w([I|0]x̂ − shift)) of the correction, shift = 0 for the printed one) on
+    a sequence of token ids: {'logits': (T, vocab) array, 'targets': [the token that followed the
+    last earlier occurrence of the current one, or None]}. `slots`: state slots (vocab by default)."""
+    import json
+
+    out = json.loads(_ssmcheck.induction_lemma3([int(t) for t in tokens], int(vocab), int(vocab if slots is None else slots), float(w),
+                                                float(shift)))
+    out["logits"] = np.asarray(out["logits"], dtype=float)
+    return out

@@ -66,3 +66,29 @@ def symmetric_matrix(n: int, lo: float, hi: float) -> dict:
 def rademacher(count: int, p: int) -> dict:
     """count vectors of p random signs ±1 (a count × p matrix)."""
     return _spec("rademacher", count=int(count), p=int(p))
+
+
+def complex_diagonal(n: int) -> dict:
+    """n stable complex modes (S4D-Lin style) as an (n, 2) array of (real part, imaginary part)."""
+    return _spec("complex_diagonal", n=int(n))
+
+
+def normal_matrix(n: int) -> dict:
+    """A stable normal n × n matrix with its exact spectral abscissa: {'a': rows, 'lambda1': …}."""
+    return _spec("normal_matrix", n=int(n))
+
+
+def s6(n: int) -> dict:
+    """A one-channel S6 (Mamba) model with n modes: {'a', 'b_bias', 'b_weight', 'delta', 'disc'}
+    (the fields of `model::DiagonalSsm`)."""
+    return _spec("s6", n=int(n))
+
+
+def interaction_model(h: int) -> dict:
+    """The parameters of 004's interaction-term SSM with state size h (`strategy::InteractionParams`)."""
+    return _spec("interaction_model", h=int(h))
+
+
+def mqar(keys: int, values: int, length: int) -> dict:
+    """An MQAR sequence: {'spec', 'tokens', 'targets'} (as `models.mqar_instance` gives)."""
+    return _spec("mqar", keys=int(keys), values=int(values), len=int(length))

@@ -97,3 +97,15 @@ def s6_lrd_is_monotone(a, x):
 def test_the_readme_twin_of_the_rust_example_holds():
     (r,) = ssmcheck.check(s6_lrd_is_monotone, budget="quick")
     assert r.verdict == "holds" and r.cases >= 200
+
+
+@ssmcheck.conjecture(m=st.s6(3), inst=st.mqar(3, 5, 16), c=st.complex_diagonal(2), expect="holds")
+def structured_draws_arrive_as_the_suites_instances(m, inst, c):
+    """An S6 model's modes are stable, an MQAR sequence has one query per key, complex modes have negative real parts."""
+    queries = sum(t is not None for t in inst["targets"])
+    return [ssmcheck.positive(-max(m["a"])), ssmcheck.le(queries, 3), ssmcheck.le(3, queries), ssmcheck.positive(-float(np.max(c[:, 0])))]
+
+
+def test_structured_strategies_reach_python():
+    (r,) = ssmcheck.check(structured_draws_arrive_as_the_suites_instances, budget="quick")
+    assert r.verdict == "holds" and r.cases >= 200

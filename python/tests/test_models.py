@@ -84,3 +84,14 @@ def test_theorem2s_construction_answers_every_query():
     # The check can fail: with a state too small for the keys (N = 1) some query is answered wrong.
     small = models.mqar_theorem2(inst, slots=1)
     assert any(int(np.argmax(q["logits"])) != q["target"] for q in small["queries"])
+
+
+def test_lemma3s_induction_head_recalls_what_followed():
+    tokens = [0, 3, 1, 2, 0]  # the last 0 was followed by 3
+    out = models.induction_lemma3(tokens, vocab=4)
+    assert out["targets"][-1] == 3
+    for z, target in zip(out["logits"], out["targets"]):
+        if target is not None:
+            assert int(np.argmax(z)) == target
+    # The check can fail: reading a different token's slot gives a different answer.
+    assert int(np.argmax(models.induction_lemma3([0, 3, 1, 2, 1], vocab=4)["logits"][-1])) == 2
