@@ -8,7 +8,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use rayon::prelude::*;
 use ssmcheck::claim::{run_claim, Budget, Claim, ClaimResult, Context, Family, Registry, Replay, RunConfig, RunResults};
-use ssmcheck::mc::{BackendChoice, CpuBackend};
+use ssmcheck::mc::{Backend, BackendChoice, CpuBackend};
 use ssmcheck::report::{report_all, HtmlReport, JsonFile, Reporter};
 use ssmcheck::shard::{run_shard, Shard};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -35,6 +35,13 @@ fn select<'r>(registry: &'r Registry, ids: &[String], family: Option<&str>) -> P
         return Err(value_error("no claim matches the selection"));
     }
     Ok(claims)
+}
+
+/// The budget and the opened backend named by a run's arguments.
+fn budget_and_backend(budget: &str, backend: &str) -> PyResult<(Budget, Box<dyn Backend>)> {
+    let budget: Budget = budget.parse().map_err(value_error)?;
+    let backend = backend.parse::<BackendChoice>().map_err(value_error)?.open().map_err(value_error)?;
+    Ok((budget, backend))
 }
 
 /// Every selected claim's metadata (id, family, status, kind, source, statement, correction,
@@ -108,8 +115,7 @@ pub fn check(
     if shard.is_some() && json.is_none() {
         return Err(value_error("a shard writes its part to a file: give json_path"));
     }
-    let budget: Budget = budget.parse().map_err(value_error)?;
-    let backend = backend.parse::<BackendChoice>().map_err(value_error)?.open().map_err(value_error)?;
+    let (budget, backend) = budget_and_backend(budget, backend)?;
     let json = json.map(JsonFile);
     if let Some(j) = &json {
         j.preflight().map_err(value_error)?;
@@ -148,8 +154,7 @@ pub fn report(
     let results = if from_files.is_empty() {
         let registry = registry(&conjectures)?;
         let claims = select(&registry, &[], None)?;
-        let budget: Budget = budget.parse().map_err(value_error)?;
-        let backend = backend.parse::<BackendChoice>().map_err(value_error)?.open().map_err(value_error)?;
+        let (budget, backend) = budget_and_backend(budget, backend)?;
         let cfg = RunConfig { seed, budget, backend: backend.as_ref(), progress, parallel: true };
         run_interruptibly(py, &claims, &cfg)?
     } else {
