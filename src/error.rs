@@ -30,6 +30,14 @@ pub enum Error {
     /// Shard parts that do not make one run (missing, duplicated or mismatched).
     #[error("cannot merge: {0}")]
     Merge(String),
+    /// A tensor operation of a training run failed (candle's message, with the operation named).
+    #[error("training ({what}): {message}")]
+    Training {
+        /// What was being done ("training", "reading the weights", …).
+        what: String,
+        /// candle's message.
+        message: String,
+    },
     /// Malformed results JSON.
     #[error("malformed results JSON: {0}")]
     Json(#[from] serde_json::Error),

@@ -208,8 +208,8 @@ impl SsmClassifier {
 
 /// A rows × cols variable from row-major values.
 fn var(values: Vec<f64>, rows: usize, cols: usize) -> Result<Var> {
-    Var::from_tensor(&Tensor::from_vec(values, (rows, cols), &Device::Cpu).map_err(|e| super::candle_error("a weight", e))?)
-        .map_err(|e| super::candle_error("a weight", e))
+    Var::from_tensor(&Tensor::from_vec(values, (rows, cols), &Device::Cpu).map_err(|e| super::candle_error("creating a weight", e))?)
+        .map_err(|e| super::candle_error("creating a weight", e))
 }
 
 /// The mean cross-entropy of `logits` (batch × T × |V|) at the scored positions of a batch.

@@ -30,5 +30,16 @@ use crate::error::Error;
 
 /// A candle error as this crate's error (one line, the operation named).
 pub(crate) fn candle_error(what: &str, e: candle_core::Error) -> Error {
-    Error::InvalidParameter(format!("{what}: {e}"))
+    Error::Training { what: what.into(), message: e.to_string().lines().next().unwrap_or("").to_string() }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_candle_error_is_one_line_naming_the_operation() {
+        let e = candle_core::Tensor::zeros((2, 3), candle_core::DType::F64, &candle_core::Device::Cpu).and_then(|t| t.reshape((4, 2))).unwrap_err();
+        let message = super::candle_error("reshaping", e).to_string();
+        assert!(message.starts_with("training (reshaping): "), "{message}");
+        assert_eq!(message.lines().count(), 1, "{message}");
+    }
 }
