@@ -22,7 +22,7 @@ fn _ssmcheck(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(models::lrd_eq10, m)?)?;
     m.add_function(wrap_pyfunction!(models::interaction_states, m)?)?;
     m.add_function(wrap_pyfunction!(models::mqar_instance, m)?)?;
-    m.add_function(wrap_pyfunction!(models::mqar_theorem2, m)?)?;
+    m.add_function(wrap_pyfunction!(models::mqar_construction, m)?)?;
     m.add_function(wrap_pyfunction!(models::induction_lemma3, m)?)?;
     Ok(())
 }

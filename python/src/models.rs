@@ -5,13 +5,14 @@
 use crate::engine::value_error;
 use nalgebra::DVector;
 use pyo3::prelude::*;
-use ssmcheck::claims::recall::constructions::thm2_onehot;
+use ssmcheck::claims::recall::constructions::{one_hot_codes, thm2_onehot, thm3_onehot, thm4};
 use ssmcheck::claims::recall::induction::lemma3;
 use ssmcheck::math::linalg::{mat_from_rows, Vector};
 use ssmcheck::mc::{Stream, StreamKey};
 use ssmcheck::model::diagonal::{DeltaRule, DiagonalSsm};
 use ssmcheck::model::discretize::Discretization;
 use ssmcheck::model::interaction::InteractionSsm;
+use ssmcheck::model::mixer::Activation;
 use ssmcheck::model::selective_scan::ScanInputs;
 use ssmcheck::tasks::induction;
 use ssmcheck::tasks::mqar::{MqarInstance, MqarSpec, QueryPlacement, Token};
@@ -98,20 +99,27 @@ pub fn mqar_instance(keys: usize, values: usize, length: usize, seed: u64, index
     serde_json::to_string(&inst).map_err(value_error)
 }
 
-/// 000 Theorem 2's one-hot construction (App. C.1: d = κ + |V|, state size `slots`, the
-/// construction `000.thm2` checks) run on an MQAR instance (its JSON): the readout's logits at
-/// each query with the target, and the construction's weights (embeddings of every token, B and C
-/// projections, readout W and b) as JSON.
+/// One of 000's one-hot MQAR constructions (App. C.1), as the claims build them: Theorem 2
+/// (Mamba, state size `slots`; `000.thm2`), Theorem 3 (Mamba-2 with ReLU or, `silu`, SiLU
+/// convolutions, state size `slots`; `000.thm3`) or Theorem 4 (the gated S4D block, one-hot value
+/// codes, β = 0; `000.thm4`; `slots` unused) — run on an MQAR instance (its JSON): the readout's
+/// logits at each query with the target, and the construction's weights (embeddings of every
+/// token, readout W and b) as JSON.
 #[pyfunction]
-#[pyo3(signature = (instance, slots))]
-pub fn mqar_theorem2(instance: &str, slots: usize) -> PyResult<String> {
+#[pyo3(signature = (instance, theorem, slots, silu))]
+pub fn mqar_construction(instance: &str, theorem: u8, slots: usize, silu: bool) -> PyResult<String> {
     let inst: MqarInstance = serde_json::from_str(instance).map_err(value_error)?;
     inst.spec.validate().map_err(value_error)?;
     if slots == 0 {
         return Err(value_error("slots: the state size N must be at least 1"));
     }
     let (keys, values) = (inst.spec.keys, inst.spec.values);
-    let c = thm2_onehot(keys, values, slots);
+    let c = match theorem {
+        2 => thm2_onehot(keys, values, slots),
+        3 => thm3_onehot(keys, values, slots, if silu { Activation::Silu } else { Activation::Relu }),
+        4 => thm4(keys, &one_hot_codes(values), 0.0, true),
+        other => return Err(value_error(format!("theorem {other}: 000's MQAR constructions are Theorems 2, 3 and 4"))),
+    };
     let rows = |m: &nalgebra::DMatrix<f64>| -> Vec<Vec<f64>> { m.row_iter().map(|r| r.iter().copied().collect()).collect() };
     let embed = |t: Token| -> Vec<f64> { (c.embed)(t).iter().copied().collect() };
     let queries: Vec<serde_json::Value> = c.query_logits(&inst).into_iter().map(|(z, v)| serde_json::json!({ "logits": z.as_slice(), "target": v })).collect();

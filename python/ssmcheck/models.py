@@ -84,14 +84,18 @@ def mqar_instance(keys: int, values: int, length: int, seed: int = 1, index: int
     return json.loads(_ssmcheck.mqar_instance(int(keys), int(values), int(length), int(seed), int(index)))
 
 
-def mqar_theorem2(instance: dict, slots: Optional[int] = None) -> dict:
-    """000 Theorem 2's one-hot Mamba construction (App. C.1; checked by the claim `000.thm2`) on
-    an MQAR instance: its weights (key and value embeddings, readout W and b, as numpy arrays) and
-    the logits at each query with the target. `slots`: the state size N (κ by default)."""
+def mqar_construction(instance: dict, theorem: int = 2, slots: Optional[int] = None, activation: str = "relu") -> dict:
+    """One of 000's one-hot MQAR constructions (App. C.1), as the claims `000.thm2`, `000.thm3`
+    and `000.thm4` build them, on an MQAR instance: Theorem 2 (Mamba), 3 (Mamba-2, `activation`
+    'relu' or 'silu' in its convolutions) or 4 (the gated S4D block). Returns its weights (key and
+    value embeddings, readout W and b, as numpy arrays) and the logits at each query with the
+    target. `slots`: the state size N (κ by default; not used by Theorem 4)."""
     import json
 
+    if activation not in ("relu", "silu"):
+        raise ValueError("activation: 'relu' or 'silu'")
     keys = instance["spec"]["keys"]
-    out = json.loads(_ssmcheck.mqar_theorem2(json.dumps(instance), int(keys if slots is None else slots)))
+    out = json.loads(_ssmcheck.mqar_construction(json.dumps(instance), int(theorem), int(keys if slots is None else slots), activation == "silu"))
     for k in ("key_embeddings", "value_embeddings", "readout_w", "readout_b"):
         out[k] = np.asarray(out[k], dtype=float)
     for q in out["queries"]:

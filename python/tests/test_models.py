@@ -73,16 +73,17 @@ def test_ssd_is_the_scalar_decay_recurrence():
             assert np.allclose(y[t, h], ref, rtol=1e-12, atol=1e-14 * np.abs(state).max())
 
 
-def test_theorem2s_construction_answers_every_query():
+def test_the_mqar_constructions_answer_every_query():
     inst = models.mqar_instance(keys=4, values=6, length=24, seed=3)
     assert sum(t is not None for t in inst["targets"]) == 4
-    out = models.mqar_theorem2(inst)
-    assert out["key_embeddings"].shape == (4, 10) and out["readout_w"].shape == (6, 10)
-    assert len(out["queries"]) == 4
-    for q in out["queries"]:
-        assert int(np.argmax(q["logits"])) == q["target"]
+    for theorem, activation in [(2, "relu"), (3, "relu"), (3, "silu"), (4, "relu")]:
+        out = models.mqar_construction(inst, theorem=theorem, activation=activation)
+        assert len(out["queries"]) == 4 and out["readout_w"].shape[0] == 6
+        for q in out["queries"]:
+            assert int(np.argmax(q["logits"])) == q["target"], (theorem, activation)
+    assert models.mqar_construction(inst, theorem=2)["key_embeddings"].shape == (4, 10)
     # The check can fail: with a state too small for the keys (N = 1) some query is answered wrong.
-    small = models.mqar_theorem2(inst, slots=1)
+    small = models.mqar_construction(inst, theorem=2, slots=1)
     assert any(int(np.argmax(q["logits"])) != q["target"] for q in small["queries"])
 
 

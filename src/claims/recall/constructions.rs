@@ -232,6 +232,6 @@ pub fn thm4(keys: usize, codes: &[DVector<f64>], beta: f64, gated: bool) -> Cons
 }
 
 /// The public [`one_hot`](crate::strategy::one_hot) codes as vectors.
-pub(super) fn one_hot_codes(n: usize) -> Vec<DVector<f64>> {
+pub fn one_hot_codes(n: usize) -> Vec<DVector<f64>> {
     crate::strategy::one_hot(n).into_iter().map(DVector::from_vec).collect()
 }
