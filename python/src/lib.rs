@@ -24,5 +24,6 @@ fn _ssmcheck(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(models::mqar_instance, m)?)?;
     m.add_function(wrap_pyfunction!(models::mqar_construction, m)?)?;
     m.add_function(wrap_pyfunction!(models::induction_lemma3, m)?)?;
+    m.add_function(wrap_pyfunction!(models::copy_theorem2, m)?)?;
     Ok(())
 }

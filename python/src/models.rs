@@ -5,6 +5,7 @@
 use crate::engine::value_error;
 use nalgebra::DVector;
 use pyo3::prelude::*;
+use ssmcheck::claims::copy::theorem2::{augmented, unit_delta, CopyValues, ExactCopy, FULL_BLOCK_MAX};
 use ssmcheck::claims::recall::constructions::{one_hot_codes, thm2_onehot, thm3_onehot, thm4};
 use ssmcheck::claims::recall::induction::lemma3;
 use ssmcheck::math::linalg::{mat_from_rows, Vector};
@@ -14,6 +15,7 @@ use ssmcheck::model::discretize::Discretization;
 use ssmcheck::model::interaction::InteractionSsm;
 use ssmcheck::model::mixer::Activation;
 use ssmcheck::model::selective_scan::ScanInputs;
+use ssmcheck::model::vector_ssm::{silu, SparseState, GATE_OFF};
 use ssmcheck::tasks::induction;
 use ssmcheck::tasks::mqar::{MqarInstance, MqarSpec, QueryPlacement, Token};
 
@@ -147,4 +149,40 @@ pub fn induction_lemma3(tokens: Vec<usize>, vocab: usize, slots: usize, w: f64, 
     let xs: Vec<DVector<f64>> = tokens.iter().map(|&v| DVector::from_fn(2 * vocab, |a, _| f64::from(a % vocab == v))).collect();
     let logits: Vec<Vec<f64>> = mixer.forward(&xs).iter().map(|y| readout.logits(y).iter().copied().collect()).collect();
     serde_json::to_string(&serde_json::json!({ "logits": logits, "targets": induction::targets(&tokens) })).map_err(value_error)
+}
+
+/// 003 Theorem 2's exact COPY construction (App. A.2; the claim `003.thm2`): input
+/// x̃_i = [x_i; e_i; e_pos(i)], A = 0, Δ = 1, B_i = e_i, C_i = e_pos(i), gate off, so the SSM
+/// outputs y_i = x_pos(i). `xs`: N rows of d values; `pos`: 0-based, pos(i) ≤ i. Returns the SSM
+/// outputs, the block outputs (through the gate) and the targets x_pos(i) as JSON; the full block
+/// for N ≤ 48 (as the claim runs it), its sparse state beyond.
+#[pyfunction]
+#[pyo3(signature = (xs, pos))]
+pub fn copy_theorem2(xs: Vec<Vec<f64>>, pos: Vec<usize>) -> PyResult<String> {
+    let n = xs.len();
+    let d = xs.first().map_or(0, Vec::len);
+    if n == 0 || d == 0 || xs.iter().any(|x| x.len() != d) || pos.len() != n {
+        return Err(value_error("copy_theorem2: xs must be N ≥ 1 rows of the same d ≥ 1 values, and pos N positions"));
+    }
+    if let Some(i) = (0..n).find(|&i| pos[i] > i) {
+        return Err(value_error(format!("copy_theorem2: pos[{i}] = {} lies after position {i} (COPY reads the past)", pos[i])));
+    }
+    if xs.iter().flatten().any(|x| !x.is_finite()) {
+        return Err(value_error("copy_theorem2: the values must be finite"));
+    }
+    let (ssm, block): (Vec<Vec<f64>>, Vec<Vec<f64>>) = if n <= FULL_BLOCK_MAX {
+        let construction = ExactCopy { len: n, values: CopyValues::Random { channels: d, amplitude: 1.0 }, values_seed: 0, a: 0.0 };
+        let block = construction.block(n, d);
+        let tilde = augmented(&xs, &pos);
+        let head = |ys: Vec<Vec<f64>>| ys.into_iter().map(|y| y[..d].to_vec()).collect();
+        (head(block.ssm.recurrence(&tilde)), head(block.forward(&tilde)))
+    } else {
+        let mut state = SparseState::new(0.0, d);
+        let ssm: Vec<Vec<f64>> = (0..n).map(|i| state.advance(&vec![unit_delta(); d], &xs[i], &[(i, 1.0)], &[(pos[i], 1.0)])).collect();
+        let gate = silu(GATE_OFF);
+        let block = ssm.iter().map(|y| y.iter().map(|v| v * gate).collect()).collect();
+        (ssm, block)
+    };
+    let target: Vec<&Vec<f64>> = pos.iter().map(|&p| &xs[p]).collect();
+    serde_json::to_string(&serde_json::json!({ "ssm": ssm, "block": block, "target": target })).map_err(value_error)
 }

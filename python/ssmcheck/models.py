@@ -114,3 +114,17 @@ def induction_lemma3(tokens, vocab: int, slots: Optional[int] = None, w: float =
                                                 float(shift)))
     out["logits"] = np.asarray(out["logits"], dtype=float)
     return out
+
+
+def copy_theorem2(x, pos) -> dict:
+    """003 Theorem 2's exact COPY construction (App. A.2; checked by `003.thm2`): a Mamba block
+    with A = 0, Δ = 1, B_i = e_i, C_i = e_pos(i) and the gate off, whose SSM outputs y_i = x_pos(i).
+    x: (N, d) values; pos: N positions, 0-based, pos[i] ≤ i. Returns {'ssm', 'block', 'target'}
+    as (N, d) arrays (the SSM outputs, the block's through the gate, and x_pos(i))."""
+    import json
+
+    x = np.asarray(x, dtype=float)
+    if x.ndim != 2:
+        raise ValueError("x: (N, d)")
+    out = json.loads(_ssmcheck.copy_theorem2(x.tolist(), [int(p) for p in pos]))
+    return {k: np.asarray(v, dtype=float) for k, v in out.items()}

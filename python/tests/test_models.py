@@ -1,6 +1,7 @@
 """The numpy models agree with independent numpy recurrences of the same formulas."""
 
 import numpy as np
+import pytest
 
 from ssmcheck import models
 
@@ -96,3 +97,20 @@ def test_lemma3s_induction_head_recalls_what_followed():
             assert int(np.argmax(z)) == target
     # The check can fail: reading a different token's slot gives a different answer.
     assert int(np.argmax(models.induction_lemma3([0, 3, 1, 2, 1], vocab=4)["logits"][-1])) == 2
+
+
+def test_the_copy_construction_copies_exactly():
+    rng = np.random.default_rng(4)
+    for n in (6, 60):  # the full block, and the sparse state beyond 48
+        x = rng.normal(size=(n, 3))
+        pos = [int(rng.integers(0, i + 1)) for i in range(n)]
+        out = models.copy_theorem2(x, pos)
+        assert np.array_equal(out["ssm"], x[pos])  # bit-exact, as 003.thm2 checks
+        assert np.array_equal(out["target"], x[pos])
+        # Through the gate SiLU(k) ≈ 1: within a few ulps.
+        assert np.max(np.abs(out["block"] - x[pos])) <= 4 * np.finfo(float).eps * np.max(np.abs(x))
+    # The check can fail: an off-by-one reading of pos is not what the construction returns.
+    shifted = [max(p - 1, 0) for p in pos]
+    assert not np.array_equal(out["ssm"], x[shifted])
+    with pytest.raises(ValueError, match="after position"):
+        models.copy_theorem2(x[:3], [0, 2, 1])
