@@ -35,7 +35,8 @@ class Conjecture:
         if not doc:
             raise ValueError(f"conjecture {func.__name__}: write its statement as the docstring")
         self.statement = " ".join(doc.split())
-        self.source = f"{inspect.getsourcefile(func)}:{inspect.getsourcelines(func)[1]}"
+        # From the code object: works in a REPL or a notebook cell, where the source file is gone.
+        self.source = f"{func.__code__.co_filename}:{func.__code__.co_firstlineno}"
         params = list(inspect.signature(func).parameters)
         if sorted(params) != sorted(arguments):
             raise ValueError(f"conjecture {func.__name__}: strategies for {sorted(arguments)}, but the function takes {params}")

@@ -109,3 +109,18 @@ def structured_draws_arrive_as_the_suites_instances(m, inst, c):
 def test_structured_strategies_reach_python():
     (r,) = ssmcheck.check(structured_draws_arrive_as_the_suites_instances, budget="quick")
     assert r.verdict == "holds" and r.cases >= 200
+
+
+def test_a_conjecture_declared_without_a_source_file_works():
+    # As in a REPL or a notebook cell: exec'd code has no file inspect can read.
+    namespace = {"ssmcheck": ssmcheck, "st": st}
+    exec(
+        "@ssmcheck.conjecture(x=st.real(0.0, 1.0), expect='holds')\n"
+        "def in_a_cell(x):\n"
+        "    \"\"\"x ≤ 1 on [0, 1].\"\"\"\n"
+        "    return ssmcheck.le(x, 1.0)\n",
+        namespace,
+    )
+    (r,) = ssmcheck.check(namespace["in_a_cell"], budget="quick")
+    assert r.verdict == "holds"
+    assert ssmcheck.explain("user.in_a_cell")["source"]["locus"].startswith("<string>:")
