@@ -141,11 +141,14 @@ class Results:
             raise ValueError("not an ssmcheck results JSON (no 'tool': 'ssmcheck' and 'claims')")
         return cls(d["seed"], d["budget"], d["backend"], [ClaimResult.from_json(c) for c in d["claims"]], d)
 
-    def __getitem__(self, id: str) -> ClaimResult:
+    def __getitem__(self, key) -> ClaimResult:
+        """A claim's result by id (`results["004.thm4"]`) or by position (`results[0]`)."""
+        if isinstance(key, int):
+            return self.claims[key]
         for c in self.claims:
-            if c.id == id:
+            if c.id == key:
                 return c
-        raise KeyError(id)
+        raise KeyError(key)
 
     def __iter__(self):
         return iter(self.claims)

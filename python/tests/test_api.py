@@ -42,6 +42,9 @@ def test_an_erratum_is_refuted_with_a_counterexample_and_both_sides(tmp_path):
     v = r.violation
     assert v.margin < 0 and v.lhs > v.rhs  # at_most violated: both sides recorded
     assert r.certificate["status"] in ("certified", "not_certified", "statistical")
+    assert results[0] is r and results["004.cor1.printed"] is r
+    with pytest.raises(KeyError):
+        results["004.thm4"]
     # The JSON written is the one returned, and the same as the command line's format.
     assert ssmcheck.load(path).raw == results.raw
 
