@@ -2,9 +2,9 @@
 //! bench and export — over any registry. `ssmcheck`'s own binary passes the shipped claims; a
 //! user's binary can pass its own (see [`main_with`]).
 
-use crate::claim::{run_claims, Budget, Context, Family, Registry, RunConfig, RunResults};
+use crate::claim::{run_claims, Budget, Family, Registry, RunConfig, RunResults};
 use crate::error::{Error, Result};
-use crate::mc::{BackendChoice, CpuBackend};
+use crate::mc::BackendChoice;
 use crate::report::{report_all, HtmlReport, JsonFile, Reporter, TerminalTable};
 use clap::{Parser, Subcommand};
 use std::io::IsTerminal;
@@ -208,21 +208,9 @@ fn bench(workload: &str, threads: Option<usize>, backend: BackendChoice, quick: 
 fn replay(registry: &Registry, id: &str, path: &std::path::Path, control: bool) -> Result<bool> {
     use crate::claim::Replay;
     let claim = registry.get(id)?;
-    let check = if control {
-        claim.control.as_ref().ok_or_else(|| Error::InvalidParameter(format!("claim '{id}' has no negative control")))?.check.as_ref()
-    } else {
-        claim.check.as_ref()
-    };
     let text = std::fs::read_to_string(path).map_err(|source| Error::Io { action: "read", path: path.into(), source })?;
     let json: serde_json::Value = serde_json::from_str(&text)?;
-    let instance = crate::claim::replay::instance_in(&json, id, control)?;
-    // A property's trial streams are keyed by the run's seed: take it (and the budget) from a
-    // results JSON; an instance file of one's own replays at seed 1, quick.
-    let seed = json.get("seed").and_then(serde_json::Value::as_u64).unwrap_or(1);
-    let budget = json.get("budget").and_then(|b| serde_json::from_value(b.clone()).ok()).unwrap_or(Budget::Quick);
-    let bar = crate::progress::Silent;
-    let ctx = Context::new(seed, budget, &CpuBackend, id, &bar);
-    match check.replay(&instance, &ctx)? {
+    match crate::claim::replay::replay_document(claim, &json, control)? {
         Replay::Rejected(why) => {
             println!("{id}: the instance does not meet the claim's assumptions ({why})");
             Ok(false)

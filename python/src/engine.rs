@@ -7,8 +7,9 @@ use crate::conjecture::conjecture_claim;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use rayon::prelude::*;
-use ssmcheck::claim::{run_claim, Budget, Claim, ClaimResult, Context, Family, Registry, Replay, RunConfig, RunResults};
-use ssmcheck::mc::{Backend, BackendChoice, CpuBackend};
+use ssmcheck::claim::replay::replay_document;
+use ssmcheck::claim::{run_claim, Budget, Claim, ClaimResult, Family, Registry, Replay, RunConfig, RunResults};
+use ssmcheck::mc::{Backend, BackendChoice};
 use ssmcheck::report::{report_all, HtmlReport, JsonFile, Reporter};
 use ssmcheck::shard::{run_shard, Shard};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -172,18 +173,8 @@ pub fn report(
 pub fn replay(id: &str, instance: &str, control: bool, conjectures: Vec<Bound<'_, PyAny>>) -> PyResult<String> {
     let registry = registry(&conjectures)?;
     let claim = registry.get(id).map_err(value_error)?;
-    let check = match (control, &claim.control) {
-        (false, _) => claim.check.as_ref(),
-        (true, Some(c)) => c.check.as_ref(),
-        (true, None) => return Err(value_error(format!("claim '{id}' has no negative control"))),
-    };
     let json: serde_json::Value = serde_json::from_str(instance).map_err(value_error)?;
-    let instance = ssmcheck::claim::replay::instance_in(&json, id, control).map_err(value_error)?;
-    let seed = json.get("seed").and_then(serde_json::Value::as_u64).unwrap_or(1);
-    let budget = json.get("budget").and_then(|b| serde_json::from_value(b.clone()).ok()).unwrap_or(Budget::Quick);
-    let bar = ssmcheck::progress::Silent;
-    let ctx = Context::new(seed, budget, &CpuBackend, id, &bar);
-    let out = match check.replay(&instance, &ctx).map_err(value_error)? {
+    let out = match replay_document(claim, &json, control).map_err(value_error)? {
         Replay::Rejected(why) => serde_json::json!({ "rejected": why }),
         Replay::Evaluated(v) => {
             let holds = !v.refutes();

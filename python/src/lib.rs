@@ -1,14 +1,15 @@
 //! The Python extension module `ssmcheck._ssmcheck`: the engine of the `ssmcheck` crate behind
 //! a few functions that trade JSON text with the Python package (`python/ssmcheck`), which turns
-//! it into Python objects. Three parts, one module each: running and reading claims
-//! (`engine`), conjectures written in Python and judged by the engine (`conjecture`), and
-//! the verified models as functions of flat arrays (`models`).
+//! it into Python objects. Four parts, one module each: running and reading claims (`engine`),
+//! conjectures written in Python and judged by the engine (`conjecture`), the verified models as
+//! functions of flat arrays (`models`), and the rounding bounds for tolerances (`rounding`).
 
 use pyo3::prelude::*;
 
 mod conjecture;
 mod engine;
 mod models;
+mod rounding;
 
 /// The module's functions; `__version__` is the crate's version.
 #[pymodule]
@@ -25,5 +26,6 @@ fn _ssmcheck(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(models::mqar_construction, m)?)?;
     m.add_function(wrap_pyfunction!(models::induction_lemma3, m)?)?;
     m.add_function(wrap_pyfunction!(models::copy_theorem2, m)?)?;
+    m.add_function(wrap_pyfunction!(rounding::rounding_bounds, m)?)?;
     Ok(())
 }

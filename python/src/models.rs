@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 use ssmcheck::claims::copy::theorem2::{augmented, unit_delta, CopyValues, ExactCopy, FULL_BLOCK_MAX};
 use ssmcheck::claims::recall::constructions::{one_hot_codes, thm2_onehot, thm3_onehot, thm4};
 use ssmcheck::claims::recall::induction::lemma3;
-use ssmcheck::math::linalg::{mat_from_rows, Vector};
+use ssmcheck::math::linalg::{mat_from_rows, mat_to_rows, Vector};
 use ssmcheck::mc::{Stream, StreamKey};
 use ssmcheck::model::diagonal::{DeltaRule, DiagonalSsm};
 use ssmcheck::model::discretize::Discretization;
@@ -122,13 +122,12 @@ pub fn mqar_construction(instance: &str, theorem: u8, slots: usize, silu: bool) 
         4 => thm4(keys, &one_hot_codes(values), 0.0, true),
         other => return Err(value_error(format!("theorem {other}: 000's MQAR constructions are Theorems 2, 3 and 4"))),
     };
-    let rows = |m: &nalgebra::DMatrix<f64>| -> Vec<Vec<f64>> { m.row_iter().map(|r| r.iter().copied().collect()).collect() };
     let embed = |t: Token| -> Vec<f64> { (c.embed)(t).iter().copied().collect() };
     let queries: Vec<serde_json::Value> = c.query_logits(&inst).into_iter().map(|(z, v)| serde_json::json!({ "logits": z.as_slice(), "target": v })).collect();
     let out = serde_json::json!({
         "key_embeddings": (0..keys).map(|i| embed(Token::Key(i))).collect::<Vec<_>>(),
         "value_embeddings": (0..values).map(|j| embed(Token::Value(j))).collect::<Vec<_>>(),
-        "readout_w": rows(&c.readout.w),
+        "readout_w": mat_to_rows(&c.readout.w),
         "readout_b": c.readout.b.as_slice(),
         "queries": queries,
     });

@@ -124,3 +124,12 @@ def test_a_conjecture_declared_without_a_source_file_works():
     (r,) = ssmcheck.check(namespace["in_a_cell"], budget="quick")
     assert r.verdict == "holds"
     assert ssmcheck.explain("user.in_a_cell")["source"]["locus"].startswith("<string>:")
+
+
+def test_the_rounding_bounds_are_the_engines():
+    assert ssmcheck.rounding.UNIT == 2.0 ** -53
+    assert ssmcheck.rounding.UNDERFLOW == 5e-324
+    assert ssmcheck.rounding.gamma(10) == 10 * 2.0 ** -53 / (1 - 10 * 2.0 ** -53)
+    assert ssmcheck.rounding.underflow(3) == 3 * 5e-324
+    with pytest.raises(ValueError):
+        ssmcheck.rounding.gamma(2 ** 53)

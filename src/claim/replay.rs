@@ -56,3 +56,21 @@ pub fn rejudge_cell(instance: &Value) -> Option<Violation> {
 pub fn not_replayable(why: &str) -> Error {
     Error::InvalidParameter(format!("this check cannot replay a single instance: {why}"))
 }
+
+/// Re-evaluates an instance through `claim`'s check, or its negative control, as `ssmcheck
+/// replay` does: `doc` is a results JSON (the counterexample is taken from it, with the run's
+/// seed and budget, by which a property's trial streams are keyed) or an instance of one's own
+/// (replayed at seed 1, quick).
+pub fn replay_document(claim: &super::Claim, doc: &Value, control: bool) -> Result<Replay> {
+    let id = claim.meta.id.as_str();
+    let check = if control {
+        claim.control.as_ref().ok_or_else(|| Error::InvalidParameter(format!("claim '{id}' has no negative control")))?.check.as_ref()
+    } else {
+        claim.check.as_ref()
+    };
+    let instance = instance_in(doc, id, control)?;
+    let seed = doc.get("seed").and_then(Value::as_u64).unwrap_or(1);
+    let budget = doc.get("budget").and_then(|b| serde_json::from_value(b.clone()).ok()).unwrap_or(super::Budget::Quick);
+    let bar = crate::progress::Silent;
+    check.replay(&instance, &super::Context::new(seed, budget, &crate::mc::CpuBackend, id, &bar))
+}
