@@ -11,12 +11,17 @@
 # summary.tsv (what, backend, seconds, exit status). Stops starting new runs after BUDGET_S.
 #
 # usage: scripts/gpu_check.sh [OUT_DIR]    (SSMCHECK_BIN: the binary, built with --features cuda;
-#                                           BUDGET_S: seconds of runs to start, default 420)
+#                                           BUDGET_S: seconds of runs to start, default 420;
+#                                           FAMILIES, QUICK_SEEDS, DEEP_CLAIMS, DEEP_BACKENDS:
+#                                           space-separated lists that narrow a follow-up run)
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 bin=${SSMCHECK_BIN:-$here/target/release/ssmcheck}
 out=${1:-gpu-check}
 budget=${BUDGET_S:-420}
+families=${FAMILIES:-decay stability realization}
+quick_seeds=${QUICK_SEEDS:-2 7 1234}
+deep_backends=${DEEP_BACKENDS:-cuda cpu}
 mkdir -p "$out"
 start=$(date +%s)
 summary="$out/summary.tsv"
@@ -73,7 +78,7 @@ if ! run smoke cuda 120 check 004.sec41 --budget quick --seed 1; then
 fi
 
 echo "== agreement at the standard budget, seed 1"
-for family in decay stability realization; do
+for family in $families; do
   for backend in cuda cpu; do
     run "$family-standard-1" "$backend" 200 check --family "$family" --budget standard --seed 1
   done
@@ -81,8 +86,8 @@ for family in decay stability realization; do
 done
 
 echo "== agreement at the quick budget, more seeds"
-for seed in 2 7 1234; do
-  for family in decay stability realization; do
+for seed in $quick_seeds; do
+  for family in $families; do
     [ "$(left)" -gt 60 ] || break 2
     for backend in cuda cpu; do
       run "$family-quick-$seed" "$backend" 100 check --family "$family" --budget quick --seed "$seed"
@@ -92,8 +97,8 @@ for seed in 2 7 1234; do
 done
 
 echo "== the deep budget, one Monte Carlo claim at a time"
-claims="004.cor1.cumulative 004.sec41 004.sec41.mean 001.c21.needle 004.fig2 004.kesten 004.stability.paper 004.stability.l1 004.stability.as 004.thm4 004.thm4.sharp 004.thm4.intermediate 004.thm4.appendix 004.thm4.appendix.enlarged"
-for backend in cuda cpu; do
+claims=${DEEP_CLAIMS:-"004.cor1.cumulative 004.sec41 004.sec41.mean 001.c21.needle 004.fig2 004.kesten 004.stability.paper 004.stability.l1 004.stability.as 004.thm4 004.thm4.sharp 004.thm4.intermediate 004.thm4.appendix 004.thm4.appendix.enlarged"}
+for backend in $deep_backends; do
   for id in $claims; do
     l=$(left)
     [ "$l" -gt 20 ] || { echo "out of time before $id on $backend"; break 2; }
