@@ -1063,6 +1063,23 @@ def bmojo_table2_caption(cx):
     return float(b), float(m), violated
 
 
+def bmojo_table1_cell(cx):
+    """Table 1: B'MOJO's printed value against Mamba's (log-perplexity to two decimals, accuracies
+    to one), each known to half a unit in its last printed digit; violated when the intervals are
+    apart the wrong way."""
+    lower_is_better = cx["column"] == "LogPerplexity"
+    half = Fr(1, 2 * 10 ** (2 if lower_is_better else 1))
+    b, m = Fr(str(cx["bmojo"])), Fr(str(cx["mamba"]))
+    violated = b - half >= m + half if lower_is_better else b + half <= m - half
+    return float(b), float(m), violated
+
+
+def bmojo_speed(cx):
+    """A printed speed-up (whole per cent, +-1/2) against the abstract's 'up to 10%' (+-1/2)."""
+    q, bound, half = Fr(str(cx["percent"])), Fr(10), Fr(1, 2)
+    return float(q), float(bound), q - half > bound + half
+
+
 def copy_alpha_order(cx):
     """alpha_{j-1} >= alpha_j for alpha_j = prod_{k=j+1}^{i} a_k (exact products)."""
     a, j = [Fr(x) for x in cx["decays"]], cx["j"]
@@ -1117,6 +1134,9 @@ RECOMPUTE = {
     "001.c10.window.printed": bmojo_c10_window,
     "001.c21.literal": bmojo_c21_literal,
     "001.table2.caption": bmojo_table2_caption,
+    "001.sec42.all_scales": bmojo_table1_cell,
+    "001.table1.caption": bmojo_table1_cell,
+    "001.speed.printed": bmojo_speed,
 }
 
 # Errata whose recorded sides are the same two numbers this script computes (so they are compared
@@ -1125,7 +1145,8 @@ RECOMPUTE = {
 SAME_SIDES = {"002.lem1.rows.printed", "004.cor1.printed", "000.lem2.printed", "004.lem1.printed", "004.lem1.chi2", "004.thm4.appendix", "004.stability.printed",
               "000.thm2.reduced.printed", "000.thm3.reduced.printed", "000.thm4.reduced.printed", "000.lem3.printed",
               "003.thm1.printed", "003.thm1.moreover.printed", "003.eq6.alpha.printed", "003.thm1.easier.printed", "003.lem1.f32", "003.lem1.sigma3.printed", "003.rem1.printed", "003.lem5.printed",
-              "001.c13", "001.c16.printed", "001.c7.linear", "001.c21.literal"}
+              "001.c13", "001.c16.printed", "001.c7.linear", "001.c21.literal",
+              "001.sec42.all_scales", "001.table1.caption", "001.speed.printed"}
 
 
 LHS_ONLY = {"004.eq10.selective", "004.thm1.printed", "004.thm3.printed", "000.cor2.printed"}
