@@ -8,6 +8,7 @@ pub mod attention;
 pub mod corollary1;
 pub mod eq10;
 pub mod interaction;
+pub mod monotone;
 pub mod overview;
 pub mod sensitivity;
 
@@ -20,5 +21,6 @@ pub fn register(r: &mut Registry) {
     corollary1::register(r);
     attention::register(r);
     interaction::register(r);
+    monotone::register(r);
     sensitivity::register(r);
 }
