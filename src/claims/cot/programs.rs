@@ -11,8 +11,9 @@
 //!   exact grow like log₂T (at most 2·log₂T).
 
 use crate::claim::rate::{judge_rates, RateCell};
-use crate::claim::{construction, custom, Claim, Eval, Figure, Kind, Outcome, Paper, Rounding, Series, Style, Table, Verdict, ALPHA};
+use crate::claim::{construction, custom, property, Claim, ErrorKind, Eval, Figure, Kind, Outcome, Paper, Rounding, Series, Style, Table, Verdict, ALPHA};
 use crate::claim::{Scale, Tolerance};
+use crate::math::Interval;
 use crate::model::cot_machine::{CotMachine, Transcript};
 use crate::model::dp::{cot_len, CotToken, DpProblem, LocalRecurrence};
 use crate::model::gadgets::Precision;
@@ -350,6 +351,47 @@ fn claim_thm3() -> Claim {
         .control("the hats' λ = 2 (the construction needs ln(32T) + 4)", construction([20, 60, 300], dp_cases(), solves(Some(2.0))).expand(first_wrong(Some(2.0))))
 }
 
+/// The §5 reading of Theorem 3 as a necessity, on one m-local recurrence: the windowed machine
+/// (`003.thm4`) generates the answer of length T with a state of m numbers; linear scaling from the
+/// shortest answer (T₀ = 2m, the m initial values and m generated ones) would need m·T/T₀.
+fn linear_state_needed(c: &LocalCase) -> Eval {
+    let r = &c.recurrence;
+    let m = r.order();
+    let run = WindowedMachine::new(r, m).run(r, c.len);
+    let wrong = run.outputs.iter().zip(r.sequence(c.len)).filter(|(a, b)| **a != *b).count();
+    let shortest = WindowedMachine::new(r, m).run(r, 2 * m).state_size;
+    // Integer counts, and the one division enclosed: a refutation is certified.
+    let needed = Interval::exact((shortest * c.len) as f64) / Interval::exact((2 * m) as f64);
+    // Exact counts. Only an answer the machine got right can refute (it always does: 003.thm4).
+    if wrong > 0 {
+        return Eval::ge_by(1.0, 0.0, Scale(1.0), Tolerance::NONE);
+    }
+    Eval::ge_by(Interval::exact(run.state_size as f64), needed, Scale(needed.mid()), Tolerance::NONE)
+}
+
+/// `003.thm3.necessity` (erratum): §5's reading of Theorem 3.
+fn claim_thm3_necessity() -> Claim {
+    Claim::erratum(
+        "003.thm3.necessity",
+        super::FAMILY,
+        "Read as a necessity: for every DP problem satisfying Assumption 2, a Mamba that generates correct answers of length T has a \
+         state growing linearly in T — at least (T/T₀) times the state that answers length T₀ = 2m — checked on m-local recurrences \
+         o_i = (Σ_k c_k o_{i−k}) mod p (m = 2…8, p ∈ {2, 3, 5, 7, 11}, T up to 10⁵), a correct answer and its state size counted exactly.",
+        property([40, 120, 400], local_cases().prop_filter("an answer longer than T₀ = 2m", |c| c.len > 2 * c.recurrence.order()), linear_state_needed).sides("state entries of a Mamba that answers length T correctly", "(T/T₀)·(state entries at T₀ = 2m): linear scaling"),
+    )
+    .source(
+        Paper::FreeLunch,
+        "§5, after Theorem 3",
+        "Theorem 3 states that for any DP problem, to generate correct answers with a length no greater than T in CoT, the size of the Mamba layer should scale linearly with the sequence length.",
+    )
+    .correction("Theorem 3 shows that a linear size suffices for every DP problem (003.thm3); it proves no lower bound, and none holds for every DP problem: an m-local one is solved at every T with a state of m numbers (003.thm4, 003.thm4.cost), as the paper's own Theorem 4 says.")
+    .error(
+        ErrorKind::Reading,
+        "§5 says 'Theorem 3 states that for any DP problem, to generate correct answers with a length no greater than T in CoT, the size of the Mamba layer should scale linearly with the sequence length'. Reading checked: 'should' as a necessity for every DP problem. Theorem 3 proves only that a size O(T) suffices (003.thm3); for the m-local problems of the paper's own Theorem 4 (which satisfy Assumption 2) the windowed machine answers correctly at every length up to 10⁵ with a state of m numbers (003.thm4.cost), far below linear scaling. Read as sufficiency ('a layer of linear size does it'), the sentence is Theorem 3 and holds",
+    )
+    .holds_instead(&["003.thm3", "003.thm4.cost"])
+}
+
 /// `003.table1` (theorem): Table 1 and Theorem 3 (§5).
 fn claim_table1() -> Claim {
     Claim::theorem(
@@ -417,6 +459,7 @@ fn claim_precision() -> Claim {
 /// Registers the Theorem 3, Table 1, Theorem 4 and precision claims.
 pub fn register(r: &mut crate::claim::Registry) {
     r.add(claim_thm3());
+    r.add(claim_thm3_necessity());
     r.add(claim_table1());
     r.add(claim_thm4());
     r.add(claim_thm4_cost());
