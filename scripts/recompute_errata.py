@@ -1096,6 +1096,16 @@ def cot_linear_state(cx):
     return float(m), float(needed), m < needed
 
 
+def bmojo_alg1_window(cx):
+    """Algorithm 1, line 1: token counts of u_{t-w:t} and u_{t-w-1:t-1} U {u_t} (inclusive ranges,
+    clipped at the first token) against w."""
+    w, t = cx["w"], cx["t"]
+    left = set(range(max(1, t - w), t + 1))
+    right = set(range(max(1, t - w - 1), t)) | {t}
+    worst = max(len(left), len(right))
+    return float(worst), float(w), worst > w
+
+
 def copy_alpha_order(cx):
     """alpha_{j-1} >= alpha_j for alpha_j = prod_{k=j+1}^{i} a_k (exact products)."""
     a, j = [Fr(x) for x in cx["decays"]], cx["j"]
@@ -1154,6 +1164,7 @@ RECOMPUTE = {
     "001.table1.caption": bmojo_table1_cell,
     "001.speed.printed": bmojo_speed,
     "003.thm3.necessity": cot_linear_state,
+    "001.alg1.window.printed": bmojo_alg1_window,
 }
 
 # Errata whose recorded sides are the same two numbers this script computes (so they are compared
@@ -1163,7 +1174,7 @@ SAME_SIDES = {"002.lem1.rows.printed", "004.cor1.printed", "000.lem2.printed", "
               "000.thm2.reduced.printed", "000.thm3.reduced.printed", "000.thm4.reduced.printed", "000.lem3.printed",
               "003.thm1.printed", "003.thm1.moreover.printed", "003.eq6.alpha.printed", "003.thm1.easier.printed", "003.lem1.f32", "003.lem1.sigma3.printed", "003.rem1.printed", "003.lem5.printed",
               "001.c13", "001.c16.printed", "001.c7.linear", "001.c21.literal",
-              "001.sec42.all_scales", "001.table1.caption", "001.speed.printed", "003.thm3.necessity"}
+              "001.sec42.all_scales", "001.table1.caption", "001.speed.printed", "003.thm3.necessity", "001.alg1.window.printed"}
 
 
 LHS_ONLY = {"004.eq10.selective", "004.thm1.printed", "004.thm3.printed", "000.cor2.printed"}

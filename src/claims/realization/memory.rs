@@ -10,6 +10,11 @@
 //!   contribution to the fading state decays like ā^L.
 //! * `001.c22` (Conjecture): the fixed predictor adds no weights, and the selection is locally
 //!   constant in the inputs (no gradient flows through it).
+//! * `001.alg1.window.printed` (Erratum, typo): Algorithm 1's line 1, `u_{t−w:t} ← u_{t−w−1:t−1} ∪
+//!   u_t`, "the last w seen tokens": with inclusive ranges the left side holds w + 1 tokens and the
+//!   right side w + 2, so nothing is ejected.
+//! * `001.alg1.window` (Theorem): the evident update (eject the oldest, append u_t) run for t steps
+//!   holds exactly the last min(t, w) tokens, the window `sliding_window_attention` reads.
 
 use crate::claim::rate::{judge_rates, RateCell};
 use crate::claim::{custom, property, Claim, ErrorKind, Eval, Figure, Kind, Paper, Series, Sizes, Style, ALPHA};
@@ -248,10 +253,106 @@ fn claim_c22() -> Claim {
     .source(Paper::Bmojo, "Sec. 3.3", "we use a fixed running average … so no extra weights need to be learned.")
 }
 
+/// A window size and a time for Algorithm 1's line 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WindowStep {
+    /// w: "the last w seen tokens".
+    pub w: usize,
+    /// t: the current token's index (1-based).
+    pub t: usize,
+}
+
+fn window_steps() -> impl Strategy<Value = WindowStep> + Clone {
+    (1usize..=64, 1usize..=200).prop_map(|(w, t)| WindowStep { w, t })
+}
+
+/// Steps with a full window: t from w + 1 to w + 200.
+fn full_window_steps() -> impl Strategy<Value = WindowStep> + Clone {
+    (1usize..=64, 1usize..=200).prop_map(|(w, after)| WindowStep { w, t: w + after })
+}
+
+/// The tokens of the inclusive index range `a..=b`, clipped to the sequence's start at 1.
+fn tokens(a: isize, b: isize) -> std::collections::BTreeSet<isize> {
+    (a.max(1)..=b).collect()
+}
+
+/// Line 1 as printed, at a time t > w (a full window): the sizes of the left side `u_{t−w:t}` and
+/// the right side `u_{t−w−1:t−1} ∪ u_t` against "the last w seen tokens".
+fn printed_window(s: &WindowStep) -> Eval {
+    let (w, t) = (s.w as isize, s.t as isize);
+    let left = tokens(t - w, t);
+    let mut right = tokens(t - w - 1, t - 1);
+    right.insert(t);
+    // Exact counts: the worse of the two sides against w.
+    let worst = left.len().max(right.len()) as f64;
+    Eval::le_by(Interval::exact(worst), Interval::exact(w as f64), Scale(w as f64), Tolerance::NONE)
+}
+
+/// The update run from the start: eject the oldest when full, append u_t (or, for the control,
+/// the printed union that ejects nothing), against the window `(t+1−w)..=t` that
+/// [`sliding_window_attention`](crate::model::bmojo::sliding_window_attention) reads (0-based
+/// there, 1-based here): the number of steps at which they differ.
+fn evident_window(s: &WindowStep, eject: bool) -> Eval {
+    let mut held = std::collections::VecDeque::new();
+    let mut differ = 0usize;
+    for now in 1..=s.t {
+        if eject && held.len() == s.w {
+            held.pop_front();
+        }
+        held.push_back(now as isize);
+        let want = tokens(now as isize + 1 - s.w as isize, now as isize);
+        if held.iter().copied().collect::<std::collections::BTreeSet<_>>() != want {
+            differ += 1;
+        }
+    }
+    Eval::le_by(Interval::exact(differ as f64), Interval::exact(0.0), Scale(1.0), Tolerance::NONE)
+}
+
+/// `001.alg1.window.printed` (erratum): Algorithm 1, line 1.
+fn claim_alg1_window_printed() -> Claim {
+    Claim::erratum(
+        "001.alg1.window.printed",
+        super::FAMILY,
+        "Algorithm 1's line 1 as printed, u_{t−w:t} ← u_{t−w−1:t−1} ∪ u_t, keeps 'the last w seen tokens' once the window is full (t > w): both \
+         sides hold w tokens (index ranges inclusive, as in u_{t−w:t}; w ≤ 64, t ≤ 264).",
+        property(CASES, full_window_steps(), printed_window).sides("tokens in u_{t−w:t} or in u_{t−w−1:t−1} ∪ u_t (the larger)", "w"),
+    )
+    .source(
+        Paper::Bmojo,
+        "Sec. 3, Algorithm 1 (line 1) and the text after it",
+        "u_{t−w:t} ← u_{t−w−1:t−1} ∪ u_t; // Short-term memory window — the first line updates the short-term memory (collection of the last w seen tokens) by ejecting the oldest token and appending the new token",
+    )
+    .correction("u_{t−w+1:t} ← u_{t−w+1:t−1} ∪ u_t, i.e. drop u_{t−w} from u_{t−w:t−1} and append u_t; run from the start it keeps exactly the last min(t, w) tokens (001.alg1.window).")
+    .error(
+        ErrorKind::Typo,
+        "Algorithm 1's line 1 reads 'u_{t−w:t} ← u_{t−w−1:t−1} ∪ u_t' and the text calls it 'the last w seen tokens' updated 'by ejecting the oldest token and appending the new token'. With the paper's inclusive ranges (u_{t−w:t} is w + 1 tokens) the left side has w + 1 tokens and the right side w + 2: the union ejects nothing. The evident intent is the text's: u_{t−w+1:t} ← u_{t−w+1:t−1} ∪ u_t, which keeps the last w tokens (001.alg1.window)",
+    )
+    .holds_instead(&["001.alg1.window"])
+}
+
+/// `001.alg1.window` (theorem): Algorithm 1, line 1, as the text describes it.
+fn claim_alg1_window() -> Claim {
+    Claim::theorem(
+        "001.alg1.window",
+        super::FAMILY,
+        "Algorithm 1's short-term memory as the text describes it — eject the oldest token when w are held, append u_t — holds at every \
+         t exactly the last min(t, w) tokens, u_{max(1, t−w+1)..t}, the window the suite's sliding-window attention reads (w ≤ 64, t ≤ 200).",
+        property(CASES, window_steps(), |s: &WindowStep| evident_window(s, true)).sides("steps at which the memory is not the last min(t, w) tokens", "0"),
+    )
+    .source(
+        Paper::Bmojo,
+        "Sec. 3, the text after Algorithm 1",
+        "the first line updates the short-term memory (collection of the last w seen tokens) by ejecting the oldest token and appending the new token",
+    )
+    .control("the printed union, which ejects nothing", property(CASES, window_steps(), |s: &WindowStep| evident_window(s, false)))
+}
+
 /// Registers the memory claims.
 pub fn register(r: &mut crate::claim::Registry) {
     r.add(claim_c21());
     r.add(claim_c21_literal());
     r.add(claim_c21_needle());
     r.add(claim_c22());
+    r.add(claim_alg1_window_printed());
+    r.add(claim_alg1_window());
 }
