@@ -228,6 +228,12 @@ impl CotMachine {
                     let m1 = int(min_plus_one.forward_in(&[up, left, 1.0], p)[0]);
                     int(min_with.forward_in(&[m1, diag, differ], p)[0])
                 }
+                // max(diag + 1 − 2·differ, max(up, left) − 1): the same max unit twice, its inputs
+                // affine in the cells (Lemma 3).
+                DpProblem::Alignment => {
+                    let m = int(max.forward_in(&[up, left], p)[0]);
+                    int(max.forward_in(&[diag + 1.0 - 2.0 * differ, m - 1.0], p)[0])
+                }
             };
             flops += 5 * (hat_flops + 4 * t_len as u64) + 7 * select_value.flops() + 2 * select_flag.flops() + indicator.flops(Comparison::NotEqual);
             flops += max.flops() + min_plus_one.flops() + min_with.flops();

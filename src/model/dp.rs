@@ -1,5 +1,6 @@
 //! Dynamic programs with chain of thought (003 §5, after Feng et al. 2024): two-string DPs whose
-//! chain of thought lists every cell (longest common subsequence, edit distance), and m-local
+//! chain of thought lists every cell (longest common subsequence, edit distance, global
+//! alignment), and m-local
 //! recurrences (Theorem 4). These are the references the Theorem 3 and 4 machines are compared
 //! with; they compute in integers.
 //!
@@ -20,21 +21,26 @@ pub enum DpProblem {
     /// Edit distance: dp(i,j) = min(dp(i−1,j) + 1, dp(i,j−1) + 1, dp(i−1,j−1) + 𝕀[a_i ≠ b_j]);
     /// dp(i,0) = i, dp(0,j) = j.
     EditDistance,
+    /// Global alignment score (Needleman–Wunsch, match +1, mismatch −1, gap −1):
+    /// dp(i,j) = max(dp(i−1,j−1) + (1 if a_i = b_j else −1), dp(i−1,j) − 1, dp(i,j−1) − 1);
+    /// dp(i,0) = −i, dp(0,j) = −j. A maximisation with signed values and a negative boundary.
+    Alignment,
 }
 
 impl DpProblem {
-    /// Both problems.
-    pub const ALL: [DpProblem; 2] = [DpProblem::Lcs, DpProblem::EditDistance];
+    /// Every problem.
+    pub const ALL: [DpProblem; 3] = [DpProblem::Lcs, DpProblem::EditDistance, DpProblem::Alignment];
 
     /// The boundary value dp(i, j) when i = 0 or j = 0: w·(i + j) with w = [`DpProblem::boundary_weight`].
     pub fn boundary(self, i: i64, j: i64) -> i64 {
         self.boundary_weight() * (i + j)
     }
-    /// 0 for LCS, 1 for edit distance.
+    /// 0 for LCS, 1 for edit distance, −1 for global alignment.
     pub fn boundary_weight(self) -> i64 {
         match self {
             DpProblem::Lcs => 0,
             DpProblem::EditDistance => 1,
+            DpProblem::Alignment => -1,
         }
     }
     /// The full table, (n₁+1) × (n₂+1), boundary included.
@@ -50,6 +56,7 @@ impl DpProblem {
                         DpProblem::Lcs if same => dp[i - 1][j - 1] + 1,
                         DpProblem::Lcs => dp[i - 1][j].max(dp[i][j - 1]),
                         DpProblem::EditDistance => (dp[i - 1][j] + 1).min(dp[i][j - 1] + 1).min(dp[i - 1][j - 1] + i64::from(!same)),
+                        DpProblem::Alignment => (dp[i - 1][j - 1] + if same { 1 } else { -1 }).max(dp[i - 1][j].max(dp[i][j - 1]) - 1),
                     }
                 };
             }
@@ -78,6 +85,7 @@ impl DpProblem {
         match self {
             DpProblem::Lcs => "LCS",
             DpProblem::EditDistance => "edit distance",
+            DpProblem::Alignment => "global alignment",
         }
     }
 }
@@ -157,6 +165,12 @@ mod tests {
         let (a, b) = (enc("kitten"), enc("sitting"));
         assert_eq!(DpProblem::EditDistance.answer(&a, &b), 3);
         assert_eq!(DpProblem::Lcs.answer(&a, &b), 4);
+        // Global alignment: 4 matches (i, t, t, n), k/s and e/i mismatched, g against a gap.
+        assert_eq!(DpProblem::Alignment.answer(&a, &b), 1);
+        // Identical strings score their length; disjoint ones −max(n, m) (min(n, m) mismatches
+        // and |n − m| gaps).
+        assert_eq!(DpProblem::Alignment.answer(&a, &a), 6);
+        assert_eq!(DpProblem::Alignment.answer(&[1, 1, 1], &[2, 2, 2, 2, 2]), -5);
         let cot = DpProblem::Lcs.chain_of_thought(&a, &b);
         assert_eq!(cot.len(), cot_len(6, 7));
         assert_eq!(cot[6], CotToken::Separator { index: 1 });

@@ -2,7 +2,7 @@
 //! of thought at size O(T), and m-local ones at a size independent of T.
 //!
 //! * `003.thm3` (Theorem, construction): the CoT machine ([`CotMachine`]) generates every DP
-//!   cell and the answer of LCS and edit distance exactly, T up to ≈ 10³.
+//!   cell and the answer of LCS, edit distance and global alignment exactly, T up to ≈ 10³.
 //! * `003.table1` (Theorem, rate): its state ∝ T, cost per step ∝ T, total ∝ T².
 //! * `003.thm4` (Theorem, construction) and `003.thm4.cost` (Theorem, rate): the windowed
 //!   machine ([`WindowedMachine`]) solves m-local recurrences to T = 10⁵ with a state of g = m
@@ -324,6 +324,7 @@ fn precision_check() -> impl crate::claim::Check {
         let fig = Figure::new("precision", "Fewest significand bits at which the CoT machine stays exact", "log2 T", "bits")
             .with(Series::new("LCS", Style::Points, points.iter().filter(|p| p.2 == DpProblem::Lcs).map(|p| [p.0.log2(), p.1]).collect()).color(0))
             .with(Series::new("edit distance", Style::Points, points.iter().filter(|p| p.2 == DpProblem::EditDistance).map(|p| [p.0.log2(), p.1]).collect()).color(1))
+            .with(Series::new("global alignment", Style::Points, points.iter().filter(|p| p.2 == DpProblem::Alignment).map(|p| [p.0.log2(), p.1]).collect()).color(4))
             .with(Series::new("log₂T", Style::Dashed, x.iter().map(|&v| [v, v]).collect()).color(2))
             .with(Series::new("2·log₂T", Style::Dashed, x.iter().map(|&v| [v, 2.0 * v]).collect()).color(3))
             .caption(format!("Every number rounded to p significand bits after each operation. {evidence}. Positions up to T must be exact integers (log₂T bits) and the select units carry values up to 2T, so log₂T plus a constant is the floor."));
@@ -343,7 +344,7 @@ fn claim_thm3() -> Claim {
             super::FAMILY,
             "The repaired Theorem 3 construction — SiLU gadgets of Lemmas 1–5, exact COPY (content-keyed for the separators, positional \
              with SiLU-hat one-hots e_t), the fixed token layout, integer rounding after each block, λ = ln(32T) + 4 — generates every \
-             DP cell and the answer of LCS and edit distance exactly, on random string pairs (alphabet 2–8, lengths 1–31, so T ≤ 1026).",
+             DP cell and the answer of LCS, edit distance and global alignment (Needleman–Wunsch, ±1 scores, gap −1) exactly, on random string pairs (alphabet 2–8, lengths 1–31, so T ≤ 1026).",
             construction([20, 60, 300], dp_cases(), solves(None)).expand(first_wrong(None)),
         )
         .source(Paper::FreeLunch, "Theorem 3 / Theorem 7 and its proof (§5, App. A.3)", THM3)
@@ -446,7 +447,7 @@ fn claim_precision() -> Claim {
         "003.precision",
         super::FAMILY,
         "Log precision suffices: the fewest significand bits p_min at which Theorem 3's machine reproduces the chain of thought \
-             (every operation rounded) satisfies p_min ≤ 2·log₂T on LCS and edit-distance instances with T = 18…627.",
+             (every operation rounded) satisfies p_min ≤ 2·log₂T on LCS, edit-distance and global-alignment instances with T = 18…627.",
         precision_check(),
     )
     .source(
