@@ -1106,6 +1106,23 @@ def bmojo_alg1_window(cx):
     return float(worst), float(w), worst > w
 
 
+def recall_rem3(cx):
+    """Remark 3's adversary, in exact fractions from the key codes' signs: the Mamba-2 retrieval
+    reads sum_j v_j <k_j, k_i> over the (key, value) pairs, <k_j, k_i> = (agreements -
+    disagreements)/p; the target (value 0) gets k_i's own 1 and the negatively aligned keys, the
+    wrong value 1 the positively aligned ones, the noise value 2 nothing (it follows a value)."""
+    signs, i = cx["key_code_signs"], cx["query_key"]
+    p = len(signs[i])
+    inner = lambda a, b: Fr(sum(1 if x == y else -1 for x, y in zip(a, b)), p)
+    toks = cx["tokens"]
+    z = {0: Fr(0), 1: Fr(0), 2: Fr(0)}
+    for prev, tok in zip(toks, toks[1:]):
+        if "Key" in prev and "Value" in tok:
+            z[tok["Value"]] += inner(signs[prev["Key"]], signs[i])
+    other = max(z[1], z[2])
+    return float(z[0]), float(other), z[0] <= other
+
+
 def copy_alpha_order(cx):
     """alpha_{j-1} >= alpha_j for alpha_j = prod_{k=j+1}^{i} a_k (exact products)."""
     a, j = [Fr(x) for x in cx["decays"]], cx["j"]
@@ -1165,6 +1182,7 @@ RECOMPUTE = {
     "001.speed.printed": bmojo_speed,
     "003.thm3.necessity": cot_linear_state,
     "001.alg1.window.printed": bmojo_alg1_window,
+    "000.rem3.printed": recall_rem3,
 }
 
 # Errata whose recorded sides are the same two numbers this script computes (so they are compared
@@ -1174,7 +1192,7 @@ SAME_SIDES = {"002.lem1.rows.printed", "004.cor1.printed", "000.lem2.printed", "
               "000.thm2.reduced.printed", "000.thm3.reduced.printed", "000.thm4.reduced.printed", "000.lem3.printed",
               "003.thm1.printed", "003.thm1.moreover.printed", "003.eq6.alpha.printed", "003.thm1.easier.printed", "003.lem1.f32", "003.lem1.sigma3.printed", "003.rem1.printed", "003.lem5.printed",
               "001.c13", "001.c16.printed", "001.c7.linear", "001.c21.literal",
-              "001.sec42.all_scales", "001.table1.caption", "001.speed.printed", "003.thm3.necessity", "001.alg1.window.printed"}
+              "001.sec42.all_scales", "001.table1.caption", "001.speed.printed", "003.thm3.necessity", "001.alg1.window.printed", "000.rem3.printed"}
 
 
 LHS_ONLY = {"004.eq10.selective", "004.thm1.printed", "004.thm3.printed", "000.cor2.printed"}

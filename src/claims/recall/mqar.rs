@@ -16,6 +16,10 @@
 //!   answer (a deterministic sufficient condition). Control: the condition without the key term.
 //! * `000.rem7` (Theorem): the adversarial input [k₁ v₁ k₂ v … k_κ v] with ⟨k_i, k₁⟩ = ε defeats the
 //!   Mamba-2 retrieval iff ε(κ−1) > 1. Control: the boundary εκ > 1.
+//! * `000.rem3.printed` (Erratum, reading): Remark 3's "N = log κ < κ" as a comparison of two
+//!   constructions that answer every instance: with key codes of any width p < κ/2 an adversarial
+//!   instance defeats the Mamba-2 retrieval (the codes' Gram matrix forces Σ_j |⟨k_j, k_i⟩| > 1
+//!   for some key i), while Theorem 2's Mamba with N = κ answers every instance (`000.thm2`).
 
 use super::codes::{balanced, balanced_width, rademacher};
 use super::constructions::{
@@ -701,6 +705,101 @@ fn claim_rem7() -> Claim {
     )
 }
 
+/// Key codes of width `width` for κ keys (Rademacher, ±1/√p, the construction's own JL draw), and
+/// the stream they come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NarrowCodes {
+    /// κ.
+    pub keys: usize,
+    /// p, the key code width and the Mamba-2 state size N (p < κ/2).
+    pub width: usize,
+    /// The seed of the codes' Philox stream (`StreamKey::new(code_seed, "000.rem3")`).
+    pub code_seed: u64,
+}
+
+impl NarrowCodes {
+    fn codes(&self) -> Vec<DVector<f64>> {
+        rademacher(&mut crate::mc::Stream::new(StreamKey::new(self.code_seed, "000.rem3"), 0), self.keys, self.width)
+    }
+
+    /// The adversary of Remark 7 generalised to any codes: the query key i with the largest
+    /// Σ_{j≠i} |⟨k_j, k_i⟩|, every other key's value chosen against it (value 1 where
+    /// ⟨k_j, k_i⟩ > 0, value 0 = k_i's own where it is < 0), k_i's value 0, a noise value 2, then
+    /// the query k_i. The instance and the key i.
+    fn adversary(&self, codes: &[DVector<f64>]) -> (MqarInstance, usize) {
+        let interference = |i: usize| (0..self.keys).filter(|&j| j != i).map(|j| codes[j].dot(&codes[i]).abs()).sum::<f64>();
+        let i = (0..self.keys).max_by(|&a, &b| interference(a).total_cmp(&interference(b))).expect("κ ≥ 1");
+        let mut tokens = vec![];
+        for j in (0..self.keys).filter(|&j| j != i) {
+            tokens.extend([Token::Key(j), Token::Value(usize::from(codes[j].dot(&codes[i]) > 0.0))]);
+        }
+        tokens.extend([Token::Key(i), Token::Value(0), Token::Value(2), Token::Key(i)]);
+        let mut targets = vec![None; tokens.len()];
+        *targets.last_mut().expect("non-empty") = Some(0);
+        let spec = MqarSpec { keys: self.keys, values: 3, len: tokens.len(), placement: QueryPlacement::Anywhere };
+        (MqarInstance { spec, tokens, targets }, i)
+    }
+
+    /// The Mamba-2 retrieval (Theorem 3, linear convolutions, one-hot value codes) on the
+    /// adversary: the target's logit against the largest other. Each logit sums κ products of
+    /// code entries (±1/√p, each rounded), so it errs by at most γ_{2p+2}·κ; the gap at a wrong
+    /// answer is at least κ/p − 2 ≥ 1/p.
+    fn answers(&self) -> Eval {
+        let codes = self.codes();
+        let (inst, _) = self.adversary(&codes);
+        let (z, v) = thm3_codes(&codes, &one_hot_codes(3), Activation::Identity).query_logits(&inst).pop().expect("one query");
+        let other = z.iter().enumerate().filter(|&(l, _)| l != v).map(|(_, &x)| x).fold(f64::NEG_INFINITY, f64::max);
+        let rounding = crate::claim::Rounding::gamma(2 * self.width + 2) * self.keys as f64;
+        Eval::gt(z[v], other, Scale(1.0), Tolerance::absolute(rounding))
+    }
+}
+
+/// κ from 8 to 64 and p from ⌈log₂ κ⌉ (Theorem 3's N = log κ) to ⌈κ/2⌉ − 1, the codes' seed
+/// uniform.
+fn narrow_codes() -> impl Strategy<Value = NarrowCodes> + Clone {
+    (8usize..=64)
+        .prop_flat_map(|keys| (Just(keys), (keys.next_power_of_two().trailing_zeros() as usize)..keys.div_ceil(2), any::<u64>()))
+        .prop_map(|(keys, width, code_seed)| NarrowCodes { keys, width, code_seed })
+}
+
+/// The concrete content of a narrow-codes case: the key codes as sign strings, the adversarial
+/// tokens, the query key and its interference.
+fn narrow_content(c: &NarrowCodes) -> serde_json::Value {
+    let codes = c.codes();
+    let (inst, i) = c.adversary(&codes);
+    let signs: Vec<String> = codes.iter().map(|k| k.iter().map(|&x| if x > 0.0 { '+' } else { '-' }).collect()).collect();
+    let interference: f64 = (0..c.keys).filter(|&j| j != i).map(|j| codes[j].dot(&codes[i]).abs()).sum();
+    serde_json::json!({ "key_code_signs": signs, "entry": 1.0 / (c.width as f64).sqrt(), "tokens": inst.tokens, "query_key": i, "sum_abs_inner_products": interference })
+}
+
+/// `000.rem3.printed` (erratum): Remark 3.
+fn claim_rem3_printed() -> Claim {
+    Claim::erratum(
+        "000.rem3.printed",
+        super::FAMILY,
+        "Remark 3's comparison with both constructions answering every MQAR instance (as Theorem 2's Mamba with N = κ does, \
+         000.thm2): Theorem 3's Mamba-2 retrieval (linear convolutions, one-hot values) with a state N = p below κ — here \
+         ⌈log₂ κ⌉ ≤ p < κ/2, Theorem 3's N = log κ included — answers every query, on every choice of its Rademacher key codes \
+         (8 ≤ κ ≤ 64).",
+        property([60, 300, 3000], narrow_codes(), NarrowCodes::answers).sides("the target's logit at the adversarial query", "the largest other logit").expand(narrow_content),
+    )
+    .source(
+        Paper::InputSelectivity,
+        "Remark 3 (with Theorems 2 and 3)",
+        "With the results from Thm. 3 and 2, we can infer that the extra convolutions included in the Mamba-2 layer over vanilla Mamba in general allow for a more parameter-efficient solution of MQAR, by noting that d = log κ + log|V| < κ + log|V|, and N = log κ < κ.",
+    )
+    .correction("The saving holds for the error rate on random instances (000.thm3.reduced: per-query error ≤ 1% at N = ⌈16 ln κ⌉, below κ from κ = 69 on), not for answering every instance: any κ unit key codes in p < κ/2 dimensions have a key i with Σ_{j≠i} ⟨k_j, k_i⟩² ≥ κ/p − 1 > 1, and the adversary that sends the positively aligned keys to one wrong value and the negatively aligned ones to the target's value wins (the paper's own Remark 7 is the one-direction case).")
+    .error(
+        ErrorKind::Reading,
+        "Remark 3 says 'the extra convolutions included in the Mamba-2 layer over vanilla Mamba in general allow for a more parameter-efficient solution of MQAR, by noting that … N = log κ < κ'. Reading checked: both constructions solve MQAR in the same sense, on every instance, as Theorem 2's does (000.thm2). Then it is false: for κ unit codes in p dimensions the Gram matrix G has ‖G‖_F² ≥ κ²/p, so some key i has Σ_{j≠i} |⟨k_j, k_i⟩| ≥ Σ_{j≠i} ⟨k_j, k_i⟩² ≥ κ/p − 1, which exceeds 1 when p < κ/2, and an instance with the positively aligned keys on one wrong value and the others on the target's value makes the retrieval answer wrong (Remark 7 is the case of one direction). The other reading, a small error rate on random instances, holds (000.thm3.reduced)",
+    )
+    .holds_instead(&["000.thm3.reduced"])
+    .uncertified(
+        crate::claim::Uncertified::FloatingPoint,
+        "the logits are computed in f64 from the code entries ±fl(1/√p); in exact arithmetic each is an integer multiple of 1/p (sums of products of signs), and the recorded gap is at least 1/p against a rounding bound below 10⁻¹³, but no enclosure is computed",
+    )
+}
+
 /// `000.thm4` (theorem): Theorem 4, step 1 (eq 81–99).
 fn claim_thm4() -> Claim {
     Claim::theorem(
@@ -803,6 +902,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(claim_thm3_reduced());
     r.add(claim_thm3_condition());
     r.add(claim_rem7());
+    r.add(claim_rem3_printed());
     r.add(claim_thm4());
     r.add(claim_thm4_reduced_printed());
     r.add(claim_thm4_reduced());
