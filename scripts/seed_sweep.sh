@@ -3,7 +3,9 @@
 # its status at some seed (a theorem not confirmed, a control not refuted, an erratum the search
 # missed), with the seeds. A claim must agree at every seed, not only the default:
 #   scripts/seed_sweep.sh [FIRST LAST [BUDGET [SSMCHECK_BINARY]]]    (default 1 50 quick)
-# Writes nothing but its report to standard output; exits 1 when any claim disagrees.
+# JOBS=N runs N seeds at once (each with the threads RAYON_NUM_THREADS allows; results do not
+# depend on either). Writes nothing but its report to standard output; exits 1 when any claim
+# disagrees.
 set -euo pipefail
 first=${1:-1}
 last=${2:-50}
@@ -12,10 +14,15 @@ bin=${4:-target/release/ssmcheck}
 [ -x "$bin" ] || { echo "error: no ssmcheck binary at $bin (cargo build --release)" >&2; exit 2; }
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
+run_seed() {
+  "$bin" check --budget "$budget" --seed "$1" --json "$dir/$1.json" >/dev/null 2>&1 || true
+  printf 'seed %s done\r' "$1" >&2
+}
+export -f run_seed
+export bin budget dir
+seq "$first" "$last" | xargs -P "${JOBS:-1}" -I{} bash -c 'run_seed {}'
 for seed in $(seq "$first" "$last"); do
-  "$bin" check --budget "$budget" --seed "$seed" --json "$dir/$seed.json" >/dev/null 2>&1 || true
   [ -s "$dir/$seed.json" ] || { echo "error: seed $seed wrote no results" >&2; exit 2; }
-  printf 'seed %s done\r' "$seed" >&2
 done
 python3 - "$dir" "$first" "$last" "$budget" <<'PY'
 import json, sys, pathlib
