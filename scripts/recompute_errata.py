@@ -1100,10 +1100,12 @@ def bmojo_alg1_window(cx):
     """Algorithm 1, line 1: token counts of u_{t-w:t} and u_{t-w-1:t-1} U {u_t} (inclusive ranges,
     clipped at the first token) against w."""
     w, t = cx["w"], cx["t"]
-    left = set(range(max(1, t - w), t + 1))
-    right = set(range(max(1, t - w - 1), t)) | {t}
-    worst = max(len(left), len(right))
-    return float(worst), float(w), worst > w
+    def larger(end_excluded):
+        left = set(range(max(1, t - w), t + 1 - end_excluded))
+        right = set(range(max(1, t - w - 1), t - end_excluded)) | {t}
+        return max(len(left), len(right))
+    closest = min(larger(0), larger(1))  # inclusive and half-open ranges: violated under both
+    return float(closest), float(w), closest > w
 
 
 def recall_rem3(cx):

@@ -277,15 +277,20 @@ fn tokens(a: isize, b: isize) -> std::collections::BTreeSet<isize> {
 }
 
 /// Line 1 as printed, at a time t > w (a full window): the sizes of the left side `u_{t−w:t}` and
-/// the right side `u_{t−w−1:t−1} ∪ u_t` against "the last w seen tokens".
+/// the right side `u_{t−w−1:t−1} ∪ u_t` against "the last w seen tokens", under both readings of
+/// a range a:b — inclusive (the paper's, as in line 9) and half-open (b excluded).
 fn printed_window(s: &WindowStep) -> Eval {
     let (w, t) = (s.w as isize, s.t as isize);
-    let left = tokens(t - w, t);
-    let mut right = tokens(t - w - 1, t - 1);
-    right.insert(t);
-    // Exact counts: the worse of the two sides against w.
-    let worst = left.len().max(right.len()) as f64;
-    Eval::le_by(Interval::exact(worst), Interval::exact(w as f64), Scale(w as f64), Tolerance::NONE)
+    let larger_side = |end_excluded: isize| {
+        let left = tokens(t - w, t - end_excluded);
+        let mut right = tokens(t - w - 1, t - 1 - end_excluded);
+        right.insert(t);
+        left.len().max(right.len())
+    };
+    // Exact counts: the larger side, under the reading that comes closest to w tokens (a
+    // refutation holds under both).
+    let closest = larger_side(0).min(larger_side(1)) as f64;
+    Eval::le_by(Interval::exact(closest), Interval::exact(w as f64), Scale(w as f64), Tolerance::NONE)
 }
 
 /// The update run from the start: eject the oldest when full, append u_t (or, for the control,
@@ -314,8 +319,9 @@ fn claim_alg1_window_printed() -> Claim {
         "001.alg1.window.printed",
         super::FAMILY,
         "Algorithm 1's line 1 as printed, u_{t−w:t} ← u_{t−w−1:t−1} ∪ u_t, keeps 'the last w seen tokens' once the window is full (t > w): both \
-         sides hold w tokens (index ranges inclusive, as in u_{t−w:t}; w ≤ 64, t ≤ 264).",
-        property(CASES, full_window_steps(), printed_window).sides("tokens in u_{t−w:t} or in u_{t−w−1:t−1} ∪ u_t (the larger)", "w"),
+         sides hold w tokens (index ranges read inclusive, as the paper's u_{t−w:t} is, and half-open; w ≤ 64, t ≤ 264).",
+        property(CASES, full_window_steps(), printed_window)
+            .sides("tokens in u_{t−w:t} or in u_{t−w−1:t−1} ∪ u_t (the larger; under the closer of the inclusive and half-open readings)", "w"),
     )
     .source(
         Paper::Bmojo,
@@ -325,7 +331,7 @@ fn claim_alg1_window_printed() -> Claim {
     .correction("u_{t−w+1:t} ← u_{t−w+1:t−1} ∪ u_t, i.e. drop u_{t−w} from u_{t−w:t−1} and append u_t; run from the start it keeps exactly the last min(t, w) tokens (001.alg1.window).")
     .error(
         ErrorKind::Typo,
-        "Algorithm 1's line 1 reads 'u_{t−w:t} ← u_{t−w−1:t−1} ∪ u_t' and the text calls it 'the last w seen tokens' updated 'by ejecting the oldest token and appending the new token'. With the paper's inclusive ranges (u_{t−w:t} is w + 1 tokens) the left side has w + 1 tokens and the right side w + 2: the union ejects nothing. The evident intent is the text's: u_{t−w+1:t} ← u_{t−w+1:t−1} ∪ u_t, which keeps the last w tokens (001.alg1.window)",
+        "Algorithm 1's line 1 reads 'u_{t−w:t} ← u_{t−w−1:t−1} ∪ u_t' and the text calls it 'the last w seen tokens' updated 'by ejecting the oldest token and appending the new token'. With the paper's inclusive ranges (u_{t−w:t} is w + 1 tokens) the left side has w + 1 tokens and the right side w + 2: the union ejects nothing (read half-open, the left side has w tokens but not u_t, and the right side w + 1). The evident intent is the text's: u_{t−w+1:t} ← u_{t−w+1:t−1} ∪ u_t, which keeps the last w tokens (001.alg1.window)",
     )
     .holds_instead(&["001.alg1.window"])
 }
