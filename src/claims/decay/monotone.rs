@@ -260,24 +260,42 @@ fn judge_existence(found: u64, n: u64, witness: Option<serde_json::Value>, what:
     }
 }
 
+/// Draws [`fig1_draws`] instances from the stream `key` and counts those whose enclosed norms
+/// certainly increase somewhere: `(found, draws, the first such draw's witness)`.
+fn search_increases<D>(
+    ctx: &Context,
+    key: &str,
+    draw: impl Fn(&mut Stream) -> D,
+    norms: impl Fn(&D) -> Vec<Interval>,
+    witness: impl Fn(u64, usize, &D, &[Interval]) -> serde_json::Value,
+) -> (u64, u64, Option<serde_json::Value>) {
+    let n = fig1_draws(ctx);
+    let mut stream = Stream::new(ctx.key(key), 0);
+    let mut found = 0;
+    let mut first = None;
+    for i in 0..n {
+        let d = draw(&mut stream);
+        let norms = norms(&d);
+        if let Some(k) = first_certain_increase(&norms) {
+            found += 1;
+            first = first.or_else(|| Some(witness(i, k, &d, &norms)));
+        }
+    }
+    (found, n, first)
+}
+
 fn fig1_check(interaction: bool) -> impl Check {
     custom(Kind::Property, move |ctx| {
-        let n = fig1_draws(ctx);
-        let mut stream = Stream::new(ctx.key("fig1"), 0);
-        let mut found = 0;
-        let mut witness = None;
-        for i in 0..n {
-            let draw = Fig1Draw::draw(&mut stream, interaction);
-            let norms = draw.lrd_norms();
-            if let Some(k) = first_certain_increase(&norms) {
-                found += 1;
-                if witness.is_none() {
-                    // Lags are 1-based: norms[k] is ‖LRD(t+k+1, t)‖.
-                    witness =
-                        Some(serde_json::json!({ "draw": i, "lag": k + 1, "lrd_norm_at_lag": norms[k], "lrd_norm_at_next_lag": norms[k + 1], "model": draw }));
-                }
-            }
-        }
+        let (found, n, witness) = search_increases(
+            ctx,
+            "fig1",
+            |s| Fig1Draw::draw(s, interaction),
+            Fig1Draw::lrd_norms,
+            |i, k, d, norms| {
+                // Lags are 1-based: norms[k] is ‖LRD(t+k+1, t)‖.
+                serde_json::json!({ "draw": i, "lag": k + 1, "lrd_norm_at_lag": norms[k], "lrd_norm_at_next_lag": norms[k + 1], "model": d })
+            },
+        );
         Ok(judge_existence(found, n, witness, "‖LRD(t+k, t)‖₂ in k", ("draws with a certain increase of ‖LRD(t+k, t)‖₂", "1 (a witness)")))
     })
 }
@@ -357,22 +375,13 @@ impl AttentionDraw {
 
 fn attention_check(scores: bool) -> impl Check {
     custom(Kind::Property, move |ctx| {
-        let n = fig1_draws(ctx);
-        let mut stream = Stream::new(ctx.key("attention"), 0);
-        let mut found = 0;
-        let mut witness = None;
-        for i in 0..n {
-            let draw = AttentionDraw::draw(&mut stream, scores);
-            let norms = draw.lrd_norms();
-            if let Some(k) = first_certain_increase(&norms) {
-                found += 1;
-                if witness.is_none() {
-                    witness = Some(
-                        serde_json::json!({ "draw": i, "lag": k, "tau": draw.t + k, "lrd_norm_at_tau": norms[k], "lrd_norm_at_next_tau": norms[k + 1], "layer": draw }),
-                    );
-                }
-            }
-        }
+        let (found, n, witness) = search_increases(
+            ctx,
+            "attention",
+            |s| AttentionDraw::draw(s, scores),
+            AttentionDraw::lrd_norms,
+            |i, k, d, norms| serde_json::json!({ "draw": i, "lag": k, "tau": d.t + k, "lrd_norm_at_tau": norms[k], "lrd_norm_at_next_tau": norms[k + 1], "layer": d }),
+        );
         Ok(judge_existence(found, n, witness, "‖LRD(τ, t)‖_F in τ", ("draws with a certain increase of ‖LRD(τ, t)‖_F", "1 (a witness)")))
     })
 }
