@@ -115,15 +115,10 @@ impl Table2Cell {
         Table2Cell { row, variant, bmojo, mamba: row.mamba }
     }
 
-    /// A printed value as the interval of every value that prints as it.
-    fn printed(&self, v: f64) -> Interval {
-        Interval::around(v, 2.0, 0.5 * 10f64.powi(-self.row.decimals))
-    }
-
     /// "The variant outperforms Mamba": lower log-perplexity, higher accuracy; compared as the
     /// intervals of the printed values (a tie when they overlap).
     pub fn outperforms(&self) -> Eval {
-        let (b, m) = (self.printed(self.bmojo), self.printed(self.mamba));
+        let (b, m) = (printed(self.bmojo, self.row.decimals), printed(self.mamba, self.row.decimals));
         let scale = Scale(self.mamba.abs());
         if self.row.task.lower_is_better() {
             Eval::lt(b, m, scale, Tolerance::NONE)
