@@ -222,8 +222,8 @@ impl Fig1Draw {
     }
 }
 
-/// Draws of the Fig. 1 claims per budget.
-fn fig1_draws(ctx: &Context) -> u64 {
+/// Draws of each existence claim (`004.fig1.interaction`, `004.sec32.attention`) per budget.
+fn existence_draws(ctx: &Context) -> u64 {
     ctx.size("draws", Sizes::new(60, 200, 1000))
 }
 
@@ -260,7 +260,7 @@ fn judge_existence(found: u64, n: u64, witness: Option<serde_json::Value>, what:
     }
 }
 
-/// Draws [`fig1_draws`] instances from the stream `key` and counts those whose enclosed norms
+/// Draws [`existence_draws`] instances from the stream `key` and counts those whose enclosed norms
 /// certainly increase somewhere: `(found, draws, the first such draw's witness)`.
 fn search_increases<D>(
     ctx: &Context,
@@ -269,7 +269,7 @@ fn search_increases<D>(
     norms: impl Fn(&D) -> Vec<Interval>,
     witness: impl Fn(u64, usize, &D, &[Interval]) -> serde_json::Value,
 ) -> (u64, u64, Option<serde_json::Value>) {
-    let n = fig1_draws(ctx);
+    let n = existence_draws(ctx);
     let mut stream = Stream::new(ctx.key(key), 0);
     let mut found = 0;
     let mut first = None;
