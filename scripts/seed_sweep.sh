@@ -4,8 +4,8 @@
 # missed), with the seeds. A claim must agree at every seed, not only the default:
 #   scripts/seed_sweep.sh [FIRST LAST [BUDGET [SSMCHECK_BINARY]]]    (default 1 50 quick)
 # JOBS=N runs N seeds at once (each with the threads RAYON_NUM_THREADS allows; results do not
-# depend on either). Writes nothing but its report to standard output; exits 1 when any claim
-# disagrees.
+# depend on either). Each seed's line goes to standard error as it finishes; the report goes to
+# standard output at the end; exits 1 when any claim disagrees.
 set -euo pipefail
 first=${1:-1}
 last=${2:-50}
@@ -14,9 +14,16 @@ bin=${4:-target/release/ssmcheck}
 [ -x "$bin" ] || { echo "error: no ssmcheck binary at $bin (cargo build --release)" >&2; exit 2; }
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
+# One seed; its disagreements go to standard error at once, so a sweep cut short (a time limit)
+# still says what it found.
 run_seed() {
   "$bin" check --budget "$budget" --seed "$1" --json "$dir/$1.json" >/dev/null 2>&1 || true
-  printf 'seed %s done\r' "$1" >&2
+  python3 -c 'import json, sys
+try:
+    bad = [c["id"] for c in json.load(open(sys.argv[1]))["claims"] if not c["agrees"]]
+except (OSError, ValueError, KeyError):
+    bad = ["(no results)"]
+print(f"seed {sys.argv[2]}: " + (("disagree: " + " ".join(bad)) if bad else "every claim agrees"), file=sys.stderr)' "$dir/$1.json" "$1"
 }
 export -f run_seed
 export bin budget dir
