@@ -460,6 +460,22 @@ pub fn expm(rows: &[Vec<f64>]) -> Vec<Vec<Interval>> {
     e
 }
 
+/// An interval matrix given by rows times an interval vector.
+pub fn matvec(a: &[Vec<Interval>], v: &[Interval]) -> Vec<Interval> {
+    a.iter().map(|row| row.iter().zip(v).fold(Interval::exact(0.0), |acc, (&x, &y)| acc + x * y)).collect()
+}
+
+/// The Euclidean norm ‖v‖₂ of an interval vector, enclosed (the squares summed in order, then
+/// the square root).
+pub fn norm2(v: &[Interval]) -> Interval {
+    v.iter().fold(Interval::exact(0.0), |acc, &x| acc + x.square()).sqrt()
+}
+
+/// A matrix of floats given by rows, each entry as its exact (point) interval.
+pub fn exact_rows(rows: &[Vec<f64>]) -> Vec<Vec<Interval>> {
+    rows.iter().map(|r| r.iter().map(|&x| Interval::exact(x)).collect()).collect()
+}
+
 /// The product of two interval matrices given by rows.
 pub fn matmul(a: &[Vec<Interval>], b: &[Vec<Interval>]) -> Vec<Vec<Interval>> {
     let m = b.first().map_or(0, Vec::len);

@@ -17,7 +17,7 @@ use crate::math::Interval;
 use crate::model::cot_machine::{CotMachine, Transcript};
 use crate::model::dp::{cot_len, CotToken, DpProblem, LocalRecurrence};
 use crate::model::gadgets::Precision;
-use crate::model::windowed::WindowedMachine;
+use crate::model::windowed::{WindowedMachine, WindowedRun};
 use crate::stats::{bonferroni, ols};
 use crate::strategy::log_uniform;
 use proptest::prelude::*;
@@ -129,13 +129,17 @@ fn local_cases() -> impl Strategy<Value = LocalCase> + Clone {
         })
 }
 
+/// The windowed machine with a window `short` below m on a case: its run and how many of its
+/// outputs differ from the recurrence.
+fn windowed_run(c: &LocalCase, short: usize) -> (WindowedRun, usize) {
+    let r = &c.recurrence;
+    let run = WindowedMachine::new(r, r.order() - short).run(r, c.len);
+    let wrong = run.outputs.iter().zip(r.sequence(c.len)).filter(|(a, b)| **a != *b).count();
+    (run, wrong)
+}
+
 fn local_solves(short: usize) -> impl Fn(&LocalCase) -> Eval {
-    move |c: &LocalCase| {
-        let r = &c.recurrence;
-        let run = WindowedMachine::new(r, r.order() - short).run(r, c.len);
-        let wrong = run.outputs.iter().zip(r.sequence(c.len)).filter(|(a, b)| **a != *b).count();
-        Eval::le_by(wrong as f64, 0.0, Scale(1.0), Tolerance::NONE)
-    }
+    move |c: &LocalCase| Eval::le_by(windowed_run(c, short).1 as f64, 0.0, Scale(1.0), Tolerance::NONE)
 }
 
 fn local_first_wrong(short: usize) -> impl Fn(&LocalCase) -> serde_json::Value {
@@ -358,8 +362,7 @@ fn claim_thm3() -> Claim {
 fn linear_state_needed(c: &LocalCase) -> Eval {
     let r = &c.recurrence;
     let m = r.order();
-    let run = WindowedMachine::new(r, m).run(r, c.len);
-    let wrong = run.outputs.iter().zip(r.sequence(c.len)).filter(|(a, b)| **a != *b).count();
+    let (run, wrong) = windowed_run(c, 0);
     let shortest = WindowedMachine::new(r, m).run(r, 2 * m).state_size;
     // Integer counts, and the one division enclosed: a refutation is certified.
     let needed = Interval::exact((shortest * c.len) as f64) / Interval::exact((2 * m) as f64);

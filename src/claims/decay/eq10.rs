@@ -161,7 +161,7 @@ fn selective_margin_enclosed(inst: &SelectiveInstance) -> Eval {
     let x: Vec<Interval> = inst.x.iter().map(|&v| Interval::exact(v)).collect();
     let got = m.lrd_eq10(&x, inst.t, inst.k);
     let exact = derivative(&x, inst.t - 1, |x| m.states(x).pop().unwrap());
-    let err = got.iter().zip(&exact).map(|(&g, &e)| (g - e).square()).fold(Interval::exact(0.0), |s, q| s + q).sqrt();
+    let err = crate::math::interval::norm2(&got.iter().zip(&exact).map(|(&g, &e)| g - e).collect::<Vec<_>>());
     let mid = |v: &[Interval]| v.iter().map(|i| i.mid()).collect::<Vec<f64>>();
     let scale = norm(&mid(&exact)) + norm(&mid(&got)) + 1e-300;
     Eval::close(err, Scale(scale), Tolerance::relative(1e-10).plus_absolute(1e-300))

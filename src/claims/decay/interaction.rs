@@ -133,16 +133,6 @@ struct Sec41Cell {
     ssm_rate: f64,
 }
 
-/// The steps discarded before a path's rate is measured: half the horizon, as
-/// [`lambda_top`](crate::estimate::lambda_top) does. A rate over n steps carries a deterministic
-/// bias ln(c)/n from the start vector's alignment c with the top direction, which the Student-t
-/// interval does not contain; with a burn-in of a tenth it showed when the top two exponents of a
-/// nearly deterministic model were close (quick budget, seed 40: 1.1·10⁻⁴ against an interval of
-/// ±1.3·10⁻⁵), and discarding half the horizon shrinks it by (λ₂/λ₁)^{0.4T} more.
-fn burn_in(horizon: u64) -> u64 {
-    horizon / 2
-}
-
 fn job(m: &InteractionSsm, start: Start, horizon: u64, paths: u64, key: crate::mc::StreamKey) -> InteractionJob {
     InteractionJob {
         abar: mat_to_rows(&m.abar),
@@ -151,7 +141,7 @@ fn job(m: &InteractionSsm, start: Start, horizon: u64, paths: u64, key: crate::m
         w: m.w.iter().copied().collect(),
         start,
         horizon,
-        burn_in: burn_in(horizon),
+        burn_in: crate::estimate::lyapunov_burn_in(horizon),
         paths,
         checkpoints: 30,
         key,
@@ -159,7 +149,7 @@ fn job(m: &InteractionSsm, start: Start, horizon: u64, paths: u64, key: crate::m
 }
 
 fn rates(paths: &[InteractionPath], horizon: u64) -> Vec<f64> {
-    let n = (horizon - burn_in(horizon)) as f64;
+    let n = (horizon - crate::estimate::lyapunov_burn_in(horizon)) as f64;
     paths.iter().map(|p| p.log_growth_after_burn_in / n).collect()
 }
 
@@ -319,7 +309,7 @@ fn sec41_check(use_ssm_rate: bool) -> impl Check {
         Ok(sec41_judge(&cells, &measured, use_ssm_rate, &correction)
             .detail("horizon", horizon)
             .detail("paths_per_cell", paths)
-            .detail("burn_in", burn_in(horizon))
+            .detail("burn_in", crate::estimate::lyapunov_burn_in(horizon))
             .detail("general_draws", SEC41_GENERAL + rejected.len())
             .detail("general_draws_rejected", &rejected)
             .detail("fraction_of_steps_with_increase", measured.iter().map(|m| m.increases).collect::<Vec<_>>())

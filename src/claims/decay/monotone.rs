@@ -15,6 +15,7 @@
 
 use crate::claim::{custom, Check, Claim, Comparison, Context, Kind, Outcome, Paper, Relation, Sizes, Verdict, ALPHA};
 use crate::claim::{property, Eval, Tolerance};
+use crate::math::interval::{exact_rows, matmul, matvec, norm2};
 use crate::math::linalg::{mat_from_rows, mat_to_rows, Mat};
 use crate::math::{derivative, Dual, Interval};
 use crate::mc::Stream;
@@ -23,20 +24,6 @@ use crate::stats::clopper_pearson;
 use crate::strategy::{grid, grid_matrix, grid_vec};
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
-
-/// An interval matrix times an interval vector.
-fn matvec(m: &[Vec<Interval>], v: &[Interval]) -> Vec<Interval> {
-    m.iter().map(|row| row.iter().zip(v).fold(Interval::exact(0.0), |acc, (&a, &b)| acc + a * b)).collect()
-}
-
-/// ‖v‖₂ of an interval vector, enclosed.
-fn norm(v: &[Interval]) -> Interval {
-    v.iter().fold(Interval::exact(0.0), |acc, &x| acc + x.square()).sqrt()
-}
-
-fn exact_rows(rows: &[Vec<f64>]) -> Vec<Vec<Interval>> {
-    rows.iter().map(|r| r.iter().map(|&x| Interval::exact(x)).collect()).collect()
-}
 
 fn exact_vec(v: &[f64]) -> Vec<Interval> {
     v.iter().map(|&x| Interval::exact(x)).collect()
@@ -85,23 +72,18 @@ impl SymmetricSsm {
                 *cell = Interval::exact(self.upper);
             }
         }
-        (0..h)
-            .map(|i| {
-                (0..h)
-                    .map(|j| (0..h).flat_map(|a| (0..h).map(move |b| (a, b))).fold(Interval::exact(0.0), |acc, (a, b)| acc + q[i][a] * core[a][b] * q[j][b]))
-                    .collect()
-            })
-            .collect()
+        let qt: Vec<Vec<Interval>> = (0..h).map(|j| q.iter().map(|row| row[j]).collect()).collect();
+        matmul(&matmul(&q, &core), &qt)
     }
 
     /// ‖Ā^k B̄‖₂ for k = 0..=SSM_LAGS, enclosed.
     fn lrd_norms(&self) -> Vec<Interval> {
         let abar = self.abar();
         let mut v = exact_vec(&self.bbar);
-        let mut out = vec![norm(&v)];
+        let mut out = vec![norm2(&v)];
         for _ in 0..SSM_LAGS {
             v = matvec(&abar, &v);
-            out.push(norm(&v));
+            out.push(norm2(&v));
         }
         out
     }
@@ -216,7 +198,7 @@ impl Fig1Draw {
         (self.t..self.t + FIG1_LAGS)
             .map(|j| {
                 v = step(self.x[j], &v);
-                norm(&v)
+                norm2(&v)
             })
             .collect()
     }
@@ -367,7 +349,7 @@ impl AttentionDraw {
                         })
                     })
                     .collect();
-                norm(&columns.concat())
+                norm2(&columns.concat())
             })
             .collect()
     }

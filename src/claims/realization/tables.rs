@@ -91,6 +91,24 @@ pub const TABLE2: [Table2Row; 8] = [
     Table2Row { params_m: 790, task: Task::ScrollsNarraqa, mamba: 9.62, fading: 9.66, fading_eidetic: 7.64, decimals: 2 },
 ];
 
+/// The value of `v` printed with `decimals` decimals, as the interval of every value that prints
+/// as it.
+fn printed(v: f64, decimals: i32) -> Interval {
+    Interval::around(v, 2.0, 0.5 * 10f64.powi(-decimals))
+}
+
+/// "`bmojo` is better than `mamba`" (lower when `lower_is_better`, else higher), both printed
+/// with `decimals` decimals and compared as the intervals of the values that print as them (a tie
+/// when they overlap).
+fn better(bmojo: f64, mamba: f64, decimals: i32, lower_is_better: bool) -> Eval {
+    let (b, m, scale) = (printed(bmojo, decimals), printed(mamba, decimals), Scale(mamba.abs()));
+    if lower_is_better {
+        Eval::lt(b, m, scale, Tolerance::NONE)
+    } else {
+        Eval::gt(b, m, scale, Tolerance::NONE)
+    }
+}
+
 /// One comparison of the caption: a variant against Mamba on one row, with both printed values.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Table2Cell {
@@ -118,13 +136,7 @@ impl Table2Cell {
     /// "The variant outperforms Mamba": lower log-perplexity, higher accuracy; compared as the
     /// intervals of the printed values (a tie when they overlap).
     pub fn outperforms(&self) -> Eval {
-        let (b, m) = (printed(self.bmojo, self.row.decimals), printed(self.mamba, self.row.decimals));
-        let scale = Scale(self.mamba.abs());
-        if self.row.task.lower_is_better() {
-            Eval::lt(b, m, scale, Tolerance::NONE)
-        } else {
-            Eval::gt(b, m, scale, Tolerance::NONE)
-        }
+        better(self.bmojo, self.mamba, self.row.decimals, self.row.task.lower_is_better())
     }
 }
 
@@ -177,12 +189,6 @@ fn claim_table2_fading() -> Claim {
         "the full B'MOJO (Fading + Eidetic) in B'MOJO-F's place",
         property(CASES, cells(&[Variant::FadingEidetic]), Table2Cell::outperforms).sides(SIDES.0, SIDES.1),
     )
-}
-
-/// The value of `v` printed with `decimals` decimals, as the interval of every value that prints
-/// as it.
-fn printed(v: f64, decimals: i32) -> Interval {
-    Interval::around(v, 2.0, 0.5 * 10f64.powi(-decimals))
 }
 
 /// A model of Table 1.
@@ -312,13 +318,7 @@ impl Table1Cell {
     /// "B'MOJO outperforms Mamba": lower log-perplexity, higher accuracy, compared as the intervals
     /// of the printed values (a tie when they overlap).
     pub fn outperforms(&self) -> Eval {
-        let d = self.column.decimals();
-        let (b, m) = (printed(self.bmojo, d), printed(self.mamba, d));
-        if self.column == Table1Column::LogPerplexity {
-            Eval::lt(b, m, Scale(self.mamba.abs()), Tolerance::NONE)
-        } else {
-            Eval::gt(b, m, Scale(self.mamba.abs()), Tolerance::NONE)
-        }
+        better(self.bmojo, self.mamba, self.column.decimals(), self.column == Table1Column::LogPerplexity)
     }
 }
 

@@ -264,6 +264,15 @@ pub struct Adversary {
     pub eps: f64,
 }
 
+/// An adversarial instance over κ keys and the values 0 (the target), 1 (the wrong answer) and 2
+/// (noise): `tokens` ends with the query, whose answer is value 0.
+fn adversarial_instance(keys: usize, tokens: Vec<Token>) -> MqarInstance {
+    let mut targets = vec![None; tokens.len()];
+    *targets.last_mut().expect("non-empty") = Some(0);
+    let spec = MqarSpec { keys, values: 3, len: tokens.len(), placement: QueryPlacement::Anywhere };
+    MqarInstance { spec, tokens, targets }
+}
+
 fn adversarial_margin(a: &Adversary) -> f64 {
     let (kappa, eps) = (a.keys, a.eps);
     // k₁ = e₀, k_i = ε e₀ + √(1−ε²) e_i.
@@ -289,10 +298,7 @@ fn adversarial_margin(a: &Adversary) -> f64 {
         tokens.extend([Token::Key(i), Token::Value(1)]);
     }
     tokens.extend([Token::Value(2), Token::Key(0)]);
-    let mut targets = vec![None; tokens.len()];
-    *targets.last_mut().expect("non-empty") = Some(0);
-    let spec = MqarSpec { keys: kappa, values: 3, len: tokens.len(), placement: QueryPlacement::Anywhere };
-    let inst = MqarInstance { spec, tokens, targets };
+    let inst = adversarial_instance(kappa, tokens);
     let (z, v) = con.query_logits(&inst).pop().expect("one query");
     correct_margin(&z, v)
 }
@@ -734,10 +740,7 @@ impl NarrowCodes {
             tokens.extend([Token::Key(j), Token::Value(usize::from(codes[j].dot(&codes[i]) > 0.0))]);
         }
         tokens.extend([Token::Key(i), Token::Value(0), Token::Value(2), Token::Key(i)]);
-        let mut targets = vec![None; tokens.len()];
-        *targets.last_mut().expect("non-empty") = Some(0);
-        let spec = MqarSpec { keys: self.keys, values: 3, len: tokens.len(), placement: QueryPlacement::Anywhere };
-        (MqarInstance { spec, tokens, targets }, i)
+        (adversarial_instance(self.keys, tokens), i)
     }
 
     /// The Mamba-2 retrieval (Theorem 3, linear convolutions, one-hot value codes) on the
