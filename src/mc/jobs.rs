@@ -138,6 +138,9 @@ pub struct InteractionPath {
 
 /// Sums `Y_t = Σ_{i≤t} ln(c + γ x_i²)`, x iid N(0,1), recorded at increasing times: the
 /// log of the product of eigenvalues in 004 Theorem 4 (one sample = one input sequence).
+/// Computed as logarithms of products of mantissas with the exponents summed apart, one
+/// logarithm per 8 terms of a lane ([`paths::tail_sum_sample`](super::paths::tail_sum_sample)
+/// defines the order of every operation and bounds the rounding).
 ///
 /// Stream layout: normal i−1 of sample s is x_i.
 #[derive(Clone, Debug, Serialize, Deserialize)]

@@ -19,7 +19,7 @@ use super::transition::Avx2Product;
 use super::transition::{dot_fixed, padded, PortableProduct, Product, Transition};
 use super::Stream;
 use crate::math::isa::Isa;
-use crate::math::vecmath::{exp, expm1, ln, ln_normal, softplus, EXP_ZERO_BELOW};
+use crate::math::vecmath::{exp, expm1, ln, ln_normal, softplus, EXP_ZERO_BELOW, LN2_HI, LN2_LO};
 use crate::model::eidetic::TopMemory;
 use crate::model::log_lrd_norm;
 use crate::model::Discretization;
@@ -130,11 +130,132 @@ pub fn diagonal_lrd_path(job: &DiagonalLrdJob, marks: &[u64], mut normals: impl 
     DiagonalLrdPath { log_bbar, min_margin, argmin_k, s_final, log_lrd_final, sum_log_lrd, trace }
 }
 
-/// One sample of the tail-sum job: `Y_t = Σ_{i≤t} ln(c + γ x_i²)` in [`LANES`] interleaved
-/// partial sums (term i goes to lane (i−1) mod LANES), combined at each record time.
+/// Rows of [`LANES`] terms whose factors a lane multiplies before it takes one logarithm in
+/// [`tail_sum_sample`]: a lane's mantissa product of `TAIL_GROUP` factors in [1, 2) stays in
+/// [1, 2^TAIL_GROUP), far from overflow.
+pub const TAIL_GROUP: u64 = 8;
+
+/// The running state of one tail sum `Y = Σ_i ln y_i` (`y_i = c + γ x_i²`), kept as logarithms
+/// of products: a normal, finite y_i = m_i·2^{e_i} (m_i ∈ [1, 2)) multiplies its mantissa into
+/// lane i mod [`LANES`]'s product and adds e_i to one exact integer exponent sum; every
+/// [`TAIL_GROUP`] rows a lane adds the logarithm of its product to its sum and restarts the
+/// product at one. A y_i that is not normal and finite (subnormal, zero, ∞, NaN) adds ln y_i to
+/// its lane directly. Then
+/// `Y = ((s₀ + ln p₀) + (s₁ + ln p₁)) + ((s₂ + ln p₂) + (s₃ + ln p₃)) + (E·ln2_hi + E·ln2_lo)`,
+/// which reads the open products without closing them, so recording Y at a time changes
+/// nothing after it.
+///
+/// One logarithm per `TAIL_GROUP` terms instead of one per term: the product of k factors is
+/// within (k − 1)u (relative) of the exact product, so each group's logarithm is within
+/// (k − 1)u + 2u·ln(2^k) of the exact sum of its terms' logarithms, about what the k logarithms
+/// rounded one by one (each within an ulp of |ln y_i|) and added give.
+struct TailSum {
+    sums: [f64; LANES],
+    products: [f64; LANES],
+    /// Σ e_i (|e_i| ≤ 1023).
+    exponent: i64,
+}
+
+/// The mantissa in [1, 2) of a normal positive f64's bits.
+#[inline(always)]
+fn mantissa(bits: u64) -> f64 {
+    f64::from_bits((bits & 0x000f_ffff_ffff_ffff) | 0x3ff0_0000_0000_0000)
+}
+
+/// The unbiased exponent of a normal positive f64's bits.
+#[inline(always)]
+fn exponent(bits: u64) -> i64 {
+    (bits >> 52) as i64 - 1023
+}
+
+impl TailSum {
+    fn new() -> Self {
+        TailSum { sums: [0.0; LANES], products: [1.0; LANES], exponent: 0 }
+    }
+
+    /// Term `i` (0-based), one at a time.
+    #[inline(always)]
+    fn push(&mut self, i: u64, y: f64) {
+        let l = (i % LANES as u64) as usize;
+        if (f64::MIN_POSITIVE..f64::INFINITY).contains(&y) {
+            self.products[l] *= mantissa(y.to_bits());
+            self.exponent += exponent(y.to_bits());
+        } else {
+            self.sums[l] += ln(y);
+        }
+        if (i / LANES as u64) % TAIL_GROUP == TAIL_GROUP - 1 {
+            self.close(l);
+        }
+    }
+
+    /// Closes lane `l`'s product into its sum.
+    #[inline(always)]
+    fn close(&mut self, l: usize) {
+        self.sums[l] += ln_normal(self.products[l]);
+        self.products[l] = 1.0;
+    }
+
+    /// Terms `first..first + y.len()`, each normal and finite, `first` a multiple of [`LANES`]:
+    /// whole rows, vectorised, with the same operations per lane as [`TailSum::push`]. Rows up
+    /// to the next group boundary extend the open products; each whole group's products are
+    /// formed row by row into a buffer whose logarithms are taken in one pass; the rows after
+    /// the last whole group open the next products.
+    fn push_normal_rows(&mut self, first: u64, y: &mut [f64]) {
+        const GROUP: usize = TAIL_GROUP as usize;
+        const BATCH: usize = 32;
+        debug_assert!(first.is_multiple_of(LANES as u64) && y.len().is_multiple_of(LANES));
+        self.exponent += y.iter().map(|v| exponent(v.to_bits())).sum::<i64>();
+        y.iter_mut().for_each(|v| *v = mantissa(v.to_bits()));
+        let rows = y.len() / LANES;
+        let row = |r: usize| -> [f64; LANES] { y[r * LANES..(r + 1) * LANES].try_into().expect("a row of LANES") };
+        let lead = ((GROUP as u64 - (first / LANES as u64) % TAIL_GROUP) % TAIL_GROUP) as usize;
+        let lead = lead.min(rows);
+        for r in 0..lead {
+            let m = row(r);
+            self.products = std::array::from_fn(|l| self.products[l] * m[l]);
+        }
+        if lead > 0 && (first / LANES as u64 + lead as u64).is_multiple_of(TAIL_GROUP) {
+            (0..LANES).for_each(|l| self.close(l));
+        }
+        let groups = (rows - lead) / GROUP;
+        let mut logs = [0.0; BATCH * LANES];
+        for batch in (0..groups).step_by(BATCH) {
+            let n = BATCH.min(groups - batch);
+            for g in 0..n {
+                let r0 = lead + (batch + g) * GROUP;
+                let mut p = row(r0);
+                for r in r0 + 1..r0 + GROUP {
+                    let m = row(r);
+                    p = std::array::from_fn(|l| p[l] * m[l]);
+                }
+                logs[g * LANES..(g + 1) * LANES].copy_from_slice(&p);
+            }
+            let logs = &mut logs[..n * LANES];
+            logs.iter_mut().for_each(|v| *v = ln_normal(*v));
+            for g in logs.chunks_exact(LANES) {
+                self.sums = std::array::from_fn(|l| self.sums[l] + g[l]);
+            }
+        }
+        for r in lead + groups * GROUP..rows {
+            let m = row(r);
+            self.products = std::array::from_fn(|l| self.products[l] * m[l]);
+        }
+    }
+
+    /// Y over the terms pushed so far.
+    fn value(&self) -> f64 {
+        let lane = |l: usize| self.sums[l] + ln_normal(self.products[l]);
+        // E as f64 is exact (|E| < 2^53 for any horizon this engine runs).
+        let e = self.exponent as f64;
+        ((lane(0) + lane(1)) + (lane(2) + lane(3))) + (e * LN2_HI + e * LN2_LO)
+    }
+}
+
+/// One sample of the tail-sum job: `Y_t = Σ_{i≤t} ln(c + γ x_i²)`, accumulated as logarithms
+/// of products ([`TailSum`]) and read at each record time.
 pub fn tail_sum_sample(job: &TailSumJob, mut normals: impl Normals) -> Vec<f64> {
     let mut x = vec![0.0; STEP_BLOCK];
-    let mut lanes = [0.0; LANES];
+    let mut sum = TailSum::new();
     let mut done = 0u64;
     job.times
         .iter()
@@ -144,31 +265,22 @@ pub fn tail_sum_sample(job: &TailSumJob, mut normals: impl Normals) -> Vec<f64> 
                 let x = &mut x[..nb];
                 normals.fill(x);
                 x.iter_mut().for_each(|xi| *xi = job.c + job.gamma * *xi * *xi);
-                // Normal and finite arguments (always, for c ≥ 2^−1022 and the generators'
-                // normals) take the logarithm without its special cases, bit for bit the same.
-                if x.iter().fold(true, |ok, a| ok & (f64::MIN_POSITIVE..f64::INFINITY).contains(a)) {
-                    x.iter_mut().for_each(|xi| *xi = ln_normal(*xi));
-                } else {
-                    x.iter_mut().for_each(|xi| *xi = ln(*xi));
-                }
-                // Term `done + i` goes to lane (done + i) mod LANES: a scalar head up to the next
-                // lane boundary, then whole rows of LANES.
-                let head = ((LANES as u64 - done % LANES as u64) % LANES as u64) as usize;
+                // Normal and finite terms (always, for c ≥ 2^−1022 and the generators' normals)
+                // go by whole rows: a scalar head up to the next row boundary, the rows, a tail.
+                let normal = x.iter().fold(true, |ok, a| ok & (f64::MIN_POSITIVE..f64::INFINITY).contains(a));
+                let head = if normal { ((LANES as u64 - done % LANES as u64) % LANES as u64) as usize } else { nb };
                 let head = head.min(nb);
-                for (i, &v) in x[..head].iter().enumerate() {
-                    lanes[(done as usize + i) % LANES] += v;
+                let rows = (nb - head) / LANES * LANES;
+                for (i, &y) in x[..head].iter().enumerate() {
+                    sum.push(done + i as u64, y);
                 }
-                let mut rows = x[head..].chunks_exact(LANES);
-                for row in &mut rows {
-                    let row: &[f64; LANES] = row.try_into().expect("a row of LANES");
-                    lanes = std::array::from_fn(|l| lanes[l] + row[l]);
-                }
-                for (l, &v) in lanes.iter_mut().zip(rows.remainder()) {
-                    *l += v;
+                sum.push_normal_rows(done + head as u64, &mut x[head..head + rows]);
+                for (i, &y) in x[head + rows..].iter().enumerate() {
+                    sum.push(done + (head + rows + i) as u64, y);
                 }
                 done += nb as u64;
             }
-            combine(&lanes)
+            sum.value()
         })
         .collect()
 }
@@ -478,6 +590,106 @@ impl<'a, const P: usize, N: Normals> Walker<'a, P, N> {
 mod tests {
     use super::*;
     use crate::mc::{Stream, StreamKey};
+
+    /// Terms for [`TailSum`]: logarithms spread over [−30, 30] (so exponents of both signs),
+    /// and, when `odd` is set, a subnormal, a zero and an ∞ among them (the one-at-a-time path).
+    fn tail_terms(n: usize, odd: bool) -> Vec<f64> {
+        let mut s = Stream::new(StreamKey::new(11, "tail-terms"), 0);
+        let mut y: Vec<f64> = (0..n).map(|_| (30.0 * s.normal().tanh()).exp()).collect();
+        if odd {
+            y[n / 3] = 1e-310;
+            y[n / 2] = 0.0;
+            y[n - 5] = f64::INFINITY;
+        }
+        y
+    }
+
+    /// The vectorised rows give the bits of the one-term-at-a-time definition, for blocks that
+    /// start and end anywhere in a row or a group, and a value read mid-group closes nothing.
+    #[test]
+    fn tail_sum_rows_equal_the_term_by_term_definition() {
+        for odd in [false, true] {
+            let y = tail_terms(3000, odd);
+            let mut one = TailSum::new();
+            let mut reads = Vec::new();
+            for (i, &v) in y.iter().enumerate() {
+                one.push(i as u64, v);
+                if [0, 7, 31, 32, 33, 1000, 2047].contains(&i) {
+                    reads.push(one.value());
+                }
+            }
+            for cuts in [vec![3000], vec![1, 32, 33, 2048, 3000], vec![5, 6, 37, 101, 1030, 2999, 3000], vec![8, 1000, 1001, 3000]] {
+                let mut rows = TailSum::new();
+                let mut start = 0;
+                for &end in &cuts {
+                    // Each block as tail_sum_sample splits it: a head to the row boundary, rows, a tail.
+                    let block = &y[start..end];
+                    let normal = block.iter().all(|a| (f64::MIN_POSITIVE..f64::INFINITY).contains(a));
+                    let head = if normal { (LANES - start % LANES) % LANES } else { block.len() }.min(block.len());
+                    let whole = (block.len() - head) / LANES * LANES;
+                    for (i, &v) in block[..head].iter().enumerate() {
+                        rows.push((start + i) as u64, v);
+                    }
+                    rows.push_normal_rows((start + head) as u64, &mut block[head..head + whole].to_vec());
+                    for (i, &v) in block[head + whole..].iter().enumerate() {
+                        rows.push((start + head + whole + i) as u64, v);
+                    }
+                    start = end;
+                }
+                assert_eq!(rows.value().to_bits(), one.value().to_bits(), "cuts {cuts:?}, odd terms {odd}");
+            }
+            let mut again = TailSum::new();
+            y.iter().enumerate().for_each(|(i, &v)| again.push(i as u64, v));
+            assert_eq!(again.value().to_bits(), one.value().to_bits(), "reading closes nothing");
+            assert_eq!(reads.len(), 7);
+            if !odd {
+                assert!(one.value().is_finite());
+            } else {
+                assert!(one.value().is_nan(), "ln 0 + ln ∞ = −∞ + ∞");
+            }
+        }
+    }
+
+    /// Y is within its derived rounding bound of Σ ln y_i (each logarithm by the platform's
+    /// libm, summed with Neumaier's compensation). The bound, u = 2⁻⁵³: a group's product of
+    /// k ≤ 8 mantissas is within γ_{k−1} of the exact product, so its logarithm moves by at
+    /// most (k − 1)u(1 + u); `ln_normal` is within 2u·|ln p| ≤ 2u·k·ln 2; a lane's recursive
+    /// sum of its n group logarithms is within γ_n·Σ|terms|; E·ln2_lo rounds by u·|E·ln2_lo|;
+    /// the final four additions by 4u·(Σ|lanes| + |E| ln 2). The reference's own error is at
+    /// most 2u per logarithm plus the compensated sum's 2u·|Σ|.
+    #[test]
+    fn tail_sum_is_within_its_rounding_bound() {
+        let u = f64::EPSILON / 2.0;
+        let y = tail_terms(5000, false);
+        let mut sum = TailSum::new();
+        y.iter().enumerate().for_each(|(i, &v)| sum.push(i as u64, v));
+        let (mut s, mut comp, mut abs_ref) = (0.0f64, 0.0f64, 0.0f64);
+        for &v in &y {
+            let l = v.ln();
+            abs_ref += l.abs();
+            let t = s + l;
+            comp += if s.abs() >= l.abs() { (s - t) + l } else { (l - t) + s };
+            s = t;
+        }
+        let reference = s + comp;
+        let k = TAIL_GROUP as f64;
+        // Group logarithms per lane (the open product's included), each in [0, k ln 2).
+        let per_lane = (y.len() / LANES) as f64 / k + 1.0;
+        let lanes_abs = LANES as f64 * per_lane * k * std::f64::consts::LN_2;
+        let e = sum.exponent as f64;
+        let bound = u * y.len() as f64 * (1.0 + 2.0 * std::f64::consts::LN_2) * (1.0 + u)
+            + per_lane * u / (1.0 - per_lane * u) * lanes_abs
+            + u * (e * LN2_LO).abs()
+            + 4.0 * u * (lanes_abs + e.abs() * std::f64::consts::LN_2)
+            + 2.0 * u * abs_ref
+            + 2.0 * u * reference.abs();
+        let err = (sum.value() - reference).abs();
+        assert!(err <= bound, "|Y − Σ ln y| = {err:e} > bound {bound:e}");
+        // The bound can fail: ln 2 rounded to f64 for the exponents (E·ln2_lo dropped) is caught.
+        let mutant = (sum.value() - e * LN2_LO - reference).abs();
+        assert!(mutant > bound, "the mutant's error {mutant:e} is within the bound {bound:e}");
+        assert!(bound < 1e-9 * abs_ref, "the bound is informative: {bound:e} against Σ|ln y| = {abs_ref:e}");
+    }
 
     /// An interaction job of H = h with `diag` on Ā's diagonal, 6 paths from the LRD start,
     /// burn-in and checkpoints.
