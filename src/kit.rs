@@ -13,6 +13,12 @@
 //! - [`Dual`] over [`Interval`] and [`derivative`]: forward-mode derivatives of any function
 //!   written over [`Real`], enclosed (`derivative(&[Interval::exact(x), …], i, f)`), as over
 //!   `f64` they are exact to rounding.
+//! - [`normal_expectation_enclosure`]: E f(X), X ~ N(0, 1), for f written on [`Taylor`] series
+//!   (any function generic over [`Real`] is): panels carrying their Taylor remainder, plus the
+//!   tails from the [`Growth`] you state for f beyond |x| = 12. Width about 10⁻¹³ for smooth
+//!   integrands of order one; near a singularity (ln(c + γx²) with c → 0) the panels shrink
+//!   and the width stays at rounding level. [`LogChi2`]'s `mean_enclosure` and
+//!   `log_mgf_enclosure` are built on it.
 //!
 //! **Floating point, with a stated accuracy but no enclosure** (give the relation a tolerance
 //! derived from [`Rounding`](crate::claim::Rounding); a refutation by them is not certified):
@@ -23,8 +29,11 @@
 //!   near-defective matrices, where eigenvalues are ill-conditioned).
 //! - [`normal_expectation`]: E f(X), X ~ N(0, 1), by adaptive Simpson over [−12, 12] (mass
 //!   outside < 10⁻³²) to the requested tolerance (an error *estimate*, not a bound; resolve
-//!   narrow features with breakpoints). [`expected_log_c_plus_gamma_x2`]: E ln(c + γX²) to ~10⁻¹³
-//!   absolute, checked against an independent closed form (quadrature::expected_log_erfcx_form).
+//!   narrow features with breakpoints; the enclosure above is the rigorous one).
+//!   [`expected_log_c_plus_gamma_x2`]: E ln(c + γX²) to ~10⁻¹³ absolute, checked against an
+//!   independent closed form (quadrature::expected_log_erfcx_form); [`LogChi2`]'s other
+//!   moments, ν(b), tails and Kesten index likewise (ν(b) is a supremum over λ, found by search:
+//!   no enclosure).
 //! - [`logsumexp_f64`]: the f64 version, error about (n + 2)·u·|result|.
 //!
 //! **Statistical** (an interval at a stated confidence, not an enclosure):
@@ -40,6 +49,8 @@ pub use crate::math::linalg;
 pub use crate::math::logsumexp as logsumexp_f64;
 pub use crate::math::quadrature::{expected_log_c_plus_gamma_x2, normal_expectation, EULER_GAMMA};
 pub use crate::math::softplus::{softplus, softplus_inv};
+pub use crate::math::subexp::LogChi2;
+pub use crate::math::taylor::{normal_expectation_enclosure, Growth, Taylor};
 pub use crate::math::{derivative, Dual, Interval, Real};
 pub use crate::stats::ConfidenceInterval;
 pub use crate::tasks::mqar::MqarInstance;

@@ -17,6 +17,7 @@ pub mod quadrature;
 pub mod real;
 pub mod softplus;
 pub mod subexp;
+pub mod taylor;
 pub mod vecmath;
 
 pub use dual::{central_difference, derivative, Dual};

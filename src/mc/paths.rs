@@ -203,7 +203,7 @@ impl TailSum {
     fn push_normal_rows(&mut self, first: u64, y: &mut [f64]) {
         const GROUP: usize = TAIL_GROUP as usize;
         const BATCH: usize = 32;
-        debug_assert!(first.is_multiple_of(LANES as u64) && y.len().is_multiple_of(LANES));
+        debug_assert!((y.is_empty() || first.is_multiple_of(LANES as u64)) && y.len().is_multiple_of(LANES));
         self.exponent += y.iter().map(|v| exponent(v.to_bits())).sum::<i64>();
         y.iter_mut().for_each(|v| *v = mantissa(v.to_bits()));
         let rows = y.len() / LANES;
@@ -252,7 +252,9 @@ impl TailSum {
 }
 
 /// One sample of the tail-sum job: `Y_t = Σ_{i≤t} ln(c + γ x_i²)`, accumulated as logarithms
-/// of products ([`TailSum`]) and read at each record time.
+/// of products (mantissas multiplied per lane, one logarithm per eight rows, exponents summed
+/// exactly; the private `TailSum` states the order of every operation) and read at each record
+/// time.
 pub fn tail_sum_sample(job: &TailSumJob, mut normals: impl Normals) -> Vec<f64> {
     let mut x = vec![0.0; STEP_BLOCK];
     let mut sum = TailSum::new();

@@ -1,4 +1,4 @@
-//! The falsification benchmark: fifteen conjectures about ssmcheck's own models, written through
+//! The falsification benchmark: sixteen conjectures about ssmcheck's own models, written through
 //! the public API as a user would, each with its ground truth established independently (a
 //! proof, a closed form, or exact f64 reasoning, given beside it).
 //!
@@ -6,10 +6,11 @@
 //!   probability between 10⁻⁶ and 10⁻³ (computed exactly beside each): corners of a box, a
 //!   parameter below 10⁻⁴, a sliver at a hypothesis's edge, aligned signs in a code matrix, an
 //!   f64 tie.
-//! - Nine are **true** with zero margin or a rounding trap: equality is attained (often exactly
+//! - Ten are **true** with zero margin or a rounding trap: equality is attained (often exactly
 //!   where the search goes), ties, a difference quotient divided by h = 10⁻⁶, a product of
 //!   exponentials against the exponential of the sum, the matrix exponential at ‖sA‖ up to 180
-//!   and at its maximum compared on enclosures with no tolerance, a Monte Carlo mean at equality.
+//!   and at its maximum compared on enclosures with no tolerance, a Monte Carlo mean at equality,
+//!   a Gaussian expectation by quadrature in the limit where its integrand becomes singular.
 //!
 //! At the standard budget (2000 random instances + 1000 searched), every false conjecture must
 //! be refuted at 10 seeds out of 10 and no true one at any of them; random sampling alone at the
@@ -249,6 +250,32 @@ fn mean_of_squares(mode: Mode, target: f64) -> Claim {
     conjecture("bench.t9.mc_at_equality", "The mean of x² over 1000 N(0, 1) draws is within 6 SE of 1.", sized(p, mode))
 }
 
+/// T10, a quadrature near its singular end, on enclosures: "E ln(c + γX²) ≥ ln γ − γ_E − ln 2 =
+/// E ln γX² for c ∈ [10⁻³⁰⁰, 10⁻⁴] (log-uniform), γ ∈ [½, 2]". True (the left side increases in c), with equality
+/// in the limit c → 0, where ln(c + γx²) becomes singular at x = 0; the gap is √(2πc/γ) − c/γ +
+/// o(c), down to 10⁻¹⁵ and below where the search drives c. The left side is
+/// `LogChi2::mean_enclosure` (Taylor-model quadrature with its remainder enclosed), so a gap
+/// below the enclosure's width is a tie, never a refutation; in f64 the adaptive Simpson's own
+/// error (~10⁻¹⁴) exceeds the gap there.
+fn t10_quadrature_near_its_singular_end(mode: Mode) -> Claim {
+    quadrature_limit(mode, 0.0)
+}
+
+/// E ln(c + γX²) against E ln γX² + `excess`·√(c/γ), on enclosures (excess 0: T10).
+fn quadrature_limit(mode: Mode, excess: f64) -> Claim {
+    let p = property([0; 3], (strategy::log_uniform(1e-300, 1e-4), strategy::real(0.5, 2.0)), move |(c, gamma)| {
+        let law = ssmcheck::math::subexp::LogChi2::new(*c, *gamma).expect("c, γ > 0");
+        let limit = Interval::exact(*gamma).ln() - Interval::around(ssmcheck::kit::EULER_GAMMA, 1.0, 0.0) - Interval::exact(2.0).ln();
+        let rhs = limit + Interval::exact(excess) * (Interval::exact(*c) / Interval::exact(*gamma)).sqrt();
+        Eval::le(rhs, law.mean_enclosure(), Tolerance::NONE)
+    });
+    // Each enclosure takes 10–200 ms (Taylor series of 13 interval coefficients on a graded
+    // mesh), so this statement runs 20 instances per seed (30 evaluations with the search),
+    // not the benchmark's 3000.
+    let p = sized(p, mode).cases([10, 20, 200]);
+    conjecture("bench.t10.quadrature_limit", "For c ∈ [10⁻³⁰⁰, 10⁻⁴], γ ∈ [½, 2]: E ln(c + γX²) ≥ ln γ − γ_E − ln 2, on enclosures.", p)
+}
+
 type Bench = fn(Mode) -> Claim;
 
 const FALSE: [(Bench, f64); 6] = [
@@ -259,7 +286,7 @@ const FALSE: [(Bench, f64); 6] = [
     (f5_softplus_tie, 3.7e-4),
     (f6_cube_corner, 3.4e-4),
 ];
-const TRUE: [Bench; 9] = [
+const TRUE: [Bench; 10] = [
     t1_coherence_at_most_one,
     t2_retention_at_most_one,
     t3_ms_implies_mean,
@@ -269,6 +296,7 @@ const TRUE: [Bench; 9] = [
     t7_expm_semigroup,
     t8_jordan_corner,
     t9_monte_carlo_at_equality,
+    t10_quadrature_near_its_singular_end,
 ];
 const SEEDS: std::ops::RangeInclusive<u64> = 1..=10;
 
@@ -320,14 +348,15 @@ fn no_true_conjecture_is_refuted_at_any_seed() {
     assert!(refutations.is_empty(), "true conjectures not confirmed:\n{}", refutations.join("\n"));
 }
 
-/// The checks of T7 and T9 can fail: on a mutant, the same check at the same budget refutes it
-/// (e^{(s+t)A} replaced by e^{1.000001·(s+t)A}, off by ~10⁻⁶ relative against enclosures ~10⁻¹²
-/// wide; the mean of x² against 1.5, 0.5 away where 6 SE ≈ 0.27). T8's mutant, the bound 3.6
+/// The checks of T7, T9 and T10 can fail: on a mutant, the same check at the same budget refutes
+/// it (e^{(s+t)A} replaced by e^{1.000001·(s+t)A}, off by ~10⁻⁶ relative against enclosures
+/// ~10⁻¹² wide; the mean of x² against 1.5, 0.5 away where 6 SE ≈ 0.27; E ln γX² + 3√(c/γ),
+/// above the true √(2π)·√(c/γ) − c/γ + o(c) wherever the gap exceeds the enclosure's width). T8's mutant, the bound 3.6
 /// instead of 10/e, is `tests/conjectures.rs`'s refuted `jordan_corner_below_3_6`.
 #[test]
 fn the_enclosure_and_equality_checks_refute_their_mutants() {
     for seed in [1, 2] {
-        for mutant in [semigroup(Mode::Targeted, 1.000_001), mean_of_squares(Mode::Targeted, 1.5)] {
+        for mutant in [semigroup(Mode::Targeted, 1.000_001), mean_of_squares(Mode::Targeted, 1.5), quadrature_limit(Mode::Targeted, 3.0)] {
             assert!(refuted(&mutant, seed).0, "{} (mutant) not refuted at seed {seed}", mutant.meta.id);
         }
     }

@@ -10,7 +10,6 @@
 //!   exactly with erfc/erf. Control: K₁ = 1 in the upper tail.
 
 use crate::claim::Tolerance;
-use crate::claim::Uncertified;
 use crate::claim::{property, Claim, ErrorKind, Eval, Paper};
 use crate::math::quadrature::expected_log_erfcx_form;
 use crate::math::subexp::{LogChi2, SAFETY};
@@ -184,7 +183,15 @@ fn claim_lem1_printed() -> Claim {
              log-MGF by quadrature in log space).",
             property([100, 500, 5000], proposals(), uncentred_margin)
                 .sides("ln E e^{λY} at the recorded λ (quadrature in log space)", "ν²λ²/2")
-                .expand(uncentred_content),
+                .expand(uncentred_content)
+                // The exact statement at the recorded λ, on enclosures: the log-MGF by Taylor-model
+                // quadrature with its remainder enclosed.
+                .certify(|p: &Proposal| {
+                    let (lambda, _) = uncentred_worst(p);
+                    let y = LogChi2::new(p.c, p.gamma).expect("positive grid");
+                    let l = Interval::exact(lambda);
+                    Eval::le(y.log_mgf_enclosure(lambda), Interval::exact(p.nu2) * l * l * 0.5, Tolerance::NONE)
+                }),
         )
         .source(Paper::RethinkingLrd, "Lemma 1, Eq. (20) (appendix S3)", PRINTED)
         .correction(
@@ -193,7 +200,6 @@ fn claim_lem1_printed() -> Claim {
         )
         .error(ErrorKind::FalseStatement, "The uncentred bound E e^{λY} ≤ e^{ν²λ²/2} fails for every (ν, b) unless μ = E ln(c + γX²) = 0: at λ* = sign(μ)·min(1/(2b), |μ|/ν²), ln E e^{λY} ≥ |λ||μ| > ν²λ²/2 (Jensen). The centred form holds: 004.lem1.centered.")
         .holds_instead(&["004.lem1.centered"])
-    .uncertified(Uncertified::NoEnclosure, "the log-MGF is an adaptive-Simpson quadrature, which publishes no rigorous error bound")
 }
 
 /// `004.lem1.chi2` (erratum): Lemma 1, proof, Eq. (22).
