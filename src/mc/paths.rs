@@ -210,10 +210,11 @@ impl TailSum {
         let row = |r: usize| -> [f64; LANES] { y[r * LANES..(r + 1) * LANES].try_into().expect("a row of LANES") };
         let lead = ((GROUP as u64 - (first / LANES as u64) % TAIL_GROUP) % TAIL_GROUP) as usize;
         let lead = lead.min(rows);
-        for r in 0..lead {
+        let extend = |products: &mut [f64; LANES], r: usize| {
             let m = row(r);
-            self.products = std::array::from_fn(|l| self.products[l] * m[l]);
-        }
+            *products = std::array::from_fn(|l| products[l] * m[l]);
+        };
+        (0..lead).for_each(|r| extend(&mut self.products, r));
         if lead > 0 && (first / LANES as u64 + lead as u64).is_multiple_of(TAIL_GROUP) {
             (0..LANES).for_each(|l| self.close(l));
         }
@@ -224,10 +225,7 @@ impl TailSum {
             for g in 0..n {
                 let r0 = lead + (batch + g) * GROUP;
                 let mut p = row(r0);
-                for r in r0 + 1..r0 + GROUP {
-                    let m = row(r);
-                    p = std::array::from_fn(|l| p[l] * m[l]);
-                }
+                (r0 + 1..r0 + GROUP).for_each(|r| extend(&mut p, r));
                 logs[g * LANES..(g + 1) * LANES].copy_from_slice(&p);
             }
             let logs = &mut logs[..n * LANES];
@@ -236,10 +234,7 @@ impl TailSum {
                 self.sums = std::array::from_fn(|l| self.sums[l] + g[l]);
             }
         }
-        for r in lead + groups * GROUP..rows {
-            let m = row(r);
-            self.products = std::array::from_fn(|l| self.products[l] * m[l]);
-        }
+        (lead + groups * GROUP..rows).for_each(|r| extend(&mut self.products, r));
     }
 
     /// Y over the terms pushed so far.
