@@ -87,8 +87,10 @@ def test_ctrl_c_stops_a_run_cleanly(tmp_path):
     import time
 
     out = tmp_path / "r.json"
-    code = f"import ssmcheck\ntry:\n    ssmcheck.check(family='stability', budget='standard', json_path={str(out)!r})\nexcept KeyboardInterrupt:\n    print('interrupted')\n"
+    code = f"import ssmcheck\nprint('ready', flush=True)\ntry:\n    ssmcheck.check(family='stability', budget='standard', json_path={str(out)!r})\nexcept KeyboardInterrupt:\n    print('interrupted')\n"
     p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    # Interrupt the run, not the import (which can take seconds on a loaded machine).
+    assert p.stdout.readline().strip() == "ready"
     time.sleep(3.0)
     start = time.monotonic()
     p.send_signal(signal.SIGINT)
