@@ -100,6 +100,12 @@ impl Interval {
     pub fn hull(self, other: Interval) -> Interval {
         Interval { lo: self.lo.min(other.lo), hi: self.hi.max(other.hi) }
     }
+    /// The common part of two enclosures of the same real (both contain it, so it is one);
+    /// None when either is NaN or they are disjoint (then one of them was not an enclosure).
+    pub fn intersect(self, other: Interval) -> Option<Interval> {
+        let (lo, hi) = (self.lo.max(other.lo), self.hi.min(other.hi));
+        (!self.is_nan() && !other.is_nan() && lo <= hi).then_some(Interval { lo, hi })
+    }
     /// `|x|`.
     pub fn abs(self) -> Interval {
         if self.lo >= 0.0 {

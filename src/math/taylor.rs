@@ -246,7 +246,7 @@ fn refine(g: &impl Fn(Taylor) -> Taylor, a: f64, b: f64, whole: Interval, tol: (
         return whole;
     }
     if halves.width() > 0.75 * whole.width() {
-        return Interval::new(whole.lo.max(halves.lo), whole.hi.min(halves.hi));
+        return whole.intersect(halves).unwrap_or(whole);
     }
     refine(g, a, m, left, tol, depth - 1, splits) + refine(g, m, b, right, tol, depth - 1, splits)
 }
@@ -271,10 +271,7 @@ fn panel(g: &impl Fn(Taylor) -> Taylor, a: f64, b: f64) -> Interval {
     if taylor.is_nan() || !taylor.is_finite() {
         return crude;
     }
-    if crude.is_nan() || crude.hi < taylor.lo || taylor.hi < crude.lo {
-        return taylor;
-    }
-    Interval::new(taylor.lo.max(crude.lo), taylor.hi.min(crude.hi))
+    taylor.intersect(crude).unwrap_or(taylor)
 }
 
 /// Breakpoints graded geometrically from `d` up to 1 (`d·2^j`), for an integrand with a
