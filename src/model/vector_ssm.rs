@@ -114,21 +114,24 @@ pub fn dense_scan(a: &[Vec<f64>], skip: &[f64], steps: &[Step]) -> Vec<Vec<f64>>
 /// The state of eq (1) with one shared entry `A[n][k] = a` and sparse keys and queries, stored
 /// row by row with the decay applied lazily: row n keeps the cumulative Δ of each channel at its
 /// last write, and is brought forward by `exp(a·(ΣΔ_now − ΣΔ_then))` when read or written. A
-/// step costs O(nnz(b) + nnz(c)) instead of O(d_h), so d_h = 10⁶ positional slots fit.
+/// step costs O(nnz(b) + nnz(c)) instead of O(d_h), so d_h = 10⁶ positional slots fit. Rows are
+/// kept in flat arrays indexed by n (grown on the first write to a row), not one allocation each.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SparseState {
     a: f64,
     cum: Vec<f64>,
-    rows: std::collections::HashMap<usize, (Vec<f64>, Vec<f64>)>,
+    /// Row n's entries at its last write: `values[n·d..(n+1)·d]`.
+    values: Vec<f64>,
+    /// Row n's cumulative Δ per channel at its last write.
+    stamps: Vec<f64>,
+    /// Whether row n has been written.
+    written: Vec<bool>,
 }
 
 impl SparseState {
     /// H_0 = 0 with d channels and the shared entry `a ≤ 0` of A.
     pub fn new(a: f64, d: usize) -> Self {
-        SparseState { a, cum: vec![0.0; d], rows: Default::default() }
-    }
-    fn current(&self, row: &(Vec<f64>, Vec<f64>), k: usize) -> f64 {
-        (self.a * (self.cum[k] - row.1[k])).exp() * row.0[k]
+        SparseState { a, cum: vec![0.0; d], values: Vec::new(), stamps: Vec::new(), written: Vec::new() }
     }
     /// One step with Δ_i, x_i, sparse b_i and c_i as (index, value) pairs, no skip: updates H
     /// and returns y_i.
@@ -139,17 +142,27 @@ impl SparseState {
         }
         let (a, cum) = (self.a, &self.cum);
         for &(n, bn) in b {
-            let row = self.rows.entry(n).or_insert_with(|| (vec![0.0; d], cum.clone()));
+            if n >= self.written.len() {
+                self.written.resize(n + 1, false);
+                self.values.resize((n + 1) * d, 0.0);
+                self.stamps.resize((n + 1) * d, 0.0);
+            }
+            let (row, stamp) = (&mut self.values[n * d..(n + 1) * d], &mut self.stamps[n * d..(n + 1) * d]);
+            if !self.written[n] {
+                self.written[n] = true;
+                stamp.copy_from_slice(cum);
+            }
             for k in 0..d {
-                row.0[k] = (a * (cum[k] - row.1[k])).exp() * row.0[k] + bn * (delta[k] * x[k]);
-                row.1[k] = cum[k];
+                row[k] = (a * (cum[k] - stamp[k])).exp() * row[k] + bn * (delta[k] * x[k]);
+                stamp[k] = cum[k];
             }
         }
-        (0..d).map(|k| c.iter().filter_map(|&(n, cn)| self.rows.get(&n).map(|row| self.current(row, k) * cn)).sum()).collect()
+        let current = |n: usize, k: usize| (a * (cum[k] - self.stamps[n * d + k])).exp() * self.values[n * d + k];
+        (0..d).map(|k| c.iter().filter(|&&(n, _)| self.written.get(n) == Some(&true)).map(|&(n, cn)| current(n, k) * cn).sum()).collect()
     }
     /// The stored (possibly nonzero) entries.
     pub fn stored(&self) -> usize {
-        self.rows.len() * self.cum.len()
+        self.written.iter().filter(|&&w| w).count() * self.cum.len()
     }
 }
 

@@ -19,6 +19,7 @@
 //! tried).
 
 use super::scan_op::selective_scan;
+use super::{softplus, var};
 use crate::error::{Error, Result};
 use crate::math::softplus::softplus_inv;
 use crate::mc::{Stream, StreamKey};
@@ -60,11 +61,6 @@ pub struct SsmClassifier {
     selection: Selection,
     w_o: Var,
     b_o: Var,
-}
-
-/// `softplus(z) = max(z, 0) + ln(1 + e^{−|z|})` in tensor operations.
-fn softplus(z: &Tensor) -> candle_core::Result<Tensor> {
-    z.relu()? + ((z.abs()?.neg()?.exp()? + 1.0)?.log()?)
 }
 
 impl SsmClassifier {
@@ -204,12 +200,6 @@ impl SsmClassifier {
         let xs = matrix(&Var::from_tensor(&x).map_err(err)?)?.row_iter().map(|r| r.transpose()).collect();
         Ok((mixer, readout, xs))
     }
-}
-
-/// A rows × cols variable from row-major values.
-fn var(values: Vec<f64>, rows: usize, cols: usize) -> Result<Var> {
-    Var::from_tensor(&Tensor::from_vec(values, (rows, cols), &Device::Cpu).map_err(|e| super::candle_error("creating a weight", e))?)
-        .map_err(|e| super::candle_error("creating a weight", e))
 }
 
 /// The mean cross-entropy of `logits` (batch × T × |V|) at the scored positions of a batch.

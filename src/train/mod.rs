@@ -13,6 +13,9 @@
 //! - [`classifier`]: 000's one-layer Mamba and S4D classifiers, with the same weights as the
 //!   suite's [`Mixer`](crate::model::mixer::Mixer), trained on
 //!   [`crate::tasks::keep_nth`].
+//! - [`recall`]: 002's simplified Mamba with learned B and C (N = |K|), the same weights as
+//!   the suite's [`Mixer`](crate::model::mixer::Mixer), trained on
+//!   [`crate::tasks::associative_recall::latest_association`] with the loss at the queries.
 //! - [`adam`]: the Adam optimiser over candle variables; [`fit`]: seeded training runs.
 //!
 //! A run's initial weights, training data and held-out data come from its own Philox streams,
@@ -24,13 +27,26 @@
 pub mod adam;
 pub mod classifier;
 pub mod fit;
+pub mod recall;
 pub mod scan_op;
 
-use crate::error::Error;
+use crate::error::{Error, Result};
+use candle_core::{Device, Tensor, Var};
 
 /// A candle error as this crate's error (one line, the operation named).
 pub(crate) fn candle_error(what: &str, e: candle_core::Error) -> Error {
     Error::Training { what: what.into(), message: e.to_string().lines().next().unwrap_or("").to_string() }
+}
+
+/// A rows × cols variable from row-major values.
+pub(crate) fn var(values: Vec<f64>, rows: usize, cols: usize) -> Result<Var> {
+    Var::from_tensor(&Tensor::from_vec(values, (rows, cols), &Device::Cpu).map_err(|e| candle_error("creating a weight", e))?)
+        .map_err(|e| candle_error("creating a weight", e))
+}
+
+/// `softplus(z) = max(z, 0) + ln(1 + e^{−|z|})` in tensor operations.
+pub(crate) fn softplus(z: &Tensor) -> candle_core::Result<Tensor> {
+    z.relu()? + ((z.abs()?.neg()?.exp()? + 1.0)?.log()?)
 }
 
 #[cfg(test)]

@@ -41,12 +41,9 @@ fn the_decay_family_has_the_issue_ids() {
 #[test]
 fn errata_are_refuted_at_other_seeds_too() {
     // The search, not a fixed instance, refutes each erratum: it must succeed from other seeds.
-    let registry = ssmcheck::claims::registry();
-    let errata: Vec<&Claim> = registry.iter().filter(|c| c.meta.status == Status::Erratum).collect();
-    for seed in [7, 1234] {
-        let cfg = RunConfig { seed, budget: Budget::Quick, backend: &CpuBackend, progress: false, parallel: true };
+    for seed in crate::common::ERRATA_SEEDS {
         let mut certified = 0;
-        for c in run_claims(&errata, &cfg).claims {
+        for c in &crate::common::quick_errata(seed).claims {
             assert_eq!(c.result.verdict, ssmcheck::claim::VerdictKind::Refuted, "{} not refuted at seed {seed}", c.meta.id);
             // Every refutation says whether it holds in exact arithmetic, and if not why.
             let cert = c.result.certificate.as_ref().unwrap_or_else(|| panic!("{}: a refutation without a certificate", c.meta.id));

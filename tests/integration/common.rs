@@ -1,6 +1,8 @@
 //! What several modules share: the `ssmcheck` binary, the whole quick budget at seed 42 run
 //! once per test binary (the determinism test compares it with a one-thread run, the report
-//! test reads its pages), and the recomputation of errata's counterexamples.
+//! test reads its pages, the recomputation script its errata), the errata at two more seeds run
+//! once (the search must refute them there; the script recomputes them), and the recomputation
+//! of errata's counterexamples.
 
 use serde_json::Value;
 use ssmcheck::prelude::*;
@@ -30,6 +32,21 @@ pub fn quick_report() -> &'static Path {
             .expect("runs");
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         dir
+    })
+}
+
+/// The seeds besides [`SEED`] at which every erratum is run at the quick budget.
+pub const ERRATA_SEEDS: [u64; 2] = [7, 1234];
+
+/// Every erratum at the quick budget at `seed` (one of [`ERRATA_SEEDS`]), run by the first test
+/// that asks and shared with the others.
+pub fn quick_errata(seed: u64) -> &'static RunResults {
+    static RUNS: [OnceLock<RunResults>; 2] = [OnceLock::new(), OnceLock::new()];
+    let which = ERRATA_SEEDS.iter().position(|&s| s == seed).expect("one of ERRATA_SEEDS");
+    RUNS[which].get_or_init(|| {
+        let registry = ssmcheck::claims::registry();
+        let errata: Vec<&Claim> = registry.iter().filter(|c| c.meta.status == Status::Erratum).collect();
+        run_claims(&errata, &RunConfig { seed, budget: Budget::Quick, backend: &CpuBackend, progress: false, parallel: true })
     })
 }
 

@@ -163,8 +163,8 @@ impl ExactCopy {
                     })
                     .collect()
             } else {
-                let mut state = SparseState::new(self.a, d);
-                (0..n).map(|i| state.advance(&vec![delta; d], &xs[i], &[(i, 1.0)], &[(pos[i], 1.0)])).collect()
+                let (mut state, deltas) = (SparseState::new(self.a, d), vec![delta; d]);
+                (0..n).map(|i| state.advance(&deltas, &xs[i], &[(i, 1.0)], &[(pos[i], 1.0)])).collect()
             };
             let block = ssm.iter().map(|y| y.iter().map(|v| v * gate).collect()).collect();
             (ssm, block)

@@ -8,6 +8,7 @@
 //!   (Bonferroni over the runs); not reproduced when some interval lies wholly on the wrong
 //!   side. Control: the same training with shuffled targets (nothing learnable).
 
+use super::hoeffding;
 use crate::claim::{custom, Claim, Comparison, Figure, Kind, Outcome, Paper, Relation, Series, Sizes, Style, Verdict, ALPHA};
 use crate::model::mixer::MixerKind;
 use crate::tasks::keep_nth::KeepNth;
@@ -53,14 +54,6 @@ struct Score {
     /// The Hoeffding interval of the held-out accuracy.
     lo: f64,
     hi: f64,
-}
-
-/// The half-width of a two-sided Hoeffding interval for the mean of `m` i.i.d. values in
-/// [0, 1] at level `alpha`: `√(ln(2/α)/(2m))`. Each held-out sequence's accuracy (the fraction
-/// of its scored positions predicted right) is one such value: the sequences are independent
-/// given the trained weights.
-fn hoeffding(m: usize, alpha: f64) -> f64 {
-    ((2.0 / alpha).ln() / (2.0 * m as f64)).sqrt()
 }
 
 /// What the runs' intervals decide.

@@ -6,6 +6,7 @@
 use crate::claim::{Family, Registry};
 
 pub mod keep_fifth;
+pub mod recall_spikes;
 
 /// The training family: the papers' trained-model experiments at small scale.
 pub const FAMILY: Family = Family::new("training");
@@ -13,4 +14,13 @@ pub const FAMILY: Family = Family::new("training");
 /// Registers the training claims.
 pub fn register(r: &mut Registry) {
     keep_fifth::register(r);
+    recall_spikes::register(r);
+}
+
+/// The half-width of a two-sided Hoeffding interval for the mean of `m` i.i.d. values in
+/// [0, 1] at level `alpha`: `√(ln(2/α)/(2m))`. Each held-out sequence's accuracy (the fraction
+/// of its scored positions predicted right) is one such value: the sequences are independent
+/// given the trained weights.
+fn hoeffding(m: usize, alpha: f64) -> f64 {
+    ((2.0 / alpha).ln() / (2.0 * m as f64)).sqrt()
 }
