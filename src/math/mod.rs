@@ -24,6 +24,17 @@ pub use dual::{central_difference, derivative, Dual};
 pub use interval::Interval;
 pub use real::Real;
 
+/// `e^x`, the same value as `x.exp()` (its result rounds to +0 below x ≈ −745.13, so x < −746
+/// returns +0 without the call): libm's underflow path, which sets `errno`, costs about a
+/// hundred normal calls, and sums of decays e^{−λt} over long sequences take it often.
+pub fn exp_or_zero(x: f64) -> f64 {
+    if x < -746.0 {
+        0.0
+    } else {
+        x.exp()
+    }
+}
+
 /// `log(exp(a) + exp(b))` without overflow.
 pub fn logaddexp(a: f64, b: f64) -> f64 {
     if a == f64::NEG_INFINITY {
@@ -63,6 +74,14 @@ pub fn golden_section_max(f: impl Fn(f64) -> f64, mut lo: f64, mut hi: f64, iter
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn exp_or_zero_is_exp() {
+        for x in [-1e300, -800.0, -746.0, -745.5, -745.13, -745.0, -744.4, -700.0, -1.0, 0.0, 1.0, 709.0, f64::NEG_INFINITY] {
+            assert_eq!(exp_or_zero(x).to_bits(), x.exp().to_bits(), "{x}");
+        }
+        assert!(exp_or_zero(f64::NAN).is_nan());
+    }
 
     #[test]
     fn logsumexp_matches_direct_sum_and_survives_underflow() {

@@ -137,7 +137,7 @@ impl CopyQuery {
             if j < start {
                 outside = outside.max(s.abs());
             } else if s.abs() >= self.delta {
-                mass += la.exp() * s.abs();
+                mass += crate::math::exp_or_zero(la) * s.abs();
             }
         });
         let in_window = self.pos >= start && self.pos <= self.len();
@@ -155,7 +155,7 @@ impl CopyQuery {
         let (mut off, mut abs) = (0.0, 0.0);
         let mut target = 0.0;
         self.for_each_term(|j, la, s| {
-            let w = la.exp() * s;
+            let w = crate::math::exp_or_zero(la) * s;
             abs += w.abs();
             if j == self.pos {
                 target = w;

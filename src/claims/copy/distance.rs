@@ -236,14 +236,15 @@ impl ShiftCopy {
         let read = a.powi(-(s as i32));
         let (mut worst, mut last) = (0.0f64, 0.0);
         let mut values = std::collections::VecDeque::with_capacity(slots);
+        // One step, its one-hot b and c moved along (no allocation per step: len reaches 10⁶).
+        let mut step = Step { delta: vec![delta], x: vec![self.v_bound / delta], b: vec![0.0; slots], c: vec![0.0; slots] };
         for i in 1..=self.len {
-            let mut b = vec![0.0; slots];
-            b[i % slots] = 1.0;
-            let mut c = vec![0.0; slots];
+            step.b.fill(0.0);
+            step.b[i % slots] = 1.0;
+            step.c.fill(0.0);
             if i > s {
-                c[(i - s) % slots] = read;
+                step.c[(i - s) % slots] = read;
             }
-            let step = Step { delta: vec![delta], x: vec![self.v_bound / delta], b, c };
             values.push_back(step.value()[0]);
             let y = state.advance(&amat, &[0.0], &step)[0];
             if values.len() > slots {
