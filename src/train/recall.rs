@@ -248,8 +248,11 @@ pub struct RecallFit {
     pub adam: AdamConfig,
 }
 
+/// Token sequences and, per position, the query's target (None where nothing is asked).
+pub type RecallBatch = (Vec<Vec<usize>>, Vec<Vec<Option<usize>>>);
+
 /// Algorithm 1's sequences `first..first + count` of the stream `key`: tokens and targets.
-pub fn recall_batch(shape: RecallShape, cfg: &RecallFit, key: StreamKey, first: u64, count: usize) -> Result<(Vec<Vec<usize>>, Vec<Vec<Option<usize>>>)> {
+pub fn recall_batch(shape: RecallShape, cfg: &RecallFit, key: StreamKey, first: u64, count: usize) -> Result<RecallBatch> {
     (first..first + count as u64)
         .map(|i| latest_association(&mut Stream::new(key, i), shape.vocab, shape.keys, cfg.max_noise, cfg.len))
         .collect::<Result<Vec<_>>>()
@@ -353,6 +356,22 @@ mod tests {
         let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
         let (first, last) = (mean(&loss[..30]), mean(&loss[loss.len() - 30..]));
         assert!(last < first - 0.5, "loss {first} -> {last}");
+    }
+
+    /// candle's products split their work by blocks of the output, so a run's weights do not
+    /// depend on the thread count.
+    #[test]
+    fn the_same_seed_gives_the_same_weights_at_any_thread_count() {
+        let train = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            pool.install(|| {
+                let m = RecallMamba::init(RecallShape { vocab: 8, keys: 2 }, StreamKey::new(9, "threads"), Trainable::All).unwrap();
+                let cfg = RecallFit { len: 32, max_noise: 3, steps: 20, batch: 16, adam: AdamConfig { lr: 0.02, ..Default::default() } };
+                let loss = fit_recall(&m, &cfg, &RunKeys::new(9, "threads")).unwrap();
+                (loss, m.weights().unwrap())
+            })
+        };
+        assert_eq!(train(1), train(2));
     }
 
     #[test]

@@ -253,7 +253,11 @@ fn spikes_check(setting: Setting, trainable: Trainable) -> impl crate::claim::Ch
         let cfg = RecallFit { len, max_noise: MAX_NOISE, steps, batch: 16, adam: AdamConfig { lr: LR, ..Default::default() } };
         let alpha = ALPHA / (3 * seeds) as f64;
         ctx.progress.expect(seeds);
-        crate::parallel::enter();
+        // Runs in parallel, each on one thread; a single run is not parallel code (its
+        // thread-count independence is train::recall's unit test).
+        if seeds > 1 {
+            crate::parallel::enter();
+        }
         let runs: Vec<Run> =
             (0..seeds).into_par_iter().map(|seed| run(ctx, setting, &cfg, test_size, trainable, seed, alpha)).collect::<crate::error::Result<_>>()?;
         let rows: Vec<serde_json::Value> = runs.iter().map(row).collect();
@@ -297,7 +301,7 @@ fn spikes_check(setting: Setting, trainable: Trainable) -> impl crate::claim::Ch
                     label: format!("|{what}_s|"),
                     range: Some([0.0, top.max(1e-12)]),
                 })
-                .caption(&format!(
+                .caption(format!(
                     "{caption} Tokens: {}.",
                     probe[..window].iter().map(|&v| if v < setting.shape.keys { format!("k{v}") } else { format!("{v}") }).collect::<Vec<_>>().join(" ")
                 ))
@@ -311,7 +315,7 @@ fn spikes_check(setting: Setting, trainable: Trainable) -> impl crate::claim::Ch
         for (i, r) in runs.iter().enumerate() {
             let every = (r.loss.len() / 200).max(1);
             let points = r.loss.chunks(every).enumerate().map(|(j, c)| [(j * every) as f64, c.iter().sum::<f64>() / c.len() as f64]).collect();
-            curves = curves.with(Series::new(&format!("seed {}", r.seed), Style::Line, points).color(i));
+            curves = curves.with(Series::new(format!("seed {}", r.seed), Style::Line, points).color(i));
         }
         let chance = (n as f64).ln();
         curves = curves
