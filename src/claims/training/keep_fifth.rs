@@ -145,15 +145,8 @@ fn keep_fifth_check(targets: Targets) -> impl crate::claim::Check {
             Decision::Reproduced => Verdict::Holds { evidence: summary },
             Decision::Undecided => Verdict::Inconclusive { why: format!("an interval straddles its threshold; {summary}") },
         };
-        let mut curves = Figure::new("training_loss", "Training loss of each model (seed 0), 000 Table 1 at small scale", "Adam step", "cross-entropy (nats)");
-        for (i, s) in scores.iter().filter(|s| s.seed == 0).enumerate() {
-            let every = (s.log.loss.len() / 200).max(1);
-            let points = s.log.loss.chunks(every).enumerate().map(|(j, c)| [(j * every) as f64, c.iter().sum::<f64>() / c.len() as f64]).collect();
-            curves = curves.with(Series::new(s.arm.name, Style::Line, points).color(i));
-        }
-        let chance = (VOCAB as f64).ln();
-        curves = curves
-            .with(Series::new("ln |V| (uniform guess)", Style::Dashed, vec![[0.0, chance], [steps as f64, chance]]))
+        let seed0 = scores.iter().filter(|s| s.seed == 0).map(|s| (s.arm.name.to_string(), &s.log.loss[..]));
+        let curves = super::loss_figure("Training loss of each model (seed 0), 000 Table 1 at small scale", seed0, VOCAB, steps)
             .caption("Means over windows of steps. Only Mamba+PE drives the loss to zero; the others stay near the loss of a model that remembers nothing.");
         // Signed distance of the closest interval end from its threshold (negative: a side lost).
         let margin = intervals.iter().map(|&(solver, lo, hi)| if solver { lo - SOLVES } else { FAILS - hi }).fold(f64::INFINITY, f64::min);

@@ -3,7 +3,7 @@
 //! verdict is *reproduced* or *not reproduced at this scale* — never an erratum of the paper.
 //! Settings, criteria and what was scaled down: `proofs/training.md`.
 
-use crate::claim::{Family, Registry};
+use crate::claim::{Family, Figure, Registry, Series, Style};
 
 pub mod keep_fifth;
 pub mod recall_spikes;
@@ -23,4 +23,17 @@ pub fn register(r: &mut Registry) {
 /// given the trained weights.
 fn hoeffding(m: usize, alpha: f64) -> f64 {
     ((2.0 / alpha).ln() / (2.0 * m as f64)).sqrt()
+}
+
+/// The training-loss figure: each run's loss per step (means over windows, at most 200 points)
+/// and the loss of a uniform guess over `vocab` tokens, ln |V|.
+fn loss_figure<'a>(title: &str, runs: impl IntoIterator<Item = (String, &'a [f64])>, vocab: usize, steps: usize) -> Figure {
+    let mut fig = Figure::new("training_loss", title, "Adam step", "cross-entropy (nats)");
+    for (i, (name, loss)) in runs.into_iter().enumerate() {
+        let every = (loss.len() / 200).max(1);
+        let points = loss.chunks(every).enumerate().map(|(j, c)| [(j * every) as f64, c.iter().sum::<f64>() / c.len() as f64]).collect();
+        fig = fig.with(Series::new(name, Style::Line, points).color(i));
+    }
+    let chance = (vocab as f64).ln();
+    fig.with(Series::new("ln |V| (uniform guess)", Style::Dashed, vec![[0.0, chance], [steps as f64, chance]]))
 }

@@ -310,17 +310,9 @@ fn spikes_check(setting: Setting, trainable: Trainable) -> impl crate::claim::Ch
         let reads: Vec<usize> = (1..window).filter(|&t| pair_kind(&probe, t, setting.shape.keys) == PairKind::Read).collect();
         let b_fig = heat("b_components", &first.weights.w_b, "B", &format!("Write positions (key, value): {writes:?}."));
         let c_fig = heat("c_components", &first.weights.w_c, "C", &format!("Read positions (·, key): {reads:?}."));
-        let mut curves =
-            Figure::new("training_loss", &format!("Training loss at the queries, 002 {} at small scale", setting.figure), "Adam step", "cross-entropy (nats)");
-        for (i, r) in runs.iter().enumerate() {
-            let every = (r.loss.len() / 200).max(1);
-            let points = r.loss.chunks(every).enumerate().map(|(j, c)| [(j * every) as f64, c.iter().sum::<f64>() / c.len() as f64]).collect();
-            curves = curves.with(Series::new(format!("seed {}", r.seed), Style::Line, points).color(i));
-        }
-        let chance = (n as f64).ln();
-        curves = curves
-            .with(Series::new("ln |V| (uniform guess)", Style::Dashed, vec![[0.0, chance], [steps as f64, chance]]))
-            .caption("Means over windows of steps.");
+        let title = format!("Training loss at the queries, 002 {} at small scale", setting.figure);
+        let curves =
+            super::loss_figure(&title, runs.iter().map(|r| (format!("seed {}", r.seed), &r.loss[..])), n, steps).caption("Means over windows of steps.");
         Ok(Outcome::new(verdict, (runs.len() * test_size) as u64, Some(margin))
             .detail("runs", rows)
             .detail(
