@@ -9,7 +9,7 @@
 //!   side. Control: the same training with shuffled targets (nothing learnable).
 
 use super::hoeffding;
-use crate::claim::{custom, Claim, Comparison, Figure, Kind, Outcome, Paper, Relation, Series, Sizes, Style, Verdict, ALPHA};
+use crate::claim::{custom, Claim, Comparison, Kind, Outcome, Paper, Relation, Sizes, Verdict, ALPHA};
 use crate::model::mixer::MixerKind;
 use crate::tasks::keep_nth::KeepNth;
 use crate::train::adam::AdamConfig;

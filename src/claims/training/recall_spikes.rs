@@ -15,7 +15,7 @@
 //!   Control: the same training with W_B and W_C frozen at their random start.
 
 use super::hoeffding;
-use crate::claim::{custom, Claim, Comparison, Figure, HeatMap, Kind, Outcome, Paper, Relation, Series, Sizes, Style, Verdict, ALPHA};
+use crate::claim::{custom, Claim, Comparison, Figure, HeatMap, Kind, Outcome, Paper, Relation, Sizes, Verdict, ALPHA};
 use crate::stats::clopper_pearson;
 use crate::train::adam::AdamConfig;
 use crate::train::fit::RunKeys;
