@@ -200,6 +200,19 @@ fn train_step(c: &mut Criterion) {
         let mut opt = Adam::new(model.vars(), Default::default()).unwrap();
         g.bench_function(format!("{name} B16_T20 (tokens)"), |b| b.iter(|| fit::train_step(&model, &mut opt, black_box(&batch)).unwrap()));
     }
+    g.finish();
+    // 002's simplified Mamba as 002.fig5 / 002.fig6 train it: 16 sequences of T = 64.
+    use ssmcheck::train::recall::*;
+    let mut g = c.benchmark_group("train_step");
+    g.throughput(Throughput::Elements(16 * 64));
+    for (vocab, keys) in [(8, 2), (12, 4)] {
+        let shape = RecallShape { vocab, keys };
+        let cfg = RecallFit { len: 64, max_noise: 3, steps: 1, batch: 16, adam: Default::default() };
+        let batch = recall_batch(shape, &cfg, StreamKey::new(1, "bench"), 0, 16).unwrap();
+        let model = RecallMamba::init(shape, StreamKey::new(1, "recall"), Trainable::All).unwrap();
+        let mut opt = Adam::new(model.vars(), Default::default()).unwrap();
+        g.bench_function(format!("002 recall |K|={keys} B16_T64 (tokens)"), |b| b.iter(|| recall_train_step(&model, &mut opt, black_box(&batch)).unwrap()));
+    }
 }
 
 /// The same job on every backend available in this build: throughput in path-steps per second.

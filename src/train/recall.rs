@@ -259,19 +259,21 @@ pub fn recall_batch(shape: RecallShape, cfg: &RecallFit, key: StreamKey, first: 
         .map(|v| v.into_iter().unzip())
 }
 
+/// One optimiser step on a batch (forward, cross-entropy at the queries, backward, Adam): the
+/// batch's loss before the update.
+pub fn recall_train_step(model: &RecallMamba, opt: &mut Adam, (tokens, targets): &RecallBatch) -> Result<f64> {
+    let err = |e| super::candle_error("training", e);
+    let (loss, _) = query_cross_entropy(&model.logits(tokens).map_err(err)?, targets).map_err(err)?;
+    let value = loss.to_scalar::<f64>().map_err(err)?;
+    opt.backward_step(&loss).map_err(err)?;
+    Ok(value)
+}
+
 /// Trains `model` with the loss at the query positions on fresh batches from `keys.train`
 /// (step s uses sequences `s·batch..(s+1)·batch`): the loss at every step, before its update.
 pub fn fit_recall(model: &RecallMamba, cfg: &RecallFit, keys: &RunKeys) -> Result<Vec<f64>> {
-    let err = |e| super::candle_error("training", e);
-    let mut opt = Adam::new(model.vars(), cfg.adam).map_err(err)?;
-    let mut losses = Vec::with_capacity(cfg.steps);
-    for step in 0..cfg.steps {
-        let (tokens, targets) = recall_batch(model.shape, cfg, keys.train, (step * cfg.batch) as u64, cfg.batch)?;
-        let (loss, _) = query_cross_entropy(&model.logits(&tokens).map_err(err)?, &targets).map_err(err)?;
-        losses.push(loss.to_scalar::<f64>().map_err(err)?);
-        opt.backward_step(&loss).map_err(err)?;
-    }
-    Ok(losses)
+    let mut opt = Adam::new(model.vars(), cfg.adam).map_err(|e| super::candle_error("training", e))?;
+    (0..cfg.steps).map(|step| recall_train_step(model, &mut opt, &recall_batch(model.shape, cfg, keys.train, (step * cfg.batch) as u64, cfg.batch)?)).collect()
 }
 
 #[cfg(test)]
