@@ -253,11 +253,8 @@ fn spikes_check(setting: Setting, trainable: Trainable) -> impl crate::claim::Ch
         let cfg = RecallFit { len, max_noise: MAX_NOISE, steps, batch: 16, adam: AdamConfig { lr: LR, ..Default::default() } };
         let alpha = ALPHA / (3 * seeds) as f64;
         ctx.progress.expect(seeds);
-        // Runs in parallel, each on one thread; a single run is not parallel code (its
-        // thread-count independence is train::recall's unit test).
-        if seeds > 1 {
-            crate::parallel::enter();
-        }
+        // Runs in parallel, each on one thread.
+        crate::parallel::enter();
         let runs: Vec<Run> =
             (0..seeds).into_par_iter().map(|seed| run(ctx, setting, &cfg, test_size, trainable, seed, alpha)).collect::<crate::error::Result<_>>()?;
         let rows: Vec<serde_json::Value> = runs.iter().map(row).collect();
