@@ -150,7 +150,7 @@ struct Run {
 
 /// The three statistics, as the verdict names them.
 const STATISTICS: [&str; 3] = ["held-out query accuracy", "fraction of sequences where B spikes at writes", "fraction of sequences where C spikes at reads"];
-/// Each statistic's threshold, and whether it must be reached (≥) or exceeded (>).
+/// Each statistic's threshold: the accuracy must reach it, the spike fractions exceed it.
 const THRESHOLDS: [f64; 3] = [LEARNED, MOST, MOST];
 
 /// What the runs' intervals decide.
@@ -207,6 +207,7 @@ fn run(
         b.extend(tokens.iter().map(|x| spike_ratio(&weights.w_b, x, k, n, PairKind::Write)));
         c.extend(tokens.iter().map(|x| spike_ratio(&weights.w_c, x, k, n, PairKind::Read)));
     }
+    // A sequence without positions of the kind has a NaN ratio and counts as no spike.
     let count = |r: &[f64]| r.iter().filter(|&&v| v >= SPIKE_RATIO).count() as u64;
     let confidence = 1.0 - alpha;
     let (bi, ci) = (clopper_pearson(count(&b), test_size as u64, confidence), clopper_pearson(count(&c), test_size as u64, confidence));
