@@ -25,7 +25,7 @@ use crate::math::softplus::softplus_inv;
 use crate::mc::{Stream, StreamKey};
 use crate::model::mixer::{Activation, Mixer, MixerKind, Projection, Readout, ShortConv, StepSize};
 use candle_core::{DType, Device, Tensor, Var, D};
-use nalgebra::{DMatrix, DVector};
+use nalgebra::DVector;
 
 /// The architecture of an [`SsmClassifier`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -169,10 +169,7 @@ impl SsmClassifier {
     /// with the embeddings x_t of a token sequence.
     pub fn to_model(&self, tokens: &[usize]) -> Result<(Mixer, Readout, Vec<DVector<f64>>)> {
         let err = |e| super::candle_error("reading the weights", e);
-        let matrix = |v: &Var| -> Result<DMatrix<f64>> {
-            let (r, c) = v.as_tensor().dims2().map_err(err)?;
-            Ok(DMatrix::from_row_slice(r, c, &v.as_tensor().flatten_all().and_then(|t| t.to_vec1::<f64>()).map_err(err)?))
-        };
+        let matrix = super::var_matrix;
         let column = |v: &Var| -> Result<DVector<f64>> { Ok(DVector::from_column_slice(matrix(v)?.as_slice())) };
         let (d, kind) = (self.shape.d, self.shape.kind);
         let (delta, b, c) = match &self.selection {

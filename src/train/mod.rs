@@ -44,6 +44,13 @@ pub(crate) fn var(values: Vec<f64>, rows: usize, cols: usize) -> Result<Var> {
         .map_err(|e| candle_error("creating a weight", e))
 }
 
+/// A matrix variable's values (rows × cols), for exporting trained weights.
+pub(crate) fn var_matrix(v: &Var) -> Result<nalgebra::DMatrix<f64>> {
+    let err = |e| candle_error("reading the weights", e);
+    let (r, c) = v.as_tensor().dims2().map_err(err)?;
+    Ok(nalgebra::DMatrix::from_row_slice(r, c, &v.as_tensor().flatten_all().and_then(|t| t.to_vec1::<f64>()).map_err(err)?))
+}
+
 /// `softplus(z) = max(z, 0) + ln(1 + e^{−|z|})` in tensor operations.
 pub(crate) fn softplus(z: &Tensor) -> candle_core::Result<Tensor> {
     z.relu()? + ((z.abs()?.neg()?.exp()? + 1.0)?.log()?)

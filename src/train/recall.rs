@@ -94,6 +94,12 @@ pub fn pair_input(n: usize, prev: Option<usize>, cur: usize) -> DVector<f64> {
     x
 }
 
+/// `W x̂` for the pair x̂ = [e_prev; e_cur] (prev `None` at t = 0) over n tokens, W with 2n
+/// columns (W_B or W_C): the sum of two columns, without forming x̂.
+pub fn pair_projection(w: &DMatrix<f64>, n: usize, prev: Option<usize>, cur: usize) -> Vec<f64> {
+    (0..w.nrows()).map(|s| prev.map_or(0.0, |p| w[(s, p)]) + w[(s, n + cur)]).collect()
+}
+
 impl RecallMamba {
     /// Fresh weights from `key` (see the module's initialisation).
     pub fn init(shape: RecallShape, key: StreamKey, trainable: Trainable) -> Result<Self> {
@@ -155,11 +161,7 @@ impl RecallMamba {
 
     /// The weights as matrices.
     pub fn weights(&self) -> Result<RecallWeights> {
-        let err = |e| super::candle_error("reading the weights", e);
-        let matrix = |v: &Var| -> Result<DMatrix<f64>> {
-            let (r, c) = v.as_tensor().dims2().map_err(err)?;
-            Ok(DMatrix::from_row_slice(r, c, &v.as_tensor().flatten_all().and_then(|t| t.to_vec1::<f64>()).map_err(err)?))
-        };
+        let matrix = super::var_matrix;
         Ok(RecallWeights {
             w_delta: matrix(&self.w_delta)?,
             b_delta: DVector::from_column_slice(matrix(&self.b_delta)?.as_slice()),
@@ -316,6 +318,16 @@ mod tests {
         let (mixer, _, xs) = model(2, Trainable::All).to_model(&[3, 1]).unwrap();
         assert_eq!(mixer.conv.apply(&DVector::zeros(12), &xs[0]), pair_input(6, None, 3));
         assert_eq!(mixer.conv.apply(&xs[0], &xs[1]), pair_input(6, Some(3), 1));
+    }
+
+    /// The projection of a pair is the matrix times [`pair_input`].
+    #[test]
+    fn the_pair_projection_is_the_product_with_the_pair_input() {
+        let w = model(3, Trainable::All).weights().unwrap().w_b;
+        for (prev, cur) in [(None, 4), (Some(0), 5), (Some(5), 1)] {
+            let want = &w * pair_input(6, prev, cur);
+            assert_eq!(pair_projection(&w, 6, prev, cur), want.as_slice(), "{prev:?}, {cur}");
+        }
     }
 
     /// The loss counts only the queries: a batch without one has none, and the loss of one

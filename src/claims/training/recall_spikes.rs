@@ -19,7 +19,7 @@ use crate::claim::{custom, Claim, Comparison, Figure, HeatMap, Kind, Outcome, Pa
 use crate::stats::clopper_pearson;
 use crate::train::adam::AdamConfig;
 use crate::train::fit::RunKeys;
-use crate::train::recall::{fit_recall, query_scores, recall_batch, RecallFit, RecallMamba, RecallShape, RecallWeights, Trainable};
+use crate::train::recall::{fit_recall, pair_projection, query_scores, recall_batch, RecallFit, RecallMamba, RecallShape, RecallWeights, Trainable};
 use rayon::prelude::*;
 
 /// Held-out query accuracy that counts as having learned the task.
@@ -56,9 +56,9 @@ fn pair_kind(x: &[usize], t: usize, keys: usize) -> PairKind {
     }
 }
 
-/// ‖W x̂_t‖ with x̂_t = [e_{x_{t−1}}; e_{x_t}] (W is N × 2n), without forming x̂.
+/// ‖W x̂_t‖ with x̂_t = [e_{x_{t−1}}; e_{x_t}] (W is N × 2n).
 fn pair_norm(w: &nalgebra::DMatrix<f64>, n: usize, prev: usize, cur: usize) -> f64 {
-    (0..w.nrows()).map(|s| (w[(s, prev)] + w[(s, n + cur)]).powi(2)).sum::<f64>().sqrt()
+    pair_projection(w, n, Some(prev), cur).iter().map(|v| v * v).sum::<f64>().sqrt()
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -106,7 +106,8 @@ fn cosine(a: &[f64], b: &[f64]) -> f64 {
 fn addressing(w: &RecallWeights, shape: RecallShape) -> (Vec<f64>, f64) {
     let (n, keys) = (shape.vocab, shape.keys);
     let mean = |m: &nalgebra::DMatrix<f64>, pairs: &[(usize, usize)]| -> Vec<f64> {
-        (0..m.nrows()).map(|s| pairs.iter().map(|&(p, c)| m[(s, p)] + m[(s, n + c)]).sum::<f64>() / pairs.len() as f64).collect()
+        let projections: Vec<Vec<f64>> = pairs.iter().map(|&(p, c)| pair_projection(m, n, Some(p), c)).collect();
+        (0..m.nrows()).map(|s| projections.iter().map(|v| v[s]).sum::<f64>() / pairs.len() as f64).collect()
     };
     let writes: Vec<Vec<f64>> = (0..keys).map(|k| mean(&w.w_b, &(keys..n).map(|v| (k, v)).collect::<Vec<_>>())).collect();
     let reads: Vec<Vec<f64>> = (0..keys).map(|k| mean(&w.w_c, &(keys..n).map(|u| (u, k)).collect::<Vec<_>>())).collect();
@@ -241,7 +242,8 @@ fn row(r: &Run) -> serde_json::Value {
 /// |B(x̂_t)| or |C(x̂_t)| component by component over the first `window` positions of a
 /// sequence: `values[s][t]`.
 fn components(w: &nalgebra::DMatrix<f64>, x: &[usize], n: usize, window: usize) -> Vec<Vec<f64>> {
-    (0..w.nrows()).map(|s| (0..window.min(x.len())).map(|t| (if t > 0 { w[(s, x[t - 1])] } else { 0.0 } + w[(s, n + x[t])]).abs()).collect()).collect()
+    let by_position: Vec<Vec<f64>> = (0..window.min(x.len())).map(|t| pair_projection(w, n, t.checked_sub(1).map(|p| x[p]), x[t])).collect();
+    (0..w.nrows()).map(|s| by_position.iter().map(|v| v[s].abs()).collect()).collect()
 }
 
 fn spikes_check(setting: Setting, trainable: Trainable) -> impl crate::claim::Check {
