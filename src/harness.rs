@@ -62,13 +62,45 @@ fn differs_on_one_thread(claim: &Claim, cfg: &RunConfig, result: &ClaimResult) -
 /// Runs `claims` as tests (libtest's command-line arguments apply: filters, `--list`,
 /// `--exact`, `--test-threads`) and returns the exit code.
 pub fn main(claims: Vec<Claim>) -> ExitCode {
+    run(claims).exit_code()
+}
+
+/// What a run of the harness leaves: the results of the claims that ran (in the order given;
+/// empty when a filter or `--list` ran none) and whether it passed. A test target that checks
+/// the run as a whole (its report, its errata recomputed) reads `results`.
+pub struct Finished {
+    /// The results of the claims that ran, at the run's seed and budget.
+    pub results: RunResults,
+    /// Whether a test failed (libtest has printed which).
+    pub tests_failed: bool,
+    /// A bad setting in the environment or an unwritable results file (printed as one line).
+    pub error: Option<String>,
+}
+
+impl Finished {
+    /// 2 for an error, 101 (libtest's code) when a test failed, otherwise 0.
+    pub fn exit_code(&self) -> ExitCode {
+        match (&self.error, self.tests_failed) {
+            (Some(_), _) => ExitCode::from(2),
+            (None, true) => ExitCode::from(101),
+            (None, false) => ExitCode::SUCCESS,
+        }
+    }
+
+    /// A run that cannot pass for `why`, printed as one error line.
+    fn error(results: RunResults, why: String) -> Self {
+        eprintln!("error: {why}");
+        Finished { results, tests_failed: false, error: Some(why) }
+    }
+}
+
+/// [`main`], returning the results instead of only the exit code; a bad setting or an
+/// unwritable results file is printed as one error line.
+pub fn run(claims: Vec<Claim>) -> Finished {
     let args = Arguments::from_args();
     let settings = match RunSettings::from_env() {
         Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return Finished::error(RunResults::new(1, crate::claim::Budget::Quick, "cpu", Vec::new()), e.to_string()),
     };
     let done: Arc<Mutex<Vec<(usize, ClaimResult)>>> = Arc::default();
     let trials: Vec<Trial> = claims
@@ -90,16 +122,15 @@ pub fn main(claims: Vec<Claim>) -> ExitCode {
     let mut results: Vec<(usize, ClaimResult)> = std::mem::take(&mut *done.lock().expect("the tests are over"));
     results.sort_by_key(|(i, _)| *i);
     let run = RunResults::new(settings.seed, settings.budget, "cpu", results.into_iter().map(|(_, r)| r).collect());
-    let json = std::env::var("SSMCHECK_RESULTS").ok().map(|p| JsonFile(p.into()));
     if !run.claims.is_empty() {
         println!();
         let _ = TerminalTable.report(&run);
     }
+    let json = std::env::var("SSMCHECK_RESULTS").ok().map(|p| JsonFile(p.into()));
     if let Err(e) = json.map_or(Ok(()), |j| j.report(&run)) {
-        eprintln!("error: {e}");
-        return ExitCode::from(2);
+        return Finished::error(run, e.to_string());
     }
-    conclusion.exit_code()
+    Finished { results: run, tests_failed: conclusion.has_failed(), error: None }
 }
 
 #[cfg(test)]

@@ -2,7 +2,6 @@
 //! input, leaving nothing half-written.
 
 use crate::common::ssmcheck;
-use std::path::Path;
 use std::process::Output;
 
 fn assert_one_line_error(out: &Output, needle: &str) {
@@ -80,43 +79,6 @@ fn auto_backend_falls_back_to_the_cpu_and_says_so() {
     assert!(out.stderr.is_empty(), "auto must not print driver noise: {}", String::from_utf8_lossy(&out.stderr));
     let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(v["backend"], "cpu");
-}
-
-#[test]
-fn report_writes_html_svg_and_json_from_the_results() {
-    let dir = tempfile::tempdir().unwrap();
-    let out_dir = crate::common::quick_report();
-    let html = std::fs::read_to_string(out_dir.join("index.html")).unwrap();
-    assert!(html.contains("004.cor1.printed") && html.contains("<table>") && !html.contains("http"));
-    // One summary row and one block of the claim table per paper, in paper order, with the
-    // paper's counts of claims, theorems and errata.
-    let results: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out_dir.join("results.json")).unwrap()).unwrap();
-    let mut at = 0;
-    for paper in ["000", "001", "002", "003", "004"] {
-        let mine: Vec<&serde_json::Value> =
-            results["claims"].as_array().unwrap().iter().filter(|c| c["id"].as_str().unwrap().starts_with(&format!("{paper}."))).collect();
-        let count = |status: &str| mine.iter().filter(|c| c["status"] == status).count();
-        let row = format!("<a href=\"#paper-{paper}\">");
-        let start = html.find(&row).unwrap_or_else(|| panic!("no summary row for {paper}"));
-        assert!(start > at, "{paper}'s summary row is out of order");
-        at = start;
-        let cells = format!("<td class=\"num\">{}</td><td class=\"num\">{}</td><td>{} ", mine.len(), count("theorem"), count("erratum"));
-        assert!(html[start..].split("</tr>").next().unwrap().contains(&cells), "{paper}: expected {cells}");
-        assert!(html.contains(&format!("<tr class=\"paper\" id=\"paper-{paper}\">")), "{paper}'s block of the table");
-    }
-    let svgs: Vec<_> = std::fs::read_dir(out_dir.join("svg")).unwrap().collect();
-    assert!(svgs.len() >= 8);
-    for e in std::fs::read_dir(out_dir).unwrap() {
-        let name = e.unwrap().file_name().into_string().unwrap();
-        assert!(!name.contains("tmp") && !name.contains(".old-"), "leftover {name}");
-    }
-    // Rendering again from the saved results gives the same page.
-    let again = dir.path().join("again");
-    let from = out_dir.join("results.json");
-    let out = ssmcheck(&["report", "--from", from.to_str().unwrap(), "--out", again.to_str().unwrap()]);
-    assert!(out.status.success());
-    assert!(html == std::fs::read_to_string(again.join("index.html")).unwrap(), "re-rendered page differs");
-    assert!(Path::new(&again.join("svg")).is_dir());
 }
 
 #[test]

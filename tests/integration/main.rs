@@ -1,7 +1,7 @@
 //! The engine's integration tests, one module per subject, in one test crate: one build and
 //! one link of the library for all of them, where a binary per file linked it sixteen times.
 //! `cargo test --test integration shard::` runs one module. (The claims' own verdicts are
-//! `tests/each_claim.rs`, and the example conjectures `tests/conjectures.rs`: both have
+//! `tests/each_claim/main.rs`, and the example conjectures `tests/conjectures.rs`: both have
 //! harnesses of their own.)
 
 mod claims;
@@ -19,7 +19,6 @@ mod nvrtc;
 mod quickcheck_interop;
 mod realization_counterexamples;
 mod recall_counterexamples;
-mod recompute_script;
 mod reference;
 mod shard;
 mod stability_counterexamples;
