@@ -11,14 +11,15 @@
 //! - learned: `Δ_t = softplus(W_Δ x̂_t + b_Δ)` ∈ ℝ^d, `Λ = −exp(θ)` (d × N, Mamba's
 //!   parametrisation, S4D-real start `Λ[a,s] = −(s+1)`), `B_t = W_B x̂_t`, `C_t = W_C x̂_t` ∈ ℝ^N;
 //! - the scan `h_t = e^{Λ ⊙ Δ_t} ⊙ h_{t−1} + (Δ_t ⊙ x̂_t) B_tᵀ`, `y_t = h_t C_t`;
-//! - fixed read-out `W_o = [−I I]`: logits `z_t = y_t[n:] − y_t[:n]`.
+//! - fixed read-out `W_o = [−I I]`: logits `z_t = y_t[n:] − y_t[:n]` (App. B's simplification;
+//!   [`RecallMamba::learn_readout`] learns W_o instead, as the paper's Figure 7 did).
 //!
 //! Initialisation (the paper gives none; Mamba's where it has one): W_Δ entries uniform on
 //! [−0.25, 0.25], b_Δ so that softplus(b_Δ) is log-uniform on [10⁻³, 10⁻¹], W_B and W_C entries
-//! N(0, 1/d).
+//! N(0, 1/d), a learned W_o's entries N(0, 1/d).
 
 use super::adam::{Adam, AdamConfig};
-use super::fit::RunKeys;
+use super::fit::{RunKeys, Targets};
 use super::scan_op::selective_scan;
 use super::{softplus, var};
 use crate::error::{Error, Result};
@@ -67,6 +68,8 @@ pub struct RecallMamba {
     log_neg_lambda: Var,
     w_b: Var,
     w_c: Var,
+    /// A learned read-out W_o (n × d); `None` is the fixed [−I I].
+    w_out: Option<Var>,
 }
 
 /// The weights of a [`RecallMamba`] as matrices (rows = output coordinates).
@@ -82,6 +85,21 @@ pub struct RecallWeights {
     pub w_b: DMatrix<f64>,
     /// W_C (N × d).
     pub w_c: DMatrix<f64>,
+    /// The read-out W_o (n × d): [`minus_identity_identity`] unless learned.
+    pub readout: DMatrix<f64>,
+}
+
+/// 002's fixed read-out `[−I I]` (n × 2n): logit k is y[n + k] − y[k].
+pub fn minus_identity_identity(n: usize) -> DMatrix<f64> {
+    DMatrix::from_fn(n, 2 * n, |k, a| {
+        if a == k {
+            -1.0
+        } else if a == n + k {
+            1.0
+        } else {
+            0.0
+        }
+    })
 }
 
 /// `x̂ = [e_prev; e_cur]` (prev `None` at t = 0) over n tokens.
@@ -116,7 +134,17 @@ impl RecallMamba {
         let w_b = var((0..n * d).map(|_| scale * s.normal()).collect(), n, d)?;
         let w_c = var((0..n * d).map(|_| scale * s.normal()).collect(), n, d)?;
         let log_neg_lambda = var((0..d * n).map(|i| ((i % n + 1) as f64).ln()).collect(), d, n)?;
-        Ok(RecallMamba { shape, trainable, w_delta, b_delta, log_neg_lambda, w_b, w_c })
+        Ok(RecallMamba { shape, trainable, w_delta, b_delta, log_neg_lambda, w_b, w_c, w_out: None })
+    }
+
+    /// The same model with a learned read-out W_o (n × d, entries N(0, 1/d) from `key`) in
+    /// place of the fixed [−I I]; it is trained whatever [`Trainable`] says.
+    pub fn learn_readout(self, key: StreamKey) -> Result<Self> {
+        let (n, d) = (self.shape.vocab, self.shape.channels());
+        let mut s = Stream::new(key, 0);
+        let scale = 1.0 / (d as f64).sqrt();
+        let w_out = var((0..n * d).map(|_| scale * s.normal()).collect(), n, d)?;
+        Ok(RecallMamba { w_out: Some(w_out), ..self })
     }
 
     /// The variables training changes.
@@ -125,6 +153,7 @@ impl RecallMamba {
         if self.trainable == Trainable::All {
             v.extend([self.w_b.clone(), self.w_c.clone()]);
         }
+        v.extend(self.w_out.clone());
         v
     }
 
@@ -156,7 +185,10 @@ impl RecallMamba {
         let a = self.log_neg_lambda.as_tensor().exp()?.neg()?.t()?.contiguous()?;
         let y = selective_scan(&x, &delta, &a, &b, &c)?;
         let n = self.shape.vocab;
-        y.narrow(D::Minus1, n, n)? - y.narrow(D::Minus1, 0, n)?
+        match &self.w_out {
+            None => y.narrow(D::Minus1, n, n)? - y.narrow(D::Minus1, 0, n)?,
+            Some(w) => y.reshape((batch * len, d))?.matmul(&w.as_tensor().t()?)?.reshape((batch, len, n)),
+        }
     }
 
     /// The weights as matrices.
@@ -168,11 +200,12 @@ impl RecallMamba {
             lambda: matrix(&self.log_neg_lambda)?.map(|v| -v.exp()),
             w_b: matrix(&self.w_b)?,
             w_c: matrix(&self.w_c)?,
+            readout: self.w_out.as_ref().map_or_else(|| Ok(minus_identity_identity(self.shape.vocab)), matrix)?,
         })
     }
 
     /// The same weights as the suite's mixer and read-out: embedding `[e_v; e_v]`, the pair
-    /// convolution, Mamba's recurrence, no gate, `W_o = [−I I]`. Returns the mixer, the read-out
+    /// convolution, Mamba's recurrence, no gate, the read-out W_o. Returns the mixer, the read-out
     /// and the embeddings x_t of `tokens`.
     pub fn to_model(&self, tokens: &[usize]) -> Result<(Mixer, Readout, Vec<DVector<f64>>)> {
         let w = self.weights()?;
@@ -189,18 +222,7 @@ impl RecallMamba {
             c: Projection::Linear(w.w_c),
             gate: None,
         };
-        let readout = Readout {
-            w: DMatrix::from_fn(n, d, |k, a| {
-                if a == k {
-                    -1.0
-                } else if a == n + k {
-                    1.0
-                } else {
-                    0.0
-                }
-            }),
-            b: DVector::zeros(n),
-        };
+        let readout = Readout { w: w.readout, b: DVector::zeros(n) };
         let xs = tokens.iter().map(|&v| DVector::from_fn(d, |a, _| f64::from(a % n == v))).collect();
         Ok((mixer, readout, xs))
     }
@@ -235,6 +257,21 @@ pub fn query_scores(logits: &Tensor, targets: &[Vec<Option<usize>>]) -> candle_c
         .collect())
 }
 
+/// Held-out sequences scored per forward pass (bounds the memory of a scoring pass).
+const SCORING_CHUNK: usize = 500;
+
+/// The query accuracy of `model` on the held-out sequences `0..count` of the stream `key`, one
+/// value per sequence that has a query (the fraction of its queries answered right), in order.
+pub fn held_out_accuracies(model: &RecallMamba, cfg: &RecallFit, key: StreamKey, count: usize) -> Result<Vec<f64>> {
+    let mut accuracies = Vec::with_capacity(count);
+    for first in (0..count).step_by(SCORING_CHUNK) {
+        let (tokens, targets) = recall_batch(model.shape, cfg, key, first as u64, SCORING_CHUNK.min(count - first))?;
+        let scores = model.logits(&tokens).and_then(|z| query_scores(&z, &targets)).map_err(|e| super::candle_error("scoring", e))?;
+        accuracies.extend(scores.iter().filter(|&&(_, all)| all > 0).map(|&(right, all)| right as f64 / all as f64));
+    }
+    Ok(accuracies)
+}
+
 /// The settings of a recall training run.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RecallFit {
@@ -248,6 +285,8 @@ pub struct RecallFit {
     pub batch: usize,
     /// Adam's settings (constant learning rate).
     pub adam: AdamConfig,
+    /// What training predicts at the queries (held-out scoring always uses the task's own).
+    pub targets: Targets,
 }
 
 /// Token sequences and, per position, the query's target (None where nothing is asked).
@@ -273,9 +312,26 @@ pub fn recall_train_step(model: &RecallMamba, opt: &mut Adam, (tokens, targets):
 
 /// Trains `model` with the loss at the query positions on fresh batches from `keys.train`
 /// (step s uses sequences `s·batch..(s+1)·batch`): the loss at every step, before its update.
+/// With [`Targets::Shuffled`] each query's target is an independent uniform value token.
 pub fn fit_recall(model: &RecallMamba, cfg: &RecallFit, keys: &RunKeys) -> Result<Vec<f64>> {
     let mut opt = Adam::new(model.vars(), cfg.adam).map_err(|e| super::candle_error("training", e))?;
-    (0..cfg.steps).map(|step| recall_train_step(model, &mut opt, &recall_batch(model.shape, cfg, keys.train, (step * cfg.batch) as u64, cfg.batch)?)).collect()
+    let shuffled = StreamKey::new(keys.train.as_u64(), "shuffled targets");
+    let RecallShape { vocab, keys: k } = model.shape;
+    (0..cfg.steps)
+        .map(|step| {
+            let first = (step * cfg.batch) as u64;
+            let (tokens, mut targets) = recall_batch(model.shape, cfg, keys.train, first, cfg.batch)?;
+            if cfg.targets == Targets::Shuffled {
+                for (i, seq) in targets.iter_mut().enumerate() {
+                    let mut s = Stream::new(shuffled, first + i as u64);
+                    for t in seq.iter_mut().flatten() {
+                        *t = k + ((s.uniform() * (vocab - k) as f64) as usize).min(vocab - k - 1);
+                    }
+                }
+            }
+            recall_train_step(model, &mut opt, &(tokens, targets))
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -293,8 +349,9 @@ mod tests {
     /// they agree to a few hundred roundings: 10⁻¹² leaves a factor 10 to spare.
     #[test]
     fn the_trained_model_is_the_suites_mixer() {
-        for keys in [1, 2, 3] {
-            let m = model(keys, Trainable::All);
+        let learned = model(2, Trainable::All).learn_readout(StreamKey::new(2, "readout")).unwrap();
+        for m in [model(1, Trainable::All), model(2, Trainable::All), model(3, Trainable::All), learned] {
+            let keys = m.shape.keys;
             let tokens = vec![0, 3, 4, 1, 5, 5, 0, 2, 3, 1, 0, 4];
             let logits = m.logits(std::slice::from_ref(&tokens)).unwrap().squeeze(0).unwrap().to_vec2::<f64>().unwrap();
             let (mixer, readout, xs) = m.to_model(&tokens).unwrap();
@@ -345,6 +402,35 @@ mod tests {
         assert!((loss.to_scalar::<f64>().unwrap() - want).abs() < 1e-12);
     }
 
+    /// A learned read-out starts random, is one more variable, and moves in training; the
+    /// fixed one is [−I I].
+    #[test]
+    fn a_learned_readout_is_trained() {
+        assert_eq!(model(2, Trainable::All).weights().unwrap().readout, minus_identity_identity(6));
+        let m = model(2, Trainable::FrozenProjections).learn_readout(StreamKey::new(3, "readout")).unwrap();
+        assert_eq!(m.vars().len(), 4);
+        let before = m.weights().unwrap().readout;
+        assert_eq!(before.shape(), (6, 12));
+        let cfg = RecallFit { len: 16, max_noise: 2, steps: 3, batch: 2, adam: AdamConfig { lr: 0.01, ..Default::default() }, targets: Targets::Task };
+        fit_recall(&m, &cfg, &RunKeys::new(1, "readout")).unwrap();
+        assert_ne!(m.weights().unwrap().readout, before);
+    }
+
+    /// Shuffled targets train on other values than the task's, and on nothing but values: the
+    /// same steps from the same start end at other weights.
+    #[test]
+    fn shuffled_targets_change_what_is_learned() {
+        let cfg = RecallFit { len: 16, max_noise: 2, steps: 5, batch: 4, adam: AdamConfig { lr: 0.01, ..Default::default() }, targets: Targets::Task };
+        let train = |targets: Targets| {
+            let m = model(2, Trainable::All);
+            let loss = fit_recall(&m, &RecallFit { targets, ..cfg }, &RunKeys::new(4, "shuffle")).unwrap();
+            (loss, m.weights().unwrap())
+        };
+        let (task, shuffled) = (train(Targets::Task), train(Targets::Shuffled));
+        assert_ne!(task.0[0].to_bits(), shuffled.0[0].to_bits(), "the first batch's targets differ");
+        assert_ne!(task.1, shuffled.1);
+    }
+
     /// With B and C frozen the optimiser sees three variables, else five; the frozen ones do
     /// not move in a training step.
     #[test]
@@ -352,7 +438,7 @@ mod tests {
         let m = model(2, Trainable::FrozenProjections);
         assert_eq!(m.vars().len(), 3);
         let before = m.weights().unwrap();
-        let cfg = RecallFit { len: 16, max_noise: 2, steps: 3, batch: 2, adam: AdamConfig { lr: 0.01, ..Default::default() } };
+        let cfg = RecallFit { len: 16, max_noise: 2, steps: 3, batch: 2, adam: AdamConfig { lr: 0.01, ..Default::default() }, targets: Targets::Task };
         fit_recall(&m, &cfg, &RunKeys::new(1, "frozen")).unwrap();
         let after = m.weights().unwrap();
         assert_eq!((before.w_b, before.w_c), (after.w_b, after.w_c));
@@ -365,7 +451,7 @@ mod tests {
     #[test]
     fn a_short_training_lowers_the_loss() {
         let m = RecallMamba::init(RecallShape { vocab: 6, keys: 2 }, StreamKey::new(5, "short"), Trainable::All).unwrap();
-        let cfg = RecallFit { len: 32, max_noise: 3, steps: 300, batch: 16, adam: AdamConfig { lr: 0.01, ..Default::default() } };
+        let cfg = RecallFit { len: 32, max_noise: 3, steps: 300, batch: 16, adam: AdamConfig { lr: 0.01, ..Default::default() }, targets: Targets::Task };
         let loss = fit_recall(&m, &cfg, &RunKeys::new(5, "short")).unwrap();
         let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
         let (first, last) = (mean(&loss[..30]), mean(&loss[loss.len() - 30..]));
@@ -380,7 +466,8 @@ mod tests {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
             pool.install(|| {
                 let m = RecallMamba::init(RecallShape { vocab: 8, keys: 2 }, StreamKey::new(9, "threads"), Trainable::All).unwrap();
-                let cfg = RecallFit { len: 32, max_noise: 3, steps: 20, batch: 16, adam: AdamConfig { lr: 0.02, ..Default::default() } };
+                let cfg =
+                    RecallFit { len: 32, max_noise: 3, steps: 20, batch: 16, adam: AdamConfig { lr: 0.02, ..Default::default() }, targets: Targets::Task };
                 let loss = fit_recall(&m, &cfg, &RunKeys::new(9, "threads")).unwrap();
                 (loss, m.weights().unwrap())
             })

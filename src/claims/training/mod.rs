@@ -6,6 +6,7 @@
 use crate::claim::{Family, Figure, Registry, Series, Style};
 
 pub mod keep_fifth;
+pub mod readout;
 pub mod recall_spikes;
 
 /// The training family: the papers' trained-model experiments at small scale.
@@ -15,6 +16,7 @@ pub const FAMILY: Family = Family::new("training");
 pub fn register(r: &mut Registry) {
     keep_fifth::register(r);
     recall_spikes::register(r);
+    readout::register(r);
 }
 
 /// The half-width of a two-sided Hoeffding interval for the mean of `m` i.i.d. values in

@@ -18,8 +18,8 @@ use super::hoeffding;
 use crate::claim::{custom, Claim, Comparison, Figure, HeatMap, Kind, Outcome, Paper, Relation, Sizes, Verdict, ALPHA};
 use crate::stats::clopper_pearson;
 use crate::train::adam::AdamConfig;
-use crate::train::fit::RunKeys;
-use crate::train::recall::{fit_recall, pair_projection, query_scores, recall_batch, RecallFit, RecallMamba, RecallShape, RecallWeights, Trainable};
+use crate::train::fit::{RunKeys, Targets};
+use crate::train::recall::{fit_recall, held_out_accuracies, pair_projection, recall_batch, RecallFit, RecallMamba, RecallShape, RecallWeights, Trainable};
 use rayon::prelude::*;
 
 /// Held-out query accuracy that counts as having learned the task.
@@ -33,8 +33,6 @@ const MOST: f64 = 0.5;
 const MAX_NOISE: usize = 3;
 /// The Adam learning rate (constant).
 const LR: f64 = 0.02;
-/// Held-out sequences scored per forward pass.
-const SCORING_CHUNK: usize = 500;
 
 /// What a position's input pair is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -201,15 +199,10 @@ fn run(
     let loss = fit_recall(&model, cfg, &keys)?;
     let weights = model.weights()?;
     let (n, k) = (setting.shape.vocab, setting.shape.keys);
-    // Held-out sequences in chunks (memory), each scored and probed.
-    let (mut accuracies, mut b, mut c) = (Vec::with_capacity(test_size), Vec::with_capacity(test_size), Vec::with_capacity(test_size));
-    for first in (0..test_size).step_by(SCORING_CHUNK) {
-        let (tokens, targets) = recall_batch(setting.shape, cfg, keys.test, first as u64, SCORING_CHUNK.min(test_size - first))?;
-        let scores = model.logits(&tokens).and_then(|z| query_scores(&z, &targets)).map_err(|e| crate::train::candle_error("scoring", e))?;
-        accuracies.extend(scores.iter().filter(|&&(_, all)| all > 0).map(|&(right, all)| right as f64 / all as f64));
-        b.extend(tokens.iter().map(|x| spike_ratio(&weights.w_b, x, k, n, PairKind::Write)));
-        c.extend(tokens.iter().map(|x| spike_ratio(&weights.w_c, x, k, n, PairKind::Read)));
-    }
+    let accuracies = held_out_accuracies(&model, cfg, keys.test, test_size)?;
+    let tokens = recall_batch(setting.shape, cfg, keys.test, 0, test_size)?.0;
+    let mut b: Vec<f64> = tokens.iter().map(|x| spike_ratio(&weights.w_b, x, k, n, PairKind::Write)).collect();
+    let mut c: Vec<f64> = tokens.iter().map(|x| spike_ratio(&weights.w_c, x, k, n, PairKind::Read)).collect();
     // A sequence without a query, or without positions of the kind (a NaN ratio), says nothing
     // of that statistic and is left out of it (with T ≥ 32 none was measured to be).
     b.retain(|v| !v.is_nan());
@@ -265,7 +258,7 @@ fn spikes_check(setting: Setting, trainable: Trainable) -> impl crate::claim::Ch
         let [quick, standard, deep] = setting.steps;
         let (len, steps): (usize, usize) = ctx.size("(sequence length T, Adam steps of 16 sequences)", Sizes::new((64, quick), (64, standard), (128, deep)));
         let test_size: usize = ctx.size("held-out sequences per run", Sizes::new(6000, 6000, 10000));
-        let cfg = RecallFit { len, max_noise: MAX_NOISE, steps, batch: 16, adam: AdamConfig { lr: LR, ..Default::default() } };
+        let cfg = RecallFit { len, max_noise: MAX_NOISE, steps, batch: 16, adam: AdamConfig { lr: LR, ..Default::default() }, targets: Targets::Task };
         let alpha = ALPHA / (3 * seeds) as f64;
         ctx.progress.expect(seeds);
         // Runs in parallel, each on one thread.
