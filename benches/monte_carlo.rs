@@ -207,8 +207,8 @@ fn train_step(c: &mut Criterion) {
     let mut g = c.benchmark_group("train_step");
     g.throughput(Throughput::Elements(16 * 64));
     for (vocab, keys) in [(8, 2), (12, 4)] {
-        let shape = RecallShape { vocab, keys };
-        let cfg = RecallFit { len: 64, max_noise: 3, steps: 1, batch: 16, adam: Default::default(), targets: Targets::Task };
+        let shape = RecallShape { vocab, keys, states: keys };
+        let cfg = RecallFit { len: 64, data: RecallData::Latest { max_noise: 3 }, steps: 1, batch: 16, adam: Default::default(), targets: Targets::Task };
         let batch = recall_batch(shape, &cfg, StreamKey::new(1, "bench"), 0, 16).unwrap();
         let model = RecallMamba::init(shape, StreamKey::new(1, "recall"), Trainable::All).unwrap();
         let mut opt = Adam::new(model.vars(), Default::default()).unwrap();

@@ -1,6 +1,6 @@
-//! 002's simplified Mamba (Sec. 2.2, Eq. (2), Fig. 3 right) with |K| ≥ 1 keys and N = |K|
-//! states, as trained for Figures 5 and 6 ("we use the original B(x̂_t), C(x̂_t) ∈ ℝ^N without
-//! simplification"). Written once in candle tensors for training; [`RecallMamba::to_model`] gives
+//! 002's simplified Mamba (Sec. 2.2, Eq. (2), Fig. 3 right) with |K| ≥ 1 keys and N states:
+//! N = |K| as trained for Figures 5 and 6 ("we use the original B(x̂_t), C(x̂_t) ∈ ℝ^N without
+//! simplification"), other N for the state-size sweep of 000's Fig. A.3. Written once in candle tensors for training; [`RecallMamba::to_model`] gives
 //! the same weights as the suite's [`Mixer`] and [`Readout`], which must compute the same logits
 //! (a test).
 //!
@@ -27,6 +27,7 @@ use crate::math::softplus::softplus_inv;
 use crate::mc::{Stream, StreamKey};
 use crate::model::mixer::{Activation, Mixer, MixerKind, Projection, Readout, ShortConv, StepSize};
 use crate::tasks::associative_recall::latest_association;
+use crate::tasks::mqar::{MqarSpec, QueryPlacement, Token};
 use candle_core::{DType, Device, Tensor, Var, D};
 use nalgebra::{DMatrix, DVector};
 
@@ -35,8 +36,10 @@ use nalgebra::{DMatrix, DVector};
 pub struct RecallShape {
     /// n = |V|: keys 0..|K|−1, values |K|..n−1.
     pub vocab: usize,
-    /// |K|, which is also the state size N.
+    /// |K|.
     pub keys: usize,
+    /// The state size N (002's Figures 5 and 6 have N = |K|).
+    pub states: usize,
 }
 
 impl RecallShape {
@@ -121,11 +124,13 @@ pub fn pair_projection(w: &DMatrix<f64>, n: usize, prev: Option<usize>, cur: usi
 impl RecallMamba {
     /// Fresh weights from `key` (see the module's initialisation).
     pub fn init(shape: RecallShape, key: StreamKey, trainable: Trainable) -> Result<Self> {
-        let RecallShape { vocab, keys } = shape;
-        if keys == 0 || keys >= vocab {
-            return Err(Error::InvalidParameter(format!("002's simplified Mamba needs 1 ≤ |K| < |V| (got |K| = {keys}, |V| = {vocab})")));
+        let RecallShape { vocab, keys, states } = shape;
+        if keys == 0 || keys >= vocab || states == 0 {
+            return Err(Error::InvalidParameter(format!(
+                "002's simplified Mamba needs 1 ≤ |K| < |V| and N ≥ 1 (got |K| = {keys}, |V| = {vocab}, N = {states})"
+            )));
         }
-        let (d, n) = (shape.channels(), keys);
+        let (d, n) = (shape.channels(), states);
         let mut s = Stream::new(key, 0);
         let w_delta = var((0..d * d).map(|_| 0.5 * s.uniform() - 0.25).collect(), d, d)?;
         let log_uniform = |u: f64| softplus_inv((1e-3f64.ln() + u * (1e-1f64.ln() - 1e-3f64.ln())).exp());
@@ -180,8 +185,8 @@ impl RecallMamba {
         let flat = x.reshape((batch * len, d))?;
         let pre = flat.matmul(&self.w_delta.as_tensor().t()?)?.broadcast_add(&self.b_delta.as_tensor().t()?)?;
         let delta = softplus(&pre)?.reshape((batch, len, d))?;
-        let b = flat.matmul(&self.w_b.as_tensor().t()?)?.reshape((batch, len, self.shape.keys))?;
-        let c = flat.matmul(&self.w_c.as_tensor().t()?)?.reshape((batch, len, self.shape.keys))?;
+        let b = flat.matmul(&self.w_b.as_tensor().t()?)?.reshape((batch, len, self.shape.states))?;
+        let c = flat.matmul(&self.w_c.as_tensor().t()?)?.reshape((batch, len, self.shape.states))?;
         let a = self.log_neg_lambda.as_tensor().exp()?.neg()?.t()?.contiguous()?;
         let y = selective_scan(&x, &delta, &a, &b, &c)?;
         let n = self.shape.vocab;
@@ -277,8 +282,8 @@ pub fn held_out_accuracies(model: &RecallMamba, cfg: &RecallFit, key: StreamKey,
 pub struct RecallFit {
     /// Sequence length T.
     pub len: usize,
-    /// Algorithm 1's maximum noise length n_ε.
-    pub max_noise: usize,
+    /// What the sequences are.
+    pub data: RecallData,
     /// Adam steps.
     pub steps: usize,
     /// Fresh sequences per step.
@@ -289,13 +294,45 @@ pub struct RecallFit {
     pub targets: Targets,
 }
 
+/// The sequences a [`RecallMamba`] is trained and scored on, over its vocabulary (keys
+/// 0..|K|−1, values |K|..n−1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecallData {
+    /// 002's Algorithm 1 with maximum noise length n_ε: the latest association of each queried
+    /// key ([`latest_association`]).
+    Latest {
+        /// n_ε.
+        max_noise: usize,
+    },
+    /// 000's MQAR ([`MqarSpec`]): κ = |K| pairs, then each key queried once; value j is token
+    /// |K| + j.
+    Mqar {
+        /// Where the queries sit.
+        placement: QueryPlacement,
+    },
+}
+
 /// Token sequences and, per position, the query's target (None where nothing is asked).
 pub type RecallBatch = (Vec<Vec<usize>>, Vec<Vec<Option<usize>>>);
 
-/// Algorithm 1's sequences `first..first + count` of the stream `key`: tokens and targets.
+/// The sequences `first..first + count` of the stream `key` ([`RecallFit::data`]): tokens and
+/// targets.
 pub fn recall_batch(shape: RecallShape, cfg: &RecallFit, key: StreamKey, first: u64, count: usize) -> Result<RecallBatch> {
+    let (n, k) = (shape.vocab, shape.keys);
     (first..first + count as u64)
-        .map(|i| latest_association(&mut Stream::new(key, i), shape.vocab, shape.keys, cfg.max_noise, cfg.len))
+        .map(|i| {
+            let s = &mut Stream::new(key, i);
+            match cfg.data {
+                RecallData::Latest { max_noise } => latest_association(s, n, k, max_noise, cfg.len),
+                RecallData::Mqar { placement } => MqarSpec { keys: k, values: n - k, len: cfg.len, placement }.sample(s).map(|m| {
+                    let token = |t: &Token| match *t {
+                        Token::Key(i) => i,
+                        Token::Value(j) => k + j,
+                    };
+                    (m.tokens.iter().map(token).collect(), m.targets.iter().map(|t| t.map(|j| k + j)).collect())
+                }),
+            }
+        })
         .collect::<Result<Vec<_>>>()
         .map(|v| v.into_iter().unzip())
 }
@@ -316,7 +353,7 @@ pub fn recall_train_step(model: &RecallMamba, opt: &mut Adam, (tokens, targets):
 pub fn fit_recall(model: &RecallMamba, cfg: &RecallFit, keys: &RunKeys) -> Result<Vec<f64>> {
     let mut opt = Adam::new(model.vars(), cfg.adam).map_err(|e| super::candle_error("training", e))?;
     let shuffled = StreamKey::new(keys.train.as_u64(), "shuffled targets");
-    let RecallShape { vocab, keys: k } = model.shape;
+    let RecallShape { vocab, keys: k, .. } = model.shape;
     (0..cfg.steps)
         .map(|step| {
             let first = (step * cfg.batch) as u64;
@@ -340,7 +377,7 @@ mod tests {
     use crate::model::mixer::argmax_margin;
 
     fn model(keys: usize, trainable: Trainable) -> RecallMamba {
-        RecallMamba::init(RecallShape { vocab: 6, keys }, StreamKey::new(keys as u64, "test"), trainable).unwrap()
+        RecallMamba::init(RecallShape { vocab: 6, keys, states: keys }, StreamKey::new(keys as u64, "test"), trainable).unwrap()
     }
 
     /// The trained model and the suite's mixer give the same logits on the same weights. Both
@@ -350,7 +387,8 @@ mod tests {
     #[test]
     fn the_trained_model_is_the_suites_mixer() {
         let learned = model(2, Trainable::All).learn_readout(StreamKey::new(2, "readout")).unwrap();
-        for m in [model(1, Trainable::All), model(2, Trainable::All), model(3, Trainable::All), learned] {
+        let other_n = |states| RecallMamba::init(RecallShape { vocab: 6, keys: 2, states }, StreamKey::new(states as u64, "n"), Trainable::All).unwrap();
+        for m in [model(1, Trainable::All), model(2, Trainable::All), model(3, Trainable::All), learned, other_n(1), other_n(5)] {
             let keys = m.shape.keys;
             let tokens = vec![0, 3, 4, 1, 5, 5, 0, 2, 3, 1, 0, 4];
             let logits = m.logits(std::slice::from_ref(&tokens)).unwrap().squeeze(0).unwrap().to_vec2::<f64>().unwrap();
@@ -411,7 +449,14 @@ mod tests {
         assert_eq!(m.vars().len(), 4);
         let before = m.weights().unwrap().readout;
         assert_eq!(before.shape(), (6, 12));
-        let cfg = RecallFit { len: 16, max_noise: 2, steps: 3, batch: 2, adam: AdamConfig { lr: 0.01, ..Default::default() }, targets: Targets::Task };
+        let cfg = RecallFit {
+            len: 16,
+            data: RecallData::Latest { max_noise: 2 },
+            steps: 3,
+            batch: 2,
+            adam: AdamConfig { lr: 0.01, ..Default::default() },
+            targets: Targets::Task,
+        };
         fit_recall(&m, &cfg, &RunKeys::new(1, "readout")).unwrap();
         assert_ne!(m.weights().unwrap().readout, before);
     }
@@ -420,7 +465,14 @@ mod tests {
     /// same steps from the same start end at other weights.
     #[test]
     fn shuffled_targets_change_what_is_learned() {
-        let cfg = RecallFit { len: 16, max_noise: 2, steps: 5, batch: 4, adam: AdamConfig { lr: 0.01, ..Default::default() }, targets: Targets::Task };
+        let cfg = RecallFit {
+            len: 16,
+            data: RecallData::Latest { max_noise: 2 },
+            steps: 5,
+            batch: 4,
+            adam: AdamConfig { lr: 0.01, ..Default::default() },
+            targets: Targets::Task,
+        };
         let train = |targets: Targets| {
             let m = model(2, Trainable::All);
             let loss = fit_recall(&m, &RecallFit { targets, ..cfg }, &RunKeys::new(4, "shuffle")).unwrap();
@@ -438,7 +490,14 @@ mod tests {
         let m = model(2, Trainable::FrozenProjections);
         assert_eq!(m.vars().len(), 3);
         let before = m.weights().unwrap();
-        let cfg = RecallFit { len: 16, max_noise: 2, steps: 3, batch: 2, adam: AdamConfig { lr: 0.01, ..Default::default() }, targets: Targets::Task };
+        let cfg = RecallFit {
+            len: 16,
+            data: RecallData::Latest { max_noise: 2 },
+            steps: 3,
+            batch: 2,
+            adam: AdamConfig { lr: 0.01, ..Default::default() },
+            targets: Targets::Task,
+        };
         fit_recall(&m, &cfg, &RunKeys::new(1, "frozen")).unwrap();
         let after = m.weights().unwrap();
         assert_eq!((before.w_b, before.w_c), (after.w_b, after.w_c));
@@ -450,8 +509,15 @@ mod tests {
     /// the queries falls by more than half a nat from about ln 6 ≈ 1.8.
     #[test]
     fn a_short_training_lowers_the_loss() {
-        let m = RecallMamba::init(RecallShape { vocab: 6, keys: 2 }, StreamKey::new(5, "short"), Trainable::All).unwrap();
-        let cfg = RecallFit { len: 32, max_noise: 3, steps: 300, batch: 16, adam: AdamConfig { lr: 0.01, ..Default::default() }, targets: Targets::Task };
+        let m = RecallMamba::init(RecallShape { vocab: 6, keys: 2, states: 2 }, StreamKey::new(5, "short"), Trainable::All).unwrap();
+        let cfg = RecallFit {
+            len: 32,
+            data: RecallData::Latest { max_noise: 3 },
+            steps: 300,
+            batch: 16,
+            adam: AdamConfig { lr: 0.01, ..Default::default() },
+            targets: Targets::Task,
+        };
         let loss = fit_recall(&m, &cfg, &RunKeys::new(5, "short")).unwrap();
         let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
         let (first, last) = (mean(&loss[..30]), mean(&loss[loss.len() - 30..]));
@@ -465,9 +531,15 @@ mod tests {
         let train = |threads: usize| {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
             pool.install(|| {
-                let m = RecallMamba::init(RecallShape { vocab: 8, keys: 2 }, StreamKey::new(9, "threads"), Trainable::All).unwrap();
-                let cfg =
-                    RecallFit { len: 32, max_noise: 3, steps: 20, batch: 16, adam: AdamConfig { lr: 0.02, ..Default::default() }, targets: Targets::Task };
+                let m = RecallMamba::init(RecallShape { vocab: 8, keys: 2, states: 2 }, StreamKey::new(9, "threads"), Trainable::All).unwrap();
+                let cfg = RecallFit {
+                    len: 32,
+                    data: RecallData::Latest { max_noise: 3 },
+                    steps: 20,
+                    batch: 16,
+                    adam: AdamConfig { lr: 0.02, ..Default::default() },
+                    targets: Targets::Task,
+                };
                 let loss = fit_recall(&m, &cfg, &RunKeys::new(9, "threads")).unwrap();
                 (loss, m.weights().unwrap())
             })
@@ -475,9 +547,36 @@ mod tests {
         assert_eq!(train(1), train(2));
     }
 
+    /// MQAR sequences over the model's vocabulary: κ pairs (key, value token), then each key
+    /// queried once with its pair's value as the target.
+    #[test]
+    fn mqar_sequences_pair_keys_with_value_tokens() {
+        let shape = RecallShape { vocab: 7, keys: 3, states: 2 };
+        let cfg = RecallFit {
+            len: 14,
+            data: RecallData::Mqar { placement: QueryPlacement::Anywhere },
+            steps: 1,
+            batch: 1,
+            adam: AdamConfig::default(),
+            targets: Targets::Task,
+        };
+        let (tokens, targets) = recall_batch(shape, &cfg, StreamKey::new(3, "mqar"), 0, 20).unwrap();
+        for (x, y) in tokens.iter().zip(&targets) {
+            assert_eq!(x.len(), 14);
+            let mut keys: Vec<usize> = (0..3).map(|i| x[2 * i]).collect();
+            keys.sort_unstable();
+            assert_eq!(keys, [0, 1, 2]);
+            assert!((0..3).all(|i| x[2 * i + 1] >= 3) && x[6..].iter().zip(&y[6..]).all(|(&t, q)| (t < 3) == q.is_some()));
+            for (t, q) in y.iter().enumerate().filter_map(|(t, q)| q.map(|q| (t, q))) {
+                let pair = (0..3).find(|&i| x[2 * i] == x[t]).unwrap();
+                assert_eq!(q, x[2 * pair + 1], "the target is the queried key's value");
+            }
+        }
+    }
+
     #[test]
     fn keys_must_leave_room_for_values() {
-        let e = RecallMamba::init(RecallShape { vocab: 4, keys: 4 }, StreamKey::new(0, "t"), Trainable::All).unwrap_err();
+        let e = RecallMamba::init(RecallShape { vocab: 4, keys: 4, states: 4 }, StreamKey::new(0, "t"), Trainable::All).unwrap_err();
         assert!(e.to_string().contains("1 ≤ |K| < |V|"), "{e}");
     }
 }

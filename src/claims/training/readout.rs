@@ -19,7 +19,7 @@ use super::hoeffding;
 use crate::claim::{custom, Claim, Comparison, Figure, HeatMap, Kind, Outcome, Paper, Relation, Sizes, Verdict, ALPHA};
 use crate::train::adam::AdamConfig;
 use crate::train::fit::{RunKeys, Targets};
-use crate::train::recall::{fit_recall, held_out_accuracies, minus_identity_identity, RecallFit, RecallMamba, RecallShape, Trainable};
+use crate::train::recall::{fit_recall, held_out_accuracies, minus_identity_identity, RecallData, RecallFit, RecallMamba, RecallShape, Trainable};
 use nalgebra::DMatrix;
 use rayon::prelude::*;
 
@@ -30,7 +30,7 @@ const CLOSE: f64 = 0.8;
 /// The Adam learning rate (constant), as for Figure 5.
 const LR: f64 = 0.02;
 /// Figure 5's sizes.
-const SHAPE: RecallShape = RecallShape { vocab: 8, keys: 2 };
+const SHAPE: RecallShape = RecallShape { vocab: 8, keys: 2, states: 2 };
 
 /// P W: each column minus its mean over the rows (the part of a read-out softmax sees).
 fn centred(w: &DMatrix<f64>) -> DMatrix<f64> {
@@ -183,7 +183,7 @@ fn readout_check(targets: Targets) -> impl crate::claim::Check {
         let seeds: u64 = ctx.size("training runs (seeds)", Sizes::new(1, 1, 5));
         let (len, steps): (usize, usize) = ctx.size("(sequence length T, Adam steps of 16 sequences)", Sizes::new((64, 600), (64, 600), (128, 2000)));
         let test_size: usize = ctx.size("held-out sequences per run", Sizes::new(6000, 6000, 10000));
-        let cfg = RecallFit { len, max_noise: 3, steps, batch: 16, adam: AdamConfig { lr: LR, ..Default::default() }, targets };
+        let cfg = RecallFit { len, data: RecallData::Latest { max_noise: 3 }, steps, batch: 16, adam: AdamConfig { lr: LR, ..Default::default() }, targets };
         let alpha = ALPHA / seeds as f64;
         ctx.progress.expect(seeds);
         crate::parallel::enter();

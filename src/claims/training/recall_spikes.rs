@@ -19,7 +19,9 @@ use crate::claim::{custom, Claim, Comparison, Figure, HeatMap, Kind, Outcome, Pa
 use crate::stats::clopper_pearson;
 use crate::train::adam::AdamConfig;
 use crate::train::fit::{RunKeys, Targets};
-use crate::train::recall::{fit_recall, held_out_accuracies, pair_projection, recall_batch, RecallFit, RecallMamba, RecallShape, RecallWeights, Trainable};
+use crate::train::recall::{
+    fit_recall, held_out_accuracies, pair_projection, recall_batch, RecallData, RecallFit, RecallMamba, RecallShape, RecallWeights, Trainable,
+};
 use rayon::prelude::*;
 
 /// Held-out query accuracy that counts as having learned the task.
@@ -258,7 +260,14 @@ fn spikes_check(setting: Setting, trainable: Trainable) -> impl crate::claim::Ch
         let [quick, standard, deep] = setting.steps;
         let (len, steps): (usize, usize) = ctx.size("(sequence length T, Adam steps of 16 sequences)", Sizes::new((64, quick), (64, standard), (128, deep)));
         let test_size: usize = ctx.size("held-out sequences per run", Sizes::new(6000, 6000, 10000));
-        let cfg = RecallFit { len, max_noise: MAX_NOISE, steps, batch: 16, adam: AdamConfig { lr: LR, ..Default::default() }, targets: Targets::Task };
+        let cfg = RecallFit {
+            len,
+            data: RecallData::Latest { max_noise: MAX_NOISE },
+            steps,
+            batch: 16,
+            adam: AdamConfig { lr: LR, ..Default::default() },
+            targets: Targets::Task,
+        };
         let alpha = ALPHA / (3 * seeds) as f64;
         ctx.progress.expect(seeds);
         // Runs in parallel, each on one thread.
@@ -352,7 +361,7 @@ fn spikes_check(setting: Setting, trainable: Trainable) -> impl crate::claim::Ch
 }
 
 fn claim(setting: Setting, id: &str, locus: &str) -> Claim {
-    let RecallShape { vocab, keys } = setting.shape;
+    let RecallShape { vocab, keys, .. } = setting.shape;
     Claim::experiment(
         id,
         super::FAMILY,
@@ -380,12 +389,12 @@ fn claim(setting: Setting, id: &str, locus: &str) -> Claim {
 /// Registers `002.fig5` and `002.fig6`.
 pub fn register(r: &mut crate::claim::Registry) {
     r.add(claim(
-        Setting { figure: "Fig. 5", shape: RecallShape { vocab: 8, keys: 2 }, steps: [600, 600, 2000] },
+        Setting { figure: "Fig. 5", shape: RecallShape { vocab: 8, keys: 2, states: 2 }, steps: [600, 600, 2000] },
         "002.fig5",
         "Sec. 3, Case |K| > 1, Fig. 5 (|K| = 2)",
     ));
     r.add(claim(
-        Setting { figure: "Fig. 6", shape: RecallShape { vocab: 12, keys: 4 }, steps: [600, 600, 4000] },
+        Setting { figure: "Fig. 6", shape: RecallShape { vocab: 12, keys: 4, states: 4 }, steps: [600, 600, 4000] },
         "002.fig6",
         "Sec. 3, Case |K| > 1, Fig. 6 (|K| = 4)",
     ));
