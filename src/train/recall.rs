@@ -92,7 +92,7 @@ pub struct RecallWeights {
     pub readout: DMatrix<f64>,
 }
 
-/// 002's fixed read-out `[−I I]` (n × 2n): logit k is y[n + k] − y[k].
+/// 002's fixed read-out `[−I I]` (n × 2n): logit k is `y[n + k] − y[k]`.
 pub fn minus_identity_identity(n: usize) -> DMatrix<f64> {
     DMatrix::from_fn(n, 2 * n, |k, a| {
         if a == k {
