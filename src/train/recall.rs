@@ -376,6 +376,12 @@ mod tests {
     use super::*;
     use crate::model::mixer::argmax_margin;
 
+    /// Algorithm 1's data at length `len`, noise up to `max_noise`, `steps` Adam steps of
+    /// `batch` sequences at the learning rate `lr`, the task's targets.
+    fn latest(len: usize, max_noise: usize, steps: usize, batch: usize, lr: f64) -> RecallFit {
+        RecallFit { len, data: RecallData::Latest { max_noise }, steps, batch, adam: AdamConfig { lr, ..Default::default() }, targets: Targets::Task }
+    }
+
     fn model(keys: usize, trainable: Trainable) -> RecallMamba {
         RecallMamba::init(RecallShape { vocab: 6, keys, states: keys }, StreamKey::new(keys as u64, "test"), trainable).unwrap()
     }
@@ -449,14 +455,7 @@ mod tests {
         assert_eq!(m.vars().len(), 4);
         let before = m.weights().unwrap().readout;
         assert_eq!(before.shape(), (6, 12));
-        let cfg = RecallFit {
-            len: 16,
-            data: RecallData::Latest { max_noise: 2 },
-            steps: 3,
-            batch: 2,
-            adam: AdamConfig { lr: 0.01, ..Default::default() },
-            targets: Targets::Task,
-        };
+        let cfg = latest(16, 2, 3, 2, 0.01);
         fit_recall(&m, &cfg, &RunKeys::new(1, "readout")).unwrap();
         assert_ne!(m.weights().unwrap().readout, before);
     }
@@ -465,14 +464,7 @@ mod tests {
     /// same steps from the same start end at other weights.
     #[test]
     fn shuffled_targets_change_what_is_learned() {
-        let cfg = RecallFit {
-            len: 16,
-            data: RecallData::Latest { max_noise: 2 },
-            steps: 5,
-            batch: 4,
-            adam: AdamConfig { lr: 0.01, ..Default::default() },
-            targets: Targets::Task,
-        };
+        let cfg = latest(16, 2, 5, 4, 0.01);
         let train = |targets: Targets| {
             let m = model(2, Trainable::All);
             let loss = fit_recall(&m, &RecallFit { targets, ..cfg }, &RunKeys::new(4, "shuffle")).unwrap();
@@ -490,14 +482,7 @@ mod tests {
         let m = model(2, Trainable::FrozenProjections);
         assert_eq!(m.vars().len(), 3);
         let before = m.weights().unwrap();
-        let cfg = RecallFit {
-            len: 16,
-            data: RecallData::Latest { max_noise: 2 },
-            steps: 3,
-            batch: 2,
-            adam: AdamConfig { lr: 0.01, ..Default::default() },
-            targets: Targets::Task,
-        };
+        let cfg = latest(16, 2, 3, 2, 0.01);
         fit_recall(&m, &cfg, &RunKeys::new(1, "frozen")).unwrap();
         let after = m.weights().unwrap();
         assert_eq!((before.w_b, before.w_c), (after.w_b, after.w_c));
@@ -510,14 +495,7 @@ mod tests {
     #[test]
     fn a_short_training_lowers_the_loss() {
         let m = RecallMamba::init(RecallShape { vocab: 6, keys: 2, states: 2 }, StreamKey::new(5, "short"), Trainable::All).unwrap();
-        let cfg = RecallFit {
-            len: 32,
-            data: RecallData::Latest { max_noise: 3 },
-            steps: 300,
-            batch: 16,
-            adam: AdamConfig { lr: 0.01, ..Default::default() },
-            targets: Targets::Task,
-        };
+        let cfg = latest(32, 3, 300, 16, 0.01);
         let loss = fit_recall(&m, &cfg, &RunKeys::new(5, "short")).unwrap();
         let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
         let (first, last) = (mean(&loss[..30]), mean(&loss[loss.len() - 30..]));
@@ -532,14 +510,7 @@ mod tests {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
             pool.install(|| {
                 let m = RecallMamba::init(RecallShape { vocab: 8, keys: 2, states: 2 }, StreamKey::new(9, "threads"), Trainable::All).unwrap();
-                let cfg = RecallFit {
-                    len: 32,
-                    data: RecallData::Latest { max_noise: 3 },
-                    steps: 20,
-                    batch: 16,
-                    adam: AdamConfig { lr: 0.02, ..Default::default() },
-                    targets: Targets::Task,
-                };
+                let cfg = latest(32, 3, 20, 16, 0.02);
                 let loss = fit_recall(&m, &cfg, &RunKeys::new(9, "threads")).unwrap();
                 (loss, m.weights().unwrap())
             })
@@ -552,14 +523,7 @@ mod tests {
     #[test]
     fn mqar_sequences_pair_keys_with_value_tokens() {
         let shape = RecallShape { vocab: 7, keys: 3, states: 2 };
-        let cfg = RecallFit {
-            len: 14,
-            data: RecallData::Mqar { placement: QueryPlacement::Anywhere },
-            steps: 1,
-            batch: 1,
-            adam: AdamConfig::default(),
-            targets: Targets::Task,
-        };
+        let cfg = RecallFit { data: RecallData::Mqar { placement: QueryPlacement::Anywhere }, ..latest(14, 0, 1, 1, 0.01) };
         let (tokens, targets) = recall_batch(shape, &cfg, StreamKey::new(3, "mqar"), 0, 20).unwrap();
         for (x, y) in tokens.iter().zip(&targets) {
             assert_eq!(x.len(), 14);
