@@ -16,6 +16,8 @@
 //! results JSON. The seed and budget come from `SSMCHECK_SEED` and `SSMCHECK_BUDGET` (default 1,
 //! quick); `SSMCHECK_RESULTS=FILE` also writes the results JSON, which
 //! `ssmcheck report --from FILE` renders (beside the shipped claims' results, if given both).
+//! [`run`] is `main` returning the results too, for a target that then checks the run as a
+//! whole (the suite's own `tests/each_claim/` renders its report and recomputes its errata).
 
 use crate::claim::{run_claim, Claim, ClaimResult, RunConfig, RunResults, RunSettings};
 use crate::report::{JsonFile, Reporter, TerminalTable};
@@ -66,7 +68,7 @@ pub fn main(claims: Vec<Claim>) -> ExitCode {
 }
 
 /// What a run of the harness leaves: the results of the claims that ran (in the order given;
-/// empty when a filter or `--list` ran none) and whether it passed. A test target that checks
+/// empty when none ran: a filter, `--list`, or a bad setting) and whether it passed. A test target that checks
 /// the run as a whole (its report, its errata recomputed) reads `results`.
 pub struct Finished {
     /// The results of the claims that ran, at the run's seed and budget.
