@@ -265,13 +265,13 @@ pub fn query_scores(logits: &Tensor, targets: &[Vec<Option<usize>>]) -> candle_c
 /// Held-out sequences scored per forward pass (bounds the memory of a scoring pass).
 const SCORING_CHUNK: usize = 500;
 
-/// The query accuracy of `model` on the held-out sequences `0..count` of the stream `key`, one
-/// value per sequence that has a query (the fraction of its queries answered right), in order.
-pub fn held_out_accuracies(model: &RecallMamba, cfg: &RecallFit, key: StreamKey, count: usize) -> Result<Vec<f64>> {
-    let mut accuracies = Vec::with_capacity(count);
-    for first in (0..count).step_by(SCORING_CHUNK) {
-        let (tokens, targets) = recall_batch(model.shape, cfg, key, first as u64, SCORING_CHUNK.min(count - first))?;
-        let scores = model.logits(&tokens).and_then(|z| query_scores(&z, &targets)).map_err(|e| super::candle_error("scoring", e))?;
+/// The query accuracy of `model` on `batch` (scored in chunks, which bounds the memory of a
+/// forward pass), one value per sequence that has a query (the fraction of its queries
+/// answered right), in order.
+pub fn held_out_accuracies(model: &RecallMamba, (tokens, targets): &RecallBatch) -> Result<Vec<f64>> {
+    let mut accuracies = Vec::with_capacity(tokens.len());
+    for (tokens, targets) in tokens.chunks(SCORING_CHUNK).zip(targets.chunks(SCORING_CHUNK)) {
+        let scores = model.logits(tokens).and_then(|z| query_scores(&z, targets)).map_err(|e| super::candle_error("scoring", e))?;
         accuracies.extend(scores.iter().filter(|&&(_, all)| all > 0).map(|&(right, all)| right as f64 / all as f64));
     }
     Ok(accuracies)

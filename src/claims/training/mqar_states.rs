@@ -20,7 +20,7 @@ use crate::stats::clopper_pearson;
 use crate::tasks::mqar::{MqarSpec, QueryPlacement};
 use crate::train::adam::AdamConfig;
 use crate::train::fit::{RunKeys, Targets};
-use crate::train::recall::{fit_recall, held_out_accuracies, RecallData, RecallFit, RecallMamba, RecallShape, Trainable};
+use crate::train::recall::{fit_recall, held_out_accuracies, recall_batch, RecallData, RecallFit, RecallMamba, RecallShape, Trainable};
 use rayon::prelude::*;
 
 /// The fraction of held-out sequences answered entirely right that makes a run exact.
@@ -75,7 +75,7 @@ fn run(ctx: &crate::claim::Context, cell: Cell, cfg: &RecallFit, test_size: usiz
     let shape = RecallShape { vocab: cell.keys + VALUES, keys: cell.keys, states: cell.states };
     let model = RecallMamba::init(shape, keys.init, Trainable::All)?;
     let loss = fit_recall(&model, cfg, &keys)?;
-    let accuracies = held_out_accuracies(&model, cfg, keys.test, test_size)?;
+    let accuracies = held_out_accuracies(&model, &recall_batch(model.shape, cfg, keys.test, 0, test_size)?)?;
     let scored = accuracies.len() as u64;
     if scored == 0 {
         return Err(crate::error::Error::InvalidParameter("no held-out sequence has a query".into()));

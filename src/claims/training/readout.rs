@@ -19,7 +19,9 @@ use super::hoeffding;
 use crate::claim::{custom, Claim, Comparison, Figure, HeatMap, Kind, Outcome, Paper, Relation, Sizes, Verdict, ALPHA};
 use crate::train::adam::AdamConfig;
 use crate::train::fit::{RunKeys, Targets};
-use crate::train::recall::{fit_recall, held_out_accuracies, minus_identity_identity, RecallData, RecallFit, RecallMamba, RecallShape, Trainable};
+use crate::train::recall::{
+    fit_recall, held_out_accuracies, minus_identity_identity, recall_batch, RecallData, RecallFit, RecallMamba, RecallShape, Trainable,
+};
 use nalgebra::DMatrix;
 use rayon::prelude::*;
 
@@ -129,7 +131,7 @@ fn run(ctx: &crate::claim::Context, cfg: &RecallFit, test_size: usize, seed: u64
     let keys = RunKeys::from_parts(|part| ctx.key(&format!("{seed}/{part}")));
     let model = RecallMamba::init(SHAPE, keys.init, Trainable::All)?.learn_readout(ctx.key(&format!("{seed}/readout")))?;
     let loss = fit_recall(&model, cfg, &keys)?;
-    let accuracies = held_out_accuracies(&model, cfg, keys.test, test_size)?;
+    let accuracies = held_out_accuracies(&model, &recall_batch(model.shape, cfg, keys.test, 0, test_size)?)?;
     if accuracies.is_empty() {
         return Err(crate::error::Error::InvalidParameter(format!("no held-out sequence has a query (T = {})", cfg.len)));
     }

@@ -201,8 +201,9 @@ fn run(
     let loss = fit_recall(&model, cfg, &keys)?;
     let weights = model.weights()?;
     let (n, k) = (setting.shape.vocab, setting.shape.keys);
-    let accuracies = held_out_accuracies(&model, cfg, keys.test, test_size)?;
-    let tokens = recall_batch(setting.shape, cfg, keys.test, 0, test_size)?.0;
+    let held_out = recall_batch(setting.shape, cfg, keys.test, 0, test_size)?;
+    let accuracies = held_out_accuracies(&model, &held_out)?;
+    let tokens = held_out.0;
     let mut b: Vec<f64> = tokens.iter().map(|x| spike_ratio(&weights.w_b, x, k, n, PairKind::Write)).collect();
     let mut c: Vec<f64> = tokens.iter().map(|x| spike_ratio(&weights.w_c, x, k, n, PairKind::Read)).collect();
     // A sequence without a query, or without positions of the kind (a NaN ratio), says nothing
