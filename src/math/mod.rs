@@ -8,6 +8,7 @@
 pub mod avx2;
 pub mod dilog;
 pub mod dual;
+pub mod eigen;
 pub mod haar;
 pub mod interval;
 pub mod isa;

@@ -11,8 +11,8 @@
 
 use crate::claim::custom;
 use crate::claim::Tolerance;
-use crate::claim::Uncertified;
 use crate::claim::{property, Claim, Comparison, Context, ErrorKind, Eval, Figure, Kind, Outcome, Paper, Relation, Series, Sizes, Style, Verdict};
+use crate::math::{eigen, interval, Interval};
 use crate::math::linalg::{cond2, log_norm2, mat_from_rows, mat_to_rows, spectral_abscissa, Mat, Vector};
 use crate::math::softplus::softplus;
 use crate::mc::jobs::{DiagonalLrdJob, DiagonalLrdPath};
@@ -128,6 +128,36 @@ fn printed_margin(inst: &StepInstance) -> Eval {
         Some(a) => per_step_margin(inst, spectral_abscissa(&a), 1e-12),
         None => Eval::Reject("A not stable"),
     }
+}
+
+/// The printed per-step bound on enclosures, no tolerance: λ₁ from [`eigen::spectral_abscissa`]
+/// (a verified similarity transform, then Gershgorin), B̄_t = A⁻¹(e^{Δ_t A} − I)B as the last
+/// column of e^M, M = [[Δ_t A, Δ_t B], [0, 0]] (its top-right block is φ₁(Δ_t A)Δ_t B = B̄_t), and
+/// each Ā_{t+j} = e^{Δ_{t+j} A} from [`interval::expm`]. The products Δ·a of grid values are exact
+/// in f64 (checked; an inexact one leaves the relation in floating point, so not certified).
+fn printed_enclosed(inst: &StepInstance) -> Eval {
+    let h = inst.a.len();
+    let scaled = |d: f64, rows: &[Vec<f64>]| -> Option<Vec<Vec<f64>>> {
+        rows.iter().map(|r| r.iter().map(|&x| ((Interval::exact(d) * Interval::exact(x)).width() == 0.0).then_some(d * x)).collect()).collect()
+    };
+    let mut augmented: Vec<Vec<f64>> = inst.a.iter().zip(&inst.b).map(|(r, &b)| r.iter().copied().chain([b]).collect()).collect();
+    augmented.push(vec![0.0; h + 1]);
+    let (Some(m), Some(steps)) = (scaled(inst.deltas[0], &augmented), inst.deltas[1..].iter().map(|&d| scaled(d, &inst.a)).collect::<Option<Vec<_>>>()) else {
+        return printed_margin(inst);
+    };
+    let rate = eigen::spectral_abscissa(&inst.a);
+    let mut v: Vec<Interval> = interval::expm(&m)[..h].iter().map(|r| r[h]).collect();
+    let mut worst = Eval::Margin(f64::INFINITY);
+    for (step, &d) in steps.iter().zip(&inst.deltas[1..]) {
+        let next = interval::matvec(&interval::expm(step), &v);
+        let (now_norm, next_norm) = (interval::norm2(&v), interval::norm2(&next));
+        if now_norm.hi < 1e-250 {
+            break;
+        }
+        worst = worst.min(Eval::le(next_norm, (rate * Interval::exact(d)).exp() * now_norm, Tolerance::NONE));
+        v = next;
+    }
+    worst
 }
 
 fn lognorm_margin(inst: &StepInstance, shift: f64) -> Eval {
@@ -329,6 +359,7 @@ fn claim_cor1_printed() -> Claim {
             property(CASES, general_instances(), printed_margin)
                 .sides("‖LRD(t+k+1,t)‖₂", "e^{λ₁Δ_{t+k+1}}‖LRD(t+k,t)‖₂ at the worst step k")
                 .expand(per_step_content)
+                .certify(printed_enclosed)
                 .illustrate(|inst: &StepInstance| {
                     let a = mat_from_rows(&inst.a);
                     let (legs, legs_b) = hippo_legs(4);
@@ -347,7 +378,6 @@ fn claim_cor1_printed() -> Claim {
         )
         .error(ErrorKind::FalseStatement, "False for non-normal stable A: the search finds 2×2 counterexamples, and HiPPO-LegS (N = 4, Δ = 0.1) violates it at 190 of its first 200 steps. True for normal A (004.cor1.normal) and, for any A, with the logarithmic norm μ₂(A) in place of λ₁ (004.cor1.lognorm).")
         .holds_instead(&["004.cor1.normal", "004.cor1.lognorm"])
-    .uncertified(Uncertified::NoEnclosure, "λ₁ = max Re λ(A) comes from an f64 eigenvalue routine and the path from f64 matrix exponentials; the eigenvalue routine has no enclosure")
 }
 
 /// `004.cor1.normal` (theorem): Corollary 1, restricted to normal A.
