@@ -9,6 +9,8 @@
 //! `r = [−u; u]`, `u = softmax(z) − e_{x_1}` (002 §1.10(a)). S is kept sparse: the counts of
 //! previous tokens, of current tokens, and the bigrams.
 
+use crate::math::Real;
+
 /// The pre-activations a_t, the steps Δ_t and the states h_t of a forward pass.
 type Trajectory = (Vec<Vec<f64>>, Vec<Vec<f64>>, Vec<Vec<f64>>);
 
@@ -100,54 +102,70 @@ impl Cooccurrence {
 /// features). With `leading_order`, the T-dependent corrections τ, ρ are dropped (the negative
 /// control of `002.lem1.exact`).
 pub fn population_gradient(n: usize, t: usize, a: usize, b: usize, leading_order: bool) -> f64 {
-    let nf = n as f64;
-    let m1 = nf - 1.0;
-    let (tau, rho) = if leading_order || t == 2 { (0.0, 0.0) } else { ((t as f64 - 2.0) / (nf * m1 * m1), (t as f64 - nf - 2.0) / (nf * m1 * m1 * m1)) };
+    population_gradient_in(n, t, a, b, leading_order)
+}
+
+/// [`population_gradient`] in any [`Real`]: on [`Interval`](crate::math::Interval)s, an
+/// enclosure of the exact rational (the f64 version is this with `R = f64`, the same operations).
+pub fn population_gradient_in<R: Real>(n: usize, t: usize, a: usize, b: usize, leading_order: bool) -> R {
+    let one = R::cst(1.0);
+    let nf = R::cst(n as f64);
+    let m1 = nf - one;
+    let (tau, rho) = if leading_order || t == 2 {
+        (R::zero(), R::zero())
+    } else {
+        ((R::cst(t as f64) - R::cst(2.0)) / (nf * m1 * m1), (R::cst(t as f64) - nf - R::cst(2.0)) / (nf * m1 * m1 * m1))
+    };
     let value = |i: usize| (1..n).contains(&i);
     match (a, b) {
-        (0, 0) => -1.0 / nf,
-        (0, b) if b > n && value(b - n) => -1.0 / (nf * m1),
-        (a, b) if a == n && b == n => 2.0 / nf,
-        (a, b) if a == n && value(b) => 1.0 / (nf * m1),
-        (a, b) if value(a) && b == a => 1.0 / nf + tau,
+        (0, 0) => -(one / nf),
+        (0, b) if b > n && value(b - n) => -(one / (nf * m1)),
+        (a, b) if a == n && b == n => R::cst(2.0) / nf,
+        (a, b) if a == n && value(b) => one / (nf * m1),
+        (a, b) if value(a) && b == a => one / nf + tau,
         (a, b) if value(a) && b == n => {
             if t == 2 {
-                1.0 / nf
+                one / nf
             } else {
-                1.0 / (nf * m1 * m1)
+                one / (nf * m1 * m1)
             }
         }
         (a, b) if value(a) && b > n && value(b - n) => {
             if t == 2 {
-                0.0
+                R::zero()
             } else {
-                1.0 / (m1 * m1) + rho
+                one / (m1 * m1) + rho
             }
         }
-        (a, 0) if a > n && value(a - n) => -1.0 / nf,
-        (a, b) if a > n && value(a - n) && b == a => -1.0 / nf - tau,
+        (a, 0) if a > n && value(a - n) => -(one / nf),
+        (a, b) if a > n && value(a - n) && b == a => -(one / nf) - tau,
         (a, b) if a > n && value(a - n) && value(b) => {
             if t == 2 {
-                0.0
+                R::zero()
             } else {
-                -(if b == a - n { 1.0 / (m1 * m1) } else { 0.0 }) - rho
+                -(if b == a - n { one / (m1 * m1) } else { R::zero() }) - rho
             }
         }
-        _ => 0.0,
+        _ => R::zero(),
     }
 }
 
 /// Lemma 1 as printed (002 eq 5): one value per row i of `∂L/∂W_Δ[i, j]`, with |V| = n.
 pub fn printed_lemma1(n: usize, t: usize, i: usize) -> f64 {
-    let (nf, tf) = (n as f64, t as f64);
+    printed_lemma1_in(n, t, i)
+}
+
+/// [`printed_lemma1`] in any [`Real`] (enclosures on intervals).
+pub fn printed_lemma1_in<R: Real>(n: usize, t: usize, i: usize) -> R {
+    let (one, nf, tf) = (R::cst(1.0), R::cst(n as f64), R::cst(t as f64));
     if i == 0 {
-        -1.0 / tf
+        -(one / tf)
     } else if i == n {
-        2.0 / tf
+        R::cst(2.0) / tf
     } else if i < n {
-        tf / (nf * nf) - 1.0 / nf
+        tf / (nf * nf) - one / nf
     } else {
-        -tf / (nf * nf) + 1.0 / nf
+        -(tf / (nf * nf)) + one / nf
     }
 }
 

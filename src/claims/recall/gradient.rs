@@ -18,7 +18,8 @@ use crate::claim::{property, Claim, Comparison, ErrorKind, Eval, Figure, HeatMap
 use crate::claim::{Scale, Tolerance};
 use crate::mc::Stream;
 use crate::model::mixer::argmax_margin;
-use crate::model::recall_toy::{population_gradient, printed_lemma1, Cooccurrence};
+use crate::math::{Interval, Real};
+use crate::model::recall_toy::{population_gradient, population_gradient_in, printed_lemma1, printed_lemma1_in, Cooccurrence};
 use crate::stats::mean_interval;
 use crate::tasks::associative_recall::{first_value_is_weak_mode, TheoryDistribution};
 use nalgebra::DVector;
@@ -51,10 +52,24 @@ fn dominant_entries(n: usize, t: usize) -> [(usize, f64); 4] {
     [0, n, 1, n + 1].map(|a| (a, population_gradient(n, t, a, a, false)))
 }
 
+/// Lemma 1's four row values against the exact dominant entries on enclosures (the exact
+/// rationals enclosed): the same relation divided through by |exact| (never 0), so its 25% is an
+/// exact number.
+fn printed_enclosed(d: &TheoryDistribution) -> Eval {
+    [0, d.n, 1, d.n + 1]
+        .into_iter()
+        .map(|row| {
+            let exact: Interval = population_gradient_in(d.n, d.t, row, row, false);
+            let printed: Interval = printed_lemma1_in(d.n, d.t, row);
+            Eval::close(((printed - exact) / exact).abs(), Scale(1.0), Tolerance::relative(0.25))
+        })
+        .fold(Eval::Margin(f64::INFINITY), Eval::min)
+}
+
 fn printed_margin(d: &TheoryDistribution) -> Eval {
     dominant_entries(d.n, d.t)
         .into_iter()
-        .map(|(row, exact)| Eval::close((printed_lemma1(d.n, d.t, row) - exact).abs(), Scale(exact.abs()), Tolerance::relative(0.25)))
+        .map(|(row, exact)| Eval::close(((printed_lemma1(d.n, d.t, row) - exact) / exact).abs(), Scale(1.0), Tolerance::relative(0.25)))
         .fold(Eval::Margin(f64::INFINITY), Eval::min)
 }
 
@@ -241,12 +256,14 @@ fn gradient_figures() -> Vec<Figure> {
 }
 
 /// Shares of ‖E[G]‖_F² held by rows {0, n} (the printed reading) and by columns {0, n} (the other
-/// orientation: the input features "previous token is the key" and "current token is the key").
-fn row_and_column_shares(n: usize, t: usize) -> (f64, f64) {
-    let (mut total, mut rows, mut cols) = (0.0, 0.0, 0.0);
+/// orientation: the input features "previous token is the key" and "current token is the key"),
+/// in any [`Real`] (enclosed on intervals).
+fn row_and_column_shares<R: Real>(n: usize, t: usize) -> (R, R) {
+    let (mut total, mut rows, mut cols) = (R::zero(), R::zero(), R::zero());
     for a in 0..2 * n {
         for b in 0..2 * n {
-            let v = population_gradient(n, t, a, b, false).powi(2);
+            let g: R = population_gradient_in(n, t, a, b, false);
+            let v = g * g;
             total += v;
             if a == 0 || a == n {
                 rows += v;
@@ -261,8 +278,14 @@ fn row_and_column_shares(n: usize, t: usize) -> (f64, f64) {
 
 /// "Mostly rows 0 and |V|", under both orientations: the larger of the two shares against 1/2.
 fn rows_margin(d: &TheoryDistribution) -> Eval {
-    let (rows, cols) = row_and_column_shares(d.n, d.t);
+    let (rows, cols): (f64, f64) = row_and_column_shares(d.n, d.t);
     Eval::le(0.5, rows.max(cols), Tolerance::NONE)
+}
+
+/// [`rows_margin`] on enclosures: the shares of the exact rationals.
+fn rows_enclosed(d: &TheoryDistribution) -> Eval {
+    let (rows, cols): (Interval, Interval) = row_and_column_shares(d.n, d.t);
+    Eval::le(Interval::exact(0.5), rows.max(cols), Tolerance::NONE)
 }
 
 /// After one step W = −E[G], ‖W x̂‖ at a write pair (key, v) over ‖W x̂‖ at a pair (u, v) of values,
@@ -339,7 +362,9 @@ fn claim_lem1_printed() -> Claim {
             super::FAMILY,
             "Lemma 1's value for each row case (i = 0, i = |V|, 0 < i < |V|, i > |V|) is within 25% of the exact dominant entry of that row \
              (the diagonal (i,i), which is also the dominant entry of column i), for |V| in 3..1024 and T in 2..1024.",
-            property([100, 400, 4000], (3usize..=1024, 2usize..=1024).prop_map(|(n, t)| TheoryDistribution { n, t }), printed_margin),
+            property([100, 400, 4000], (3usize..=1024, 2usize..=1024).prop_map(|(n, t)| TheoryDistribution { n, t }), printed_margin)
+                .sides("|printed − exact|/|exact| of the worst row's dominant entry", "25%")
+                .certify(printed_enclosed),
         )
         .source(Paper::AssociativeRecall, "Lemma 1, eq. (5)", PRINTED)
         .correction(
@@ -358,8 +383,8 @@ fn claim_lem1_rows_printed() -> Claim {
             super::FAMILY,
             "\"For |V| ≫ T, one gradient step mostly updates the weights on the 0, |V|-th rows in W_Δ\": for |V| ≥ 8T (16 ≤ |V| ≤ 1024, T ≥ 3), rows 0 and \
              |V| of the exact step E[G] (002.lem1.exact) hold at least half of its squared Frobenius norm — or, in the other orientation, columns 0 and |V| do.",
-            property([20, 60, 400], wide_support(), rows_margin).sides("1/2", "the larger share of ‖E[G]‖_F² in rows {0, |V|} or in columns {0, |V|}").expand(|d: &TheoryDistribution| {
-                let (rows, cols) = row_and_column_shares(d.n, d.t);
+            property([20, 60, 400], wide_support(), rows_margin).sides("1/2", "the larger share of ‖E[G]‖_F² in rows {0, |V|} or in columns {0, |V|}").certify(rows_enclosed).expand(|d: &TheoryDistribution| {
+                let (rows, cols): (f64, f64) = row_and_column_shares(d.n, d.t);
                 serde_json::json!({ "row_share": rows, "column_share": cols })
             }),
         )
