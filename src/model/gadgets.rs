@@ -10,6 +10,7 @@
 use super::mixer::Activation;
 use super::vector_ssm::{MambaBlock, VectorSsm, GATE_OFF};
 use crate::math::softplus::{sigmoid, silu};
+use crate::math::Interval;
 use serde::{Deserialize, Serialize};
 
 /// W₀(1/e) = 0.278464…: `max_{w ≥ 0} w/(e^w + 1)`, so `0 ≤ ReLU(z) − SiLU(λz)/λ ≤ W₀(1/e)/λ`
@@ -231,6 +232,22 @@ pub fn silu_third_printed(x: f64) -> f64 {
 /// The same formula with `e^{−2x}`.
 pub fn silu_third_corrected(x: f64) -> f64 {
     ((x - 3.0) * (-x).exp() - 4.0 * x * (-2.0 * x).exp() + (x + 3.0) * (-3.0 * x).exp()) / (1.0 + (-x).exp()).powi(4)
+}
+
+/// [`silu_third_printed`] (`corrected`: [`silu_third_corrected`]) on an enclosure of x, enclosed
+/// (e^{−2} enclosed too, not rounded first).
+pub fn silu_third_formula_enclosed(x: Interval, corrected: bool) -> Interval {
+    let e = |y: Interval| y.exp();
+    let middle = if corrected { e(x * -2.0) } else { e(Interval::exact(-2.0)) };
+    ((x + -3.0) * e(-x) - x * 4.0 * middle + (x + 3.0) * e(x * -3.0)) / (e(-x) + 1.0).powi(4)
+}
+
+/// [`silu_third`] on an enclosure of x, enclosed (s = 1/(1 + e^{−x})).
+pub fn silu_third_enclosed(x: Interval) -> Interval {
+    let one = Interval::exact(1.0);
+    let s = one / ((-x).exp() + 1.0);
+    let d = s * (one - s);
+    d * (one - s * 2.0) * 3.0 + x * d * (one - s * 6.0 + s * s * 6.0)
 }
 
 /// SiLU's third derivative by the Leibniz rule on x·s(x), s the logistic function, from

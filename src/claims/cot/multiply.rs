@@ -12,7 +12,8 @@
 use crate::claim::Uncertified;
 use crate::claim::{property, Claim, ErrorKind, Eval, Figure, HeatMap, Paper, Rounding, Series, Style};
 use crate::claim::{Scale, Tolerance};
-use crate::model::gadgets::{silu_third, silu_third_corrected, silu_third_printed, Multiplier};
+use crate::math::Interval;
+use crate::model::gadgets::{silu_third, silu_third_corrected, silu_third_enclosed, silu_third_formula_enclosed, silu_third_printed, Multiplier};
 use crate::strategy::{log_uniform, real};
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -124,6 +125,11 @@ fn third(printed: bool) -> impl crate::claim::Check {
         Eval::close((f - silu_third(x)).abs(), Scale(scale), Tolerance::relative(Rounding::gamma(16)))
     })
     .sides("|printed σ‴(x) − σ‴(x)|", "the two evaluations' rounding")
+    // Exact equality on enclosures: both formulas and e^{−2} enclosed, no rounding allowance.
+    .certify(move |x: &f64| {
+        let x = Interval::exact(*x);
+        Eval::close((silu_third_formula_enclosed(x, !printed) - silu_third_enclosed(x)).abs(), Scale(1.0), Tolerance::NONE)
+    })
     .expand(|x| serde_json::json!({ "x": x, "printed": silu_third_printed(*x), "corrected": silu_third_corrected(*x), "leibniz": silu_third(*x) }))
 }
 
