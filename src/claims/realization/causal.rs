@@ -8,6 +8,7 @@
 use crate::claim::{property, Claim, ErrorKind, Eval, Paper, Rounding};
 use crate::claim::{Scale, Tolerance};
 use crate::math::linalg::{mat_from_rows, Vector};
+use crate::math::{Interval, Real};
 use crate::model::lti::{simulate_nonstrict, simulate_strict, Step};
 use crate::strategy::grid_matrix;
 use proptest::prelude::*;
@@ -94,20 +95,40 @@ fn scalar_cases() -> impl Strategy<Value = ScalarCase> + Clone {
         .prop_map(|(abcd, u)| ScalarCase { abcd: abcd.map(|v| v as f64 / 8.0), u: u.into_iter().map(|v| v as f64 / 16.0).collect() })
 }
 
-fn scalar_gap(c: &ScalarCase, lag: usize) -> Eval {
-    let [a, b, cc, d] = c.abcd;
-    let (mut x, mut xh) = (0.0, 0.0);
-    let mut worst = Eval::Margin(f64::INFINITY);
+/// The state x_t and both outputs (y_t, ŷ_t) of the scalar case at every t, in any [`Real`]
+/// (enclosures on intervals; the grid values taken exactly).
+fn scalar_outputs<R: Real>(c: &ScalarCase, lag: usize) -> Vec<[R; 3]> {
+    let [a, b, cc, d] = c.abcd.map(R::cst);
+    let (mut x, mut xh) = (R::zero(), R::zero());
+    let mut out = Vec::with_capacity(c.u.len());
     for (t, &u) in c.u.iter().enumerate() {
+        let u = R::cst(u);
         x = a * x + b * u;
         let y = cc * x + d * u;
         let yh = cc * a * b * xh + (cc * b + d) * u;
-        xh = a * xh + if t >= lag { c.u[t - lag] } else { 0.0 };
+        xh = a * xh + if t >= lag { R::cst(c.u[t - lag]) } else { R::zero() };
+        out.push([x, y, yh]);
+    }
+    out
+}
+
+fn scalar_gap(c: &ScalarCase, lag: usize) -> Eval {
+    let [a, b, cc, d] = c.abcd;
+    let mut worst = Eval::Margin(f64::INFINITY);
+    for ([x, y, yh], &u) in scalar_outputs::<f64>(c, lag).into_iter().zip(&c.u) {
         // Short dyadics: every product and sum is exact below 2⁻⁵³ of the size; γ₈ of the terms.
         let scale = (cc * a * x).abs() + (cc * b * u).abs() + (d * u).abs() + 1.0;
         worst = worst.min(Eval::le_by((y - yh).abs(), 0.0, Scale(scale), Tolerance::absolute(Rounding::gamma(8) * scale)));
     }
     worst
+}
+
+/// [`scalar_gap`]'s relation on enclosures with no rounding allowance: y_t = ŷ_t exactly.
+fn scalar_gap_enclosed(c: &ScalarCase, lag: usize) -> Eval {
+    scalar_outputs::<Interval>(c, lag)
+        .into_iter()
+        .map(|[_, y, yh]| Eval::le_by((y - yh).abs(), Interval::exact(0.0), Scale(1.0), Tolerance::NONE))
+        .fold(Eval::Margin(f64::INFINITY), Eval::min)
 }
 
 const CASES: [u64; 3] = [300, 3000, 20000];
@@ -134,7 +155,9 @@ fn claim_c17_printed() -> Claim {
             super::FAMILY,
             "The paper's scalar strictly causal form with its printed index, x̂_{t+1} = a x̂_t + u_{t−1}, y_t = cab x̂_t + (cb + d)u_t, equals \
              x_t = a x_{t−1} + b u_t, y_t = c x_t + d u_t (a, b, c, d on a 1/8 grid, T ≤ 16).",
-            property(CASES, scalar_cases(), |c: &ScalarCase| scalar_gap(c, 1)).sides("|y_t − ŷ_t|", "0, plus the rounding"),
+            property(CASES, scalar_cases(), |c: &ScalarCase| scalar_gap(c, 1))
+                .sides("|y_t − ŷ_t|", "0, plus the rounding")
+                .certify(|c: &ScalarCase| scalar_gap_enclosed(c, 1)),
         )
         .source(Paper::Bmojo, "App. C.3, eq (24)", "x̂_{t+1} = Ax̂_t + u_{t−1}; x_t = ABx̂_t + Bu_t; y_t = Cx_t + Du_t")
         .correction("x̂_{t+1} = a x̂_t + u_t (x̂_t = x_{t−1}/b): exact, and in general (A, B, CA, CB + D) — 001.c17.")
