@@ -300,6 +300,7 @@ fn claim_thm1_printed() -> Claim {
             "Theorem 1 defines 'a_max,< = max_{1≤j<pos(i)} a_j', but the proof bounds α_j/α_pos = ∏_{k=j+1}^{pos} a_k (eq 14) by a_max,<^{pos−j} (eq 18), and that product contains a_pos, which the printed maximum omits. With a_pos near 1 and the earlier decays small, (7) holds and Assumption 1 holds, yet the worst-case error exceeds ε. The statement is read as the proof uses it (eqs 9–12): every block whose scores and decays meet Assumption 1 and (7) copies within ε for every input with ‖x_j‖∞ ≤ M; the violating ±V values are realised by the recurrence itself (003.thm1.vector). The statement holds with a_max,< = max_{2≤k≤pos} a_k: 003.thm1.corrected.",
         )
         .holds_instead(&["003.thm1.vector", "003.thm1.corrected"])
+    .uncertified(crate::claim::Uncertified::FloatingPoint, "E_wc and the hypothesis (Assumption 1 and (7)) are evaluated in f64 over positions up to 10⁶ (products of decays in log space); certifying would need the hypothesis enclosed as well as the conclusion, which the conditional form does not do yet")
 }
 
 /// `003.thm1.corrected` (theorem): Theorem 1 (eq 7), corrected (proofs/copy.md).
@@ -401,6 +402,7 @@ fn claim_thm1_moreover_printed() -> Claim {
             "The clause 'there exists δ ≤ ε/((L−1)M‖Δ‖∞) when L ≥ 2' (Theorem 5: ε/(2(L−1)M‖Δ‖∞)) is false under both readings: the query's own δ, and some δ′ for which Assumption 1 and (7) still hold. Eq (26) gives (δ/2)G < ε′/(2α_pos), i.e. δ < ε′/(α_pos G); eq (27) drops the factor 1/α_pos ≥ 1. The corrected bound δ < ε′/(α_pos G) holds: 003.thm1.moreover.",
         )
         .holds_instead(&["003.thm1.moreover"])
+    .uncertified(crate::claim::Uncertified::FloatingPoint, "the least δ′ meeting Assumption 1 and (7) is found in f64 over positions up to 10⁶; certifying would need that search and the hypothesis enclosed, which the conditional form does not do yet")
 }
 
 /// `003.thm1.moreover` (theorem): Theorem 1, proof A.1 eq (26), corrected (proofs/copy.md).

@@ -347,6 +347,7 @@ fn claim_rem1_printed() -> Claim {
             "Remark 1 says that one 'could also choose to make Δ sufficiently large and correspondingly Ã sufficently small with A ≤ 0 so that the hidden states approximates zeros'. That is false: the update H_t = Ã_t ⊙ H_{t−1} + (Δ_t ⊙ x_t)b_tᵀ has a write term proportional to Δ, and with the branch's constant input 1 the state tends to Δ·b·1ᵀ (b = W_b1), not to 0; it is the write term up to Ã (003.rem1). The lemmas' existence claims do not rest on it (their construction switches the branch off with W_b = 0).",
         )
         .holds_instead(&["003.rem1"])
+    .uncertified(crate::claim::Uncertified::FloatingPoint, "the state is computed in f64 by the CoT family's SSM branch (softplus Δ, e^{ΔA}, 1–8 steps), which is not written over Real; the violation (‖H_t‖∞ against 10⁻³) is the write term Δ·W_b1 itself, orders of magnitude above the state's rounding")
 }
 
 /// `003.rem1` (theorem): Remark 1 (App. A.3).
@@ -449,6 +450,7 @@ fn claim_lem5_printed() -> Claim {
             "Lemma 5 claims |f(a, b) − 𝕀(a, b, ∘)| ≤ ε 'for any a, b ∈ [−M, M]' with 'a Mamba block'. A Mamba block is continuous and 𝕀 jumps at a = b, so no block meets ε < ½ near a = b; the proof's select g(1, 0, a − b) needs |a − b| ≥ α (Lemma 4) and at a = b returns ½, so 𝕀[a > b] errs by ½ and 𝕀[a ≠ b] = 1 − ½·½ = 0.75 instead of 0. The lemma defines 𝕀: ℝ² × {≠, >, <} → {0, 1}, so the reals are the printed domain; read on integers (as Assumption 2 would supply), the proof's unshifted construction still fails at a = b, and the statement holds with a ½-shifted threshold (003.lem5), and 𝕀[≠] fits in one block (see the correction).",
         )
         .holds_instead(&["003.lem5"])
+    .uncertified(crate::claim::Uncertified::FloatingPoint, "the indicator is evaluated in f64 by the proof's Mamba-block construction (select and multiplier gadgets), which is not written over Real; at a = b the select returns exactly ½ in any arithmetic, so the violation (½ against ε) does not rest on rounding")
 }
 
 /// `003.lem5` (theorem): Lemma 5 and its proof (App. A.3).

@@ -12,9 +12,9 @@
 use crate::claim::custom;
 use crate::claim::Tolerance;
 use crate::claim::{property, Claim, Comparison, Context, ErrorKind, Eval, Figure, Kind, Outcome, Paper, Relation, Series, Sizes, Style, Verdict};
-use crate::math::{eigen, interval, Interval};
 use crate::math::linalg::{cond2, log_norm2, mat_from_rows, mat_to_rows, spectral_abscissa, Mat, Vector};
 use crate::math::softplus::softplus;
+use crate::math::{eigen, interval, Interval};
 use crate::mc::jobs::{DiagonalLrdJob, DiagonalLrdPath};
 use crate::mc::paths::diagonal_lrd_path;
 use crate::mc::RunJob;

@@ -273,6 +273,7 @@ fn claim_cor2_printed() -> Claim {
         )
         .error(ErrorKind::Construction, "Corollary 2 is existential and true: an S6 layer does solve Keep n-th (000.cor2.corrected, a half-integer threshold in one ZOH channel). What fails is App. A.3's continuous-time construction moved to discrete Mamba: B̄ = ΔB (Euler) or (1 − e^{−Δ})B (ZOH) switches the input off with Δ, integer thresholds give softplus(0) = ln 2, and a discrete reset keeps x_r. In the paper's own eq (8) model (Δ only in the decay) the construction converges, y − x_n = (x_{n−1} − x_n)√(π/(2W)) + O(W^{−3/2}) (000.cor2.continuous): for x = (0, 1/16), n = 2 it gives 0.0472, 0.0586, 0.0617 at W = 25, 400, 10⁴ against 0.0625.")
         .holds_instead(&["000.cor2.corrected", "000.cor2.continuous"])
+    .uncertified(crate::claim::Uncertified::FloatingPoint, "the outputs are computed in f64 by the discrete Mamba recurrence (softplus thresholds, ZOH or Euler B̄, up to 200 steps), which is not written over Real here; the violation is the construction's own error (an input the discretised B̄ switches off, a softplus(0) = ln 2 at integer thresholds), of the order of the tokens, far above the recurrence's rounding")
 }
 
 /// `000.cor2.corrected` (theorem): Corollary 2, corrected (proofs/haar.md).

@@ -346,6 +346,7 @@ fn claim_c6_unmasked() -> Claim {
             "Eq (9) defines the state ('A Transformer has only short-term eidetic memory that is deadbeat in N steps'), not its start or which blocks ρ reads. Read with the usual zero initial state and ρ = softmax over the whole state, the blocks not yet written are keys 0 (weight e⁰ = 1 against e^{qᵀk}) with values 0, which dilute every output for t < N − 1. Reading checked: with a validity mask (or from t ≥ N − 1) it is exact (001.c6).",
         )
         .holds_instead(&["001.c6"])
+    .uncertified(crate::claim::Uncertified::FloatingPoint, "both outputs are computed in f64 (softmax attention and eq (9)'s system on nalgebra matrices, not written over Real); the violation is the weight of the unwritten blocks (keys 0, weight e⁰ = 1, values 0) diluting an output, of the order of the values, far above the derived rounding tolerance")
 }
 
 /// `001.c6.window` (theorem): Sec. 3.1, eq (1) and Algorithm 1.
@@ -501,6 +502,7 @@ fn claim_c10_printed() -> Claim {
             "App. C.2.1 says the local–global form (17) 'can be written as' x_t = x_{t−K} + Σ φ(k_{t−i})v_{t−i} 'and canonically realized as' (18). With the last row [0 … 0 1] the last slot integrates, z_{t+1} = z_t + φ(k_t)v_t, so the slots hold the lagged prefix sums P_{t−K−1}, …, P_{t−1}; the printed all-ones read-out returns Σ_j P_{t−j} + φ(k_t)v_t, a sum of K + 1 overlapping prefixes, not the local + global sum P_t of (17). Reading only the last slot (plus the feedthrough) gives P_t exactly (001.c10), so the existence of a canonical realization of (17) survives.",
         )
         .holds_instead(&["001.c10"])
+    .uncertified(crate::claim::Uncertified::FloatingPoint, "both outputs are computed in f64 (linear attention and realization (18) on nalgebra matrices, not written over Real); the violation is the sum of overlapping prefixes the all-ones read-out adds, of the order of the values, far above the derived rounding tolerance")
 }
 
 /// `001.c10` (theorem): App. C.2.1, eqs (17)–(18).
@@ -537,6 +539,7 @@ fn claim_c10_window_printed() -> Claim {
             "App. C.1 assumes 'the attention is computed on a sliding window of size K' and gives (13) as 'a canonical realization of the FIR described above', but its state [z^{t−K}; …; z^t] lists K + 1 slots and the read-out adds the current φ(k_t)v_t, so Z̄_t sums K + 2 terms: the realization is a window of K + 2 tokens, not K. The indices should run over K − 1 slots, z^{t−K+1} … z^{t−1}; so corrected the realization is exact (001.c10.window).",
         )
         .holds_instead(&["001.c10.window"])
+    .uncertified(crate::claim::Uncertified::FloatingPoint, "both outputs are computed in f64 (sliding-window linear attention and realization (13) on nalgebra matrices, not written over Real); the violation is the window's extra terms (K + 2 tokens instead of K), of the order of the values, far above the derived rounding tolerance")
 }
 
 /// `001.c10.window` (theorem): App. C.1, eq (13).

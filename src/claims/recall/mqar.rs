@@ -562,6 +562,7 @@ fn claim_thm2_reduced_printed() -> Claim {
         )
         .error(ErrorKind::Construction, "Theorem 2's existence claim (d = O(κ + log|V|), N = κ) survives: zero-sum codes need no bias (000.thm2.reduced). The printed step-2 construction fails: y_t carries the factor (c₁k − b) from C_t and the query's own write, so the printed bias −(c₀k − b)W_o s is 97× too small and the shared offset swamps the code inner products.")
         .holds_instead(&["000.thm2.reduced"])
+    .uncertified(crate::claim::Uncertified::FloatingPoint, "the logits are computed in f64 through the construction's convolution, scan and read-out with code entries ±fl(1/√p) (irrational in exact arithmetic) and the printed bias; the construction is not written over Real, so no enclosure. The recorded gap between the two logits is of the order of the logits themselves, their rounding about 10⁻¹³ of them")
 }
 
 /// `000.thm2.reduced` (theorem): Theorem 2, step 2, corrected (proofs/recall.md).
@@ -659,6 +660,7 @@ fn claim_thm3_reduced_printed() -> Claim {
         )
         .error(ErrorKind::Reading, "App. C.1, Theorem 3 step 2: 'keeping the convolution, SSM, and output layers the same as step 1'. Reading checked: the same layers, so the convolutions keep the proof's σ (ReLU), which clips the JL codes' negative entries; retrieval fails. The other reading, the same action ('shifting the attention-keys by one position … while keeping the attention-queries and attention-values unchanged'), is linear convolutions: with N = p_k = ⌈16 ln κ⌉ the error rate is ≤ 1% (000.thm3.reduced).")
         .holds_instead(&["000.thm3.reduced"])
+    .uncertified(crate::claim::Uncertified::FloatingPoint, "the logits are computed in f64 through the proof's ReLU convolutions and scan with code entries ±fl(1/√p) (irrational in exact arithmetic); the construction is not written over Real, so no enclosure. The recorded gap between the two logits is of the order of the logits themselves, their rounding about 10⁻¹³ of them")
 }
 
 /// `000.thm3.reduced` (theorem): Theorem 3, step 2, with the constant the evidence gives (proofs/recall.md).
@@ -864,6 +866,7 @@ fn claim_thm4_reduced_printed() -> Claim {
         )
         .error(ErrorKind::Construction, "Theorem 4's existence claim (d = O(κ log|V|), N = 1) survives: zero-sum codes need no correction (000.thm4.reduced). The printed step-2 construction fails: (Me_l)ᵀ1 = √p⟨Me_l, 1/√p⟩ is O(√p·ε), not ε, so the term kβ(Me_l)ᵀ1 dominates the logits.")
         .holds_instead(&["000.thm4.reduced"])
+    .uncertified(crate::claim::Uncertified::FloatingPoint, "the logits are computed in f64 through the construction's layers with code entries ±fl(1/√p) (irrational in exact arithmetic); the construction is not written over Real, so no enclosure. The recorded gap between the two logits is of the order of the logits themselves, their rounding about 10⁻¹³ of them")
 }
 
 /// `000.thm4.reduced` (theorem): Theorem 4, step 2, corrected (proofs/recall.md).
