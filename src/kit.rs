@@ -16,6 +16,9 @@
 //!   approximate eigenvectors, then Gershgorin). Width about n·u·κ(V)·‖A‖, κ(V) the eigenvector
 //!   condition number: ~10⁻¹³ for well-separated eigenvalues, wide (never wrong) near a
 //!   defective irreducible block.
+//! - [`DenseSsm::lrd_eq10_path_enclosure`]: 004's LRD trajectory B̄_t, Ā_{t+1}B̄_t, … (ZOH)
+//!   enclosed, by the interval exponential (B̄ without inverting A); ~10⁻¹⁵ wide per step for
+//!   short paths, widening with the number of interval products.
 //! - [`Dual`] over [`Interval`] and [`derivative`]: forward-mode derivatives of any function
 //!   written over [`Real`], enclosed (`derivative(&[Interval::exact(x), …], i, f)`), as over
 //!   `f64` they are exact to rounding.
@@ -60,5 +63,6 @@ pub use crate::math::softplus::{softplus, softplus_inv};
 pub use crate::math::subexp::LogChi2;
 pub use crate::math::taylor::{normal_expectation_enclosure, Growth, Taylor};
 pub use crate::math::{derivative, Dual, Interval, Real};
+pub use crate::model::DenseSsm;
 pub use crate::stats::ConfidenceInterval;
 pub use crate::tasks::mqar::MqarInstance;

@@ -131,31 +131,22 @@ fn printed_margin(inst: &StepInstance) -> Eval {
 }
 
 /// The printed per-step bound on enclosures, no tolerance: λ₁ from [`eigen::spectral_abscissa`]
-/// (a verified similarity transform, then Gershgorin), B̄_t = A⁻¹(e^{Δ_t A} − I)B as the last
-/// column of e^M, M = [[Δ_t A, Δ_t B], [0, 0]] (its top-right block is φ₁(Δ_t A)Δ_t B = B̄_t), and
-/// each Ā_{t+j} = e^{Δ_{t+j} A} from [`interval::expm`]. The products Δ·a of grid values are exact
-/// in f64 (checked; an inexact one leaves the relation in floating point, so not certified).
+/// (irreducible blocks, a verified similarity transform, Gershgorin) and the path from
+/// [`DenseSsm::lrd_eq10_path_enclosure`] (interval exponentials). The products Δ·a of grid values
+/// are exact in f64; were one not, the relation would stay in floating point (not certified).
 fn printed_enclosed(inst: &StepInstance) -> Eval {
-    let h = inst.a.len();
-    let scaled = |d: f64, rows: &[Vec<f64>]| -> Option<Vec<Vec<f64>>> {
-        rows.iter().map(|r| r.iter().map(|&x| ((Interval::exact(d) * Interval::exact(x)).width() == 0.0).then_some(d * x)).collect()).collect()
-    };
-    let mut augmented: Vec<Vec<f64>> = inst.a.iter().zip(&inst.b).map(|(r, &b)| r.iter().copied().chain([b]).collect()).collect();
-    augmented.push(vec![0.0; h + 1]);
-    let (Some(m), Some(steps)) = (scaled(inst.deltas[0], &augmented), inst.deltas[1..].iter().map(|&d| scaled(d, &inst.a)).collect::<Option<Vec<_>>>()) else {
+    let m = DenseSsm { a: mat_from_rows(&inst.a), b: Vector::from_vec(inst.b.clone()), disc: Discretization::Zoh };
+    let Some(path) = m.lrd_eq10_path_enclosure(&inst.deltas, 1, inst.deltas.len() - 1) else {
         return printed_margin(inst);
     };
     let rate = eigen::spectral_abscissa(&inst.a);
-    let mut v: Vec<Interval> = interval::expm(&m)[..h].iter().map(|r| r[h]).collect();
     let mut worst = Eval::Margin(f64::INFINITY);
-    for (step, &d) in steps.iter().zip(&inst.deltas[1..]) {
-        let next = interval::matvec(&interval::expm(step), &v);
-        let (now_norm, next_norm) = (interval::norm2(&v), interval::norm2(&next));
-        if now_norm.hi < 1e-250 {
+    for (pair, &d) in path.windows(2).zip(&inst.deltas[1..]) {
+        let (now, next) = (interval::norm2(&pair[0]), interval::norm2(&pair[1]));
+        if now.hi < 1e-250 {
             break;
         }
-        worst = worst.min(Eval::le(next_norm, (rate * Interval::exact(d)).exp() * now_norm, Tolerance::NONE));
-        v = next;
+        worst = worst.min(Eval::le(next, (rate * Interval::exact(d)).exp() * now, Tolerance::NONE));
     }
     worst
 }
