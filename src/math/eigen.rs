@@ -119,7 +119,7 @@ impl EigenvalueEnclosure {
         let (mut discs, mut refined) = (Vec::with_capacity(n), true);
         for block in irreducible_blocks(rows) {
             let sub: Vec<Vec<f64>> = block.iter().map(|&i| block.iter().map(|&j| rows[i][j]).collect()).collect();
-            match (sub.len() > 1).then(|| refined_discs(&sub)).unwrap_or_else(|| Some(gershgorin(&sub))) {
+            match if sub.len() > 1 { refined_discs(&sub) } else { Some(gershgorin(&sub)) } {
                 Some(d) => discs.extend(d),
                 None => {
                     refined = false;
@@ -198,12 +198,9 @@ fn irreducible_blocks(rows: &[Vec<f64>]) -> Vec<Vec<usize>> {
     let n = rows.len();
     let mut reach: Vec<Vec<bool>> = (0..n).map(|i| (0..n).map(|j| i == j || rows[i][j] != 0.0).collect()).collect();
     for k in 0..n {
-        for i in 0..n {
-            if reach[i][k] {
-                for j in 0..n {
-                    reach[i][j] |= reach[k][j];
-                }
-            }
+        let via = reach[k].clone();
+        for row in reach.iter_mut().filter(|row| row[k]) {
+            row.iter_mut().zip(&via).for_each(|(r, &v)| *r |= v);
         }
     }
     let mut seen = vec![false; n];
@@ -268,14 +265,14 @@ fn refined_discs(rows: &[Vec<f64>]) -> Option<Vec<Disc>> {
     let c = product(&ri, &product(&ai, &xi, n), n);
     let mut e = product(&ri, &xi, n);
     for i in 0..n {
-        e[i * n + i].re = e[i * n + i].re - Interval::exact(1.0);
+        e[i * n + i].re -= Interval::exact(1.0);
     }
     let row_sum = |m: &[ComplexInterval], i: usize, skip: Option<usize>| {
         (0..n).filter(|&j| Some(j) != skip).fold(Interval::exact(0.0), |acc, j| acc + Interval::exact(m[i * n + j].mag())).hi
     };
     let eta = (0..n).map(|i| row_sum(&e, i, None)).fold(0.0, f64::max);
     let norm_c = (0..n).map(|i| row_sum(&c, i, None)).fold(0.0, f64::max);
-    if !(eta < 1.0) || !norm_c.is_finite() {
+    if eta.is_nan() || eta >= 1.0 || !norm_c.is_finite() {
         return None;
     }
     let p = (Interval::exact(eta) * Interval::exact(norm_c) / (Interval::exact(1.0) - Interval::exact(eta))).hi;

@@ -1,4 +1,4 @@
-//! The falsification benchmark: sixteen conjectures about ssmcheck's own models, written through
+//! The falsification benchmark: seventeen conjectures about ssmcheck's own models, written through
 //! the public API as a user would, each with its ground truth established independently (a
 //! proof, a closed form, or exact f64 reasoning, given beside it).
 //!
@@ -6,11 +6,12 @@
 //!   probability between 10⁻⁶ and 10⁻³ (computed exactly beside each): corners of a box, a
 //!   parameter below 10⁻⁴, a sliver at a hypothesis's edge, aligned signs in a code matrix, an
 //!   f64 tie.
-//! - Ten are **true** with zero margin or a rounding trap: equality is attained (often exactly
+//! - Eleven are **true** with zero margin or a rounding trap: equality is attained (often exactly
 //!   where the search goes), ties, a difference quotient divided by h = 10⁻⁶, a product of
 //!   exponentials against the exponential of the sum, the matrix exponential at ‖sA‖ up to 180
 //!   and at its maximum compared on enclosures with no tolerance, a Monte Carlo mean at equality,
-//!   a Gaussian expectation by quadrature in the limit where its integrand becomes singular.
+//!   a Gaussian expectation by quadrature in the limit where its integrand becomes singular, a
+//!   spectral radius equal to the norm that bounds it.
 //!
 //! At the standard budget (2000 random instances + 1000 searched), every false conjecture must
 //! be refuted at 10 seeds out of 10 and no true one at any of them (in CI, `.ci/run`;
@@ -277,6 +278,32 @@ fn quadrature_limit(mode: Mode, excess: f64) -> Claim {
     conjecture("bench.t10.quadrature_limit", "For c ∈ [10⁻³⁰⁰, 10⁻⁴], γ ∈ [½, 2]: E ln(c + γX²) ≥ ln γ − γ_E − ln 2, on enclosures.", p)
 }
 
+/// T11, an eigenvalue at equality, with no tolerance of the user's own: "ρ(A) ≤ ‖A‖∞" for
+/// nonnegative integer matrices (n ≤ 5, off-diagonal entries 0..4) whose diagonal makes every
+/// row sum to S = 4n. True (any eigenvalue is at most any induced norm) with equality at every
+/// instance: the all-ones vector is an eigenvector for S. The left side is `kit::spectral_radius`
+/// (eigenvalue discs from a verified similarity transform), so the sides overlap: a tie, never a
+/// refutation. In f64 (`linalg::spectral_radius`, QR iteration) ρ carries the iteration's
+/// rounding, so the same statement without a tolerance is "refuted" wherever ρ rounds above S.
+fn t11_spectral_radius_at_equality(mode: Mode) -> Claim {
+    spectral_radius_bound(mode, 1.0)
+}
+
+/// ρ(A) against `factor`·‖A‖∞ on enclosures (factor 1: T11).
+fn spectral_radius_bound(mode: Mode, factor: f64) -> Claim {
+    let p = property([0; 3], (1usize..=5).prop_flat_map(|n| strategy::grid_matrix(n, n, 0.0, 4.0, 1.0)), move |m| {
+        let n = m.len();
+        let rows: Vec<Vec<f64>> = (0..n)
+            .map(|i| {
+                let off: f64 = (0..n).filter(|&j| j != i).map(|j| m[i][j]).sum();
+                (0..n).map(|j| if i == j { 4.0 * n as f64 - off } else { m[i][j] }).collect()
+            })
+            .collect();
+        Eval::le(ssmcheck::kit::spectral_radius(&rows), Interval::exact(factor * 4.0 * n as f64), Tolerance::NONE)
+    });
+    conjecture("bench.t11.spectral_radius", "For nonnegative integer A with every row sum S = 4n (n ≤ 5): ρ(A) ≤ ‖A‖∞, on enclosures.", sized(p, mode))
+}
+
 type Bench = fn(Mode) -> Claim;
 
 const FALSE: [(Bench, f64); 6] = [
@@ -287,7 +314,7 @@ const FALSE: [(Bench, f64); 6] = [
     (f5_softplus_tie, 3.7e-4),
     (f6_cube_corner, 3.4e-4),
 ];
-const TRUE: [Bench; 10] = [
+const TRUE: [Bench; 11] = [
     t1_coherence_at_most_one,
     t2_retention_at_most_one,
     t3_ms_implies_mean,
@@ -298,6 +325,7 @@ const TRUE: [Bench; 10] = [
     t8_jordan_corner,
     t9_monte_carlo_at_equality,
     t10_quadrature_near_its_singular_end,
+    t11_spectral_radius_at_equality,
 ];
 /// Seeds 1..=n, n from `SSMCHECK_BENCH_SEEDS`: 3 in a plain `cargo test` (the newcomer's wait),
 /// 10 in CI (`.ci/run`), the benchmark's stated size.
@@ -355,15 +383,21 @@ fn no_true_conjecture_is_refuted_at_any_seed() {
     assert!(refutations.is_empty(), "true conjectures not confirmed:\n{}", refutations.join("\n"));
 }
 
-/// The checks of T7, T9 and T10 can fail: on a mutant, the same check at the same budget refutes
-/// it (e^{(s+t)A} replaced by e^{1.000001·(s+t)A}, off by ~10⁻⁶ relative against enclosures
-/// ~10⁻¹² wide; the mean of x² against 1.5, 0.5 away where 6 SE ≈ 0.27; E ln γX² + 3√(c/γ),
-/// above the true √(2π)·√(c/γ) − c/γ + o(c) wherever the gap exceeds the enclosure's width). T8's mutant, the bound 3.6
+/// The checks of T7, T9, T10 and T11 can fail: on a mutant, the same check at the same budget
+/// refutes it (e^{(s+t)A} replaced by e^{1.000001·(s+t)A}, off by ~10⁻⁶ relative against
+/// enclosures ~10⁻¹² wide; the mean of x² against 1.5, 0.5 away where 6 SE ≈ 0.27; E ln γX² +
+/// 3√(c/γ), above the true √(2π)·√(c/γ) − c/γ + o(c) wherever the gap exceeds the enclosure's
+/// width; ρ(A) ≤ (1 − 10⁻⁹)‖A‖∞, 10⁻⁹ relative below the exact ρ = S against discs ~10⁻¹³ wide). T8's mutant, the bound 3.6
 /// instead of 10/e, is `tests/conjectures.rs`'s refuted `jordan_corner_below_3_6`.
 #[test]
 fn the_enclosure_and_equality_checks_refute_their_mutants() {
     for seed in [1, 2] {
-        for mutant in [semigroup(Mode::Targeted, 1.000_001), mean_of_squares(Mode::Targeted, 1.5), quadrature_limit(Mode::Targeted, 3.0)] {
+        for mutant in [
+            semigroup(Mode::Targeted, 1.000_001),
+            mean_of_squares(Mode::Targeted, 1.5),
+            quadrature_limit(Mode::Targeted, 3.0),
+            spectral_radius_bound(Mode::Targeted, 1.0 - 1e-9),
+        ] {
             assert!(refuted(&mutant, seed).0, "{} (mutant) not refuted at seed {seed}", mutant.meta.id);
         }
     }
