@@ -93,6 +93,10 @@ pub mod prelude {
 /// - `given = ("what P is", condition)`: a conditional statement "if P then Q", with P a `bool`
 ///   expression of the arguments (strict or not, integer conditions such as `p % 4 == 1`): instances
 ///   outside P are counted apart and the search samples P's edge ([`Property::given`](claim::Property::given));
+///   a refutation is certified only if P is known to hold at the instance in exact arithmetic:
+///   write `given_exact = (…)` for a condition decided exactly (integers, comparisons of exact
+///   values), or add `certify_given = relation` with P's sides as enclosures
+///   ([`Property::certify_given`](claim::Property::certify_given));
 /// - `cases = [quick, standard, deep]`, `search = Search::Off`;
 /// - `sides = ("what lhs is", "what rhs is")` for the refutation's record;
 /// - `id = "mine.name"`, `family = Family::new("mine")`, `source = ("whose", "where")`;
@@ -157,6 +161,14 @@ macro_rules! conjecture {
     (@opts $p:ident $m:ident $args:tt $(,)?) => {};
     (@opts $p:ident $m:ident [$($arg:ident)+] given = ($what:expr, $cond:expr) $(, $($rest:tt)*)?) => {
         let $p = $p.given($what, |($($arg,)+)| if $cond { 1.0 } else { -1.0 });
+        $crate::conjecture!(@opts $p $m [$($arg)+] $($($rest)*)?);
+    };
+    (@opts $p:ident $m:ident [$($arg:ident)+] given_exact = ($what:expr, $cond:expr) $(, $($rest:tt)*)?) => {
+        let $p = $p.given($what, |($($arg,)+)| if $cond { 1.0 } else { -1.0 }).certify_given(|($($arg,)+)| $crate::claim::Eval::holds_exactly($cond));
+        $crate::conjecture!(@opts $p $m [$($arg)+] $($($rest)*)?);
+    };
+    (@opts $p:ident $m:ident [$($arg:ident)+] certify_given = $e:expr $(, $($rest:tt)*)?) => {
+        let $p = $p.certify_given(|($($arg,)+)| $e);
         $crate::conjecture!(@opts $p $m [$($arg)+] $($($rest)*)?);
     };
     (@opts $p:ident $m:ident $args:tt sides = ($l:expr, $r:expr) $(, $($rest:tt)*)?) => {

@@ -55,6 +55,16 @@ ssmcheck::conjecture! {
     }
 }
 
+ssmcheck::conjecture! {
+    /// False, a conditional statement with an exactly decided hypothesis: if k ≡ 0 (mod 4), the corner entry of e^{tA} above at t = k/4 is at most 3.6 (k = 4 gives t = 1, 10/e). `given_exact` declares the hypothesis exact (integers), so the refutation is certified; with a plain `given` it would say that its hypothesis was judged in floating point.
+    #[with(given_exact = ("k ≡ 0 (mod 4)", k % 4 == 0), expect = VerdictKind::Refuted)]
+    fn jordan_corner_at_whole_times(k in 0u32..=240) {
+        let t = f64::from(*k) / 4.0;
+        let e = ssmcheck::math::interval::expm(&[vec![-t, 10.0 * t], vec![0.0, -t]]);
+        Eval::le(e[0][1], Interval::exact(3.6), Tolerance::NONE)
+    }
+}
+
 fn main() -> std::process::ExitCode {
     ssmcheck::harness::main(vec![
         s6_lrd_is_monotone().expect(VerdictKind::Holds),
@@ -62,5 +72,6 @@ fn main() -> std::process::ExitCode {
         interaction_second_moment().expect(VerdictKind::Holds),
         jordan_corner_is_bounded().expect(VerdictKind::Holds),
         jordan_corner_below_3_6(),
+        jordan_corner_at_whole_times(),
     ])
 }

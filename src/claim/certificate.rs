@@ -11,7 +11,7 @@
 //! exact confidence interval at the suite's family-wise level.
 
 use super::check::Kind;
-use super::comparison::Violation;
+use super::comparison::{HypothesisStanding, Violation};
 use crate::math::Interval;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -34,6 +34,9 @@ pub enum Uncertified {
     Precision,
     /// The check judges a whole sweep or a bare margin, not two sides at one instance.
     NoSides,
+    /// The violated relation is certified, but the statement's hypothesis was not shown to hold
+    /// at the instance in exact arithmetic.
+    Hypothesis,
 }
 
 impl Uncertified {
@@ -46,6 +49,7 @@ impl Uncertified {
             Uncertified::NoEnclosure => "a routine the check relies on has no enclosure",
             Uncertified::Precision => "the statement is about floating-point behaviour",
             Uncertified::NoSides => "the check judges a sweep or a bare margin, not two sides",
+            Uncertified::Hypothesis => "the conclusion's violation is certified, the hypothesis is not",
         }
     }
 }
@@ -93,8 +97,11 @@ impl Certificate {
             return declared.map_or_else(|| not(Uncertified::NoSides, "the check records no violated relation".into()), |(r, d)| not(*r, d.clone()));
         };
         match v.enclosure.as_deref().copied() {
-            Some(e) if e.both_sides() => match e.decide(v.relation) {
-                super::comparison::Standing::Violated => Certificate::Certified { lhs: e.lhs.unwrap(), rhs: e.rhs.unwrap(), gap: e.gap },
+            Some(e) if e.both_sides() => match (e.decide(v.relation), &v.hypothesis) {
+                (super::comparison::Standing::Violated, Some(HypothesisStanding::NotCertified { detail })) => {
+                    not(Uncertified::Hypothesis, format!("the violated relation is certified ({e}), but {detail}"))
+                }
+                (super::comparison::Standing::Violated, _) => Certificate::Certified { lhs: e.lhs.unwrap(), rhs: e.rhs.unwrap(), gap: e.gap },
                 _ => not(Uncertified::EnclosureTooWide, e.to_string()),
             },
             Some(e) => {

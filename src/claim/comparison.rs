@@ -287,6 +287,7 @@ impl Comparison {
             margin_formula: self.margin_formula.into(),
             tie_band: self.band,
             enclosure: self.enclosure.map(Box::new),
+            hypothesis: None,
         }
     }
 }
@@ -315,6 +316,29 @@ pub struct Violation {
     /// a refutation record stays small without it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enclosure: Option<Box<Enclosure>>,
+    /// For a conditional statement, whether its hypothesis is known to hold at the instance in
+    /// exact arithmetic (`None`: the statement is unconditional).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hypothesis: Option<HypothesisStanding>,
+}
+
+/// Whether a conditional statement's hypothesis holds at a refuting instance in exact arithmetic:
+/// the relation's certificate says the conclusion fails there, which refutes the statement only
+/// if the instance satisfies the hypothesis.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum HypothesisStanding {
+    /// Re-evaluated on enclosures ([`Property::certify_given`](super::Property::certify_given)),
+    /// it holds for every real value in them.
+    Certified {
+        /// The hypothesis's sides and gap.
+        enclosure: Enclosure,
+    },
+    /// Judged in floating point only, or its enclosures do not decide it.
+    NotCertified {
+        /// Which hypothesis, and why.
+        detail: String,
+    },
 }
 
 impl Violation {

@@ -18,6 +18,7 @@
 
 use super::comparison::{Comparison, Relation, Side, Standing};
 use super::tolerance::{Scale, Tolerance};
+use crate::math::Interval;
 
 /// The evaluation of one instance.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -70,6 +71,14 @@ impl Eval {
     /// 0 (exact: `x = 0` refutes).
     pub fn positive(x: impl Into<Side>, scale: Scale) -> Eval {
         Eval::gt(x, 0.0, scale, Tolerance::NONE)
+    }
+    /// A condition decided exactly (integer arithmetic, comparisons of values taken as exact), as
+    /// a relation between exact sides (`1 ≥ 1` or `0 ≥ 1`): the enclosed form of a hypothesis
+    /// such as `p % 4 == 1` ([`Property::certify_given`](super::Property::certify_given)). A
+    /// condition on rounded floats is not exact: enclose its sides instead.
+    pub fn holds_exactly(condition: bool) -> Eval {
+        let one = Interval::exact(1.0);
+        Eval::ge_by(if condition { one } else { Interval::exact(0.0) }, one, Scale(1.0), Tolerance::NONE)
     }
     /// The signed margin (`None` for a rejected instance).
     pub fn margin(&self) -> Option<f64> {

@@ -36,7 +36,7 @@ pub mod verdict;
 pub use budget::{Budget, Context, SizeRow, Sizes};
 pub use certificate::{Certificate, Uncertified};
 pub use check::{custom, Check, Kind};
-pub use comparison::{Comparison, Enclosure, Relation, Side, Standing, Violation};
+pub use comparison::{Comparison, Enclosure, HypothesisStanding, Relation, Side, Standing, Violation};
 pub use eval::Eval;
 pub use evidence::{Figure, FigureKind, HeatMap, Series, Style, Table};
 pub use meta::{Claim, ClaimMeta, ConjectureOptions, Control, ErrorKind, ErrorReport, Family, Status};

@@ -20,7 +20,7 @@
 
 use super::budget::{Budget, Context, Sizes};
 use super::check::{Check, Kind};
-use super::comparison::{Relation, Standing, Violation};
+use super::comparison::{HypothesisStanding, Relation, Standing, Violation};
 use super::eval::Eval;
 use super::evidence::Figure;
 use super::instance::Instance;
@@ -92,6 +92,7 @@ struct Judge {
     given: Option<(String, Hypothesis)>,
     sides: Option<(String, String)>,
     certify: Option<Certify>,
+    certify_given: Option<Certify>,
     search: Search,
     kind: Kind,
 }
@@ -142,6 +143,7 @@ where
             given: None,
             sides: None,
             certify: None,
+            certify_given: None,
             search,
             kind: Kind::Property,
         };
@@ -210,6 +212,16 @@ where
     /// counterexample and the most violating instance only, so its cost does not matter.
     pub fn certify(mut self, f: impl Fn(&S::Value) -> Eval + Send + Sync + 'static) -> Self {
         self.judge.certify = Some(Box::new(move |v| f(v.get())));
+        self
+    }
+    /// The hypothesis of a conditional statement ([`Property::given`]) as a relation on
+    /// enclosures, for certificates: a refutation is certified only when the conclusion's
+    /// violation is and the hypothesis holds for every real value in these enclosures (the search
+    /// judged it in floating point, and it bisects toward the hypothesis's edge, where rounding
+    /// can put an instance on the wrong side). Without it, a conditional statement's refutation
+    /// is not certified (reason `hypothesis`).
+    pub fn certify_given(mut self, f: impl Fn(&S::Value) -> Eval + Send + Sync + 'static) -> Self {
+        self.judge.certify_given = Some(Box::new(move |v| f(v.get())));
         self
     }
 }
@@ -373,7 +385,21 @@ impl Judge {
                 v.enclosure = c.enclosure.map(Box::new);
             }
         }
+        v.hypothesis = self.given.as_ref().map(|(what, _)| self.hypothesis_standing(what, value));
         v
+    }
+
+    /// Whether the hypothesis `what` holds at `value` in exact arithmetic, by its
+    /// [enclosed form](Property::certify_given).
+    fn hypothesis_standing(&self, what: &str, value: &Instance) -> HypothesisStanding {
+        let Some(f) = &self.certify_given else {
+            return HypothesisStanding::NotCertified { detail: format!("the hypothesis \"{what}\" was judged in floating point (no enclosed form)") };
+        };
+        match f(value).comparison().and_then(|c| c.enclosure.filter(|e| e.both_sides()).map(|e| (c.relation, e))) {
+            Some((relation, e)) if e.decide(relation) == Standing::Holds => HypothesisStanding::Certified { enclosure: e },
+            Some((_, e)) => HypothesisStanding::NotCertified { detail: format!("the hypothesis \"{what}\" is not decided by its enclosures ({e})") },
+            None => HypothesisStanding::NotCertified { detail: format!("the hypothesis \"{what}\" has no enclosure on both sides") },
+        }
     }
 
     /// What the two sides are: by [`Property::sides`], else by what the relation makes them.
@@ -859,6 +885,30 @@ mod tests {
         assert_eq!(out.details["hypothesis"], serde_json::json!("x + y ≤ 1"));
         assert_eq!(out.verdict.tag(), crate::claim::VerdictKind::Refuted, "{:?}", out.verdict);
         assert!(matches!(p.replay(&serde_json::json!([0.9, 0.9]), &ctx()).unwrap(), Replay::Rejected(_)));
+    }
+
+    #[test]
+    fn a_certificate_of_a_conditional_statement_needs_its_hypothesis_enclosed() {
+        use crate::claim::{Certificate, Uncertified};
+        use crate::math::Interval;
+        // "if n is odd then n < 5" on 0..10, both sides exact: the conclusion's violation is
+        // certified, the statement's refutation only when the hypothesis is too.
+        let statement = || {
+            property([200, 200, 200], 0i64..10, |&n| Eval::lt(Interval::exact(n as f64), Interval::exact(5.0), Scale(1.0), Tolerance::NONE))
+                .given("n odd", |&n| if n % 2 == 1 { 1.0 } else { -1.0 })
+        };
+        let certificate = |p: &Property<_, _>| {
+            let Verdict::Refuted { violation, .. } = run(p, 1).verdict else { panic!("not refuted") };
+            Certificate::of(crate::claim::Kind::Property, Some(&violation), None)
+        };
+        let floats = certificate(&statement());
+        assert!(matches!(&floats, Certificate::NotCertified { reason: Uncertified::Hypothesis, .. }), "{floats}");
+        assert!(floats.to_string().contains("\"n odd\" was judged in floating point"), "{floats}");
+        let exact = certificate(&statement().certify_given(|&n| Eval::holds_exactly(n % 2 == 1)));
+        assert!(exact.is_certified(), "{exact}");
+        // An enclosed hypothesis that does not hold certainly (an overlap) does not certify.
+        let overlapping = certificate(&statement().certify_given(|_| Eval::ge_by(Interval::new(-1.0, 1.0), Interval::exact(0.0), Scale(1.0), Tolerance::NONE)));
+        assert!(matches!(overlapping, Certificate::NotCertified { reason: Uncertified::Hypothesis, .. }), "{overlapping}");
     }
 
     #[test]

@@ -397,8 +397,16 @@ fn claim_c7_linear() -> Claim {
                 Eval::ge_by(Interval::exact(la.recurrent_state_size() as f64), Interval::exact(c.u.len() as f64), Scale(c.u.len() as f64), Tolerance::NONE)
             })
             .sides("numbers in the recurrence's state, which reproduces (11) within the rounding", "t")
-            .given("the outputs are not all 0 (a shrunk instance keeps a value to carry)", |c: &AttnCase| {
-                linear(c).direct(&c.u, None).iter().flatten().fold(0.0f64, |m, y| m.max(y.abs())).min(1.0) - 1e-6
+            // The outputs are all 0 exactly when every value is (the weights φ(q)ᵀφ(k) are
+            // positive: y_1 = v_1, and inductively), so the hypothesis is decided on the values,
+            // which are exact (grid entries, multiples of 1/128).
+            .given("the outputs are not all 0, i.e. some value v_t = W_V u_t ≠ 0 (a shrunk instance keeps a value to carry)", |c: &AttnCase| {
+                c.vmax().min(1.0) - 1e-6
+            })
+            .certify_given(|c: &AttnCase| {
+                let value = |x: &Vec<f64>| c.proj.wv.iter().map(|r| r.iter().zip(x).fold(Interval::exact(0.0), |s, (w, u)| s + Interval::exact(*w) * Interval::exact(*u))).collect::<Vec<_>>();
+                let largest = c.u.iter().flat_map(value).map(Interval::abs).fold(Interval::exact(0.0), Interval::max);
+                Eval::gt(largest, Interval::exact(0.0), Scale(1.0), Tolerance::NONE)
             })
             .expand(|c: &AttnCase| {
                 let la = linear(c);

@@ -518,6 +518,10 @@ fn claim_c16_printed() -> Claim {
                 Eval::ge_by(Interval::exact(rank(&comp.observability()) as f64), Interval::exact(c.lambda.len() as f64), Scale(1.0), Tolerance::NONE)
             })
             .given("a transfer function that is not 0 (some c_i b_i ≠ 0)", |c| if c.cancelled() < c.lambda.len() { 1.0 } else { -1.0 })
+            .certify_given(|c: &DiagonalCase| {
+                let largest = c.b.iter().zip(&c.c).map(|(b, c)| (Interval::exact(*b) * Interval::exact(*c)).abs()).fold(Interval::exact(0.0), Interval::max);
+                Eval::gt(largest, Interval::exact(0.0), Scale(1.0), Tolerance::NONE)
+            })
             .sides("rank of the observability matrix (exact)", "N")
             .expand(|c| {
                 let comp = Companion::from_diagonal(&c.exact());
