@@ -97,7 +97,7 @@ impl Certificate {
             return declared.map_or_else(|| not(Uncertified::NoSides, "the check records no violated relation".into()), |(r, d)| not(*r, d.clone()));
         };
         match v.enclosure.as_deref().copied() {
-            Some(e) if e.both_sides() => match (e.decide(v.relation), &v.hypothesis) {
+            Some(e) if e.both_sides() => match (e.decide(v.relation), v.hypothesis.as_deref()) {
                 (super::comparison::Standing::Violated, Some(HypothesisStanding::NotCertified { detail })) => {
                     not(Uncertified::Hypothesis, format!("the violated relation is certified ({e}), but {detail}"))
                 }

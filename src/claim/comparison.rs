@@ -319,7 +319,7 @@ pub struct Violation {
     /// For a conditional statement, whether its hypothesis is known to hold at the instance in
     /// exact arithmetic (`None`: the statement is unconditional).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub hypothesis: Option<HypothesisStanding>,
+    pub hypothesis: Option<Box<HypothesisStanding>>,
 }
 
 /// Whether a conditional statement's hypothesis holds at a refuting instance in exact arithmetic:

@@ -385,7 +385,7 @@ impl Judge {
                 v.enclosure = c.enclosure.map(Box::new);
             }
         }
-        v.hypothesis = self.given.as_ref().map(|(what, _)| self.hypothesis_standing(what, value));
+        v.hypothesis = self.given.as_ref().map(|(what, _)| Box::new(self.hypothesis_standing(what, value)));
         v
     }
 
