@@ -477,6 +477,15 @@ def token(tok):
     return kind, idx
 
 
+def code_book(book):
+    """A recorded code book: Rademacher codes as built ({"width": p, "signs": ["+-…", …]}, each
+    entry ±1/√p, rounded as the suite rounds it) or a list of numeric codes."""
+    if isinstance(book, dict):
+        e = 1.0 / math.sqrt(book["width"])
+        return [[e if ch == "+" else -e for ch in code] for code in book["signs"]]
+    return book
+
+
 def answers(tokens, targets, logits_at):
     """(target logit, largest other logit) at the worst query; logits_at(t) gives the logits."""
     worst = None
@@ -494,7 +503,7 @@ def thm2_reduced(cx):
     """Theorem 2, step 2 as printed: keys 10e_i, values [0; M_v e_j + 2·1], conv
     ReLU(x_{t−1} + 10x_t − 3), Λ = 0, Δ = 1, B = C = the first κ coordinates, W_o = [0 | M_vᵀ],
     b_o = −(c₀k − b) W_o s with s = (c₁β − b)[0 | 1]."""
-    tokens, targets, codes = [token(t) for t in cx["tokens"]], cx["targets"], cx["value_codes"]
+    tokens, targets, codes = [token(t) for t in cx["tokens"]], cx["targets"], code_book(cx["value_codes"])
     kappa, p = cx["keys"], len(codes[0])
     d = kappa + p
     k, beta, c0, c1, b = 10.0, 2.0, 1.0, 10.0, 3.0
@@ -531,7 +540,7 @@ def thm3_reduced(cx):
     conv_C = σ(x_t), conv_B = σ(x_{t−1}) with the proof's σ = ReLU, λ = 0, Δ = 1, B = C = the
     first p_k coordinates, readout M_vᵀ on the value coordinates."""
     tokens, targets = [token(t) for t in cx["tokens"]], cx["targets"]
-    ck, cv = cx["key_codes"], cx["value_codes"]
+    ck, cv = code_book(cx["key_codes"]), code_book(cx["value_codes"])
     pk, pv = len(ck[0]), len(cv[0])
     d = pk + pv
 
@@ -560,7 +569,7 @@ def thm4_reduced(cx):
     """Theorem 4, step 2 as printed (gated S4D block, N = 1): keys 10·1 on block i, values
     (Me_j + 1) in every block, conv ReLU(10x_{t−1} + x_t − 100), Λ = 0, Δ = B = C = 1, gate
     ReLU(x_t), output rows [(Me_l)ᵀ … (Me_l)ᵀ], no bias."""
-    tokens, targets, codes = [token(t) for t in cx["tokens"]], cx["targets"], cx["value_codes"]
+    tokens, targets, codes = [token(t) for t in cx["tokens"]], cx["targets"], code_book(cx["value_codes"])
     kappa, p = cx["keys"], len(codes[0])
     d = kappa * p
 
@@ -1113,7 +1122,7 @@ def recall_rem3(cx):
     reads sum_j v_j <k_j, k_i> over the (key, value) pairs, <k_j, k_i> = (agreements -
     disagreements)/p; the target (value 0) gets k_i's own 1 and the negatively aligned keys, the
     wrong value 1 the positively aligned ones, the noise value 2 nothing (it follows a value)."""
-    signs, i = cx["key_code_signs"], cx["query_key"]
+    signs, i = cx["key_codes"]["signs"], cx["query_key"]
     p = len(signs[i])
     inner = lambda a, b: Fr(sum(1 if x == y else -1 for x, y in zip(a, b)), p)
     toks = cx["tokens"]

@@ -51,7 +51,8 @@
 //!   [`ConfidenceInterval`] over independent replicas.
 //!
 //! **Instances and constants**: [`MqarInstance`] (and `strategy::mqar`), Rademacher and one-hot
-//! codes (`strategy::rademacher`, `strategy::one_hot`), [`EULER_GAMMA`].
+//! codes (`strategy::rademacher`, `strategy::rademacher_signs` — printed as signs —,
+//! `strategy::one_hot`), [`EULER_GAMMA`].
 
 pub use crate::estimate::lambda_top;
 pub use crate::math::eigen::{spectral_abscissa, spectral_radius, EigenvalueEnclosure};

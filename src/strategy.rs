@@ -205,10 +205,42 @@ pub fn interaction_model(h: usize) -> impl Strategy<Value = InteractionParams> +
         .prop_map(|(a, b, delta, g, w)| InteractionParams { a, b, delta, g, w })
 }
 
-/// `count` Rademacher codes of width `p`: entries `±1/√p`, so each code has unit norm.
+/// `count` Rademacher codes of width `p`: entries `±1/√p`, so each code has unit norm. As
+/// numbers; [`rademacher_signs`] draws the same codes (same choices, same shrinking) as they are
+/// built, so a counterexample prints their signs.
 pub fn rademacher(count: usize, p: usize) -> impl Strategy<Value = Vec<Vec<f64>>> + Clone {
-    let v = 1.0 / (p as f64).sqrt();
-    vec(vec(any::<bool>().prop_map(move |s| if s { v } else { -v }), p), count)
+    rademacher_signs(count, p).prop_map(|c| c.entries())
+}
+
+/// Sign codes as they are built: `signs[i]` is code i as a string of `+` and `−` (ASCII `-`),
+/// each entry `±1/√width`. A counterexample prints them so (`{"width": 18, "signs": ["+-+…", …]}`)
+/// instead of as floats such as `0.23570226039551584`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SignCodes {
+    /// The width p of every code.
+    pub width: usize,
+    /// Each code's signs, `+` or `-`.
+    pub signs: Vec<String>,
+}
+
+impl SignCodes {
+    /// The magnitude of every entry, `1/√width` (rounded once, as the entries are).
+    pub fn entry(&self) -> f64 {
+        1.0 / (self.width as f64).sqrt()
+    }
+    /// The codes as numbers, `±1/√width`.
+    pub fn entries(&self) -> Vec<Vec<f64>> {
+        let v = self.entry();
+        self.signs.iter().map(|code| code.chars().map(|c| if c == '+' { v } else { -v }).collect()).collect()
+    }
+}
+
+/// `count` Rademacher codes of width `p` as [`SignCodes`] (the values of [`rademacher`]).
+pub fn rademacher_signs(count: usize, p: usize) -> impl Strategy<Value = SignCodes> + Clone {
+    vec(vec(any::<bool>(), p), count).prop_map(move |codes| SignCodes {
+        width: p,
+        signs: codes.into_iter().map(|code| code.into_iter().map(|s| if s { '+' } else { '-' }).collect()).collect(),
+    })
 }
 
 /// The `n` one-hot codes of width `n` (the identity's rows).
@@ -249,6 +281,19 @@ mod tests {
 
     fn draw<S: Strategy>(s: &S, runner: &mut TestRunner) -> S::Value {
         s.new_tree(runner).unwrap().current()
+    }
+
+    #[test]
+    fn sign_codes_are_the_rademacher_codes_as_built() {
+        let (mut a, mut b) = (TestRunner::deterministic(), TestRunner::deterministic());
+        for _ in 0..20 {
+            let (numbers, signs) = (draw(&rademacher(5, 7), &mut a), draw(&rademacher_signs(5, 7), &mut b));
+            assert_eq!(numbers, signs.entries());
+            assert!(signs.signs.iter().all(|c| c.len() == 7 && c.chars().all(|ch| ch == '+' || ch == '-')));
+        }
+        let codes = SignCodes { width: 4, signs: vec!["+--+".into()] };
+        assert_eq!(serde_json::to_value(&codes).unwrap(), serde_json::json!({ "width": 4, "signs": ["+--+"] }));
+        assert_eq!(codes.entries(), vec![vec![0.5, -0.5, -0.5, 0.5]]);
     }
 
     #[test]

@@ -82,7 +82,8 @@ fn coherence_count(codes: &[Vec<f64>]) -> i64 {
 /// integers, so the tie is exact and refutes the strict inequality). Probability
 /// 28·2·2⁻¹⁸ = 2.1e−4 (to first order; pairs are nearly independent).
 fn f2_aligned_codes(mode: Mode) -> Claim {
-    let p = property([0; 3], strategy::rademacher(8, 18), |codes| Eval::lt(coherence_count(codes) as f64, 18.0, Scale(18.0), Tolerance::NONE));
+    // Drawn as signs, so a counterexample prints the codes as built ("+-+…"), not as ±0.2357….
+    let p = property([0; 3], strategy::rademacher_signs(8, 18), |codes| Eval::lt(coherence_count(&codes.entries()) as f64, 18.0, Scale(18.0), Tolerance::NONE));
     conjecture("bench.f2.aligned_codes", "8 Rademacher codes of width 18 have coherence < 1.", sized(p, mode))
 }
 

@@ -76,7 +76,7 @@ fn thm2_reduced_printed(cx: &Value) -> bool {
     // Tokens, targets and value codes as recorded in the JSON (no generator involved).
     let tokens: Vec<Token> = serde_json::from_value(cx["tokens"].clone()).unwrap();
     let targets: Vec<Option<usize>> = serde_json::from_value(cx["targets"].clone()).unwrap();
-    let codes: Vec<Vec<f64>> = serde_json::from_value(cx["value_codes"].clone()).unwrap();
+    let codes = serde_json::from_value::<ssmcheck::strategy::SignCodes>(cx["value_codes"].clone()).unwrap().entries();
     let (values, p) = (u(cx, "values"), codes[0].len());
     assert_eq!(codes.len(), values);
     assert_eq!(p, jl_dimension(values, 0.5, 0.5, 1.0), "the printed width p = ⌈16 ln(2|V|)⌉");

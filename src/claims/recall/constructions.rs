@@ -103,13 +103,26 @@ pub const QUERY_MARGIN_FORMULA: &str =
 
 /// The concrete content of an MQAR instance and its codes, for a counterexample: the tokens
 /// (`{"Key": i}` / `{"Value": j}`), the target at each position (null off the queries) and each
-/// code book as rows (code i = row i).
+/// code book as built ([`code_book_content`]; code i = row i).
 pub fn instance_content(inst: &MqarInstance, codes: &[(&str, &[DVector<f64>])]) -> serde_json::Value {
     let mut out = serde_json::json!({ "tokens": inst.tokens, "targets": inst.targets, "len": inst.tokens.len() });
     for (name, book) in codes {
-        out[*name] = serde_json::json!(book.iter().map(|c| c.iter().copied().collect::<Vec<f64>>()).collect::<Vec<_>>());
+        out[*name] = code_book_content(book);
     }
     out
+}
+
+/// A code book as it was built: Rademacher codes (every entry ±1/√p, p the width) as their
+/// signs ([`SignCodes`](crate::strategy::SignCodes): `{"width": p, "signs": ["+-+…", …]}`), any
+/// other as its numbers.
+pub fn code_book_content(book: &[DVector<f64>]) -> serde_json::Value {
+    let width = book.first().map_or(0, |c| c.len());
+    let signs = crate::strategy::SignCodes { width, signs: book.iter().map(|c| c.iter().map(|&x| if x > 0.0 { '+' } else { '-' }).collect()).collect() };
+    if width > 0 && book.iter().all(|c| c.len() == width) && signs.entries().iter().flatten().eq(book.iter().flatten()) {
+        serde_json::json!(signs)
+    } else {
+        serde_json::json!(book.iter().map(|c| c.iter().copied().collect::<Vec<f64>>()).collect::<Vec<_>>())
+    }
 }
 
 /// `z_v − max_{l≠v} z_l`.

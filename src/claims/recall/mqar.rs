@@ -23,8 +23,8 @@
 
 use super::codes::{balanced, balanced_width, rademacher};
 use super::constructions::{
-    cases, cases_to_large, correct_margin, instance_content, one_hot_codes, thm2_onehot, thm2_reduced, thm3_codes, thm3_onehot, thm4, Bias, Case, Construction,
-    QUERY_MARGIN_FORMULA,
+    cases, cases_to_large, code_book_content, correct_margin, instance_content, one_hot_codes, thm2_onehot, thm2_reduced, thm3_codes, thm3_onehot, thm4, Bias,
+    Case, Construction, QUERY_MARGIN_FORMULA,
 };
 use crate::claim::custom;
 use crate::claim::statistical::{judge_tail_bounds, TailCell};
@@ -767,14 +767,13 @@ fn narrow_codes() -> impl Strategy<Value = NarrowCodes> + Clone {
         .prop_map(|(keys, width, code_seed)| NarrowCodes { keys, width, code_seed })
 }
 
-/// The concrete content of a narrow-codes case: the key codes as sign strings, the adversarial
+/// The concrete content of a narrow-codes case: the key codes as built (entry and signs), the adversarial
 /// tokens, the query key and its interference.
 fn narrow_content(c: &NarrowCodes) -> serde_json::Value {
     let codes = c.codes();
     let (inst, i) = c.adversary(&codes);
-    let signs: Vec<String> = codes.iter().map(|k| k.iter().map(|&x| if x > 0.0 { '+' } else { '-' }).collect()).collect();
     let interference: f64 = (0..c.keys).filter(|&j| j != i).map(|j| codes[j].dot(&codes[i]).abs()).sum();
-    serde_json::json!({ "key_code_signs": signs, "entry": 1.0 / (c.width as f64).sqrt(), "tokens": inst.tokens, "query_key": i, "sum_abs_inner_products": interference })
+    serde_json::json!({ "key_codes": code_book_content(&codes), "tokens": inst.tokens, "query_key": i, "sum_abs_inner_products": interference })
 }
 
 /// `000.rem3.printed` (erratum): Remark 3.
