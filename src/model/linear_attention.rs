@@ -10,16 +10,33 @@
 //!   (and, for (18), plus itself: an integrator), read out through `1ᵀ` (all slots) or `e_lastᵀ`,
 //!   plus the current term's feedthrough.
 
-use super::bmojo::{matvec, KvProjection};
+//!
+//! Every computation is generic over [`Real`]: on `f64` it is the model, on
+//! [`Interval`](crate::math::Interval)s an enclosure of it (the weights and inputs taken as exact).
+
+use super::bmojo::KvProjection;
+use crate::math::Real;
 use serde::{Deserialize, Serialize};
 
 /// `elu(x) + 1`: `x + 1` for `x > 0`, `eˣ` otherwise.
 pub fn elu1(x: f64) -> f64 {
-    if x > 0.0 {
+    elu1_in(x)
+}
+
+/// [`elu1`] in any [`Real`], the branch chosen by the value. On an interval that straddles 0
+/// either branch still encloses elu1 over it: x + 1 ≤ eˣ everywhere, so [lo + 1, hi + 1] and
+/// [e^lo, e^hi] both contain [e^lo, hi + 1] when lo ≤ 0 < hi.
+pub fn elu1_in<R: Real>(x: R) -> R {
+    if x.value() > 0.0 {
         x + 1.0
     } else {
         x.exp()
     }
+}
+
+/// `W·u` with the weights and the input taken as exact.
+fn project<R: Real>(w: &[Vec<f64>], u: &[f64]) -> Vec<R> {
+    w.iter().map(|r| r.iter().zip(u).fold(R::zero(), |s, (&a, &b)| s + R::cst(a) * R::cst(b))).collect()
 }
 
 /// The read-out of a shift-register realization.
@@ -51,45 +68,45 @@ pub struct LinearAttention {
 }
 
 /// One term `[φ(k)vᵀ | φ(k)]` as a d_k × (d_v + 1) matrix, rows flattened.
-fn term(fk: &[f64], v: &[f64]) -> Vec<f64> {
-    fk.iter().flat_map(|k| v.iter().map(move |x| k * x).chain(std::iter::once(*k))).collect()
+fn term<R: Real>(fk: &[R], v: &[R]) -> Vec<R> {
+    fk.iter().flat_map(|&k| v.iter().map(move |&x| k * x).chain(std::iter::once(k))).collect()
 }
 
 impl LinearAttention {
-    fn features(&self, u: &[f64]) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
+    fn features<R: Real>(&self, u: &[f64]) -> (Vec<R>, Vec<R>, Vec<R>) {
         let p = &self.proj;
-        (matvec(&p.wq, u).into_iter().map(elu1).collect(), matvec(&p.wk, u).into_iter().map(elu1).collect(), matvec(&p.wv, u))
+        (project(&p.wq, u).into_iter().map(elu1_in).collect(), project(&p.wk, u).into_iter().map(elu1_in).collect(), project(&p.wv, u))
     }
 
     /// The terms `[φ(k_i)v_iᵀ | φ(k_i)]` (flattened d_k × (d_v + 1)).
-    pub fn terms(&self, u: &[Vec<f64>]) -> Vec<Vec<f64>> {
+    pub fn terms<R: Real>(&self, u: &[Vec<f64>]) -> Vec<Vec<R>> {
         u.iter().map(|x| self.features(x)).map(|(_, k, v)| term(&k, &v)).collect()
     }
 
     /// `φ(q)ᵀZ` normalised: the first d_v columns over the last.
-    fn read(&self, u: &[f64], z: &[f64]) -> Vec<f64> {
-        let (q, _, v) = self.features(u);
+    fn read<R: Real>(&self, u: &[f64], z: &[R]) -> Vec<R> {
+        let (q, _, v) = self.features::<R>(u);
         let cols = v.len() + 1;
-        let mut out = vec![0.0; cols];
-        for (r, qr) in q.iter().enumerate() {
-            out.iter_mut().zip(&z[r * cols..(r + 1) * cols]).for_each(|(o, x)| *o += qr * x);
+        let mut out = vec![R::zero(); cols];
+        for (r, &qr) in q.iter().enumerate() {
+            out.iter_mut().zip(&z[r * cols..(r + 1) * cols]).for_each(|(o, &x)| *o += qr * x);
         }
         let den = out.pop().expect("d_v + 1 ≥ 1 columns");
         out.into_iter().map(|n| n / den).collect()
     }
 
     /// Eq (11) over the last `window` tokens (`None`: the full prefix), term by term.
-    pub fn direct(&self, u: &[Vec<f64>], window: Option<usize>) -> Vec<Vec<f64>> {
+    pub fn direct<R: Real>(&self, u: &[Vec<f64>], window: Option<usize>) -> Vec<Vec<R>> {
         (0..u.len())
             .map(|t| {
-                let (q, _, v) = self.features(&u[t]);
+                let (q, _, v) = self.features::<R>(&u[t]);
                 let lo = window.map_or(0, |k| (t + 1).saturating_sub(k));
-                let (mut num, mut den) = (vec![0.0; v.len()], 0.0);
+                let (mut num, mut den) = (vec![R::zero(); v.len()], R::zero());
                 for x in &u[lo..=t] {
-                    let (_, k, v) = self.features(x);
-                    let w = q.iter().zip(&k).fold(0.0, |s, (a, b)| s + a * b);
+                    let (_, k, v) = self.features::<R>(x);
+                    let w = q.iter().zip(&k).fold(R::zero(), |s, (&a, &b)| s + a * b);
                     den += w;
-                    num.iter_mut().zip(&v).for_each(|(n, vi)| *n += w * vi);
+                    num.iter_mut().zip(&v).for_each(|(n, &vi)| *n += w * vi);
                 }
                 num.into_iter().map(|n| n / den).collect()
             })
@@ -97,14 +114,14 @@ impl LinearAttention {
     }
 
     /// Eq (12) as a recurrence with a constant-size state.
-    pub fn recurrent(&self, u: &[Vec<f64>]) -> Vec<Vec<f64>> {
-        let mut s: Vec<f64> = Vec::new();
+    pub fn recurrent<R: Real>(&self, u: &[Vec<f64>]) -> Vec<Vec<R>> {
+        let mut s: Vec<R> = Vec::new();
         u.iter()
             .map(|x| {
-                let (_, k, v) = self.features(x);
+                let (_, k, v) = self.features::<R>(x);
                 let t = term(&k, &v);
-                s.resize(t.len(), 0.0);
-                s.iter_mut().zip(&t).for_each(|(a, b)| *a += b);
+                s.resize(t.len(), R::zero());
+                s.iter_mut().zip(&t).for_each(|(a, &b)| *a += b);
                 self.read(x, &s)
             })
             .collect()
@@ -116,26 +133,26 @@ impl LinearAttention {
     }
 
     /// A shift-register realization (eqs 13, 18 and their corrections).
-    pub fn shift_register(&self, u: &[Vec<f64>], reg: ShiftRegister) -> Vec<Vec<f64>> {
+    pub fn shift_register<R: Real>(&self, u: &[Vec<f64>], reg: ShiftRegister) -> Vec<Vec<R>> {
         let width = self.recurrent_state_size();
-        let mut slots = vec![vec![0.0; width]; reg.slots];
+        let mut slots = vec![vec![R::zero(); width]; reg.slots];
         u.iter()
             .map(|x| {
-                let (_, k, v) = self.features(x);
+                let (_, k, v) = self.features::<R>(x);
                 let t = term(&k, &v);
                 let mut z = match reg.readout {
-                    Readout::AllSlots => slots.iter().fold(vec![0.0; width], |mut acc, s| {
-                        acc.iter_mut().zip(s).for_each(|(a, b)| *a += b);
+                    Readout::AllSlots => slots.iter().fold(vec![R::zero(); width], |mut acc, s| {
+                        acc.iter_mut().zip(s).for_each(|(a, &b)| *a += b);
                         acc
                     }),
-                    Readout::LastSlot => slots.last().cloned().unwrap_or_else(|| vec![0.0; width]),
+                    Readout::LastSlot => slots.last().cloned().unwrap_or_else(|| vec![R::zero(); width]),
                 };
-                z.iter_mut().zip(&t).for_each(|(a, b)| *a += b);
+                z.iter_mut().zip(&t).for_each(|(a, &b)| *a += b);
                 let y = self.read(x, &z);
                 if reg.slots > 0 {
                     let mut last = t;
                     if reg.integrator {
-                        last.iter_mut().zip(&slots[reg.slots - 1]).for_each(|(a, b)| *a += b);
+                        last.iter_mut().zip(&slots[reg.slots - 1]).for_each(|(a, &b)| *a += b);
                     }
                     slots.remove(0);
                     slots.push(last);
@@ -155,7 +172,7 @@ mod tests {
         let proj = KvProjection { wq: vec![vec![0.5, -1.0]], wk: vec![vec![1.0, 0.25], vec![-0.5, 0.5]], wv: vec![vec![1.0, -2.0]] };
         let la = LinearAttention { proj };
         let u: Vec<Vec<f64>> = (0..12).map(|t| vec![(t as f64 * 0.9).sin(), (t as f64 * 0.4).cos()]).collect();
-        let full = la.direct(&u, None);
+        let full = la.direct::<f64>(&u, None);
         let close = |a: &[Vec<f64>], b: &[Vec<f64>]| a.iter().flatten().zip(b.iter().flatten()).all(|(x, y)| (x - y).abs() < 1e-12);
         assert!(close(&la.recurrent(&u), &full));
         let corrected18 = ShiftRegister { slots: 5, integrator: true, readout: Readout::LastSlot };
@@ -164,5 +181,10 @@ mod tests {
         assert!(close(&la.shift_register(&u, window13), &la.direct(&u, Some(4))));
         let printed18 = ShiftRegister { slots: 5, integrator: true, readout: Readout::AllSlots };
         assert!(!close(&la.shift_register(&u, printed18), &full));
+        // On intervals the same code encloses the outputs (f64's among them), to rounding.
+        let enclosed = la.shift_register::<crate::math::Interval>(&u, printed18);
+        for (e, f) in enclosed.iter().flatten().zip(la.shift_register::<f64>(&u, printed18).iter().flatten()) {
+            assert!(e.contains(*f) && e.width() < 1e-13, "{e} vs {f}");
+        }
     }
 }

@@ -150,12 +150,26 @@ fn register_with(c: &AttnCase, reg: ShiftRegister, window: Option<usize>) -> Eva
     Eval::le_by(gap(&la.shift_register(&c.u, reg), &la.direct(&c.u, window)), 0.0, Scale(c.vmax()), Tolerance::absolute(linear_tol(c, terms)))
 }
 
+/// [`register_with`]'s relation on enclosures with no rounding allowance: the realization's
+/// outputs equal eq (11)'s exactly (the model on [`Interval`]s; weights and inputs exact).
+fn register_enclosed(c: &AttnCase, reg: ShiftRegister, window: Option<usize>) -> Eval {
+    let la = linear(c);
+    let (realized, direct) = (la.shift_register::<Interval>(&c.u, reg), la.direct::<Interval>(&c.u, window));
+    let gap = realized.iter().flatten().zip(direct.iter().flatten()).map(|(&a, &b)| (a - b).abs()).fold(Interval::exact(0.0), Interval::max);
+    Eval::le_by(gap, Interval::exact(0.0), Scale(c.vmax()), Tolerance::NONE)
+}
+
+/// Realization (13) as printed: K + 1 slots, no integrator, all slots read.
+fn printed13(c: &AttnCase) -> ShiftRegister {
+    ShiftRegister { slots: c.order + 1, integrator: false, readout: Readout::AllSlots }
+}
+
 /// `001.c9`: `P_t = P_{t−K} + Σ_{i=0}^{K−1} φ(k_{t−i})v_{t−i}ᵀ` (and the normaliser column) for
 /// every t ≥ K, with `terms` window terms (K for the claim); both sides within γ_{t+1} of the
 /// sum of absolute terms.
 fn local_global(c: &AttnCase, terms: usize) -> Eval {
     let la = linear(c);
-    let tv = la.terms(&c.u);
+    let tv = la.terms::<f64>(&c.u);
     let k = c.order;
     let prefix = |t: usize| {
         tv[..=t].iter().fold(vec![0.0; tv[0].len()], |mut acc, x| {
@@ -410,9 +424,9 @@ fn claim_c7_linear() -> Claim {
             })
             .expand(|c: &AttnCase| {
                 let la = linear(c);
-                let (rec, direct) = (la.recurrent(&c.u), la.direct(&c.u, None));
+                let (rec, direct) = (la.recurrent::<f64>(&c.u), la.direct::<f64>(&c.u, None));
                 let cols = c.proj.wv.len() + 1;
-                let z = la.terms(&c.u).into_iter().reduce(|a, b| a.iter().zip(&b).map(|(x, y)| x + y).collect()).unwrap_or_default();
+                let z = la.terms::<f64>(&c.u).into_iter().reduce(|a, b| a.iter().zip(&b).map(|(x, y)| x + y).collect()).unwrap_or_default();
                 serde_json::json!({
                     "t": c.u.len(),
                     "state_numbers": la.recurrent_state_size(),
@@ -501,7 +515,9 @@ fn claim_c10_printed() -> Claim {
             super::FAMILY,
             "Realization (18) as printed — K + 1 slots, last row [0 … 0 1] (an integrator in the last slot), read-out [1 … 1]Z_t + φ(k_t)v_t — \
              realizes the local + global form (17), i.e. full linear attention.",
-            property(CASES, attn_cases(48), move |c: &AttnCase| register_with(c, printed18(c), None)).sides("max_t ‖y_t(18 as printed) − y_t(eq 11)‖∞", "0, plus the rounding"),
+            property(CASES, attn_cases(48), move |c: &AttnCase| register_with(c, printed18(c), None))
+                .sides("max_t ‖y_t(18 as printed) − y_t(eq 11)‖∞", "0, plus the rounding")
+                .certify(move |c: &AttnCase| register_enclosed(c, printed18(c), None)),
         )
         .source(Paper::Bmojo, "App. C.2.1, eq (18)", "Z_{t+1} = [0 1 …; …; 0 0 … 1] Z_t + [0; …; 1]φ(k_t)v_t, Z̄_t = [1 … 1]Z_t + φ(k_t)v_t, y_t = φ(q_t)Z̄_t.")
         .correction("With the read-out e_lastᵀZ_t + φ(k_t)v_t (the integrator's slot only) the realization is exact: 001.c10.")
@@ -510,7 +526,6 @@ fn claim_c10_printed() -> Claim {
             "App. C.2.1 says the local–global form (17) 'can be written as' x_t = x_{t−K} + Σ φ(k_{t−i})v_{t−i} 'and canonically realized as' (18). With the last row [0 … 0 1] the last slot integrates, z_{t+1} = z_t + φ(k_t)v_t, so the slots hold the lagged prefix sums P_{t−K−1}, …, P_{t−1}; the printed all-ones read-out returns Σ_j P_{t−j} + φ(k_t)v_t, a sum of K + 1 overlapping prefixes, not the local + global sum P_t of (17). Reading only the last slot (plus the feedthrough) gives P_t exactly (001.c10), so the existence of a canonical realization of (17) survives.",
         )
         .holds_instead(&["001.c10"])
-    .uncertified(crate::claim::Uncertified::FloatingPoint, "both outputs are computed in f64 (linear attention and realization (18) on nalgebra matrices, not written over Real); the violation is the sum of overlapping prefixes the all-ones read-out adds, of the order of the values, far above the derived rounding tolerance")
 }
 
 /// `001.c10` (theorem): App. C.2.1, eqs (17)–(18).
@@ -537,8 +552,9 @@ fn claim_c10_window_printed() -> Claim {
             super::FAMILY,
             "Realization (13) as printed — the state [z^{t−K}; …; z^t] (K + 1 slots), read-out [1 … 1]Z_t + φ(k_t)v_t — is sliding-window linear \
              attention over K tokens.",
-            property(CASES, attn_cases(48), |c: &AttnCase| register_with(c, ShiftRegister { slots: c.order + 1, integrator: false, readout: Readout::AllSlots }, Some(c.order)))
-                .sides("max_t ‖y_t(13 as printed) − y_t(window K)‖∞", "0, plus the rounding"),
+            property(CASES, attn_cases(48), |c: &AttnCase| register_with(c, printed13(c), Some(c.order)))
+                .sides("max_t ‖y_t(13 as printed) − y_t(window K)‖∞", "0, plus the rounding")
+                .certify(|c: &AttnCase| register_enclosed(c, printed13(c), Some(c.order))),
         )
         .source(Paper::Bmojo, "App. C.1, eq (13)", "we shall assume that the attention is computed on a sliding window of size K. A canonical realization of the FIR described above is: Z_{t+1} := [z^{t−K+1}; …; z^{t+1}] = S[z^{t−K}; …; z^t] + [0; …; 1]φ(k_t)v_t, Z̄_t = [1 … 1]Z_t + φ(k_t)v_t.")
         .correction("K − 1 slots plus the current term's feedthrough give exactly the window of K tokens: 001.c10.window.")
@@ -547,7 +563,6 @@ fn claim_c10_window_printed() -> Claim {
             "App. C.1 assumes 'the attention is computed on a sliding window of size K' and gives (13) as 'a canonical realization of the FIR described above', but its state [z^{t−K}; …; z^t] lists K + 1 slots and the read-out adds the current φ(k_t)v_t, so Z̄_t sums K + 2 terms: the realization is a window of K + 2 tokens, not K. The indices should run over K − 1 slots, z^{t−K+1} … z^{t−1}; so corrected the realization is exact (001.c10.window).",
         )
         .holds_instead(&["001.c10.window"])
-    .uncertified(crate::claim::Uncertified::FloatingPoint, "both outputs are computed in f64 (sliding-window linear attention and realization (13) on nalgebra matrices, not written over Real); the violation is the window's extra terms (K + 2 tokens instead of K), of the order of the values, far above the derived rounding tolerance")
 }
 
 /// `001.c10.window` (theorem): App. C.1, eq (13).
