@@ -15,6 +15,7 @@ use crate::claim::{Scale, Tolerance};
 use crate::math::haar::integrated_softplus_to;
 use crate::math::quadrature::adaptive_simpson;
 use crate::math::softplus::softplus;
+use crate::math::Interval;
 use crate::model::{DeltaRule, DiagonalSsm, Discretization};
 use crate::strategy::grid;
 use proptest::prelude::*;
@@ -107,6 +108,34 @@ fn printed_output(p: &KeepNth) -> Vec<f64> {
     let m = channel(p.euler);
     let (h1, h2) = (m.states_given_delta(&p.x, &d1), m.states_given_delta(&p.x, &d2));
     h1.iter().zip(&h2).map(|(a, b)| b[0] - a[0]).collect()
+}
+
+/// [`printed_output`] on enclosures: each channel's recurrence h_t = Āh_{t−1} + B̄x_t with
+/// Δ = softplus(W(θ − t)) (θ = n, n − 1), Ā = e^{−Δ}, and B̄ = A⁻¹(e^{ΔA} − 1)B = 1 − e^{−Δ} (ZOH,
+/// A = −1, B = 1) or ΔB (Euler), every operation on intervals.
+fn printed_output_enclosed(p: &KeepNth) -> Vec<Interval> {
+    let channel = |theta: f64| {
+        let mut h = Interval::exact(0.0);
+        (1..=p.x.len())
+            .map(|t| {
+                let delta = softplus(Interval::exact(p.w) * Interval::exact(theta - t as f64));
+                let decay = (-delta).exp();
+                let write = if p.euler { delta } else { Interval::exact(1.0) - decay };
+                h = decay * h + write * Interval::exact(p.x[t - 1]);
+                h
+            })
+            .collect::<Vec<_>>()
+    };
+    channel(p.n as f64 - 1.0).into_iter().zip(channel(p.n as f64)).map(|(h2, h1)| h2 - h1).collect()
+}
+
+/// [`keep_margin`]'s relation on enclosures of the outputs (the statement's 10⁻⁶ is its own
+/// tolerance, not rounding).
+fn keep_margin_enclosed(p: &KeepNth, out: &[Interval]) -> Eval {
+    let scale = p.x.iter().fold(1.0f64, |m, v| m.max(v.abs()));
+    let target = Interval::exact(p.x[p.n - 1]);
+    let err = out[p.n - 1..].iter().map(|&y| (y - target).abs()).fold(Interval::exact(0.0), Interval::max);
+    Eval::close(err, Scale(scale), Tolerance::relative(1e-6))
 }
 
 /// The corrected one-channel output (ZOH).
@@ -263,7 +292,9 @@ fn claim_cor2_printed() -> Claim {
             "The paper's construction in discrete Mamba: two channels with λ = 1, B = 1, Δ₁ = softplus(W(n − t)), \
              Δ₂ = softplus(W(n − 1 − t)) from the time PE, output h₂ − h₁, ZOH or Euler B̄; for W ∈ [20, 60] (sharp thresholds), T ≤ 200, tokens in \
              [−128, 128]: |y_t − x_n| ≤ 10⁻⁶·max(1, max|x|) for every t ≥ n.",
-            construction([200, 2000, 20000], printed_instances(), |p: &KeepNth| keep_margin(p, &printed_output(p))).illustrate(keep_figure),
+            construction([200, 2000, 20000], printed_instances(), |p: &KeepNth| keep_margin(p, &printed_output(p)))
+                .certify(|p: &KeepNth| keep_margin_enclosed(p, &printed_output_enclosed(p)))
+                .illustrate(keep_figure),
         )
         .source(Paper::InputSelectivity, "Corollary 2 (App. A.3, eq 32–33)", "There is an S6 layer that solves Keep n-th on input augmented with time PE: h₁ = H(s − n), h₂ = H(s − (n − 1)), with Δ₁ = SoftPlus(w_Δ t − w_Δ n), Δ₂ = SoftPlus(w_Δ t − w_Δ(n−1)), λ ≡ 1, B = 1, w_Δ → −∞.")
         .correction(
@@ -273,7 +304,6 @@ fn claim_cor2_printed() -> Claim {
         )
         .error(ErrorKind::Construction, "Corollary 2 is existential and true: an S6 layer does solve Keep n-th (000.cor2.corrected, a half-integer threshold in one ZOH channel). What fails is App. A.3's continuous-time construction moved to discrete Mamba: B̄ = ΔB (Euler) or (1 − e^{−Δ})B (ZOH) switches the input off with Δ, integer thresholds give softplus(0) = ln 2, and a discrete reset keeps x_r. In the paper's own eq (8) model (Δ only in the decay) the construction converges, y − x_n = (x_{n−1} − x_n)√(π/(2W)) + O(W^{−3/2}) (000.cor2.continuous): for x = (0, 1/16), n = 2 it gives 0.0472, 0.0586, 0.0617 at W = 25, 400, 10⁴ against 0.0625.")
         .holds_instead(&["000.cor2.corrected", "000.cor2.continuous"])
-    .uncertified(crate::claim::Uncertified::FloatingPoint, "the outputs are computed in f64 by the discrete Mamba recurrence (softplus thresholds, ZOH or Euler B̄, up to 200 steps), which is not written over Real here; the violation is the construction's own error (an input the discretised B̄ switches off, a softplus(0) = ln 2 at integer thresholds), of the order of the tokens, far above the recurrence's rounding")
 }
 
 /// `000.cor2.corrected` (theorem): Corollary 2, corrected (proofs/haar.md).
