@@ -11,7 +11,8 @@
 
 use crate::claim::{property, Claim, ErrorKind, Eval, Paper, Rounding};
 use crate::claim::{Scale, Tolerance};
-use crate::math::softplus::{silu, softplus_inv};
+use crate::math::softplus::{silu, softplus, softplus_inv};
+use crate::math::Interval;
 use crate::model::gadgets::{linear_silu, select_relu, Comparison, Indicator, Mlp, Multiplier, Precision, RELU_GAP};
 use crate::model::mixer::Activation;
 use crate::model::vector_ssm::{DenseState, VectorSsm};
@@ -46,6 +47,31 @@ impl LargeDelta {
             w_delta: vec![vec![softplus_inv(self.delta) / h as f64; h]; h],
             skip: vec![1.0; h],
         }
+    }
+    /// The branch's Δ_k = softplus(Σ_j W_Δ[k][j]) (input 1) from its own f64 weights, enclosed.
+    fn deltas_enclosed(&self) -> Vec<Interval> {
+        self.ssm().w_delta.iter().map(|row| softplus(row.iter().fold(Interval::exact(0.0), |s, &w| s + Interval::exact(w)))).collect()
+    }
+    /// The final state H on enclosures, entry by entry: H[n][k] ← e^{Δ_k a}·H[n][k] + b_n·Δ_k with
+    /// b = W_b1 (input 1), as [`DenseState::advance`] computes it, every operation on intervals.
+    pub fn state_enclosed(&self) -> Vec<Vec<Interval>> {
+        let deltas = self.deltas_enclosed();
+        let b: Vec<Interval> = self.w_b.iter().map(|row| row.iter().fold(Interval::exact(0.0), |s, &w| s + Interval::exact(w))).collect();
+        let mut h = vec![vec![Interval::exact(0.0); deltas.len()]; b.len()];
+        for _ in 0..self.steps {
+            for (row, &bn) in h.iter_mut().zip(&b) {
+                for (hk, &dk) in row.iter_mut().zip(&deltas) {
+                    *hk = (dk * Interval::exact(self.a)).exp() * *hk + bn * dk;
+                }
+            }
+        }
+        h
+    }
+    /// Remark 1's hypothesis Ã = e^{Δa} ≤ 10⁻³ on the model's own Δ_k, enclosed: −Δ_k a ≥ ln 1000
+    /// for every channel.
+    fn small_decay_enclosed(&self) -> Eval {
+        let least = self.deltas_enclosed().into_iter().map(|d| -(d * Interval::exact(self.a))).reduce(Interval::min).unwrap_or(Interval::ENTIRE);
+        Eval::ge_by(least, Interval::exact(1000.0).ln(), Scale(1000f64.ln()), Tolerance::NONE)
     }
     /// The final state H.
     pub fn state(&self) -> Vec<Vec<f64>> {
@@ -337,6 +363,11 @@ fn claim_rem1_printed() -> Claim {
                 Eval::le_by(norm, 1e-3, Scale(1e-3), Tolerance::absolute(Rounding::gamma(8) * norm))
             })
             .given("Ã = e^{ΔA} ≤ 10⁻³", |c| (-c.delta * c.a - 1000f64.ln()) / 1000f64.ln())
+            .certify_given(LargeDelta::small_decay_enclosed)
+            .certify(|c: &LargeDelta| {
+                let norm = c.state_enclosed().into_iter().flatten().map(Interval::abs).fold(Interval::exact(0.0), Interval::max);
+                Eval::le_by(norm, Interval::exact(1e-3), Scale(1e-3), Tolerance::NONE)
+            })
             .sides("‖H_t‖∞", "10⁻³")
             .expand(|c| serde_json::json!({ "state": c.state(), "a_tilde": (c.delta * c.a).exp(), "delta_times_b": c.w_b.iter().map(|r| r.iter().sum::<f64>() * c.delta).collect::<Vec<_>>() })),
         )
@@ -347,7 +378,6 @@ fn claim_rem1_printed() -> Claim {
             "Remark 1 says that one 'could also choose to make Δ sufficiently large and correspondingly Ã sufficently small with A ≤ 0 so that the hidden states approximates zeros'. That is false: the update H_t = Ã_t ⊙ H_{t−1} + (Δ_t ⊙ x_t)b_tᵀ has a write term proportional to Δ, and with the branch's constant input 1 the state tends to Δ·b·1ᵀ (b = W_b1), not to 0; it is the write term up to Ã (003.rem1). The lemmas' existence claims do not rest on it (their construction switches the branch off with W_b = 0).",
         )
         .holds_instead(&["003.rem1"])
-    .uncertified(crate::claim::Uncertified::FloatingPoint, "the state is computed in f64 by the CoT family's SSM branch (softplus Δ, e^{ΔA}, 1–8 steps), which is not written over Real; the violation (‖H_t‖∞ against 10⁻³) is the write term Δ·W_b1 itself, orders of magnitude above the state's rounding")
 }
 
 /// `003.rem1` (theorem): Remark 1 (App. A.3).
