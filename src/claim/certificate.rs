@@ -6,7 +6,10 @@
 //! real value in them, so the statement is false at the counterexample in exact arithmetic (sides
 //! known exactly are degenerate intervals, [`Interval::exact`]). A check evaluates with
 //! enclosures itself, or re-evaluates the shrunk counterexample with them
-//! ([`Property::certify`](super::Property::certify)). Otherwise the refutation is *not
+//! ([`Property::certify`](super::Property::certify)). A conditional statement's refutation also
+//! needs its hypothesis shown to hold at the instance on enclosures
+//! ([`Property::certify_given`](super::Property::certify_given), recorded as a
+//! [`HypothesisStanding`]). Otherwise the refutation is *not
 //! certified*, with the reason ([`Uncertified`]). A statistical refutation is certified by its
 //! exact confidence interval at the suite's family-wise level.
 
