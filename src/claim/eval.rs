@@ -12,7 +12,7 @@
 //! - positivity `x > 0`: [`Eval::positive`] with the scale of `x`.
 //! - the rounding to allow: [`Rounding`](super::Rounding), as a typed [`Tolerance`] (relative
 //!   or absolute) and the margin's [`Scale`] — or none at all, when the sides are computed as
-//!   [`Interval`](crate::math::Interval) enclosures: then a relation is violated only when the
+//!   [`Interval`] enclosures: then a relation is violated only when the
 //!   enclosures are separated, so the violation holds in exact arithmetic (a certificate), and
 //!   overlapping enclosures are a tie.
 
@@ -36,7 +36,7 @@ pub enum Eval {
 impl Eval {
     /// The margin of `lhs ≤ rhs` on a relative scale with the tolerance taken at the larger
     /// side: `(rhs − lhs + atol + rtol·max(|lhs|, |rhs|)) / (|lhs| + |rhs| + atol)`
-    /// ([`Comparison::at_most`]). Sides may be `f64` or [`Interval`](crate::math::Interval)
+    /// ([`Comparison::at_most`]). Sides may be `f64` or [`Interval`]
     /// enclosures ([`Side`]).
     pub fn le(lhs: impl Into<Side>, rhs: impl Into<Side>, tol: Tolerance) -> Eval {
         Eval::Compared(Comparison::at_most(lhs, rhs, tol))

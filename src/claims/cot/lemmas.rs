@@ -52,7 +52,7 @@ impl LargeDelta {
     fn deltas_enclosed(&self) -> Vec<Interval> {
         self.ssm().w_delta.iter().map(|row| softplus(row.iter().fold(Interval::exact(0.0), |s, &w| s + Interval::exact(w)))).collect()
     }
-    /// The final state H on enclosures, entry by entry: H[n][k] ← e^{Δ_k a}·H[n][k] + b_n·Δ_k with
+    /// The final state H on enclosures, entry by entry: H\[n\]\[k\] ← e^{Δ_k a}·H\[n\]\[k\] + b_n·Δ_k with
     /// b = W_b1 (input 1), as [`DenseState::advance`] computes it, every operation on intervals.
     pub fn state_enclosed(&self) -> Vec<Vec<Interval>> {
         let deltas = self.deltas_enclosed();
