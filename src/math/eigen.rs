@@ -85,18 +85,21 @@ impl Disc {
     /// Whether `z` lies in the disc (decided in interval arithmetic; a point on the rounded
     /// boundary counts as inside).
     pub fn contains(&self, z: Complex<f64>) -> bool {
-        let d = ((Interval::exact(z.re) - Interval::exact(self.re)).square() + (Interval::exact(z.im) - Interval::exact(self.im)).square()).sqrt();
-        d.lo <= self.radius
+        distance((z.re, z.im), (self.re, self.im)).lo <= self.radius
     }
     /// `|centre|`, enclosed.
     fn centre_modulus(&self) -> Interval {
-        (Interval::exact(self.re).square() + Interval::exact(self.im).square()).sqrt()
+        distance((self.re, self.im), (0.0, 0.0))
     }
     /// Whether the two discs may meet (conservative: rounding counts as meeting).
     fn may_meet(&self, other: &Disc) -> bool {
-        let d = ((Interval::exact(self.re) - Interval::exact(other.re)).square() + (Interval::exact(self.im) - Interval::exact(other.im)).square()).sqrt();
-        d.lo <= (Interval::exact(self.radius) + Interval::exact(other.radius)).hi
+        distance((self.re, self.im), (other.re, other.im)).lo <= (Interval::exact(self.radius) + Interval::exact(other.radius)).hi
     }
+}
+
+/// The distance between two points of the complex plane, enclosed.
+fn distance(a: (f64, f64), b: (f64, f64)) -> Interval {
+    ((Interval::exact(a.0) - Interval::exact(b.0)).square() + (Interval::exact(a.1) - Interval::exact(b.1)).square()).sqrt()
 }
 
 /// Discs that contain every eigenvalue of a real square matrix, with the connected components

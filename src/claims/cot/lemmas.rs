@@ -12,7 +12,7 @@
 use crate::claim::{property, Claim, ErrorKind, Eval, Paper, Rounding};
 use crate::claim::{Scale, Tolerance};
 use crate::math::softplus::{silu, softplus, softplus_inv};
-use crate::math::Interval;
+use crate::math::{interval, Interval};
 use crate::model::gadgets::{linear_silu, select_relu, Comparison, Indicator, Mlp, Multiplier, Precision, RELU_GAP};
 use crate::model::mixer::Activation;
 use crate::model::vector_ssm::{DenseState, VectorSsm};
@@ -50,13 +50,17 @@ impl LargeDelta {
     }
     /// The branch's Δ_k = softplus(Σ_j W_Δ[k][j]) (input 1) from its own f64 weights, enclosed.
     fn deltas_enclosed(&self) -> Vec<Interval> {
-        self.ssm().w_delta.iter().map(|row| softplus(row.iter().fold(Interval::exact(0.0), |s, &w| s + Interval::exact(w)))).collect()
+        self.times_ones(&self.ssm().w_delta).into_iter().map(softplus).collect()
+    }
+    /// `W·1` (the branch's input), enclosed.
+    fn times_ones(&self, w: &[Vec<f64>]) -> Vec<Interval> {
+        interval::matvec(&interval::exact_rows(w), &vec![Interval::exact(1.0); self.w_b[0].len()])
     }
     /// The final state H on enclosures, entry by entry: H\[n\]\[k\] ← e^{Δ_k a}·H\[n\]\[k\] + b_n·Δ_k with
     /// b = W_b1 (input 1), as [`DenseState::advance`] computes it, every operation on intervals.
     pub fn state_enclosed(&self) -> Vec<Vec<Interval>> {
         let deltas = self.deltas_enclosed();
-        let b: Vec<Interval> = self.w_b.iter().map(|row| row.iter().fold(Interval::exact(0.0), |s, &w| s + Interval::exact(w))).collect();
+        let b = self.times_ones(&self.w_b);
         let mut h = vec![vec![Interval::exact(0.0); deltas.len()]; b.len()];
         for _ in 0..self.steps {
             for (row, &bn) in h.iter_mut().zip(&b) {

@@ -18,7 +18,7 @@ use super::canonical::{diagonal_of_order, DiagonalCase};
 use crate::claim::{property, Claim, ErrorKind, Eval, Paper, Rounding};
 use crate::claim::{Scale, Tolerance};
 use crate::math::linalg::mat_from_rows;
-use crate::math::Interval;
+use crate::math::{interval, Interval};
 use crate::model::bmojo::{
     attend, attention_matrix, interleaved, matvec, sliding_window_attention, uniform_visible, window_of, BmojoF, Convention, KvProjection, Slot,
 };
@@ -418,7 +418,8 @@ fn claim_c7_linear() -> Claim {
                 c.vmax().min(1.0) - 1e-6
             })
             .certify_given(|c: &AttnCase| {
-                let value = |x: &Vec<f64>| c.proj.wv.iter().map(|r| r.iter().zip(x).fold(Interval::exact(0.0), |s, (w, u)| s + Interval::exact(*w) * Interval::exact(*u))).collect::<Vec<_>>();
+                let wv = interval::exact_rows(&c.proj.wv);
+                let value = |x: &Vec<f64>| interval::matvec(&wv, &x.iter().map(|&u| Interval::exact(u)).collect::<Vec<_>>());
                 let largest = c.u.iter().flat_map(value).map(Interval::abs).fold(Interval::exact(0.0), Interval::max);
                 Eval::gt(largest, Interval::exact(0.0), Scale(1.0), Tolerance::NONE)
             })
