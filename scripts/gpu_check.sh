@@ -6,7 +6,10 @@
 #      field by field (scripts/json_unchanged.py, ignoring only the recorded backend); then the
 #      same at the quick budget for more seeds;
 #   3. the deep budget: each Monte Carlo claim alone on the GPU (and on the CPU where time is
-#      left), timed, its JSON compared where both finish.
+#      left), timed, its JSON compared where both finish;
+#   4. where target/oracle was staged (scripts/gpu_oracle_stage.sh) and the machine has torch and
+#      Triton: scripts/gpu_oracle.py, mamba-ssm's Triton kernels on the reference fixture, with
+#      float32 products in TF32 and in IEEE (oracle-*.json; about a minute, after BUDGET_S).
 # Everything goes to OUT_DIR (default gpu-check/): a log per run, the JSON files, and
 # summary.tsv (what, backend, seconds, exit status). Stops starting new runs after BUDGET_S.
 #
@@ -106,6 +109,17 @@ for backend in $deep_backends; do
     [ "$backend" = cpu ] && same "$id-deep-1"
   done
 done
+
+oracle=$here/target/oracle
+if [ -d "$oracle" ] && python3 -c "import torch, triton" 2>/dev/null; then
+  echo "== second oracle: mamba-ssm's Triton kernels on the reference fixture (TF32, then IEEE)"
+  src=$(ls -d "$oracle"/mamba-ssm-* | head -1)
+  for precision in tf32 ieee; do
+    PYTHONPATH="$oracle/site" MAMBA_DETERMINISTIC=1 TRITON_F32_DEFAULT=$precision timeout 150 \
+      python3 "$here/scripts/gpu_oracle.py" "$src" "$here/tests/fixtures/mamba_reference.json" \
+      "$out/oracle-$precision.json" 2>"$out/oracle-$precision.err" || tail -3 "$out/oracle-$precision.err"
+  done
+fi
 
 echo "== summary"
 cat "$summary"
