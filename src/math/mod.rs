@@ -14,6 +14,7 @@ pub mod interval;
 pub mod isa;
 pub mod large_deviation;
 pub mod linalg;
+pub mod nu_enclosure;
 pub mod quadrature;
 pub mod real;
 pub mod softplus;

@@ -134,7 +134,7 @@ impl LogChi2 {
     /// each sign, refined by golden-section search between its neighbours, with
     /// `λ_max = min(1/b, 200)·(1 − 1e−9)` (the sup is often the limit at the open end; b → 0 gives
     /// the sub-Gaussian proxy). No safety factor: callers that need an admissible constant
-    /// multiply by [`SAFETY`].
+    /// multiply by [`SAFETY`]. [`LogChi2::nu2_enclosure`] bounds the sup rigorously (both ends).
     pub fn nu2(&self, b: f64) -> f64 {
         let lmax = (1.0 / b).min(200.0) * (1.0 - 1e-9);
         let mu = self.mean();
