@@ -27,7 +27,8 @@
 //!   tails from the [`Growth`] you state for f beyond |x| = 12. Width about 10⁻¹³ for smooth
 //!   integrands of order one; near a singularity (ln(c + γx²) with c → 0) the panels shrink
 //!   and the width stays at rounding level. [`LogChi2`]'s `mean_enclosure` and
-//!   `log_mgf_enclosure` are built on it, and so is `nu2_enclosure`: ν²(b), a supremum over λ,
+//!   `log_mgf_enclosure` are built on it (and `variance_enclosure`, `kesten_index_enclosure`:
+//!   the root of Λ bracketed by certified signs), and so is `nu2_enclosure`: ν²(b), a supremum over λ,
 //!   enclosed (chords of the convex ψ, a bound through Λ″ next to λ = 0, refinement near the
 //!   sup): about 10⁻⁸ relative, 60–400 quadratures (seconds); upper end +∞ for b < 1/36.
 //!

@@ -138,14 +138,14 @@ impl LogChi2 {
     /// enclosed and `F = E φ₂(λ(Y − m))`, `φ₂(z) = eᶻ − 1 − z` (enclosed by quadrature),
     /// `E e^{λ(Y−m)} = 1 + λδ + F`, so `ψ = ln(1 + λδ + F) − λδ`, and `ψ ≤ F` since
     /// `ln(1 + x) ≤ x`; the upper end is the better of the two. Tails for |x| ≥ 12:
-    /// `0 ≤ φ₂(z) ≤ eᶻ + z²/2`, with `z² ≤ λ²K²x⁴` (`|Y − m| ≤ Kx²`, [`centred_growth`]) and
+    /// `0 ≤ φ₂(z) ≤ eᶻ + z²/2`, with `z² ≤ λ²K²x⁴` (`|Y − m| ≤ Kx²`, `LogChi2::centred_growth`) and
     /// `e^z = (c + γx²)^λ e^{−λm} ≤ e^{−λm}(c/144 + γ)^λ x^{2λ}` for λ > 0,
     /// `≤ e^{|λ|max(m − ln c, 0)}` for λ < 0 (Y ≥ ln c); so power max(2λ, 4).
     ///
     /// [`second_derivative_cell`]: LogChi2::second_derivative_cell
     fn psi_enclosure(&self, l: f64, m: f64, delta: Interval) -> Interval {
         let (c, gamma) = (self.c, self.gamma);
-        let k = centred_growth(c, gamma, m);
+        let k = self.centred_growth(m);
         let (peak, power) =
             if l > 0.0 { ((-l * m).exp() * (c / 144.0 + gamma).powf(l), (2.0 * l).max(4.0)) } else { ((-l * (m - c.ln()).max(0.0)).exp(), 4.0) };
         let growth = Growth { scale: (peak + 0.5 * l * l * k * k) * (1.0 + 1e-9), power };
@@ -180,7 +180,7 @@ impl LogChi2 {
         let (c, gamma) = (self.c, self.gamma);
         let m = self.mean();
         let theta = if sign > 0.0 { Interval::new(0.0, a0) } else { Interval::new(-a0, 0.0) };
-        let k = centred_growth(c, gamma, m);
+        let k = self.centred_growth(m);
         let (tilt, power) = if sign > 0.0 { ((c / 144.0 + gamma).max(1.0).powf(a0), 2.0 * a0) } else { (c.powf(-a0).max(1.0), 0.0) };
         let slack = 1.0 + 1e-9;
         let knee = (c / gamma).sqrt();
@@ -201,12 +201,6 @@ impl LogChi2 {
         let bound = if den.lo > 0.0 && num.hi.is_finite() { (Interval::exact(num.hi) / Interval::exact(den.lo)).hi } else { f64::INFINITY };
         Cell { a: 0.0, b: a0, psi_a: 0.0, psi_b: f64::NAN, ends: 0.0, bound }
     }
-}
-
-/// K with `|ln(c + γx²) − m| ≤ Kx²` for |x| ≥ 12: `|ln(c + γx²)| ≤ ((|ln c| + |ln(c + γ)|)/144 +
-/// 1)x²` there (as in [`LogChi2::mean_enclosure`]) and |m| ≤ |m|x²/144.
-fn centred_growth(c: f64, gamma: f64, m: f64) -> f64 {
-    (c.ln().abs() + (c + gamma).ln().abs() + m.abs()) / 144.0 + 1.0
 }
 
 /// `r(λ) = 2ψ/λ²` enclosed.

@@ -66,6 +66,34 @@ impl LogChi2 {
         normal_expectation(|x| ((self.c + self.gamma * x * x).ln() - mu).powi(2), &[knee, 0.1 * knee, 10.0 * knee], 1e-13)
     }
 
+    /// An enclosure of `Var Y`: `E(Y − m)² − (μ − m)²` with m the floating-point μ, both terms
+    /// enclosed ([`normal_expectation_enclosure`]; tails `(Y − m)² ≤ K²x⁴` for |x| ≥ 12,
+    /// K = `LogChi2::centred_growth`). Width about 10⁻¹³ for c, γ of order one.
+    pub fn variance_enclosure(&self) -> Interval {
+        let (c, gamma) = (self.c, self.gamma);
+        let m = self.mean();
+        let k = self.centred_growth(m);
+        let knee = (c / gamma).sqrt();
+        let second = normal_expectation_enclosure(
+            |x| {
+                let d = (x * x * gamma + c).ln() + (-m);
+                d * d
+            },
+            Growth { scale: k * k * (1.0 + 1e-9), power: 4.0 },
+            &graded_breakpoints(0.1 * knee),
+            1e-13,
+        );
+        let delta = self.mean_enclosure() + (-m);
+        second - delta.square()
+    }
+
+    /// K with `|ln(c + γx²) − m| ≤ Kx²` for every |x| ≥ 12: `|ln(c + γx²)| ≤ ((|ln c| +
+    /// |ln(c + γ)|)/144 + 1)x²` there (the bound of [`LogChi2::mean_enclosure`]) and
+    /// `|m| ≤ |m|x²/144`.
+    pub(crate) fn centred_growth(&self, m: f64) -> f64 {
+        (self.c.ln().abs() + (self.c + self.gamma).ln().abs() + m.abs()) / 144.0 + 1.0
+    }
+
     /// `Λ(λ) = ln E e^{λY} = ln E (c + γX²)^λ`, computed in log space: the integrand
     /// `exp(λ ln(c+γx²) − x²/2)` is scaled by its maximum and integrated on pieces around its peak.
     pub fn log_mgf(&self, lambda: f64) -> f64 {
@@ -219,6 +247,27 @@ impl LogChi2 {
         Some(0.5 * (lo + hi))
     }
 
+    /// An enclosure of the Kesten index: `[κ₁, κ₂]` with `Λ(κ₁) < 0 < Λ(κ₂)` certified on
+    /// [`LogChi2::log_mgf_enclosure`]. Λ is convex with Λ(0) = 0, so once some Λ(κ₁) < 0 the
+    /// positive root is unique and lies between. Found by widening `κ ± h` around
+    /// [`LogChi2::kesten_index`] from h = 10⁻¹²κ; None when μ < 0 is not certain or no root was
+    /// bracketed below λ = 36 (the enclosed Λ's reach). Width about 10⁻¹¹ relative.
+    pub fn kesten_index_enclosure(&self) -> Option<Interval> {
+        if self.mean_enclosure().hi >= 0.0 {
+            return None;
+        }
+        let kappa = self.kesten_index()?;
+        let mut h = 1e-12 * kappa;
+        while kappa + h <= 36.0 && h < kappa {
+            let (below, above) = (kappa - h, kappa + h);
+            if self.log_mgf_enclosure(below).hi < 0.0 && self.log_mgf_enclosure(above).lo > 0.0 {
+                return Some(Interval::new(below, above));
+            }
+            h *= 4.0;
+        }
+        None
+    }
+
     /// Cramér–Chernoff bound on `ln P(Σ_{i≤t} Y_i ≥ a)`: `inf_{λ ≥ 0} t Λ(λ) − λ a`, by golden-section
     /// search on λ ∈ [0, 50] (the objective is convex).
     pub fn chernoff_log_bound(&self, t: f64, a: f64) -> f64 {
@@ -352,6 +401,25 @@ mod tests {
             let got = y.nu2(b);
             assert!((got - want).abs() < 1e-3 * want, "ν²({b}) = {got} vs {want}");
         }
+    }
+
+    /// The variance and Kesten enclosures hold the floating-point values (Simpson to 10⁻¹³ and
+    /// bisection to its last bits) and are narrow; no Kesten index when μ ≥ 0.
+    #[test]
+    fn variance_and_kesten_enclosures_hold_the_values() {
+        for &(c, g) in &[(0.9, 0.099), (0.5, 0.499), (0.5, 0.6), (0.05, 1.5)] {
+            let y = l(c, g);
+            let v = y.variance_enclosure();
+            assert!(v.width() < 1e-11 * v.mid() && (v.mid() - y.variance()).abs() < 1e-12 * v.mid().max(1.0), "Var at ({c}, {g}): {v} vs {}", y.variance());
+            if let Some(k) = y.kesten_index_enclosure() {
+                let f = y.kesten_index().unwrap();
+                assert!(k.contains(f) && k.width() < 1e-9 * f, "κ at ({c}, {g}): {k} vs {f}");
+                // Λ certainly changes sign across it, so values 10⁻⁶ off are excluded.
+                assert!(!k.contains(f * (1.0 + 1e-6)) && !k.contains(f * (1.0 - 1e-6)));
+            }
+        }
+        assert!(l(0.9, 0.2).kesten_index_enclosure().is_none());
+        assert!(l(0.5, 0.499).kesten_index_enclosure().is_some());
     }
 
     #[test]
