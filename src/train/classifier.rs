@@ -1,16 +1,17 @@
 //! The one-layer models of 000's Keep n-th experiment (§4.1, App. D.2): token embedding →
-//! selective (Mamba) or time-invariant (S4D) SSM → linear read-out, "no conv, no gate", with
+//! selective (Mamba, or a single Mamba-2 head) or time-invariant (S4D) SSM → linear read-out,
+//! "no conv, no gate", with
 //! the position optionally in the last embedding coordinate ("+PE"). Written once in candle
 //! tensors for training; [`SsmClassifier::to_model`] gives the same weights as the suite's
 //! [`Mixer`] and [`Readout`], which must compute the same logits (a test).
 //!
 //! Parameters (d channels, N states, vocabulary |V|):
 //!
-//! | | Mamba | S4D |
-//! |---|---|---|
-//! | Λ (d × N) | `−exp(θ_Λ)`, S4D-real start `Λ[a,n] = −(n+1)` | same |
-//! | Δ | `softplus(W_Δ x + b_Δ)` ∈ ℝ^d per step | `softplus(δ)`, one scalar |
-//! | B_t, C_t | `W_B x`, `W_C x` | constant vectors b, c |
+//! | | Mamba | Mamba-2 head | S4D |
+//! |---|---|---|---|
+//! | Λ (d × N) | `−exp(θ_Λ)`, S4D-real start `Λ[a,n] = −(n+1)` | one scalar `−exp(θ)` for every entry, start −U[1, 16] (Mamba-2's) | as Mamba |
+//! | Δ | `softplus(W_Δ x + b_Δ)` ∈ ℝ^d per step | `softplus(w_Δ·x + b_Δ)`, one scalar per step shared by the channels | `softplus(δ)`, one scalar |
+//! | B_t, C_t | `W_B x`, `W_C x` | same (B and C from x itself: Mamba-2's convolutions taken as the identity) | constant vectors b, c |
 //!
 //! and the read-out `W_o y_t + b_o`. With PE the embedding is |V| × (d − 1) and the last
 //! coordinate of x_t is the position t = 1, 2, …, T itself. The paper does not say how the
@@ -69,9 +70,9 @@ impl SsmClassifier {
     /// initialisation), read-out bias 0.
     pub fn init(shape: ClassifierShape, key: StreamKey) -> Result<Self> {
         let ClassifierShape { kind, vocab, d, n, position, .. } = shape;
-        if !matches!(kind, MixerKind::Mamba | MixerKind::S4d) || d < 1 + usize::from(position) || n == 0 || vocab < 2 {
+        if !matches!(kind, MixerKind::Mamba | MixerKind::Mamba2 | MixerKind::S4d) || d < 1 + usize::from(position) || n == 0 || vocab < 2 {
             return Err(Error::InvalidParameter(format!(
-                "a trained classifier is Mamba or S4D with d ≥ {} channels, N ≥ 1 and |V| ≥ 2 (got {kind:?}, d = {d}, N = {n}, |V| = {vocab})",
+                "a trained classifier is Mamba, a Mamba-2 head or S4D with d ≥ {} channels, N ≥ 1 and |V| ≥ 2 (got {kind:?}, d = {d}, N = {n}, |V| = {vocab})",
                 1 + usize::from(position)
             )));
         }
@@ -80,13 +81,18 @@ impl SsmClassifier {
         let inv_sqrt_d = 1.0 / (d as f64).sqrt();
         let embedding = normal(vocab, d - usize::from(position), 1.0)?;
         let w_o = normal(vocab, d, inv_sqrt_d)?;
-        let log_neg_lambda = var((0..d * n).map(|i| ((i % n + 1) as f64).ln()).collect(), d, n)?;
+        let log_neg_lambda = match kind {
+            MixerKind::Mamba2 => var(vec![(1.0 + 15.0 * Stream::new(key, 2).uniform()).ln()], 1, 1)?,
+            _ => var((0..d * n).map(|i| ((i % n + 1) as f64).ln()).collect(), d, n)?,
+        };
         let log_uniform_delta = |u: f64| softplus_inv((1e-3f64.ln() + u * (1e-1f64.ln() - 1e-3f64.ln())).exp());
         let selection = match kind {
-            MixerKind::Mamba => {
-                let (w_delta, w_b, w_c) = (normal(d, d, 0.1 * inv_sqrt_d)?, normal(n, d, inv_sqrt_d)?, normal(n, d, inv_sqrt_d)?);
+            MixerKind::Mamba | MixerKind::Mamba2 => {
+                // Mamba: Δ per channel (d rows); a Mamba-2 head: one Δ per step (one row).
+                let rows = if kind == MixerKind::Mamba2 { 1 } else { d };
+                let (w_delta, w_b, w_c) = (normal(rows, d, 0.1 * inv_sqrt_d)?, normal(n, d, inv_sqrt_d)?, normal(n, d, inv_sqrt_d)?);
                 let mut u = Stream::new(key, 1);
-                let b_delta = var((0..d).map(|_| log_uniform_delta(u.uniform())).collect(), d, 1)?;
+                let b_delta = var((0..rows).map(|_| log_uniform_delta(u.uniform())).collect(), rows, 1)?;
                 Selection::Input { w_delta, b_delta, w_b, w_c }
             }
             _ => {
@@ -131,12 +137,14 @@ impl SsmClassifier {
     fn recurrence(&self, x: &Tensor) -> candle_core::Result<[Tensor; 4]> {
         let (batch, len, d) = x.dims3()?;
         let n = self.shape.n;
-        let lambda = self.log_neg_lambda.as_tensor().exp()?.neg()?;
+        // Λ is d × N (Mamba, S4D) or one scalar (a Mamba-2 head), broadcast to d × N.
+        let lambda = self.log_neg_lambda.as_tensor().exp()?.neg()?.broadcast_as((d, n))?.contiguous()?;
         let flat = x.reshape((batch * len, d))?;
         let [delta, b, c] = match &self.selection {
             Selection::Input { w_delta, b_delta, w_b, w_c } => {
                 let pre = flat.matmul(&w_delta.as_tensor().t()?)?.broadcast_add(&b_delta.as_tensor().t()?)?;
-                [softplus(&pre)?, flat.matmul(&w_b.as_tensor().t()?)?, flat.matmul(&w_c.as_tensor().t()?)?]
+                // A Mamba-2 head's one Δ per step drives every channel.
+                [softplus(&pre)?.broadcast_as((batch * len, d))?.contiguous()?, flat.matmul(&w_b.as_tensor().t()?)?, flat.matmul(&w_c.as_tensor().t()?)?]
             }
             Selection::Constant { delta, b, c } => [
                 softplus(delta.as_tensor())?.broadcast_as((batch * len, d))?,
@@ -171,7 +179,7 @@ impl SsmClassifier {
         let err = |e| super::candle_error("reading the weights", e);
         let matrix = super::var_matrix;
         let column = |v: &Var| -> Result<DVector<f64>> { Ok(DVector::from_column_slice(matrix(v)?.as_slice())) };
-        let (d, kind) = (self.shape.d, self.shape.kind);
+        let (d, n, kind) = (self.shape.d, self.shape.n, self.shape.kind);
         let (delta, b, c) = match &self.selection {
             Selection::Input { w_delta, b_delta, w_b, w_c } => {
                 (StepSize::Softplus { w: matrix(w_delta)?, b: column(b_delta)? }, Projection::Linear(matrix(w_b)?), Projection::Linear(matrix(w_c)?))
@@ -182,16 +190,10 @@ impl SsmClassifier {
                 Projection::Constant(column(c)?),
             ),
         };
-        let mixer = Mixer {
-            kind,
-            conv: ShortConv::uniform(d, 0.0, 1.0, 0.0, Activation::Identity),
-            conv_bc: None,
-            lambda: matrix(&self.log_neg_lambda)?.map(|v| -v.exp()),
-            delta,
-            b,
-            c,
-            gate: None,
-        };
+        let identity = || ShortConv::uniform(d, 0.0, 1.0, 0.0, Activation::Identity);
+        let theta = matrix(&self.log_neg_lambda)?;
+        let lambda = if kind == MixerKind::Mamba2 { nalgebra::DMatrix::from_element(d, n, -theta[(0, 0)].exp()) } else { theta.map(|v| -v.exp()) };
+        let mixer = Mixer { kind, conv: identity(), conv_bc: (kind == MixerKind::Mamba2).then(|| (identity(), identity())), lambda, delta, b, c, gate: None };
         let readout = Readout { w: matrix(&self.w_o)?, b: column(&self.b_o)? };
         let x = self.inputs(&[tokens.to_vec()]).and_then(|x| x.reshape((tokens.len(), d))).map_err(err)?;
         let xs = matrix(&Var::from_tensor(&x).map_err(err)?)?.row_iter().map(|r| r.transpose()).collect();
@@ -237,7 +239,15 @@ mod tests {
     /// to a few hundred roundings: 10⁻¹² leaves a factor 10 to spare.
     #[test]
     fn the_trained_model_is_the_suites_mixer() {
-        for (i, (kind, pe)) in [(MixerKind::Mamba, true), (MixerKind::Mamba, false), (MixerKind::S4d, true), (MixerKind::S4d, false)].into_iter().enumerate() {
+        let models = [
+            (MixerKind::Mamba, true),
+            (MixerKind::Mamba, false),
+            (MixerKind::Mamba2, true),
+            (MixerKind::Mamba2, false),
+            (MixerKind::S4d, true),
+            (MixerKind::S4d, false),
+        ];
+        for (i, (kind, pe)) in models.into_iter().enumerate() {
             let m = SsmClassifier::init(shape(kind, pe), StreamKey::new(i as u64, "test")).unwrap();
             let tokens = vec![3, 1, 4, 1, 5, 6, 2, 6, 5];
             let logits = m.logits(std::slice::from_ref(&tokens)).unwrap().squeeze(0).unwrap().to_vec2::<f64>().unwrap();
@@ -255,9 +265,9 @@ mod tests {
     }
 
     #[test]
-    fn only_mamba_and_s4d_with_room_for_the_position() {
-        let bad = ClassifierShape { kind: MixerKind::Mamba2, ..shape(MixerKind::Mamba, false) };
-        assert!(SsmClassifier::init(bad, StreamKey::new(0, "t")).unwrap_err().to_string().contains("Mamba or S4D"));
+    fn only_mamba_mamba2_and_s4d_with_room_for_the_position() {
+        let bad = ClassifierShape { kind: MixerKind::DeltaT, ..shape(MixerKind::Mamba, false) };
+        assert!(SsmClassifier::init(bad, StreamKey::new(0, "t")).unwrap_err().to_string().contains("Mamba, a Mamba-2 head or S4D"));
         let narrow = ClassifierShape { d: 1, ..shape(MixerKind::Mamba, true) };
         assert!(SsmClassifier::init(narrow, StreamKey::new(0, "t")).is_err());
     }
@@ -267,5 +277,7 @@ mod tests {
         // Mamba + PE: 7·4 + 5·3 + 7·5 + 7 + 5·5 + 5 + 3·5 + 3·5; S4D: 7·5 + 15 + 35 + 7 + 1 + 3 + 3.
         assert_eq!(SsmClassifier::init(shape(MixerKind::Mamba, true), StreamKey::new(0, "t")).unwrap().parameters(), 28 + 15 + 35 + 7 + 25 + 5 + 15 + 15);
         assert_eq!(SsmClassifier::init(shape(MixerKind::S4d, false), StreamKey::new(0, "t")).unwrap().parameters(), 35 + 15 + 35 + 7 + 1 + 3 + 3);
+        // A Mamba-2 head: 7·5 + 1 (Λ) + 35 + 7 + 5 + 1 (w_Δ, b_Δ) + 15 + 15.
+        assert_eq!(SsmClassifier::init(shape(MixerKind::Mamba2, false), StreamKey::new(0, "t")).unwrap().parameters(), 35 + 1 + 35 + 7 + 5 + 1 + 15 + 15);
     }
 }
