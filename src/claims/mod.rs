@@ -1,6 +1,9 @@
 //! The claim families. Each module registers its claims; `register_all` lists the families.
 
 use crate::claim::Registry;
+use crate::error::Result;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
 
 pub mod copy;
 pub mod cot;
@@ -28,4 +31,22 @@ pub fn register_all(r: &mut Registry) {
     cot::register(r);
     realization::register(r);
     training::register(r);
+}
+
+/// A process-wide memo of values by key.
+pub(crate) type Memo<T> = OnceLock<Mutex<HashMap<String, Arc<T>>>>;
+
+/// A memo shared by the claims and their controls (they judge the same draws, ask for the same
+/// constants or look at the same trained models), keyed by what determines the value (seed,
+/// budget, backend and job for Monte Carlo draws; the parameters for a computed constant; the
+/// streams and sizes of a training run). Two claims running at the same time may
+/// both compute a missing value; they compute the same one.
+pub(crate) fn memo<T: Send + Sync + 'static>(cache: &'static Memo<T>, id: String, make: impl FnOnce() -> Result<T>) -> Result<Arc<T>> {
+    let cache = cache.get_or_init(Default::default);
+    if let Some(hit) = cache.lock().expect("cache lock").get(&id) {
+        return Ok(hit.clone());
+    }
+    let out = Arc::new(make()?);
+    cache.lock().expect("cache lock").insert(id, out.clone());
+    Ok(out)
 }

@@ -122,9 +122,9 @@ fn centred_points() -> impl Strategy<Value = CentredPoint> {
 /// `y.nu2(b)`, computed once per (c, γ, b) in the process: it takes hundreds of quadratures, and
 /// the claim, its search and its control (which judges the same draws) ask for the same ones.
 fn nu2_of(y: &LogChi2, b: f64) -> f64 {
-    static CACHE: super::Memo<f64> = OnceLock::new();
+    static CACHE: crate::claims::Memo<f64> = OnceLock::new();
     // `{}` of an f64 is its shortest round-trip form: distinct values, distinct keys.
-    *super::memo(&CACHE, format!("{}/{}/{b}", y.c, y.gamma), || Ok(y.nu2(b))).expect("infallible")
+    *crate::claims::memo(&CACHE, format!("{}/{}/{b}", y.c, y.gamma), || Ok(y.nu2(b))).expect("infallible")
 }
 
 /// ψ(λ) by the independent route (exp-sinh log-MGF, erfcx closed form for μ) against ν²λ²/2 with

@@ -3,9 +3,6 @@
 //! Figure 2), printed and corrected. Proofs and corrections: `proofs/stability.md`.
 
 use crate::claim::{Family, Registry};
-use crate::error::Result;
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
 
 pub mod figure2;
 pub mod lemma1;
@@ -25,21 +22,4 @@ pub fn register(r: &mut Registry) {
     sharp::register(r);
     stationarity::register(r);
     figure2::register(r);
-}
-
-/// A process-wide memo of values by key.
-type Memo<T> = OnceLock<Mutex<HashMap<String, Arc<T>>>>;
-
-/// A memo shared by the claims and their controls (they judge the same draws and ask for the
-/// same constants), keyed by what determines the value (seed, budget, backend and job for Monte
-/// Carlo draws; the parameters for a computed constant). Two claims running at the same time may
-/// both compute a missing value; they compute the same one.
-fn memo<T: Send + Sync + 'static>(cache: &'static Memo<T>, id: String, make: impl FnOnce() -> Result<T>) -> Result<Arc<T>> {
-    let cache = cache.get_or_init(Default::default);
-    if let Some(hit) = cache.lock().expect("cache lock").get(&id) {
-        return Ok(hit.clone());
-    }
-    let out = Arc::new(make()?);
-    cache.lock().expect("cache lock").insert(id, out.clone());
-    Ok(out)
 }

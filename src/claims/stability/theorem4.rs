@@ -17,10 +17,10 @@
 //!
 //! Control of both theorems: an inadmissible ν² = Var(Y)/2 with b = 10⁻³.
 
-use super::{memo, Memo};
 use crate::claim::custom;
 use crate::claim::statistical::{judge_rare_tail_bounds, RareCell};
 use crate::claim::{Check, Claim, Context, ErrorKind, Figure, Kind, Paper, Series, Sizes, Style, Verdict, ALPHA};
+use crate::claims::{memo, Memo};
 use crate::error::Result;
 use crate::estimate::{tilted_draws, RareTail, TiltedDraws};
 use crate::math::large_deviation::Threshold;

@@ -5,6 +5,7 @@
 
 use crate::claim::{Family, Figure, Registry, Series, Style};
 
+pub mod decays;
 pub mod keep_fifth;
 pub mod mqar_states;
 pub mod readout;
@@ -16,6 +17,7 @@ pub const FAMILY: Family = Family::new("training");
 /// Registers the training claims.
 pub fn register(r: &mut Registry) {
     keep_fifth::register(r);
+    decays::register(r);
     mqar_states::register(r);
     recall_spikes::register(r);
     readout::register(r);
