@@ -137,8 +137,13 @@ fn decays_check(prediction: Prediction) -> impl crate::claim::Check {
         let (t_min, t_max) = (lengths[0], lengths[lengths.len() - 1]);
         let find = |t: usize, s: u64| -> &Run { runs.iter().find(|r| r.t_len == t && r.seed == s).expect("every (T, seed) was trained") };
         let sign = if prediction == Prediction::Paper { 1.0 } else { -1.0 };
-        // Signed margins (positive: the prediction holds with room; an interval's distance).
-        let mut failures: Vec<(f64, String, Violation)> = Vec::new();
+        let row = |r: &Run| {
+            serde_json::json!({ "T": r.t_len, "seed": r.seed, "held_out_accuracy": r.accuracy, "near_one": r.mean(0), "near_one_before_n": r.mean(1),
+                "near_one_from_n": r.mean(2), "interval_half_width": half })
+        };
+        // Signed margins (positive: the prediction holds with room; an interval's distance), and
+        // each failure with its margin, what failed, the violated relation and the runs involved.
+        let mut failures: Vec<(f64, String, Violation, serde_json::Value)> = Vec::new();
         let mut margins: Vec<f64> = Vec::new();
         for r in &runs {
             let m = r.accuracy + half - SOLVES;
@@ -148,7 +153,7 @@ fn decays_check(prediction: Prediction) -> impl crate::claim::Check {
             if m < 0.0 {
                 let c = Comparison::custom(r.accuracy + half, SOLVES, Relation::AtLeast, m, "upper Hoeffding limit − 0.9")
                     .named(&format!("held-out accuracy at T = {}, seed {}, upper limit", r.t_len, r.seed), "0.9: solves the task");
-                failures.push((m, format!("the run at T = {}, seed {} did not solve Keep Fifth", r.t_len, r.seed), c));
+                failures.push((m, format!("the run at T = {}, seed {} did not solve Keep Fifth", r.t_len, r.seed), c, row(r)));
             }
             // Right panel: the gap (from n on − before n) in [−1, 1], Hoeffding for a range of 2.
             let gap = sign * r.selective_gap();
@@ -156,7 +161,7 @@ fn decays_check(prediction: Prediction) -> impl crate::claim::Check {
             if gap + 2.0 * half < 0.0 {
                 let c = Comparison::custom(gap + 2.0 * half, 0.0, Relation::AtLeast, gap + 2.0 * half, "upper Hoeffding limit of the signed gap")
                     .named(&format!("fraction near 1 from n on − before n at T = {}, seed {} (signed by the prediction)", r.t_len, r.seed), "0");
-                failures.push((gap + 2.0 * half, format!("at T = {}, seed {}, decays near 1 are not more frequent from n on", r.t_len, r.seed), c));
+                failures.push((gap + 2.0 * half, format!("at T = {}, seed {}, decays near 1 are not more frequent from n on", r.t_len, r.seed), c, row(r)));
             }
         }
         for s in 0..seeds {
@@ -168,13 +173,14 @@ fn decays_check(prediction: Prediction) -> impl crate::claim::Check {
                 let c =
                     Comparison::custom(diff + 2.0 * half, 0.0, Relation::AtLeast, diff + 2.0 * half, "distance of the intervals (signed by the prediction)")
                         .named(&format!("fraction near 1 at T = {t_max} − at T = {t_min}, seed {s}"), "0");
-                failures.push((diff + 2.0 * half, format!("seed {s}: no more decays near 1 at T = {t_max} than at T = {t_min}"), c));
+                failures.push((
+                    diff + 2.0 * half,
+                    format!("seed {s}: no more decays near 1 at T = {t_max} than at T = {t_min}"),
+                    c,
+                    serde_json::json!([row(small), row(large)]),
+                ));
             }
         }
-        let row = |r: &Run| {
-            serde_json::json!({ "T": r.t_len, "seed": r.seed, "held_out_accuracy": r.accuracy, "near_one": r.mean(0), "near_one_before_n": r.mean(1),
-                "near_one_from_n": r.mean(2), "interval_half_width": half })
-        };
         let summary = format!(
             "fraction of decays above {NEAR_ONE} (mean over held-out sequences, ± {half:.3}): {}",
             runs.iter()
@@ -192,10 +198,7 @@ fn decays_check(prediction: Prediction) -> impl crate::claim::Check {
         );
         let margin = margins.iter().copied().fold(f64::INFINITY, f64::min);
         let verdict = match failures.into_iter().min_by(|a, b| a.0.total_cmp(&b.0)) {
-            Some((m, why, violation)) => {
-                let worst: &Run = runs.iter().min_by(|a, b| a.accuracy.total_cmp(&b.accuracy)).expect("runs");
-                Verdict::Refuted { counterexample: row(worst), violation, margin: m, summary: format!("{why}; {summary}") }
-            }
+            Some((m, why, violation, counterexample)) => Verdict::Refuted { counterexample, violation, margin: m, summary: format!("{why}; {summary}") },
             None if margin >= 0.0 => Verdict::Holds { evidence: summary },
             None => Verdict::Inconclusive { why: format!("an interval straddles its threshold; {summary}") },
         };
