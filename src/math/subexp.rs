@@ -34,7 +34,7 @@ impl LogChi2 {
     /// 1)·x² for |x| ≥ 12.
     pub fn mean_enclosure(&self) -> Interval {
         let (c, gamma) = (self.c, self.gamma);
-        let scale = ((c.ln().abs() + (c + gamma).ln().abs()) / 144.0 + 1.0) * (1.0 + 1e-9);
+        let scale = self.centred_growth(0.0) * (1.0 + 1e-9);
         let knee = (c / gamma).sqrt();
         normal_expectation_enclosure(|x| (x * x * gamma + c).ln(), Growth { scale, power: 2.0 }, &graded_breakpoints(0.1 * knee), 1e-13)
     }
