@@ -200,6 +200,12 @@ fn train_step(c: &mut Criterion) {
         let mut opt = Adam::new(model.vars(), Default::default()).unwrap();
         g.bench_function(format!("{name} B16_T20 (tokens)"), |b| b.iter(|| fit::train_step(&model, &mut opt, black_box(&batch)).unwrap()));
     }
+    // 000.table1's Transformer column: one attention head with a learned position embedding.
+    use ssmcheck::train::attention::*;
+    let shape = AttentionShape { vocab: 16, d: 8, input: AttentionInput::Position { max_len: 20 } };
+    let model = AttentionClassifier::init(shape, StreamKey::new(1, "attention")).unwrap();
+    let mut opt = Adam::new(fit::Classifier::vars(&model), Default::default()).unwrap();
+    g.bench_function("Transformer (1 head) B16_T20 (tokens)", |b| b.iter(|| fit::train_step(&model, &mut opt, black_box(&batch)).unwrap()));
     g.finish();
     // 002's simplified Mamba as 002.fig5 / 002.fig6 train it: 16 sequences of T = 64.
     use ssmcheck::train::fit::Targets;
@@ -214,6 +220,23 @@ fn train_step(c: &mut Criterion) {
         let mut opt = Adam::new(model.vars(), Default::default()).unwrap();
         g.bench_function(format!("002 recall |K|={keys} B16_T64 (tokens)"), |b| b.iter(|| recall_train_step(&model, &mut opt, black_box(&batch)).unwrap()));
     }
+    g.finish();
+    // 002.table1 at the standard budget: the simplified Mamba and the attention head on the pair
+    // input, 16 sequences of T = 128.
+    let mut g = c.benchmark_group("train_step");
+    g.throughput(Throughput::Elements(16 * 128));
+    for (vocab, keys) in [(8, 1), (12, 4)] {
+        let shape = RecallShape { vocab, keys, states: keys };
+        let cfg = RecallFit { len: 128, data: RecallData::Latest { max_noise: 3 }, steps: 1, batch: 16, adam: Default::default(), targets: Targets::Task };
+        let batch = recall_batch(shape, &cfg, StreamKey::new(1, "bench"), 0, 16).unwrap();
+        let mamba = RecallMamba::init(shape, StreamKey::new(1, "recall"), Trainable::All).unwrap();
+        let mut opt = Adam::new(mamba.vars(), Default::default()).unwrap();
+        g.bench_function(format!("002 recall |K|={keys} B16_T128 (tokens)"), |b| b.iter(|| recall_train_step(&mamba, &mut opt, black_box(&batch)).unwrap()));
+        let tf = AttentionClassifier::init(AttentionShape { vocab, d: 2 * vocab, input: AttentionInput::Pair }, StreamKey::new(1, "tf")).unwrap();
+        let mut opt = Adam::new(fit::Classifier::vars(&tf), Default::default()).unwrap();
+        g.bench_function(format!("002 TF (pair, 1 head) |K|={keys} B16_T128 (tokens)"), |b| b.iter(|| recall_train_step(&tf, &mut opt, black_box(&batch)).unwrap()));
+    }
+    g.finish();
 }
 
 /// The same job on every backend available in this build: throughput in path-steps per second.

@@ -6,6 +6,27 @@ use super::classifier::{accuracy, cross_entropy, SsmClassifier};
 use crate::error::Result;
 use crate::mc::StreamKey;
 use crate::tasks::keep_nth::{Batch, KeepNth};
+use candle_core::{Tensor, Var};
+
+/// A model that predicts a token at every position, trained by [`fit`]: the SSM classifiers
+/// ([`SsmClassifier`]) and the attention baseline
+/// ([`AttentionClassifier`](super::attention::AttentionClassifier)).
+pub trait Classifier {
+    /// Every trainable variable.
+    fn vars(&self) -> Vec<Var>;
+    /// The logits (batch × T × |V|) of a batch of token sequences of one length.
+    fn logits(&self, tokens: &[Vec<usize>]) -> candle_core::Result<Tensor>;
+}
+
+impl Classifier for SsmClassifier {
+    fn vars(&self) -> Vec<Var> {
+        SsmClassifier::vars(self)
+    }
+
+    fn logits(&self, tokens: &[Vec<usize>]) -> candle_core::Result<Tensor> {
+        SsmClassifier::logits(self, tokens)
+    }
+}
 
 /// The settings of one training run.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -70,7 +91,7 @@ pub struct FitLog {
 
 /// One optimiser step on a batch (forward, cross-entropy at the scored positions, backward,
 /// Adam): the batch's loss before the update.
-pub fn train_step(model: &SsmClassifier, opt: &mut Adam, batch: &Batch) -> Result<f64> {
+pub fn train_step(model: &impl Classifier, opt: &mut Adam, batch: &Batch) -> Result<f64> {
     let err = |e| super::candle_error("training", e);
     let l = cross_entropy(&model.logits(&batch.tokens).map_err(err)?, &batch.positions, &batch.targets).map_err(err)?;
     let value = l.to_scalar::<f64>().map_err(err)?;
@@ -81,7 +102,7 @@ pub fn train_step(model: &SsmClassifier, opt: &mut Adam, batch: &Batch) -> Resul
 /// Trains `model` on fresh batches of `task` (an unlimited training set: step s uses instances
 /// `s·batch..(s+1)·batch` of the training stream) with Adam and a cosine learning rate, and
 /// scores it on `test_size` held-out sequences (always against the task's own targets).
-pub fn fit(model: &SsmClassifier, task: &KeepNth, cfg: &FitConfig, keys: &RunKeys, targets: Targets) -> Result<FitLog> {
+pub fn fit(model: &impl Classifier, task: &KeepNth, cfg: &FitConfig, keys: &RunKeys, targets: Targets) -> Result<FitLog> {
     let err = |e| super::candle_error("training", e);
     let shuffled = StreamKey::new(keys.train.as_u64(), "shuffled targets");
     let mut opt = Adam::new(model.vars(), cfg.adam).map_err(err)?;
@@ -140,6 +161,23 @@ mod tests {
     fn a_short_training_lowers_a_mamba2_heads_loss() {
         let log = run(MixerKind::Mamba2, 1, Targets::Task);
         let (first, last) = (mean(&log.loss[..100]), mean(&log.loss[log.loss.len() - 100..]));
+        assert!(last < first - 0.5, "loss {first} -> {last}");
+        assert!(log.test_accuracy > 3.0 / 8.0, "held-out accuracy {}", log.test_accuracy);
+    }
+
+    /// The attention baseline at the same size and thresholds, from its first step's loss: it
+    /// learns Keep Third within a hundred steps by attending to position 3 (measured: the first
+    /// hundred steps' mean is already 0.26; the loss falls from 2.33 to 7·10⁻⁵, held-out
+    /// accuracy 1.00).
+    #[test]
+    fn a_short_training_lowers_the_attention_baselines_loss() {
+        use crate::train::attention::{AttentionClassifier, AttentionInput, AttentionShape};
+        let task = KeepNth::new(8, 8, 3).unwrap();
+        let cfg = FitConfig { steps: 1000, batch: 16, adam: AdamConfig { lr: 0.03, ..Default::default() }, min_lr: 1e-4, test_size: 256 };
+        let keys = RunKeys::new(1, "test");
+        let model = AttentionClassifier::init(AttentionShape { vocab: 8, d: 8, input: AttentionInput::Position { max_len: 8 } }, keys.init).unwrap();
+        let log = fit(&model, &task, &cfg, &keys, Targets::Task).unwrap();
+        let (first, last) = (log.loss[0], mean(&log.loss[log.loss.len() - 100..]));
         assert!(last < first - 0.5, "loss {first} -> {last}");
         assert!(log.test_accuracy > 3.0 / 8.0, "held-out accuracy {}", log.test_accuracy);
     }

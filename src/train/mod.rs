@@ -16,6 +16,10 @@
 //! - [`recall`]: 002's simplified Mamba with learned B and C (N = |K|), the same weights as
 //!   the suite's [`Mixer`](crate::model::mixer::Mixer), trained on
 //!   [`crate::tasks::associative_recall::latest_association`] with the loss at the queries.
+//! - [`attention`]: the one-layer softmax-attention baseline (000 Table 1's Transformer
+//!   column, 002 Table 1's "1-layer TF"), the same weights as the suite's
+//!   [`Attention`](crate::model::attention::Attention); its softmax is [`causal_softmax`], a
+//!   custom operation with its own backward pass, tested against candle's op-by-op autograd.
 //! - [`adam`]: the Adam optimiser over candle variables; [`fit`]: seeded training runs.
 //!
 //! A run's initial weights, training data and held-out data come from its own Philox streams,
@@ -25,6 +29,8 @@
 //! experiment runs its independent runs in parallel.
 
 pub mod adam;
+pub mod attention;
+pub mod causal_softmax;
 pub mod classifier;
 pub mod fit;
 pub mod recall;

@@ -19,7 +19,7 @@
 //! N(0, 1/d), a learned W_o's entries N(0, 1/d).
 
 use super::adam::{Adam, AdamConfig};
-use super::fit::{RunKeys, Targets};
+use super::fit::{Classifier, RunKeys, Targets};
 use super::scan_op::selective_scan;
 use super::{softplus, var};
 use crate::error::{Error, Result};
@@ -233,6 +233,16 @@ impl RecallMamba {
     }
 }
 
+impl Classifier for RecallMamba {
+    fn vars(&self) -> Vec<Var> {
+        RecallMamba::vars(self)
+    }
+
+    fn logits(&self, tokens: &[Vec<usize>]) -> candle_core::Result<Tensor> {
+        RecallMamba::logits(self, tokens)
+    }
+}
+
 /// The mean cross-entropy of `logits` (batch × T × n) over the positions with a target (the
 /// queries), and how many there are.
 pub fn query_cross_entropy(logits: &Tensor, targets: &[Vec<Option<usize>>]) -> candle_core::Result<(Tensor, usize)> {
@@ -268,7 +278,7 @@ const SCORING_CHUNK: usize = 500;
 /// The query accuracy of `model` on `batch` (scored in chunks, which bounds the memory of a
 /// forward pass), one value per sequence that has a query (the fraction of its queries
 /// answered right), in order.
-pub fn held_out_accuracies(model: &RecallMamba, (tokens, targets): &RecallBatch) -> Result<Vec<f64>> {
+pub fn held_out_accuracies(model: &impl Classifier, (tokens, targets): &RecallBatch) -> Result<Vec<f64>> {
     let mut accuracies = Vec::with_capacity(tokens.len());
     for (tokens, targets) in tokens.chunks(SCORING_CHUNK).zip(targets.chunks(SCORING_CHUNK)) {
         let scores = model.logits(tokens).and_then(|z| query_scores(&z, targets)).map_err(|e| super::candle_error("scoring", e))?;
@@ -339,7 +349,7 @@ pub fn recall_batch(shape: RecallShape, cfg: &RecallFit, key: StreamKey, first: 
 
 /// One optimiser step on a batch (forward, cross-entropy at the queries, backward, Adam): the
 /// batch's loss before the update.
-pub fn recall_train_step(model: &RecallMamba, opt: &mut Adam, (tokens, targets): &RecallBatch) -> Result<f64> {
+pub fn recall_train_step(model: &impl Classifier, opt: &mut Adam, (tokens, targets): &RecallBatch) -> Result<f64> {
     let err = |e| super::candle_error("training", e);
     let (loss, _) = query_cross_entropy(&model.logits(tokens).map_err(err)?, targets).map_err(err)?;
     let value = loss.to_scalar::<f64>().map_err(err)?;
@@ -347,17 +357,19 @@ pub fn recall_train_step(model: &RecallMamba, opt: &mut Adam, (tokens, targets):
     Ok(value)
 }
 
-/// Trains `model` with the loss at the query positions on fresh batches from `keys.train`
-/// (step s uses sequences `s·batch..(s+1)·batch`): the loss at every step, before its update.
-/// With [`Targets::Shuffled`] each query's target is an independent uniform value token.
-pub fn fit_recall(model: &RecallMamba, cfg: &RecallFit, keys: &RunKeys) -> Result<Vec<f64>> {
+/// Trains `model` with the loss at the query positions on fresh batches of `shape`'s
+/// vocabulary and keys from `keys.train` (step s uses sequences `s·batch..(s+1)·batch`): the
+/// loss at every step, before its update. With [`Targets::Shuffled`] each query's target is an
+/// independent uniform value token. The model is 002's simplified Mamba (`shape` its own) or
+/// any other [`Classifier`] over the same vocabulary (the attention baseline of 002 Table 1).
+pub fn fit_recall(model: &impl Classifier, shape: RecallShape, cfg: &RecallFit, keys: &RunKeys) -> Result<Vec<f64>> {
     let mut opt = Adam::new(model.vars(), cfg.adam).map_err(|e| super::candle_error("training", e))?;
     let shuffled = StreamKey::new(keys.train.as_u64(), "shuffled targets");
-    let RecallShape { vocab, keys: k, .. } = model.shape;
+    let RecallShape { vocab, keys: k, .. } = shape;
     (0..cfg.steps)
         .map(|step| {
             let first = (step * cfg.batch) as u64;
-            let (tokens, mut targets) = recall_batch(model.shape, cfg, keys.train, first, cfg.batch)?;
+            let (tokens, mut targets) = recall_batch(shape, cfg, keys.train, first, cfg.batch)?;
             if cfg.targets == Targets::Shuffled {
                 for (i, seq) in targets.iter_mut().enumerate() {
                     let mut s = Stream::new(shuffled, first + i as u64);
@@ -456,7 +468,7 @@ mod tests {
         let before = m.weights().unwrap().readout;
         assert_eq!(before.shape(), (6, 12));
         let cfg = latest(16, 2, 3, 2, 0.01);
-        fit_recall(&m, &cfg, &RunKeys::new(1, "readout")).unwrap();
+        fit_recall(&m, m.shape, &cfg, &RunKeys::new(1, "readout")).unwrap();
         assert_ne!(m.weights().unwrap().readout, before);
     }
 
@@ -467,7 +479,7 @@ mod tests {
         let cfg = latest(16, 2, 5, 4, 0.01);
         let train = |targets: Targets| {
             let m = model(2, Trainable::All);
-            let loss = fit_recall(&m, &RecallFit { targets, ..cfg }, &RunKeys::new(4, "shuffle")).unwrap();
+            let loss = fit_recall(&m, m.shape, &RecallFit { targets, ..cfg }, &RunKeys::new(4, "shuffle")).unwrap();
             (loss, m.weights().unwrap())
         };
         let (task, shuffled) = (train(Targets::Task), train(Targets::Shuffled));
@@ -483,7 +495,7 @@ mod tests {
         assert_eq!(m.vars().len(), 3);
         let before = m.weights().unwrap();
         let cfg = latest(16, 2, 3, 2, 0.01);
-        fit_recall(&m, &cfg, &RunKeys::new(1, "frozen")).unwrap();
+        fit_recall(&m, m.shape, &cfg, &RunKeys::new(1, "frozen")).unwrap();
         let after = m.weights().unwrap();
         assert_eq!((before.w_b, before.w_c), (after.w_b, after.w_c));
         assert_ne!(before.w_delta, after.w_delta);
@@ -496,7 +508,7 @@ mod tests {
     fn a_short_training_lowers_the_loss() {
         let m = RecallMamba::init(RecallShape { vocab: 6, keys: 2, states: 2 }, StreamKey::new(5, "short"), Trainable::All).unwrap();
         let cfg = latest(32, 3, 300, 16, 0.01);
-        let loss = fit_recall(&m, &cfg, &RunKeys::new(5, "short")).unwrap();
+        let loss = fit_recall(&m, m.shape, &cfg, &RunKeys::new(5, "short")).unwrap();
         let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
         let (first, last) = (mean(&loss[..30]), mean(&loss[loss.len() - 30..]));
         assert!(last < first - 0.5, "loss {first} -> {last}");
@@ -511,7 +523,7 @@ mod tests {
             pool.install(|| {
                 let m = RecallMamba::init(RecallShape { vocab: 8, keys: 2, states: 2 }, StreamKey::new(9, "threads"), Trainable::All).unwrap();
                 let cfg = latest(32, 3, 20, 16, 0.02);
-                let loss = fit_recall(&m, &cfg, &RunKeys::new(9, "threads")).unwrap();
+                let loss = fit_recall(&m, m.shape, &cfg, &RunKeys::new(9, "threads")).unwrap();
                 (loss, m.weights().unwrap())
             })
         };

@@ -10,6 +10,7 @@ pub mod keep_fifth;
 pub mod mqar_states;
 pub mod readout;
 pub mod recall_spikes;
+pub mod recall_table;
 
 /// The training family: the papers' trained-model experiments at small scale.
 pub const FAMILY: Family = Family::new("training");
@@ -21,6 +22,7 @@ pub fn register(r: &mut Registry) {
     mqar_states::register(r);
     recall_spikes::register(r);
     readout::register(r);
+    recall_table::register(r);
 }
 
 /// The half-width of a two-sided Hoeffding interval for the mean of `m` i.i.d. values in

@@ -74,7 +74,7 @@ fn run(ctx: &crate::claim::Context, cell: Cell, cfg: &RecallFit, test_size: usiz
     let keys = RunKeys::from_parts(|part| ctx.key(&format!("k{}n{}/{seed}/{part}", cell.keys, cell.states)));
     let shape = RecallShape { vocab: cell.keys + VALUES, keys: cell.keys, states: cell.states };
     let model = RecallMamba::init(shape, keys.init, Trainable::All)?;
-    let loss = fit_recall(&model, cfg, &keys)?;
+    let loss = fit_recall(&model, model.shape, cfg, &keys)?;
     let accuracies = held_out_accuracies(&model, &recall_batch(model.shape, cfg, keys.test, 0, test_size)?)?;
     let scored = accuracies.len() as u64;
     if scored == 0 {

@@ -130,7 +130,7 @@ fn decide(runs: &[([f64; 2], f64)]) -> Decision {
 fn run(ctx: &crate::claim::Context, cfg: &RecallFit, test_size: usize, seed: u64, alpha: f64) -> crate::error::Result<Run> {
     let keys = RunKeys::from_parts(|part| ctx.key(&format!("{seed}/{part}")));
     let model = RecallMamba::init(SHAPE, keys.init, Trainable::All)?.learn_readout(ctx.key(&format!("{seed}/readout")))?;
-    let loss = fit_recall(&model, cfg, &keys)?;
+    let loss = fit_recall(&model, model.shape, cfg, &keys)?;
     let accuracies = held_out_accuracies(&model, &recall_batch(model.shape, cfg, keys.test, 0, test_size)?)?;
     if accuracies.is_empty() {
         return Err(crate::error::Error::InvalidParameter(format!("no held-out sequence has a query (T = {})", cfg.len)));

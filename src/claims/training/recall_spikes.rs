@@ -198,7 +198,7 @@ fn run(
 ) -> crate::error::Result<Run> {
     let keys = RunKeys::from_parts(|part| ctx.key(&format!("{seed}/{part}")));
     let model = RecallMamba::init(setting.shape, keys.init, trainable)?;
-    let loss = fit_recall(&model, cfg, &keys)?;
+    let loss = fit_recall(&model, model.shape, cfg, &keys)?;
     let weights = model.weights()?;
     let (n, k) = (setting.shape.vocab, setting.shape.keys);
     let held_out = recall_batch(setting.shape, cfg, keys.test, 0, test_size)?;
