@@ -9,7 +9,7 @@
 //! [`AttentionClassifier::to_model`] gives the same weights as the suite's
 //! [`Attention`] (004 eq (5)–(6)) and [`Readout`], which must compute the same logits (a test).
 //!
-//! With x_t ∈ ℝ^d (E[token_t] + P[t], or E′[token_{t−1}] + E[token_t]), the head computes
+//! With x_t ∈ ℝ^d (E(token_t) + P(t), or E′(token_{t−1}) + E(token_t)), the head computes
 //! `h_τ = Σ_{i ≤ τ} softmax_i(β ⟨W_K x_i, W_Q x_τ⟩) W_V x_i` with β = 1/√d, and the logits
 //! `W_o h_τ + b_o`. In 004's convention the *query* matrix acts on the attended position x_i
 //! and the *key* matrix on the current x_τ, so the suite's `Attention` has `wq = W_K`,
@@ -33,12 +33,12 @@ use nalgebra::DVector;
 /// What the attention head sees at position t.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AttentionInput {
-    /// x_t = E[token_t] + P[t]: a learned position embedding of `max_len` rows.
+    /// x_t = E(token_t) + P(t): a learned position embedding of `max_len` rows.
     Position {
         /// The longest sequence.
         max_len: usize,
     },
-    /// x_t = E′[token_{t−1}] + E[token_t] (E′ term absent at t = 0): a learned kernel-2
+    /// x_t = E′(token_{t−1}) + E(token_t) (E′ term absent at t = 0): a learned kernel-2
     /// convolution of one-hot tokens, the pair x̂_t of 002's simplified Mamba, and no position.
     Pair,
 }
@@ -108,7 +108,7 @@ impl AttentionClassifier {
         1.0 / (self.shape.d as f64).sqrt()
     }
 
-    /// The inputs x_t (batch × T × d): E[token_t] + P[t], or E′[token_{t−1}] + E[token_t].
+    /// The inputs x_t (batch × T × d): E(token_t) + P(t), or E′(token_{t−1}) + E(token_t).
     fn inputs(&self, tokens: &[Vec<usize>]) -> candle_core::Result<Tensor> {
         let (batch, len, d) = (tokens.len(), tokens.first().map_or(0, Vec::len), self.shape.d);
         let ids: Vec<u32> = tokens.iter().flatten().map(|&t| t as u32).collect();
@@ -121,7 +121,7 @@ impl AttentionClassifier {
                 x.broadcast_add(&self.context.as_tensor().narrow(0, 0, len)?.unsqueeze(0)?)
             }
             AttentionInput::Pair => {
-                // E′[token_{t−1}]: the previous tokens' rows, a zero row at t = 0.
+                // E′(token_{t−1}): the previous tokens' rows, a zero row at t = 0.
                 let previous: Vec<u32> = tokens.iter().flat_map(|seq| seq[..len.saturating_sub(1)].iter().map(|&t| t as u32)).collect();
                 let shifted = self.context.embedding(&Tensor::from_vec(previous, batch * len.saturating_sub(1), &Device::Cpu)?)?.reshape((batch, len.saturating_sub(1), d))?;
                 let shifted = Tensor::cat(&[Tensor::zeros((batch, 1, d), x.dtype(), &Device::Cpu)?, shifted], 1)?;
