@@ -229,6 +229,39 @@ impl CopyTask {
     }
 }
 
+/// The copy task at one string length as integer tokens, for training
+/// ([`crate::train::fit`]): `<BOS> s_1 … s_n <SEP> s_1 … s_n` with symbols `0..K`, `<BOS>` = K
+/// and `<SEP>` = K + 1, the string uniform over the alphabet. Next-token prediction is scored
+/// where the copy is produced: at `<SEP>` (target s_1) and at the m-th repeated symbol (target
+/// s_{m+1}), m < n — n targets per sequence. (003 §4.3 trains on lengths drawn from
+/// [N_min, N_max] and evaluates at N_max; one length per batch keeps every sequence the same
+/// length.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StringCopy {
+    /// Alphabet size K ≥ 2.
+    pub alphabet: usize,
+    /// String length n ≥ 1.
+    pub len: usize,
+}
+
+impl super::TokenTask for StringCopy {
+    fn vocab(&self) -> usize {
+        self.alphabet + 2
+    }
+
+    fn batch(&self, key: crate::mc::StreamKey, first: u64, size: usize) -> super::Batch {
+        let (k, n) = (self.alphabet, self.len);
+        let strings: Vec<Vec<usize>> = (0..size as u64)
+            .map(|i| {
+                let mut s = Stream::new(key, first + i);
+                (0..n).map(|_| uniform_index(&mut s, k)).collect()
+            })
+            .collect();
+        let tokens = strings.iter().map(|x| [&[k][..], x, &[k + 1], x].concat()).collect();
+        super::Batch { tokens, positions: (n + 1..=2 * n).collect(), targets: strings }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -272,5 +305,24 @@ mod tests {
         assert!(q.assumption1().margin() > 0.0);
         let (e, _) = q.worst_case_error();
         assert!((e - 1.484e-3).abs() < 1e-6, "{e}");
+    }
+
+    #[test]
+    fn string_copy_scores_the_copy_with_the_next_symbol() {
+        use crate::tasks::TokenTask;
+        let task = StringCopy { alphabet: 3, len: 4 };
+        let b = task.batch(crate::mc::StreamKey::new(1, "copy"), 0, 5);
+        assert_eq!(task.vocab(), 5);
+        assert_eq!(b.positions, vec![5, 6, 7, 8]);
+        for (x, y) in b.tokens.iter().zip(&b.targets) {
+            assert_eq!(x.len(), 10);
+            assert_eq!((x[0], x[5]), (3, 4));
+            assert_eq!(&x[1..5], &y[..]);
+            assert_eq!(&x[6..10], &y[..]);
+            // The target at position p is the token at p + 1: next-token prediction.
+            for (j, &p) in b.positions.iter().enumerate() {
+                assert_eq!(y[j], x[p + 1]);
+            }
+        }
     }
 }

@@ -1,6 +1,7 @@
 //! Keep n-th (000 §4.1), the task 000's trained models are judged on, as a seeded generator.
 
-use super::uniform_index;
+pub use super::Batch;
+use super::{uniform_index, TokenTask};
 use crate::error::{Error, Result};
 use crate::mc::{Stream, StreamKey};
 
@@ -16,17 +17,6 @@ pub struct KeepNth {
     pub len: usize,
     /// n (1-based).
     pub n: usize,
-}
-
-/// A batch of sequences of one task, with the positions scored and their targets.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Batch {
-    /// Tokens, one row per sequence (all of length T).
-    pub tokens: Vec<Vec<usize>>,
-    /// The scored positions (0-based), the same in every sequence.
-    pub positions: Vec<usize>,
-    /// `targets[i][j]`: the target of sequence i at `positions[j]`.
-    pub targets: Vec<Vec<usize>>,
 }
 
 impl KeepNth {
@@ -55,6 +45,16 @@ impl KeepNth {
     /// The accuracy of always answering the most frequent token: 1/|V| in expectation.
     pub fn chance(&self) -> f64 {
         1.0 / self.vocab as f64
+    }
+}
+
+impl TokenTask for KeepNth {
+    fn vocab(&self) -> usize {
+        self.vocab
+    }
+
+    fn batch(&self, key: StreamKey, first: u64, size: usize) -> Batch {
+        KeepNth::batch(self, key, first, size)
     }
 }
 

@@ -12,7 +12,28 @@ pub mod induction;
 pub mod keep_nth;
 pub mod mqar;
 
-use crate::mc::Stream;
+use crate::mc::{Stream, StreamKey};
+
+/// A batch of token sequences of one length, with the positions scored and their targets.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Batch {
+    /// Tokens, one row per sequence (all of one length).
+    pub tokens: Vec<Vec<usize>>,
+    /// The scored positions (0-based), the same in every sequence.
+    pub positions: Vec<usize>,
+    /// `targets[i][j]`: the target of sequence i at `positions[j]`.
+    pub targets: Vec<Vec<usize>>,
+}
+
+/// A task over integer tokens that models are trained on ([`crate::train::fit`]): seeded
+/// batches of sequences of one length, with a target at a fixed set of positions.
+pub trait TokenTask {
+    /// The vocabulary size |V| (tokens are `0..|V|`).
+    fn vocab(&self) -> usize;
+    /// `size` sequences drawn from `key`, sequence i from instance `first + i` (so a batch is
+    /// the same whatever else was drawn before it).
+    fn batch(&self, key: StreamKey, first: u64, size: usize) -> Batch;
+}
 
 /// A uniform integer in `0..n` (n ≥ 1) from one uniform draw.
 pub fn uniform_index(s: &mut Stream, n: usize) -> usize {

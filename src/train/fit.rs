@@ -5,7 +5,7 @@ use super::adam::{Adam, AdamConfig};
 use super::classifier::{accuracy, cross_entropy, SsmClassifier};
 use crate::error::Result;
 use crate::mc::StreamKey;
-use crate::tasks::keep_nth::{Batch, KeepNth};
+use crate::tasks::{Batch, TokenTask};
 use candle_core::{Tensor, Var};
 
 /// A model that predicts a token at every position, trained by [`fit`]: the SSM classifiers
@@ -102,7 +102,7 @@ pub fn train_step(model: &impl Classifier, opt: &mut Adam, batch: &Batch) -> Res
 /// Trains `model` on fresh batches of `task` (an unlimited training set: step s uses instances
 /// `s·batch..(s+1)·batch` of the training stream) with Adam and a cosine learning rate, and
 /// scores it on `test_size` held-out sequences (always against the task's own targets).
-pub fn fit(model: &impl Classifier, task: &KeepNth, cfg: &FitConfig, keys: &RunKeys, targets: Targets) -> Result<FitLog> {
+pub fn fit(model: &impl Classifier, task: &impl TokenTask, cfg: &FitConfig, keys: &RunKeys, targets: Targets) -> Result<FitLog> {
     let err = |e| super::candle_error("training", e);
     let shuffled = StreamKey::new(keys.train.as_u64(), "shuffled targets");
     let mut opt = Adam::new(model.vars(), cfg.adam).map_err(err)?;
@@ -124,10 +124,64 @@ pub fn fit(model: &impl Classifier, task: &KeepNth, cfg: &FitConfig, keys: &RunK
     Ok(FitLog { loss, test_accuracy: accuracy(&logits, &held_out.positions, &held_out.targets).map_err(err)?, test_loss })
 }
 
+/// When a run counts as having learned a task, as 003 §4.3 counts it ("the number of examples
+/// needed to reach 95% accuracy in 3 consecutive evaluations"), and how long it may try.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LearnedWhen {
+    /// The held-out accuracy to reach.
+    pub accuracy: f64,
+    /// Consecutive evaluations at or above it.
+    pub consecutive: usize,
+    /// Optimiser steps between evaluations.
+    pub every: usize,
+    /// Held-out sequences per evaluation (the same ones each time).
+    pub test_size: usize,
+    /// The most optimiser steps tried.
+    pub max_steps: usize,
+}
+
+/// What [`fit_until`] recorded.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Learning {
+    /// Training sequences seen at the first of the consecutive evaluations at or above the
+    /// accuracy (steps × batch), or `None` when `max_steps` ran out first.
+    pub examples_needed: Option<u64>,
+    /// (training sequences seen, held-out accuracy) at every evaluation.
+    pub evaluations: Vec<(u64, f64)>,
+    /// The training loss at every step, before its update.
+    pub loss: Vec<f64>,
+}
+
+/// Trains `model` on fresh batches of `task` with Adam at the constant learning rate
+/// `adam.lr` (a schedule would depend on when training stops), evaluating it every
+/// `when.every` steps on the same held-out sequences from `keys.test`, until `when.consecutive`
+/// evaluations in a row reach `when.accuracy` or `when.max_steps` have run.
+pub fn fit_until(model: &impl Classifier, task: &impl TokenTask, batch: usize, adam: AdamConfig, keys: &RunKeys, when: &LearnedWhen) -> Result<Learning> {
+    let err = |e| super::candle_error("training", e);
+    let mut opt = Adam::new(model.vars(), adam).map_err(err)?;
+    let held_out = task.batch(keys.test, 0, when.test_size);
+    let (mut loss, mut evaluations, mut run) = (Vec::new(), Vec::new(), 0usize);
+    for step in 0..when.max_steps {
+        loss.push(train_step(model, &mut opt, &task.batch(keys.train, (step * batch) as u64, batch))?);
+        if (step + 1) % when.every == 0 {
+            let logits = model.logits(&held_out.tokens).map_err(err)?;
+            let a = accuracy(&logits, &held_out.positions, &held_out.targets).map_err(err)?;
+            evaluations.push((((step + 1) * batch) as u64, a));
+            run = if a >= when.accuracy { run + 1 } else { 0 };
+            if run == when.consecutive {
+                let examples_needed = Some(evaluations[evaluations.len() - when.consecutive].0);
+                return Ok(Learning { examples_needed, evaluations, loss });
+            }
+        }
+    }
+    Ok(Learning { examples_needed: None, evaluations, loss })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::model::mixer::MixerKind;
+    use crate::tasks::keep_nth::KeepNth;
     use crate::train::classifier::ClassifierShape;
 
     fn run(kind: MixerKind, seed: u64, targets: Targets) -> FitLog {

@@ -5,6 +5,7 @@
 
 use crate::claim::{Family, Figure, Registry, Series, Style};
 
+pub mod copy_examples;
 pub mod decays;
 pub mod keep_fifth;
 pub mod mqar_states;
@@ -23,6 +24,7 @@ pub fn register(r: &mut Registry) {
     recall_spikes::register(r);
     readout::register(r);
     recall_table::register(r);
+    copy_examples::register(r);
 }
 
 /// The half-width of a two-sided Hoeffding interval for the mean of `m` i.i.d. values in
