@@ -251,4 +251,43 @@ mod tests {
         let two = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap().install(|| run(MixerKind::S4d, 3, Targets::Task));
         assert_eq!(one, two);
     }
+
+    /// The same for the attention baseline and for a run that stops when it has learned (the
+    /// examples it needed, every evaluation and every loss).
+    #[test]
+    fn an_attention_run_until_learned_is_the_same_at_any_thread_count() {
+        use crate::tasks::copy::StringCopy;
+        use crate::train::attention::{AttentionClassifier, AttentionInput, AttentionShape};
+        let learn = || {
+            let keys = RunKeys::new(4, "threads");
+            let model = AttentionClassifier::init(AttentionShape { vocab: 6, d: 8, input: AttentionInput::Position { max_len: 8 } }, keys.init).unwrap();
+            let when = LearnedWhen { accuracy: 0.95, consecutive: 3, every: 25, test_size: 100, max_steps: 1000 };
+            fit_until(&model, &StringCopy { alphabet: 4, len: 3 }, 16, AdamConfig { lr: 0.01, ..Default::default() }, &keys, &when).unwrap()
+        };
+        let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap().install(learn);
+        let two = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap().install(learn);
+        assert!(one.examples_needed.is_some(), "{:?}", one.evaluations);
+        assert_eq!(one, two);
+    }
+
+    /// `fit_until` counts the examples at the first of the consecutive evaluations, and a run
+    /// given too few steps to learn reports none.
+    #[test]
+    fn examples_are_counted_at_the_first_of_the_consecutive_evaluations() {
+        use crate::tasks::copy::StringCopy;
+        use crate::train::attention::{AttentionClassifier, AttentionInput, AttentionShape};
+        let keys = RunKeys::new(5, "until");
+        let model = AttentionClassifier::init(AttentionShape { vocab: 6, d: 8, input: AttentionInput::Position { max_len: 8 } }, keys.init).unwrap();
+        let when = LearnedWhen { accuracy: 0.95, consecutive: 3, every: 10, test_size: 100, max_steps: 2000 };
+        let adam = AdamConfig { lr: 0.01, ..Default::default() };
+        let l = fit_until(&model, &StringCopy { alphabet: 4, len: 3 }, 16, adam, &keys, &when).unwrap();
+        let e = l.examples_needed.expect("a head learns to copy three symbols");
+        let k = l.evaluations.len();
+        assert!(l.evaluations[k - 3..].iter().all(|&(_, a)| a >= 0.95) && l.evaluations[k - 3].0 == e);
+        assert!(k == 3 || l.evaluations[k - 4].1 < 0.95);
+        assert_eq!(l.loss.len() * 16, l.evaluations[k - 1].0 as usize);
+        let short = LearnedWhen { max_steps: 20, ..when };
+        let fresh = AttentionClassifier::init(AttentionShape { vocab: 6, d: 8, input: AttentionInput::Position { max_len: 8 } }, keys.init).unwrap();
+        assert_eq!(fit_until(&fresh, &StringCopy { alphabet: 4, len: 3 }, 16, adam, &keys, &short).unwrap().examples_needed, None);
+    }
 }
