@@ -244,6 +244,16 @@ pub struct StringCopy {
     pub len: usize,
 }
 
+impl StringCopy {
+    /// The copy task over `alphabet` ≥ 2 symbols at string length `len` ≥ 1.
+    pub fn new(alphabet: usize, len: usize) -> crate::error::Result<Self> {
+        if alphabet < 2 || len == 0 {
+            return Err(crate::error::Error::InvalidParameter(format!("string copying needs an alphabet of ≥ 2 symbols and a length ≥ 1 (got {alphabet} and {len})")));
+        }
+        Ok(StringCopy { alphabet, len })
+    }
+}
+
 impl super::TokenTask for StringCopy {
     fn vocab(&self) -> usize {
         self.alphabet + 2
@@ -310,7 +320,8 @@ mod tests {
     #[test]
     fn string_copy_scores_the_copy_with_the_next_symbol() {
         use crate::tasks::TokenTask;
-        let task = StringCopy { alphabet: 3, len: 4 };
+        let task = StringCopy::new(3, 4).unwrap();
+        assert!(StringCopy::new(1, 4).unwrap_err().to_string().contains("≥ 2 symbols"));
         let b = task.batch(crate::mc::StreamKey::new(1, "copy"), 0, 5);
         assert_eq!(task.vocab(), 5);
         assert_eq!(b.positions, vec![5, 6, 7, 8]);

@@ -1,7 +1,6 @@
 //! Keep n-th (000 §4.1), the task 000's trained models are judged on, as a seeded generator.
 
-pub use super::Batch;
-use super::{uniform_index, TokenTask};
+use super::{uniform_index, Batch, TokenTask};
 use crate::error::{Error, Result};
 use crate::mc::{Stream, StreamKey};
 

@@ -1,7 +1,8 @@
 //! Synthetic sequence tasks the recall and copy constructions are run on: multi-query associative
 //! recall ([`mqar`]), induction heads ([`induction`]), the associative-recall variants of 002
 //! ([`associative_recall`]), COPY with the string-copying task of 003 ([`copy`]) and 000's Keep
-//! n-th with integer tokens, on which models are trained ([`keep_nth`]). (003's
+//! n-th with integer tokens, on which models are trained ([`keep_nth`], and the copy task as
+//! [`copy::StringCopy`]; both are [`TokenTask`]s). (003's
 //! dynamic programs with chain of thought are the references of the models that run them:
 //! [`crate::model::dp`].) Every generator draws from a [`Stream`], so an instance is
 //! reproducible from (seed, claim, instance index).

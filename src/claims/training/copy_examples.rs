@@ -90,7 +90,7 @@ fn grows_superlinearly(n: usize, e: Option<u64>, n_next: usize, e_next: Option<u
 
 fn train(ctx: &crate::claim::Context, model: Model, len: usize, seed: u64, max_steps: usize) -> Result<Run> {
     let keys = RunKeys::from_parts(|part| ctx.key(&format!("{model:?}/n{len}/{seed}/{part}")));
-    let task = StringCopy { alphabet: ALPHABET, len };
+    let task = StringCopy::new(ALPHABET, len)?;
     let vocab = ALPHABET + 2;
     let when = LearnedWhen { accuracy: 0.95, consecutive: 3, every: 25, test_size: 200, max_steps };
     let adam = AdamConfig { lr: LR, ..Default::default() };
