@@ -234,7 +234,9 @@ fn train_step(c: &mut Criterion) {
         g.bench_function(format!("002 recall |K|={keys} B16_T128 (tokens)"), |b| b.iter(|| recall_train_step(&mamba, &mut opt, black_box(&batch)).unwrap()));
         let tf = AttentionClassifier::init(AttentionShape { vocab, d: 2 * vocab, input: AttentionInput::Pair }, StreamKey::new(1, "tf")).unwrap();
         let mut opt = Adam::new(fit::Classifier::vars(&tf), Default::default()).unwrap();
-        g.bench_function(format!("002 TF (pair, 1 head) |K|={keys} B16_T128 (tokens)"), |b| b.iter(|| recall_train_step(&tf, &mut opt, black_box(&batch)).unwrap()));
+        g.bench_function(format!("002 TF (pair, 1 head) |K|={keys} B16_T128 (tokens)"), |b| {
+            b.iter(|| recall_train_step(&tf, &mut opt, black_box(&batch)).unwrap())
+        });
     }
     g.finish();
 }

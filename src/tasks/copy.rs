@@ -248,7 +248,9 @@ impl StringCopy {
     /// The copy task over `alphabet` ≥ 2 symbols at string length `len` ≥ 1.
     pub fn new(alphabet: usize, len: usize) -> crate::error::Result<Self> {
         if alphabet < 2 || len == 0 {
-            return Err(crate::error::Error::InvalidParameter(format!("string copying needs an alphabet of ≥ 2 symbols and a length ≥ 1 (got {alphabet} and {len})")));
+            return Err(crate::error::Error::InvalidParameter(format!(
+                "string copying needs an alphabet of ≥ 2 symbols and a length ≥ 1 (got {alphabet} and {len})"
+            )));
         }
         Ok(StringCopy { alphabet, len })
     }

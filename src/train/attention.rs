@@ -123,7 +123,11 @@ impl AttentionClassifier {
             AttentionInput::Pair => {
                 // E′(token_{t−1}): the previous tokens' rows, a zero row at t = 0.
                 let previous: Vec<u32> = tokens.iter().flat_map(|seq| seq[..len.saturating_sub(1)].iter().map(|&t| t as u32)).collect();
-                let shifted = self.context.embedding(&Tensor::from_vec(previous, batch * len.saturating_sub(1), &Device::Cpu)?)?.reshape((batch, len.saturating_sub(1), d))?;
+                let shifted = self.context.embedding(&Tensor::from_vec(previous, batch * len.saturating_sub(1), &Device::Cpu)?)?.reshape((
+                    batch,
+                    len.saturating_sub(1),
+                    d,
+                ))?;
                 let shifted = Tensor::cat(&[Tensor::zeros((batch, 1, d), x.dtype(), &Device::Cpu)?, shifted], 1)?;
                 x + shifted
             }
@@ -227,7 +231,10 @@ mod tests {
     #[test]
     fn bad_shapes_and_long_sequences_are_errors() {
         let position = |max_len| AttentionInput::Position { max_len };
-        assert!(AttentionClassifier::init(AttentionShape { vocab: 1, d: 4, input: position(8) }, StreamKey::new(0, "t")).unwrap_err().to_string().contains("|V| ≥ 2"));
+        assert!(AttentionClassifier::init(AttentionShape { vocab: 1, d: 4, input: position(8) }, StreamKey::new(0, "t"))
+            .unwrap_err()
+            .to_string()
+            .contains("|V| ≥ 2"));
         let m = AttentionClassifier::init(AttentionShape { vocab: 4, d: 4, input: position(3) }, StreamKey::new(0, "t")).unwrap();
         assert!(m.logits(&[vec![0, 1, 2, 3]]).unwrap_err().to_string().contains("longer than the position embedding"));
     }

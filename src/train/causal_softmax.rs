@@ -90,7 +90,8 @@ mod tests {
 
     fn scores(seed: u64, batch: usize, len: usize, scale: f64) -> Var {
         let mut s = Stream::new(StreamKey::new(seed, "causal softmax"), 0);
-        Var::from_tensor(&Tensor::from_vec((0..batch * len * len).map(|_| scale * s.normal()).collect::<Vec<f64>>(), (batch, len, len), &Device::Cpu).unwrap()).unwrap()
+        Var::from_tensor(&Tensor::from_vec((0..batch * len * len).map(|_| scale * s.normal()).collect::<Vec<f64>>(), (batch, len, len), &Device::Cpu).unwrap())
+            .unwrap()
     }
 
     /// A loss that weighs every weight differently, so that its gradient tests every entry.

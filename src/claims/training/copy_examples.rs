@@ -121,7 +121,8 @@ fn copy_check(prediction: Prediction) -> impl crate::claim::Check {
         let lengths: Vec<usize> = ctx.size("string lengths n", Sizes::new(vec![2, 4], vec![2, 4], vec![2, 4, 8]));
         let seeds: u64 = ctx.size("training runs per model and length (seeds)", Sizes::new(32, 32, 32));
         let max_steps: usize = ctx.size("the most Adam steps per run (16 sequences each)", Sizes::new(4000, 4000, 16000));
-        let jobs: Vec<(Model, usize, u64)> = [Model::Mamba, Model::Transformer].iter().flat_map(|&m| lengths.iter().flat_map(move |&n| (0..seeds).map(move |s| (m, n, s)))).collect();
+        let jobs: Vec<(Model, usize, u64)> =
+            [Model::Mamba, Model::Transformer].iter().flat_map(|&m| lengths.iter().flat_map(move |&n| (0..seeds).map(move |s| (m, n, s)))).collect();
         ctx.progress.expect(jobs.len() as u64);
         crate::parallel::enter();
         // The control judges the same runs: trained once per process (same streams and sizes).
@@ -143,7 +144,11 @@ fn copy_check(prediction: Prediction) -> impl crate::claim::Check {
             .windows(2)
             .map(|w| {
                 let (n, m) = (w[0], w[1]);
-                let name = if paper { format!("the Mamba's examples grow more than linearly from n = {n} to {m}") } else { format!("the Mamba's examples grow at most linearly from n = {n} to {m}") };
+                let name = if paper {
+                    format!("the Mamba's examples grow more than linearly from n = {n} to {m}")
+                } else {
+                    format!("the Mamba's examples grow at most linearly from n = {n} to {m}")
+                };
                 event(name, &|s| grows_superlinearly(n, find(Model::Mamba, n, s).examples, m, find(Model::Mamba, m, s).examples) == paper)
             })
             .collect();
@@ -162,7 +167,11 @@ fn copy_check(prediction: Prediction) -> impl crate::claim::Check {
                 ))
                 .collect::<Vec<_>>()
                 .join("; "),
-            events.iter().map(|e| format!("{} in {} of {} seeds [{:.3}, {:.3}]", e.name, e.shown, e.seeds, e.interval[0], e.interval[1])).collect::<Vec<_>>().join("; ")
+            events
+                .iter()
+                .map(|e| format!("{} in {} of {} seeds [{:.3}, {:.3}]", e.name, e.shown, e.seeds, e.interval[0], e.interval[1]))
+                .collect::<Vec<_>>()
+                .join("; ")
         );
         let margin = events.iter().map(|e| e.interval[0] - 0.5).fold(f64::INFINITY, f64::min);
         let lost = events.iter().filter(|e| e.interval[1] < 0.5).min_by(|a, b| a.interval[1].total_cmp(&b.interval[1]));
@@ -199,26 +208,32 @@ fn copy_check(prediction: Prediction) -> impl crate::claim::Check {
 
 /// Examples needed against the string length, every seed and the medians, beside the paper's.
 fn examples_figure<'a>(lengths: &[usize], seeds: u64, find: &dyn Fn(Model, usize, u64) -> &'a Run) -> Figure {
-    let points = |m: Model| lengths.iter().flat_map(|&n| (0..seeds).filter_map(move |s| find(m, n, s).examples.map(|e| [n as f64, e as f64]))).collect::<Vec<_>>();
+    let points =
+        |m: Model| lengths.iter().flat_map(|&n| (0..seeds).filter_map(move |s| find(m, n, s).examples.map(|e| [n as f64, e as f64]))).collect::<Vec<_>>();
     let median = |m: Model| {
         let med = |n: usize| median_needed((0..seeds).map(|s| find(m, n, s).examples));
         lengths.iter().filter_map(|&n| med(n).is_finite().then(|| [n as f64, med(n)])).collect::<Vec<_>>()
     };
     let first = median(Model::Mamba).first().copied().unwrap_or([2.0, 1.0]);
     let linear = lengths.iter().map(|&n| [n as f64, first[1] * n as f64 / first[0]]).collect();
-    Figure::new("examples_against_length", "Examples needed to learn copying against the string length (003 Fig. 2 centre, small scale)", "string length n (paper: N_max)", "training sequences seen")
-        .log_x()
-        .log_y()
-        .with(Series::new("Mamba + PE, each seed", Style::Points, points(Model::Mamba)).color(0))
-        .with(Series::new("Mamba + PE, median", Style::Line, median(Model::Mamba)).color(0))
-        .with(Series::new("Transformer (1 head), each seed", Style::Crosses, points(Model::Transformer)).color(1))
-        .with(Series::new("Transformer, median", Style::Line, median(Model::Transformer)).color(1))
-        .with(Series::new("linear growth from the Mamba's median at the shortest n", Style::Dashed, linear).color(2))
-        .with(Series::new("paper: Mamba 135M (printed)", Style::Crosses, EXAMPLES_NEEDED.iter().filter(|r| !r.2).map(|r| [r.0, r.1]).collect()).color(3))
-        .caption(
-            "A run's examples are counted at the first of 3 consecutive held-out evaluations at ≥ 95%. 003's COPY construction (003.thm2) copies any length \
+    Figure::new(
+        "examples_against_length",
+        "Examples needed to learn copying against the string length (003 Fig. 2 centre, small scale)",
+        "string length n (paper: N_max)",
+        "training sequences seen",
+    )
+    .log_x()
+    .log_y()
+    .with(Series::new("Mamba + PE, each seed", Style::Points, points(Model::Mamba)).color(0))
+    .with(Series::new("Mamba + PE, median", Style::Line, median(Model::Mamba)).color(0))
+    .with(Series::new("Transformer (1 head), each seed", Style::Crosses, points(Model::Transformer)).color(1))
+    .with(Series::new("Transformer, median", Style::Line, median(Model::Transformer)).color(1))
+    .with(Series::new("linear growth from the Mamba's median at the shortest n", Style::Dashed, linear).color(2))
+    .with(Series::new("paper: Mamba 135M (printed)", Style::Crosses, EXAMPLES_NEEDED.iter().filter(|r| !r.2).map(|r| [r.0, r.1]).collect()).color(3))
+    .caption(
+        "A run's examples are counted at the first of 3 consecutive held-out evaluations at ≥ 95%. 003's COPY construction (003.thm2) copies any length \
              with no examples at all; a trained Mamba must find such a solution, and the examples it needs grow faster than the length.",
-        )
+    )
 }
 
 /// `003.fig2.trained` (experiment): §4.3 Fig. 2 (centre) at small scale.

@@ -117,8 +117,16 @@ fn keep_fifth_check(targets: Targets) -> impl crate::claim::Check {
                 .map(|(arm, seed)| {
                     let keys = RunKeys::from_parts(|part| ctx.key(&format!("{}/{seed}/{part}", arm.name)));
                     let log = match arm.model {
-                        Model::Ssm { kind, position } => fit(&SsmClassifier::init(ClassifierShape { kind, vocab: VOCAB, d: D, n: N, position }, keys.init)?, &task, &cfg, &keys, targets)?,
-                        Model::Attention => fit(&AttentionClassifier::init(AttentionShape { vocab: VOCAB, d: D, input: AttentionInput::Position { max_len: LEN } }, keys.init)?, &task, &cfg, &keys, targets)?,
+                        Model::Ssm { kind, position } => {
+                            fit(&SsmClassifier::init(ClassifierShape { kind, vocab: VOCAB, d: D, n: N, position }, keys.init)?, &task, &cfg, &keys, targets)?
+                        }
+                        Model::Attention => fit(
+                            &AttentionClassifier::init(AttentionShape { vocab: VOCAB, d: D, input: AttentionInput::Position { max_len: LEN } }, keys.init)?,
+                            &task,
+                            &cfg,
+                            &keys,
+                            targets,
+                        )?,
                     };
                     ctx.progress.advance(1);
                     let a = log.test_accuracy;

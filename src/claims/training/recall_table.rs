@@ -123,7 +123,8 @@ fn train(ctx: &crate::claim::Context, row: Row, cell: Cell, cfg: &RecallFit, tes
 
 /// Held-out query accuracy against T, per row and κ (mean over seeds), with the paper's.
 fn table_figure(cells: &[Cell], runs: &[Run]) -> Figure {
-    let mut fig = Figure::new("accuracy_against_length", "MQAR query accuracy against T: 002 Table 1 at small scale beside the paper's", "T", "held-out query accuracy");
+    let mut fig =
+        Figure::new("accuracy_against_length", "MQAR query accuracy against T: 002 Table 1 at small scale beside the paper's", "T", "held-out query accuracy");
     let mut i = 0;
     for row in [Row::Mamba, Row::Tf] {
         for keys in [1, 4] {
@@ -136,7 +137,8 @@ fn table_figure(cells: &[Cell], runs: &[Run]) -> Figure {
             if ours.is_empty() {
                 continue;
             }
-            let paper: Vec<[f64; 2]> = here.iter().filter_map(|c| c.paper().map(|(m, tf)| [c.len as f64, if row == Row::Mamba { m } else { tf } / 100.0])).collect();
+            let paper: Vec<[f64; 2]> =
+                here.iter().filter_map(|c| c.paper().map(|(m, tf)| [c.len as f64, if row == Row::Mamba { m } else { tf } / 100.0])).collect();
             // A line needs two lengths (deep); one length (quick, standard) is drawn as a point.
             let style = if ours.len() > 1 { Style::Line } else { Style::Points };
             fig = fig.with(Series::new(format!("{}, κ = {keys}: here", row.name()), style, ours).color(i));
@@ -162,7 +164,14 @@ fn table_check(targets: Targets) -> impl crate::claim::Check {
         let runs_total = 2 * cells.len() * seeds as usize;
         let half = hoeffding(test_size, ALPHA / runs_total as f64);
         ctx.progress.expect(runs_total as u64);
-        let cfg = |len| RecallFit { len, data: RecallData::Latest { max_noise: MAX_NOISE }, steps, batch: 16, adam: AdamConfig { lr: LR, ..Default::default() }, targets };
+        let cfg = |len| RecallFit {
+            len,
+            data: RecallData::Latest { max_noise: MAX_NOISE },
+            steps,
+            batch: 16,
+            adam: AdamConfig { lr: LR, ..Default::default() },
+            targets,
+        };
         let train_row = |row: Row| -> crate::error::Result<Vec<Run>> {
             let jobs: Vec<(Cell, u64)> = cells.iter().flat_map(|&c| (0..seeds).map(move |s| (c, s))).collect();
             crate::parallel::enter();
@@ -189,7 +198,8 @@ fn table_check(targets: Targets) -> impl crate::claim::Check {
                 format!("T = {} κ = {}: Mamba {} (paper {}), TF {} (paper {})", c.len, c.keys, mean(Row::Mamba), paper(|p| p.0), mean(Row::Tf), paper(|p| p.1))
             })
             .collect();
-        let summary = format!("held-out query accuracy, mean of {seeds} seed(s) ± {half:.3} (Hoeffding, family-wise α = {ALPHA:e}): {}", summary_cells.join("; "));
+        let summary =
+            format!("held-out query accuracy, mean of {seeds} seed(s) ± {half:.3} (Hoeffding, family-wise α = {ALPHA:e}): {}", summary_cells.join("; "));
         let worst = runs.iter().min_by(|a, b| a.margin().total_cmp(&b.margin())).expect("at least one run");
         let verdict = if worst.lost() {
             let (threshold, relation, limit, lhs_is, rhs_is) = match worst.row {
@@ -197,8 +207,14 @@ fn table_check(targets: Targets) -> impl crate::claim::Check {
                 Row::Tf => (STRUGGLES, Relation::AtMost, worst.interval[0], "the TF's held-out query accuracy, lower limit", "0.75: struggles"),
             };
             let signed = if relation == Relation::AtLeast { limit - threshold } else { threshold - limit };
-            let violation = Comparison::custom(limit, threshold, relation, signed, "distance of the interval's near end from the threshold").named(lhs_is, rhs_is);
-            Verdict::Refuted { counterexample: row(worst), violation, margin: signed, summary: format!("{} at T = {}, κ = {}; {summary}", worst.row.name(), worst.cell.len, worst.cell.keys) }
+            let violation =
+                Comparison::custom(limit, threshold, relation, signed, "distance of the interval's near end from the threshold").named(lhs_is, rhs_is);
+            Verdict::Refuted {
+                counterexample: row(worst),
+                violation,
+                margin: signed,
+                summary: format!("{} at T = {}, κ = {}; {summary}", worst.row.name(), worst.cell.len, worst.cell.keys),
+            }
         } else if worst.margin() >= 0.0 {
             Verdict::Holds { evidence: summary }
         } else {
