@@ -1,9 +1,9 @@
 //! The causal softmax of attention scores as one candle operation with its own backward pass.
 //!
 //! For scores S (batch × T × T, row τ the current position, column i the attended one) the
-//! weights are `W[τ,i] = e^{S[τ,i] − m_τ} / Σ_{j ≤ τ} e^{S[τ,j] − m_τ}` for i ≤ τ and 0 above the
-//! diagonal, with m_τ = max_{j ≤ τ} S[τ,j]. Its backward pass is
-//! `∂ℓ/∂S[τ,i] = W[τ,i] (G[τ,i] − Σ_{j ≤ τ} W[τ,j] G[τ,j])` with G = ∂ℓ/∂W.
+//! weights are `W(τ, i) = e^{S(τ, i) − m_τ} / Σ_{j ≤ τ} e^{S(τ, j) − m_τ}` for i ≤ τ and 0 above the
+//! diagonal, with m_τ = max_{j ≤ τ} S(τ, j). Its backward pass is
+//! `∂ℓ/∂S(τ, i) = W(τ, i) (G(τ, i) − Σ_{j ≤ τ} W(τ, j) G(τ, j))` with G = ∂ℓ/∂W.
 //!
 //! Written as one loop over the lower triangle because the same softmax in candle's tensor
 //! operations (mask, maximum, exp, sum, divide and their backward passes over the whole T × T

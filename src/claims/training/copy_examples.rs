@@ -212,7 +212,7 @@ fn examples_figure<'a>(lengths: &[usize], seeds: u64, find: &dyn Fn(Model, usize
         |m: Model| lengths.iter().flat_map(|&n| (0..seeds).filter_map(move |s| find(m, n, s).examples.map(|e| [n as f64, e as f64]))).collect::<Vec<_>>();
     let median = |m: Model| {
         let med = |n: usize| median_needed((0..seeds).map(|s| find(m, n, s).examples));
-        lengths.iter().filter_map(|&n| med(n).is_finite().then(|| [n as f64, med(n)])).collect::<Vec<_>>()
+        lengths.iter().map(|&n| [n as f64, med(n)]).filter(|p| p[1].is_finite()).collect::<Vec<_>>()
     };
     let first = median(Model::Mamba).first().copied().unwrap_or([2.0, 1.0]);
     let linear = lengths.iter().map(|&n| [n as f64, first[1] * n as f64 / first[0]]).collect();
