@@ -121,6 +121,12 @@ fn train(ctx: &crate::claim::Context, row: Row, cell: Cell, cfg: &RecallFit, tes
     Ok(Run { row, cell, seed, accuracy, interval: [(accuracy - half).max(0.0), (accuracy + half).min(1.0)], loss })
 }
 
+/// The mean held-out query accuracy of a row's runs at a cell (`None`: not trained).
+fn mean_accuracy(runs: &[Run], row: Row, cell: Cell) -> Option<f64> {
+    let a: Vec<f64> = runs.iter().filter(|r| r.row == row && r.cell == cell).map(|r| r.accuracy).collect();
+    (!a.is_empty()).then(|| a.iter().sum::<f64>() / a.len() as f64)
+}
+
 /// Held-out query accuracy against T, per row and κ (mean over seeds), with the paper's.
 fn table_figure(cells: &[Cell], runs: &[Run]) -> Figure {
     let mut fig =
@@ -129,11 +135,7 @@ fn table_figure(cells: &[Cell], runs: &[Run]) -> Figure {
     for row in [Row::Mamba, Row::Tf] {
         for keys in [1, 4] {
             let here: Vec<&Cell> = cells.iter().filter(|c| c.keys == keys).collect();
-            let mean = |c: &Cell| {
-                let a: Vec<f64> = runs.iter().filter(|r| r.row == row && r.cell == *c).map(|r| r.accuracy).collect();
-                (!a.is_empty()).then(|| a.iter().sum::<f64>() / a.len() as f64)
-            };
-            let ours: Vec<[f64; 2]> = here.iter().filter_map(|c| mean(c).map(|a| [c.len as f64, a])).collect();
+            let ours: Vec<[f64; 2]> = here.iter().filter_map(|&&c| mean_accuracy(runs, row, c).map(|a| [c.len as f64, a])).collect();
             if ours.is_empty() {
                 continue;
             }
@@ -186,14 +188,7 @@ fn table_check(targets: Targets) -> impl crate::claim::Check {
         let summary_cells: Vec<String> = cells
             .iter()
             .map(|&c| {
-                let mean = |row: Row| {
-                    let a: Vec<f64> = runs.iter().filter(|r| r.row == row && r.cell == c).map(|r| r.accuracy).collect();
-                    if a.is_empty() {
-                        "not trained".to_string()
-                    } else {
-                        format!("{:.3}", a.iter().sum::<f64>() / a.len() as f64)
-                    }
-                };
+                let mean = |row: Row| mean_accuracy(&runs, row, c).map_or("not trained".to_string(), |a| format!("{a:.3}"));
                 let paper = |pick: fn((f64, f64)) -> f64| c.paper().map_or("no such cell".to_string(), |p| format!("{}%", pick(p)));
                 format!("T = {} κ = {}: Mamba {} (paper {}), TF {} (paper {})", c.len, c.keys, mean(Row::Mamba), paper(|p| p.0), mean(Row::Tf), paper(|p| p.1))
             })
