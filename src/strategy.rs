@@ -10,6 +10,7 @@
 //! | what | generator |
 //! |---|---|
 //! | scalars | [`grid`], [`real`], [`log_uniform`], [`edge_biased`] |
+//! | unions | [`one_of`] (a weighted union that the search can replay) |
 //! | vectors, inputs | [`grid_vec`], [`inputs`] |
 //! | matrices | [`grid_matrix`], [`stable_matrix`], [`normal_matrix`], [`symmetric_matrix`], [`hippo_legs`] |
 //! | diagonal SSMs | [`real_diagonal`], [`complex_diagonal`], [`s6`], [`selective_deltas`] |
@@ -23,6 +24,7 @@ use crate::tasks::mqar::{MqarInstance, MqarSpec};
 use proptest::collection::vec;
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
+use std::fmt::Debug;
 
 /// A value `i·step` with `lo ≤ i·step ≤ hi`, shrinking toward the grid point nearest zero.
 pub fn grid(lo: f64, hi: f64, step: f64) -> impl Strategy<Value = f64> + Clone {
@@ -60,15 +62,69 @@ pub fn log_uniform(lo: f64, hi: f64) -> impl Strategy<Value = f64> + Clone {
 
 /// A value in `[lo, hi]` biased to its ends: half the draws on [`real`]'s grid, the rest
 /// exactly at an end or at a log-uniform distance (down to `(hi − lo)·10⁻¹²`) from one.
-pub fn edge_biased(lo: f64, hi: f64) -> impl Strategy<Value = f64> + Clone {
+/// A [`one_of`], so a vector of them can be searched and shrunk like any other strategy.
+pub fn edge_biased(lo: f64, hi: f64) -> OneOf<f64> {
     let w = hi - lo;
-    prop_oneof![
-        4 => real(lo, hi),
-        1 => Just(lo),
-        1 => Just(hi),
-        1 => log_uniform(w * 1e-12, w).prop_map(move |d| lo + d),
-        1 => log_uniform(w * 1e-12, w).prop_map(move |d| hi - d),
-    ]
+    one_of(vec![
+        (4, real(lo, hi).sboxed()),
+        (1, Just(lo).sboxed()),
+        (1, Just(hi).sboxed()),
+        (1, log_uniform(w * 1e-12, w).prop_map(move |d| lo + d).sboxed()),
+        (1, log_uniform(w * 1e-12, w).prop_map(move |d| hi - d).sboxed()),
+    ])
+}
+
+/// A weighted union of strategies that reads one word to pick its arm and never forks
+/// proptest's RNG (see [`one_of`]).
+#[derive(Clone)]
+pub struct OneOf<T> {
+    arms: Vec<(u32, SBoxedStrategy<T>)>,
+    total: u64,
+}
+
+impl<T> std::fmt::Debug for OneOf<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OneOf").field("weights", &self.arms.iter().map(|a| a.0).collect::<Vec<_>>()).finish()
+    }
+}
+
+/// A weighted union: arm `k` is drawn with probability `weight_k / Σ weights`, picked by one
+/// 32-bit word (`⌊word·Σ/2³²⌋` against the cumulative weights, monotone in the word, so the
+/// search moves between neighbouring arms by nudging it and reaches the first and last arms at
+/// the word's ends).
+///
+/// Use it instead of `prop_oneof!` inside a vector or any strategy drawn many times: proptest's
+/// union forks its RNG once for each arm before the one it picks (to build them lazily when
+/// shrinking), and each fork halves the bytes a replay of the draw can read, so the targeted
+/// search cannot replay a vector of twenty unions (it says so and stays off). `one_of` shrinks
+/// within the arm it drew (`prop_oneof!` also tries the earlier arms).
+///
+/// # Panics
+/// When `arms` is empty or every weight is 0.
+pub fn one_of<T: Debug + 'static>(arms: Vec<(u32, SBoxedStrategy<T>)>) -> OneOf<T> {
+    let total: u64 = arms.iter().map(|a| u64::from(a.0)).sum();
+    assert!(total > 0, "one_of needs at least one arm of positive weight");
+    OneOf { arms, total }
+}
+
+impl<T: Debug + 'static> Strategy for OneOf<T> {
+    type Tree = Box<dyn proptest::strategy::ValueTree<Value = T>>;
+    type Value = T;
+
+    fn new_tree(&self, runner: &mut proptest::test_runner::TestRunner) -> proptest::strategy::NewTree<Self> {
+        let word = u64::from(runner.rng().next_u32());
+        let mut at = (word * self.total) >> 32;
+        let arm = self
+            .arms
+            .iter()
+            .find(|(w, _)| {
+                let inside = at < u64::from(*w);
+                at = at.saturating_sub(u64::from(*w));
+                inside
+            })
+            .unwrap_or(&self.arms[self.arms.len() - 1]);
+        arm.1.new_tree(runner)
+    }
 }
 
 /// An input sequence of length `len` with entries on a 1/16 grid in `[−amplitude, amplitude]`.

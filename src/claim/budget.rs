@@ -109,12 +109,41 @@ pub struct Context<'a> {
     /// Progress of the running check (hidden when not on a terminal).
     pub progress: &'a dyn Progress,
     sizes: Mutex<Vec<SizeRow>>,
+    /// When a property's draws, search and shrinking stop ([`Context::out_of_time`]).
+    deadline: std::time::Instant,
+    time_limit: std::time::Duration,
+}
+
+/// The wall-clock time a property check may take at `budget` before it stops with an
+/// *inconclusive* verdict: 10 minutes at quick, 30 at standard, 4 hours at deep, or
+/// `SSMCHECK_TIME_LIMIT` seconds when that is set (an unreadable value is ignored). No shipped
+/// claim comes near these (the slowest takes under a minute at standard on 2 cores); they bound
+/// a user's strategy or statement that would otherwise run without end.
+pub fn time_limit(budget: Budget) -> std::time::Duration {
+    let default: u32 = budget.pick(600, 1800, 14_400);
+    let secs = std::env::var("SSMCHECK_TIME_LIMIT").ok().and_then(|v| v.trim().parse::<f64>().ok()).filter(|s| s.is_finite() && *s > 0.0);
+    std::time::Duration::from_secs_f64(secs.unwrap_or(f64::from(default)))
 }
 
 impl<'a> Context<'a> {
     /// The context of one check's run.
     pub fn new(seed: u64, budget: Budget, backend: &'a dyn Backend, stream_label: &'a str, progress: &'a dyn Progress) -> Self {
-        Context { seed, budget, backend, stream_label, progress, sizes: Mutex::new(vec![]) }
+        let time_limit = time_limit(budget);
+        Context { seed, budget, backend, stream_label, progress, sizes: Mutex::new(vec![]), deadline: std::time::Instant::now() + time_limit, time_limit }
+    }
+    /// The same context with another time limit, counted from now.
+    pub fn with_time_limit(mut self, limit: std::time::Duration) -> Self {
+        self.time_limit = limit;
+        self.deadline = std::time::Instant::now() + limit;
+        self
+    }
+    /// The time this check may take ([`time_limit`]).
+    pub fn time_limit(&self) -> std::time::Duration {
+        self.time_limit
+    }
+    /// Whether the check has used its time: a property stops drawing, searching and shrinking.
+    pub fn out_of_time(&self) -> bool {
+        std::time::Instant::now() >= self.deadline
     }
     /// The size `what` at this run's budget; the check's results list it at every budget. Asking
     /// again for the same `what` (per instance, per cell) records it once.

@@ -203,7 +203,19 @@ impl Comparison {
         let (rtol, atol) = (tol.relative, tol.absolute);
         let scale = lhs.abs().max(rhs.abs());
         let denom = lhs.abs() + rhs.abs() + atol;
-        let margin = if denom == 0.0 { 1.0 } else { (rhs - lhs + atol + rtol * scale) / denom };
+        let margin = if denom == 0.0 {
+            1.0
+        } else if denom.is_infinite() {
+            // An infinite side: equal sides hold at 0, else the order decides (±1, the ends of
+            // the relative scale); an infinite tolerance allows anything.
+            if atol.is_infinite() || rtol.is_infinite() {
+                1.0
+            } else {
+                exact_gap(rhs, lhs).signum() * f64::from(u8::from(lhs != rhs))
+            }
+        } else {
+            finite((rhs - lhs + atol + rtol * scale) / denom)
+        };
         let enclosure = Enclosure::of(l, r, |a, b| b - a + atol + a.abs().max(b.abs()) * rtol);
         Comparison { lhs, rhs, relation: Relation::AtMost, margin, margin_formula: AT_MOST_FORMULA, band: 0.0, enclosure }
     }
@@ -215,11 +227,11 @@ impl Comparison {
         let (lhs, rhs) = (l.value(), r.value());
         let t = tol.at(lhs.abs().max(rhs.abs()));
         let (gap, formula, enclosure) = match relation {
-            Relation::AtMost => (rhs - lhs, LE_BY_FORMULA, Enclosure::of(l, r, |a, b| b - a + a.abs().max(b.abs()) * tol.relative + tol.absolute)),
-            Relation::AtLeast => (lhs - rhs, GE_BY_FORMULA, Enclosure::of(l, r, |a, b| a - b + a.abs().max(b.abs()) * tol.relative + tol.absolute)),
+            Relation::AtMost => (exact_gap(rhs, lhs), LE_BY_FORMULA, Enclosure::of(l, r, |a, b| b - a + a.abs().max(b.abs()) * tol.relative + tol.absolute)),
+            Relation::AtLeast => (exact_gap(lhs, rhs), GE_BY_FORMULA, Enclosure::of(l, r, |a, b| a - b + a.abs().max(b.abs()) * tol.relative + tol.absolute)),
             _ => panic!("Comparison::linear takes AtMost or AtLeast"),
         };
-        Comparison { lhs, rhs, relation, margin: (gap + t) / scale.divisor(), margin_formula: formula, band: 0.0, enclosure }
+        Comparison { lhs, rhs, relation, margin: linear_margin(gap, t, scale.divisor()), margin_formula: formula, band: 0.0, enclosure }
     }
     /// `err ≤ rtol·scale + atol` (the sides are the error and the tolerance); with an enclosed
     /// error, the gap `rtol·scale + atol − err` decides (the scale taken as exact).
@@ -234,8 +246,15 @@ impl Comparison {
             } else {
                 f64::MIN
             }
+        } else if t.is_infinite() {
+            // An infinite allowance: a finite error holds fully, an infinite one at the edge.
+            if err.is_infinite() {
+                0.0
+            } else {
+                1.0
+            }
         } else {
-            1.0 - err / t
+            finite(1.0 - err / t)
         };
         // The tolerance is a stated number (the scale as given), so with an enclosed error it is
         // an exact side: the enclosures decide whether the error exceeds it in exact arithmetic.
@@ -258,10 +277,10 @@ impl Comparison {
         let (lhs, rhs) = (l.value(), r.value());
         let scale = scale.divisor();
         let below = relation == Relation::Below;
-        let gap = if below { rhs - lhs } else { lhs - rhs };
-        let band = rounding.at(lhs.abs().max(rhs.abs())).abs() / scale;
+        let gap = if below { exact_gap(rhs, lhs) } else { exact_gap(lhs, rhs) };
+        let band = finite(rounding.at(lhs.abs().max(rhs.abs())).abs() / scale);
         let enclosure = Enclosure::of(l, r, |a, b| if below { b - a } else { a - b });
-        Comparison { lhs, rhs, relation, margin: gap / scale, margin_formula: STRICT_FORMULA, band, enclosure }
+        Comparison { lhs, rhs, relation, margin: linear_margin(gap, 0.0, scale), margin_formula: STRICT_FORMULA, band, enclosure }
     }
     /// Where this comparison stands: a margin below −band violates; within the band, a strict
     /// relation (or any relation with a band) ties; above it, it holds. A non-strict relation
@@ -374,6 +393,30 @@ fn refutes(standing: Standing, relation: Relation, band: f64, enclosure: Option<
     }
 }
 
+/// `a − b`, but 0 when the sides are equal (so equal infinities tie instead of giving NaN).
+fn exact_gap(a: f64, b: f64) -> f64 {
+    if a == b {
+        0.0
+    } else {
+        a - b
+    }
+}
+
+/// `x` clamped to the finite range (NaN stays NaN): a margin JSON can carry.
+fn finite(x: f64) -> f64 {
+    x.clamp(f64::MIN, f64::MAX)
+}
+
+/// `(gap + tolerance)/scale`, finite: an infinite gap (an infinite side against a finite
+/// one) is the largest margin of its sign, whatever the tolerance.
+fn linear_margin(gap: f64, tolerance: f64, scale: f64) -> f64 {
+    if gap.is_infinite() {
+        gap.signum() * f64::MAX
+    } else {
+        finite((gap + tolerance) / scale)
+    }
+}
+
 fn is_zero(x: &f64) -> bool {
     *x == 0.0
 }
@@ -382,6 +425,50 @@ fn is_zero(x: &f64) -> bool {
 mod tests {
     use super::*;
     use crate::claim::{Scale, Tolerance};
+
+    /// Every relation is defined wherever its sides are numbers, infinities and signed zeros
+    /// included: the margin is never NaN, always finite, and its sign is the exact order.
+    #[test]
+    fn relations_at_zeros_and_infinities_are_never_nan_and_keep_the_order() {
+        use proptest::prelude::*;
+        let special =
+            prop_oneof![Just(0.0), Just(-0.0), Just(f64::INFINITY), Just(f64::NEG_INFINITY), Just(f64::MAX), Just(f64::MIN_POSITIVE), Just(1.0), -1e3..1e3f64];
+        let tol = prop_oneof![Just(Tolerance::NONE), Just(Tolerance::absolute(1e-12)), Just(Tolerance::relative(1e-9))];
+        let mut runner = proptest::test_runner::TestRunner::deterministic();
+        runner
+            .run(&(special.clone(), special, tol, 0.0..10.0f64), |(a, b, tol, s)| {
+                let exact = tol == Tolerance::NONE;
+                for c in [Comparison::at_most(a, b, tol), Comparison::linear(a, b, Relation::AtMost, Scale(s), tol)] {
+                    prop_assert!(c.margin.is_finite(), "{a} ≤ {b} ({tol:?}): margin {}", c.margin);
+                    if exact {
+                        prop_assert_eq!(c.standing() == Standing::Violated, a > b, "{} ≤ {}: {:?}", a, b, c);
+                    }
+                }
+                let ge = Comparison::linear(a, b, Relation::AtLeast, Scale(s), tol);
+                prop_assert!(ge.margin.is_finite());
+                if exact {
+                    prop_assert_eq!(ge.standing() == Standing::Violated, a < b);
+                }
+                for (c, holds) in
+                    [(Comparison::strict(a, b, Relation::Below, Scale(s), tol), a < b), (Comparison::strict(a, b, Relation::Above, Scale(s), tol), a > b)]
+                {
+                    prop_assert!(c.margin.is_finite() && c.band.is_finite());
+                    if exact {
+                        prop_assert_eq!(c.refutes(), !holds, "{} vs {}: {:?}", a, b, c);
+                    }
+                }
+                let w = Comparison::within(a.abs(), Scale(b.abs()), tol);
+                prop_assert!(w.margin.is_finite(), "within({a}, {b}): {}", w.margin);
+                Ok(())
+            })
+            .unwrap();
+        // The cases once NaN: 0 = 0 and equal infinities hold (at the edge), inf ≤ finite fails.
+        assert_eq!(Comparison::at_most(f64::INFINITY, f64::INFINITY, Tolerance::NONE).margin, 0.0);
+        assert_eq!(Comparison::at_most(f64::INFINITY, 1.0, Tolerance::NONE).margin, -1.0);
+        assert_eq!(Comparison::at_most(1.0, f64::INFINITY, Tolerance::relative(1e-9)).margin, 1.0);
+        assert_eq!(Comparison::linear(0.0, 0.0, Relation::AtMost, Scale(0.0), Tolerance::NONE).margin, 0.0);
+        assert!(Comparison::strict(f64::INFINITY, f64::INFINITY, Relation::Below, Scale(1.0), Tolerance::NONE).refutes());
+    }
 
     #[test]
     fn at_most_margin_is_signed_and_scale_aware() {

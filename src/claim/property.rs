@@ -95,6 +95,8 @@ struct Judge {
     certify_given: Option<Certify>,
     search: Search,
     kind: Kind,
+    /// The strategy's type, shortened (named when its draws cannot be replayed).
+    strategy_name: String,
 }
 
 /// Whether a property searches beyond its random sample, and with how many evaluations.
@@ -146,6 +148,7 @@ where
             certify_given: None,
             search,
             kind: Kind::Property,
+            strategy_name: short_type_name(std::any::type_name::<S>()),
         };
         Property { judge, typed: PhantomData }
     }
@@ -324,7 +327,7 @@ impl Judge {
         // The first 64 words (the leading parameters; later ones are proptest's to shrink).
         'words: for i in 0..search::word_count(&choices).min(64) {
             for bits in [32, 24, 16, 8] {
-                if steps >= budget {
+                if steps >= budget || ctx.out_of_time() {
                     break 'words;
                 }
                 let Some(c) = search::shorten(&choices, i, bits) else { continue };
@@ -352,7 +355,7 @@ impl Judge {
         }
         let class = rank(&eval).0;
         let mut tree_steps = 0;
-        while tree_steps < self.max_shrink_iters {
+        while tree_steps < self.max_shrink_iters && !ctx.out_of_time() {
             tree_steps += 1;
             let candidate = tree.current();
             let e = self.evaluate(ctx, &candidate);
@@ -437,7 +440,7 @@ impl Judge {
 
     /// Fresh draws biased to the domain's edges; the lowest margins join the pool.
     fn boundary_phase(&self, ctx: &Context, st: &mut SearchState, budget: u64, len: usize) -> Option<Found> {
-        while st.used[0] < budget && st.attempts < st.max_attempts {
+        while st.used[0] < budget && st.more(ctx) {
             let choices = search::boundary(len, &mut st.stream);
             let Some(f) = self.try_choices(ctx, st, choices, Phase::Boundary) else { continue };
             if f.eval.refutes() {
@@ -456,7 +459,7 @@ impl Judge {
             return None;
         }
         let mut k = 0usize;
-        while st.used[1] < budget && st.attempts < st.max_attempts {
+        while st.used[1] < budget && st.more(ctx) {
             let (from, to) = (&outside[k % outside.len()], inside[(k / outside.len() + k) % inside.len()].clone());
             k += 1;
             let (mut lo, mut hi) = (0.0, 1.0);
@@ -484,7 +487,7 @@ impl Judge {
     fn climb(&self, ctx: &Context, st: &mut SearchState, budget: u64) -> Option<Found> {
         let mut chains: Vec<(Found, f64)> = std::mem::take(&mut st.pool).into_iter().map(|f| (f, 16.0)).collect();
         let mut k = 0usize;
-        while !chains.is_empty() && st.used.iter().sum::<u64>() < budget && st.attempts < st.max_attempts {
+        while !chains.is_empty() && st.used.iter().sum::<u64>() < budget && st.more(ctx) {
             let i = k % chains.len();
             k += 1;
             let candidate = search::mutate(&chains[i].0.choices, chains[i].1, &mut st.stream);
@@ -522,14 +525,49 @@ impl Judge {
             .boundary_phase(ctx, &mut st, budget / 4, len)
             .or_else(|| self.edge_phase(ctx, &mut st, budget / 8, &edge.outside, &edge.inside))
             .or_else(|| self.climb(ctx, &mut st, budget));
-        let record = serde_json::json!({
+        let mut record = serde_json::json!({
             "evaluations": st.used.iter().sum::<u64>(),
             "boundary": st.used[0],
             "edge": st.used[1],
             "targeted": st.used[2],
         });
+        if found.is_none() && ctx.out_of_time() {
+            record["stopped"] = serde_json::json!(format!("at the time limit of {:.0} s", ctx.time_limit().as_secs_f64()));
+        }
         (found, record)
     }
+
+    /// Why the search cannot replay this strategy's draws (`forks`: how often one draw forked
+    /// its RNG, `usize::MAX` when its bytes could not be aligned with its seed's stream).
+    fn unreplayable(&self, forks: usize) -> String {
+        let why = if forks == usize::MAX {
+            "a draw's bytes could not be aligned with its seed's stream (a read of part of a word)".to_string()
+        } else {
+            format!("a draw forked its RNG {forks} times (prop_oneof! once per arm before the one it picks, prop_flat_map once), which leaves a replay of its bytes too few to read")
+        };
+        format!("the targeted search is off for the strategy {}: {why}; draw unions with ssmcheck::strategy::one_of, which does not fork", self.strategy_name)
+    }
+}
+
+/// A type name without its module paths (`proptest::collection::VecStrategy<…>` →
+/// `VecStrategy<…>`), at most 160 characters.
+fn short_type_name(full: &str) -> String {
+    let mut out = String::new();
+    let mut word = String::new();
+    for ch in full.chars() {
+        if ch.is_alphanumeric() || ch == '_' || ch == ':' {
+            word.push(ch);
+        } else {
+            out.push_str(word.rsplit("::").next().unwrap_or(""));
+            word.clear();
+            out.push(ch);
+        }
+    }
+    out.push_str(word.rsplit("::").next().unwrap_or(""));
+    if out.chars().count() > 160 {
+        out = out.chars().take(159).collect::<String>() + "…";
+    }
+    out
 }
 
 /// Random instances on either side of a hypothesis (up to 16 each), the ends of the segments
@@ -551,6 +589,11 @@ struct SearchState {
 }
 
 impl SearchState {
+    /// Whether the search may make another attempt: under its attempt cap and time limit.
+    fn more(&self, ctx: &Context) -> bool {
+        self.attempts < self.max_attempts && !ctx.out_of_time()
+    }
+
     fn offer(&mut self, f: Found) {
         offer(&mut self.pool, f);
     }
@@ -619,8 +662,16 @@ impl Judge {
         let mut worst_tree: Option<Tree> = None;
         let mut edge = EdgeSeeds::default();
         let mut max_len = 0usize;
+        // Whether every random draw can be replayed from its bytes (else the forks of the
+        // first that cannot, `usize::MAX` when its bytes could not be aligned).
+        let mut replay: std::result::Result<(), usize> = Ok(());
         let mut i = 0u64;
+        let mut stopped = false;
         while t.cases < n && t.rejected <= max_rejects {
+            if ctx.out_of_time() {
+                stopped = true;
+                break;
+            }
             let seed = Self::instance_seed(ctx, i);
             i += 1;
             let Some((tree, choices)) = search::record(&self.strategy, &seed) else {
@@ -628,6 +679,12 @@ impl Judge {
                 continue;
             };
             max_len = max_len.max(choices.0.len());
+            if extra > 0 && replay.is_ok() {
+                replay = match search::fork_offsets(&seed, &choices) {
+                    Some(forks) if !search::replay_runs_dry(choices.0.len(), &forks) => Ok(()),
+                    forks => Err(forks.map_or(usize::MAX, |f| f.len())),
+                };
+            }
             let value = tree.current();
             let eval = self.evaluate(ctx, &value);
             let Some(standing) = eval.standing() else {
@@ -663,10 +720,14 @@ impl Judge {
         }
         let closest = pool.first().map(|f| (f.value.to_json().unwrap_or_default(), f.eval.margin().unwrap_or(f64::NAN), f.phase));
         let mut search_record = None;
-        if worst.is_none() && extra > 0 && t.nan == 0 && !pool.is_empty() {
-            let (found, record) = self.targeted(ctx, extra, pool, &edge, max_len);
-            worst = found;
-            search_record = Some(record);
+        if worst.is_none() && extra > 0 && t.nan == 0 && !pool.is_empty() && !stopped {
+            if let Err(forks) = replay {
+                search_record = Some(serde_json::json!({ "evaluations": 0, "unavailable": self.unreplayable(forks) }));
+            } else {
+                let (found, record) = self.targeted(ctx, extra, pool, &edge, max_len);
+                worst = found;
+                search_record = Some(record);
+            }
         }
         let rate = (t.cases > 0).then(|| clopper_pearson(t.violations, t.cases, 0.95));
         let construction = self.kind == Kind::Construction;
@@ -712,6 +773,15 @@ impl Judge {
         }
         if t.nan > 0 {
             let why = format!("{} of {} instances gave a NaN margin (numerical failure)", t.nan, t.cases);
+            return Ok(base(Verdict::Inconclusive { why }, None));
+        }
+        if stopped {
+            let why = format!(
+                "stopped at the time limit of {:.0} s after {} of {n} instances (strategy {}; SSMCHECK_TIME_LIMIT sets the limit)",
+                ctx.time_limit().as_secs_f64(),
+                t.cases,
+                self.strategy_name
+            );
             return Ok(base(Verdict::Inconclusive { why }, None));
         }
         if t.cases == 0 {
@@ -839,6 +909,63 @@ mod tests {
     fn run_at(c: &impl Check, seed: u64, budget: Budget) -> Outcome {
         let bar = Silent;
         c.run(&Context::new(seed, budget, &CpuBackend, "test", &bar)).unwrap()
+    }
+
+    /// The strategy shapes that once made the search spin forever (a replay of a forking draw
+    /// reads zeros, which a rejection sampler never accepts) finish at every budget: a vector
+    /// of proptest unions (nested, with a range whose size is not a power of two), a filter,
+    /// and a size drawn by `prop_flat_map`.
+    #[test]
+    fn forking_strategies_finish_at_every_budget_and_say_why_the_search_is_off() {
+        let inner = proptest::prop_oneof![4 => 0i64..1000, 1 => proptest::strategy::Just(0i64), 1 => (0i64..999).prop_map(|i| 999 - i)];
+        let nested = proptest::prop_oneof![inner.clone(), inner.prop_map(|x| x / 3)];
+        let strategy =
+            (2usize..=24).prop_flat_map(move |n| proptest::collection::vec(nested.clone(), n)).prop_filter("not all zero", |v| v.iter().any(|&x| x != 0));
+        let p = property([60, 60, 60], strategy, |v: &Vec<i64>| Eval::le(v.iter().sum::<i64>() as f64, 24_000.0, Tolerance::NONE));
+        for budget in [Budget::Quick, Budget::Standard, Budget::Deep] {
+            let out = run_at(&p, 1, budget);
+            assert_eq!(out.verdict.tag(), crate::claim::VerdictKind::Holds, "{budget:?}: {:?}", out.verdict);
+            if budget != Budget::Quick {
+                let why = out.details["search"]["unavailable"].as_str().unwrap_or_default();
+                assert!(why.contains("forked its RNG") && why.contains("one_of"), "{why}");
+            }
+        }
+        // Over the suite's fork-free union the same shape is searched: every evaluation the
+        // budget gives it is made.
+        let corner = crate::strategy::edge_biased(0.0, 1.0);
+        let p = property([200, 200, 200], proptest::collection::vec(corner, 24), |v: &Vec<f64>| Eval::le(v.iter().sum::<f64>(), 24.0, Tolerance::NONE));
+        let out = run_at(&p, 1, Budget::Standard);
+        assert!(out.details["search"].get("unavailable").is_none(), "{}", out.details["search"]);
+        assert_eq!(out.details["search"]["evaluations"], 100, "{}", out.details["search"]);
+    }
+
+    #[test]
+    fn a_property_past_its_time_limit_ends_inconclusive_and_names_its_strategy() {
+        let slow = property([1000, 1000, 1000], 0i64..10, |&x| {
+            std::thread::sleep(std::time::Duration::from_millis(2));
+            Eval::le(x as f64, 100.0, Tolerance::NONE)
+        });
+        let bar = Silent;
+        let ctx = Context::new(1, Budget::Standard, &CpuBackend, "test", &bar).with_time_limit(std::time::Duration::from_millis(100));
+        let out = slow.run(&ctx).unwrap();
+        let Verdict::Inconclusive { why } = &out.verdict else { panic!("{:?}", out.verdict) };
+        assert!(why.contains("time limit") && why.contains("Range<i64>"), "{why}");
+        assert!(out.cases < 1000);
+        // A refutation found before the limit stands.
+        let false_and_slow = property([1000, 1000, 1000], 0i64..10, |&x| {
+            std::thread::sleep(std::time::Duration::from_millis(2));
+            Eval::le(x as f64, -1.0, Tolerance::NONE)
+        });
+        let ctx = Context::new(1, Budget::Standard, &CpuBackend, "test", &bar).with_time_limit(std::time::Duration::from_millis(100));
+        assert_eq!(false_and_slow.run(&ctx).unwrap().verdict.tag(), crate::claim::VerdictKind::Refuted);
+    }
+
+    #[test]
+    fn type_names_lose_their_paths() {
+        assert_eq!(
+            short_type_name("proptest::collection::VecStrategy<alloc::vec::Vec<f64>, ssmcheck::strategy::OneOf<f64>>"),
+            "VecStrategy<Vec<f64>, OneOf<f64>>"
+        );
     }
 
     #[test]

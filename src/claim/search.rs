@@ -65,6 +65,107 @@ pub fn record<S: Strategy>(strategy: &S, seed: &[u8; 32]) -> Option<(S::Tree, Ch
     Some((tree, Choices(runner.bytes_used())))
 }
 
+/// Where a recorded draw forked its RNG: the offsets, in its choice sequence, at which the
+/// strategy split off a child RNG (`prop_oneof!` for each arm before the one it picks,
+/// `prop_flat_map` once, `prop_perturb`, `Just`-free lazy arms). `None` when the bytes cannot be
+/// aligned with the seed's ChaCha stream (a read of part of a word).
+///
+/// A recording RNG forks by drawing a child seed from its ChaCha stream without recording it,
+/// so the recorded bytes are the stream with one gap per fork: walking both, a gap is where
+/// they stop agreeing, and it ends where two stream words (64 bits: a chance agreement has
+/// probability 2⁻⁶⁴ per place) agree with the record again.
+pub fn fork_offsets(seed: &[u8; 32], choices: &Choices) -> Option<Vec<usize>> {
+    use proptest::prelude::Rng as _;
+    /// The longest gap searched for (in words): 128 consecutive forks of 32 words each.
+    const MAX_GAP: usize = 4096;
+    let r = &choices.0;
+    let mut stream = TestRng::from_seed(RngAlgorithm::ChaCha, seed);
+    let mut window: std::collections::VecDeque<[u8; 4]> = std::collections::VecDeque::new();
+    let mut next = |window: &mut std::collections::VecDeque<[u8; 4]>, k: usize| {
+        while window.len() < k {
+            window.push_back(stream.next_u32().to_le_bytes());
+        }
+    };
+    // Whether `words` stream words from `at` agree with the record from byte `i`.
+    let agrees = |window: &std::collections::VecDeque<[u8; 4]>, i: usize, at: usize, words: usize| {
+        (0..words).all(|k| {
+            let from = i + 4 * k;
+            let n = r.len().saturating_sub(from).min(4);
+            n == 0 || window[at + k][..n] == r[from..from + n]
+        })
+    };
+    let mut forks = vec![];
+    let mut i = 0;
+    while i < r.len() {
+        next(&mut window, 2);
+        if agrees(&window, i, 0, 1) {
+            window.pop_front();
+            i += 4;
+            continue;
+        }
+        next(&mut window, MAX_GAP + 2);
+        let gap = (1..=MAX_GAP).find(|&g| agrees(&window, i, g, 2))?;
+        window.drain(..gap);
+        // Consecutive forks leave one gap of several child seeds.
+        forks.extend(std::iter::repeat_n(i, gap.div_ceil(words_per_fork())));
+    }
+    Some(forks)
+}
+
+/// How many stream words one fork of a recording RNG draws for its child's seed (32 with
+/// proptest 1.12 and rand 0.10, which draw each of the seed's 32 bytes from its own word),
+/// measured once on a strategy that forks exactly once between two reads, so the count
+/// follows the versions the suite is built with.
+fn words_per_fork() -> usize {
+    static WORDS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *WORDS.get_or_init(|| {
+        use proptest::prelude::Rng as _;
+        // A union picks its second arm here only after forking once for the first: find a
+        // seed that picks it, then measure the gap between its pick and its value.
+        let union = proptest::prop_oneof![proptest::strategy::Just(0u32), 0u32..u32::MAX];
+        for k in 0..=255u8 {
+            let Some((tree, c)) = record(&union, &[k; 32]) else { continue };
+            if proptest::strategy::ValueTree::current(&tree) == 0 || c.0.len() < 8 {
+                continue;
+            }
+            let value = u32::from_le_bytes(c.0[c.0.len() - 4..].try_into().expect("4 bytes"));
+            let mut stream = TestRng::from_seed(RngAlgorithm::ChaCha, &[k; 32]);
+            let before = (c.0.len() - 4) / 4;
+            if let Some(at) = (0..4096).position(|_| stream.next_u32() == value) {
+                return at.saturating_sub(before).max(1);
+            }
+        }
+        1
+    })
+}
+
+/// The bytes a replay keeps readable past a recorded draw's end, for edits that read more: a
+/// draw whose forks would leave less is not replayed ([`replay_runs_dry`]).
+pub const REPLAY_HEADROOM: usize = 4096;
+
+/// Whether replaying a draw of `len` bytes that forked at `forks` (offsets, from
+/// [`fork_offsets`]) would run out of bytes before its end plus [`REPLAY_HEADROOM`].
+///
+/// proptest's pass-through RNG gives a fork the second half of the bytes it has left and keeps
+/// the first half, so each fork halves what the strategy can still read; past the end it reads
+/// zeros, and a rejection sampler (an integer range whose size is not a power of two) never
+/// accepts an all-zero word: the replay would spin forever. `prop_oneof!` forks once per arm
+/// before the one it picks, so a vector of twenty unions forks about twenty times and exhausts
+/// any buffer. The search checks every random draw with this before it replays any.
+pub fn replay_runs_dry(len: usize, forks: &[usize]) -> bool {
+    let mut end = len + REPLAY_TAIL;
+    for &at in forks {
+        if at >= end {
+            return true;
+        }
+        end = at + (end - at) / 2;
+    }
+    end < len + REPLAY_HEADROOM
+}
+
+/// The tail a search replay appends to a choice sequence (1 MiB).
+const REPLAY_TAIL: usize = 1 << 20;
+
 /// Bytes read after a choice sequence ends: a fixed pseudo-random tail (splitmix64 from 0), not
 /// zeros — rand's rejection samplers reject the all-zero word, so an endless run of zeros would
 /// never yield a value. 16 MiB: a value tree regenerates inner values from it while it shrinks
@@ -88,9 +189,10 @@ fn tail() -> &'static [u8] {
 /// Rebuilds the value that `choices` encode (bytes past the end come from the first MiB of a
 /// fixed tail, room for an edited size word to grow a value a hundredfold): for the search,
 /// which only reads the tree's current value. A strategy that reads past the tail reads zeros,
-/// which rand's rejection samplers never accept: values must stay below about a MiB of draws.
+/// which rand's rejection samplers never accept: values must stay below about a MiB of draws,
+/// and a strategy that forks its RNG often must not be replayed at all ([`replay_runs_dry`]).
 pub fn replay<S: Strategy>(strategy: &S, choices: &Choices) -> Option<S::Tree> {
-    replay_with_tail(strategy, choices, 1 << 20)
+    replay_with_tail(strategy, choices, REPLAY_TAIL)
 }
 
 /// Rebuilds the value tree that `choices` encode, followed by the whole 16 MiB tail: for
@@ -258,6 +360,48 @@ mod tests {
             }
         }
         assert!(near > 50, "small nudges give nearby values ({near} of 200)");
+    }
+
+    #[test]
+    fn forks_are_found_where_a_union_or_a_flat_map_splits_the_rng() {
+        // No fork: ranges and vectors read the stream in order.
+        let plain = proptest::collection::vec(0.0..1.0f64, 30);
+        for k in 0..20u8 {
+            let (_, c) = record(&plain, &[k; 32]).unwrap();
+            assert_eq!(fork_offsets(&[k; 32], &c), Some(vec![]));
+        }
+        // prop_oneof! forks once per arm before its pick: the last of three arms forks twice.
+        let union = proptest::prop_oneof![0.0..1.0f64, 1.0..2.0f64, 2.0..3.0f64];
+        let mut seen = [false; 3];
+        for k in 0..60u8 {
+            let (tree, c) = record(&union, &[k; 32]).unwrap();
+            let arm = tree.current().floor() as usize;
+            seen[arm] = true;
+            assert_eq!(fork_offsets(&[k; 32], &c).map(|f| f.len()), Some(arm), "value {}", tree.current());
+        }
+        assert_eq!(seen, [true; 3]);
+        // The suite's one_of reads one word and never forks.
+        let one = crate::strategy::edge_biased(0.0, 1.0);
+        for k in 0..20u8 {
+            let (_, c) = record(&proptest::collection::vec(one.clone(), 40), &[k; 32]).unwrap();
+            assert_eq!(fork_offsets(&[k; 32], &c), Some(vec![]));
+        }
+    }
+
+    #[test]
+    fn a_vector_of_unions_runs_dry_and_a_flat_map_does_not() {
+        let unions = proptest::collection::vec(proptest::prop_oneof![1 => 0.0..1.0f64, 7 => 1.0..2.0f64], 40);
+        let (_, c) = record(&unions, &[3; 32]).unwrap();
+        let forks = fork_offsets(&[3; 32], &c).unwrap();
+        assert!(forks.len() > 25, "{} forks", forks.len());
+        assert!(replay_runs_dry(c.0.len(), &forks));
+        // A flat map forks after its last read (a child for regenerating while shrinking):
+        // nothing the replay reads comes after it.
+        let sized = (1usize..=8).prop_flat_map(|n| proptest::collection::vec(0.0..1.0f64, n));
+        let (_, c) = record(&sized, &[3; 32]).unwrap();
+        let forks = fork_offsets(&[3; 32], &c).unwrap();
+        assert!(forks.is_empty() && !replay_runs_dry(c.0.len(), &forks));
+        assert_eq!(words_per_fork(), 32, "proptest 1.12 with rand 0.10");
     }
 
     #[test]

@@ -39,9 +39,14 @@ impl Tolerance {
     pub const fn plus_relative(self, r: f64) -> Tolerance {
         Tolerance { relative: self.relative + r, absolute: self.absolute }
     }
-    /// What it allows at quantities of size `size`: `relative·size + absolute`.
+    /// What it allows at quantities of size `size`: `relative·size + absolute` (the absolute
+    /// part alone when there is no relative part, also at an infinite size).
     pub fn at(self, size: f64) -> f64 {
-        self.relative * size + self.absolute
+        if self.relative == 0.0 {
+            self.absolute
+        } else {
+            self.relative * size + self.absolute
+        }
     }
 }
 
