@@ -340,6 +340,37 @@ mod tests {
     }
 
     #[test]
+    fn one_of_picks_by_weight_from_one_word_and_reaches_its_ends() {
+        // Weights 4:1:1:1:1 over 8000 draws: each arm within 4.5 standard deviations of its share.
+        let mut runner = TestRunner::deterministic();
+        let mut counts = [0usize; 3];
+        for _ in 0..8000 {
+            let v = draw(&edge_biased(0.0, 1.0), &mut runner);
+            counts[if v == 0.0 {
+                0
+            } else if v == 1.0 {
+                2
+            } else {
+                1
+            }] += 1;
+        }
+        // P(exactly 0) = 1/8 (plus real's grid point 0: 2⁻²⁰/2), P(exactly 1) = 1/8 (plus the same).
+        for c in [counts[0], counts[2]] {
+            assert!((c as f64 - 1000.0).abs() < 4.5 * (8000.0f64 * 0.125 * 0.875).sqrt(), "{counts:?}");
+        }
+        // The pick is monotone in its word: word 0 is the first arm, the largest word the last.
+        let arms = || one_of(vec![(1, Just(0u8).sboxed()), (2, Just(1u8).sboxed()), (1, Just(2u8).sboxed())]);
+        for (word, arm) in [(0u32, 0u8), (u32::MAX / 4 - 1, 0), (u32::MAX / 4 + 1, 1), (3 * (u32::MAX / 4) + 2, 2), (u32::MAX, 2)] {
+            let bytes = word.to_le_bytes();
+            let mut runner = TestRunner::new_with_rng(
+                Default::default(),
+                proptest::test_runner::TestRng::from_seed(proptest::test_runner::RngAlgorithm::PassThrough, &bytes),
+            );
+            assert_eq!(draw(&arms(), &mut runner), arm, "word {word:#x}");
+        }
+    }
+
+    #[test]
     fn sign_codes_are_the_rademacher_codes_as_built() {
         let (mut a, mut b) = (TestRunner::deterministic(), TestRunner::deterministic());
         for _ in 0..20 {

@@ -14,6 +14,7 @@ claim starts, the claims in flight finish, nothing is written, and `KeyboardInte
 from __future__ import annotations
 
 import json
+import numbers
 import sys
 from typing import Iterable, Optional, Union
 
@@ -72,6 +73,14 @@ def explain(id: str) -> dict:
     return meta
 
 
+def _seed(seed) -> int:
+    """The run seed as the engine takes it (an integer in [0, 2⁶⁴)), or the one ValueError the
+    engine gives for a bad one (the bindings would raise OverflowError or TypeError)."""
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or not 0 <= int(seed) < 2**64:
+        raise ValueError(f"invalid parameter: seed={seed!r} is not an integer in [0, 2^64)")
+    return int(seed)
+
+
 def check(selection=None, *, family: Optional[str] = None, budget: str = "quick", seed: int = 1, backend: str = "auto",
           json_path=None, shard: Optional[str] = None, progress: Optional[bool] = None) -> Results:
     """Checks claims and returns their results. `selection`: claim ids, `Conjecture` objects, or a
@@ -82,7 +91,7 @@ def check(selection=None, *, family: Optional[str] = None, budget: str = "quick"
     Raises `ConjectureError` when a conjecture's own code failed on an instance."""
     ids, conjectures = _split(selection)
     show = sys.stderr.isatty() if progress is None else progress
-    text = _ssmcheck.check(ids, family, budget, int(seed), backend, show, None if json_path is None else str(json_path), shard,
+    text = _ssmcheck.check(ids, family, budget, _seed(seed), backend, show, None if json_path is None else str(json_path), shard,
                            _with_registered(conjectures))
     raise_recorded(conjectures)
     return Results.from_json(json.loads(text))
@@ -94,7 +103,7 @@ def report(out: str = "reports", *, budget: str = "standard", seed: int = 1, bac
     and writes the evidence report (index.html, SVG figures, results.json) into `out`."""
     show = sys.stderr.isatty() if progress is None else progress
     conjectures = list(conjectures)
-    text = _ssmcheck.report(str(out), budget, int(seed), backend, show, [str(f) for f in from_files], conjectures)
+    text = _ssmcheck.report(str(out), budget, _seed(seed), backend, show, [str(f) for f in from_files], conjectures)
     raise_recorded(conjectures)
     return Results.from_json(json.loads(text))
 

@@ -81,7 +81,8 @@ def mqar_instance(keys: int, values: int, length: int, seed: int = 1, index: int
     [value or None, …], 'spec': …}, the same draw the recall claims make."""
     import json
 
-    return json.loads(_ssmcheck.mqar_instance(int(keys), int(values), int(length), int(seed), int(index)))
+    from . import _seed
+    return json.loads(_ssmcheck.mqar_instance(int(keys), int(values), int(length), _seed(seed), _seed(index)))
 
 
 def mqar_construction(instance: dict, theorem: int = 2, slots: Optional[int] = None, activation: str = "relu") -> dict:

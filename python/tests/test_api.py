@@ -120,3 +120,13 @@ def test_the_shards_of_a_selection_split_its_claims(tmp_path):
         ssmcheck.check("004.eq10", shard="0/2")
     with pytest.raises(ValueError, match="I/N"):
         ssmcheck.check("004.eq10", shard="3/2", json_path=tmp_path / "x.json")
+
+
+def test_a_bad_seed_is_one_value_error():
+    # The bindings take an unsigned 64-bit seed; a negative, too large or non-integer one is the
+    # engine's ValueError, not pyo3's OverflowError or TypeError.
+    for bad in (-1, 2**64, 1.5, "7", True):
+        with pytest.raises(ValueError, match="seed"):
+            ssmcheck.check("004.cor1.printed", seed=bad)
+    with pytest.raises(ValueError, match="seed"):
+        ssmcheck.models.mqar_instance(4, 4, 16, seed=-3)

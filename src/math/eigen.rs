@@ -256,7 +256,7 @@ fn refined_discs(rows: &[Vec<f64>]) -> Option<Vec<Disc>> {
         return None;
     }
     let real = DMatrix::from_fn(n, n, |i, j| rows[i][j]);
-    let lambdas = real.complex_eigenvalues();
+    let lambdas = crate::math::linalg::eigenvalues(&real).ok()?;
     let a = real.map(|x| Complex::new(x, 0.0));
     let mut x = DMatrix::zeros(n, n);
     for (slot, &lambda) in lambdas.iter().enumerate() {

@@ -76,7 +76,7 @@ pub fn best_l2_approximation(target: &dyn Fn(f64) -> f64, bases: &[&dyn Fn(f64) 
     };
     let gram = nalgebra::DMatrix::from_fn(n, n, |i, j| ip(bases[i], bases[j]));
     let rhs = nalgebra::DVector::from_fn(n, |i, _| ip(bases[i], target));
-    let c = gram.clone().svd(true, true).solve(&rhs, 1e-13).unwrap_or_else(|_| nalgebra::DVector::zeros(n));
+    let c = crate::math::linalg::svd(&gram).ok().and_then(|svd| svd.solve(&rhs, 1e-13).ok()).unwrap_or_else(|| nalgebra::DVector::zeros(n));
     let err2 = l2_norm_squared(|s| target(s) - (0..n).map(|i| c[i] * bases[i](s)).sum::<f64>(), jumps, scale);
     (c.iter().copied().collect(), err2)
 }

@@ -14,6 +14,7 @@ mod determinism;
 mod falsification;
 mod haar_counterexamples;
 mod kernels;
+mod never_hangs;
 mod nvrtc;
 #[cfg(feature = "quickcheck")]
 mod quickcheck_interop;

@@ -71,9 +71,10 @@ pub fn inf_norm(q: &DMatrix<f64>, k: &DMatrix<f64>, rows: impl Iterator<Item = u
     .fold(0.0, f64::max)
 }
 
-/// The least-squares queries Q = (K⁺)ᵀ, so that G = KK⁺ is the projector on K's columns.
+/// The least-squares queries Q = (K⁺)ᵀ, so that G = KK⁺ is the projector on K's columns (NaN
+/// entries when the SVD does not converge, which the check counts as a numerical failure).
 pub fn least_squares_queries(k: &DMatrix<f64>) -> DMatrix<f64> {
-    let svd = k.clone().svd(true, true);
+    let Ok(svd) = crate::math::linalg::svd(k) else { return DMatrix::from_element(k.nrows(), k.ncols(), f64::NAN) };
     let cutoff = f64::EPSILON * k.nrows() as f64 * svd.singular_values.max();
     let pinv = svd.pseudo_inverse(cutoff).expect("computed U and V");
     pinv.transpose()

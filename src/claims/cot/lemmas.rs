@@ -173,7 +173,7 @@ fn attaining_input(case: &ReluCase) -> Option<(Vec<f64>, usize, f64)> {
         })
         .collect();
     let a = DMatrix::from_fn(d, d1, |i, j| mlp.w2[i][j]);
-    let svd = a.clone().svd(true, true);
+    let svd = crate::math::linalg::svd(&a).ok()?;
     let x = svd.solve(&DVector::from_vec(target.clone()), f64::EPSILON * 16.0).ok()?;
     if svd.singular_values.min() < 1e-6 * svd.singular_values.max() {
         return None;
