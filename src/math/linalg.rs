@@ -82,42 +82,32 @@ fn not_converged(routine: Decomposition, a: &Mat) -> NotConverged {
     }
 }
 
+/// Runs `decompose` on `a` with its iteration cap, refusing a non-finite entry up front.
+fn capped<T>(routine: Decomposition, a: &Mat, decompose: impl FnOnce(Mat, usize) -> Option<T>) -> Result<T, NotConverged> {
+    if a.iter().any(|x| !x.is_finite()) {
+        return Err(not_converged(routine, a));
+    }
+    decompose(a.clone(), max_iterations(a.nrows().max(a.ncols()))).ok_or_else(|| not_converged(routine, a))
+}
+
 /// The eigenvalues of a square matrix, from its real Schur form under an iteration cap.
 pub fn eigenvalues(a: &Mat) -> Result<Vec<Complex<f64>>, NotConverged> {
-    if a.iter().any(|x| !x.is_finite()) {
-        return Err(not_converged(Decomposition::Schur, a));
-    }
-    nalgebra::Schur::try_new(a.clone(), f64::EPSILON, max_iterations(a.nrows()))
-        .map(|s| s.complex_eigenvalues().iter().copied().collect())
-        .ok_or_else(|| not_converged(Decomposition::Schur, a))
+    capped(Decomposition::Schur, a, |m, cap| nalgebra::Schur::try_new(m, f64::EPSILON, cap).map(|s| s.complex_eigenvalues().iter().copied().collect()))
 }
 
 /// The eigenvalues of a symmetric matrix (its lower triangle is read), under an iteration cap.
 pub fn symmetric_eigenvalues(a: &Mat) -> Result<Vec<f64>, NotConverged> {
-    if a.iter().any(|x| !x.is_finite()) {
-        return Err(not_converged(Decomposition::SymmetricEigen, a));
-    }
-    SymmetricEigen::try_new(a.clone(), f64::EPSILON, max_iterations(a.nrows()))
-        .map(|e| e.eigenvalues.iter().copied().collect())
-        .ok_or_else(|| not_converged(Decomposition::SymmetricEigen, a))
+    capped(Decomposition::SymmetricEigen, a, |m, cap| SymmetricEigen::try_new(m, f64::EPSILON, cap).map(|e| e.eigenvalues.iter().copied().collect()))
 }
 
 /// The singular value decomposition (with U and Vᵀ), under an iteration cap.
 pub fn svd(a: &Mat) -> Result<SVD<f64, nalgebra::Dyn, nalgebra::Dyn>, NotConverged> {
-    if a.iter().any(|x| !x.is_finite()) {
-        return Err(not_converged(Decomposition::Svd, a));
-    }
-    SVD::try_new(a.clone(), true, true, SVD_EPS, max_iterations(a.nrows().max(a.ncols()))).ok_or_else(|| not_converged(Decomposition::Svd, a))
+    capped(Decomposition::Svd, a, |m, cap| SVD::try_new(m, true, true, SVD_EPS, cap))
 }
 
 /// The singular values, under an iteration cap.
 pub fn singular_values(a: &Mat) -> Result<Vec<f64>, NotConverged> {
-    if a.iter().any(|x| !x.is_finite()) {
-        return Err(not_converged(Decomposition::Svd, a));
-    }
-    SVD::try_new(a.clone(), false, false, SVD_EPS, max_iterations(a.nrows().max(a.ncols())))
-        .map(|s| s.singular_values.iter().copied().collect())
-        .ok_or_else(|| not_converged(Decomposition::Svd, a))
+    capped(Decomposition::Svd, a, |m, cap| SVD::try_new(m, false, false, SVD_EPS, cap).map(|s| s.singular_values.iter().copied().collect()))
 }
 
 /// Spectral abscissa `max Re λ(A)`: the "largest eigenvalue" of the papers for a real or
