@@ -9,7 +9,7 @@
 //! "positive" | "all" | "reject" | "error", …}` ("all": a list of relations that must all
 //! hold, judged by the smallest margin, as `Eval::min` folds them in Rust).
 
-use crate::engine::value_error;
+use crate::value_error;
 use proptest::prelude::*;
 use proptest::strategy::SBoxedStrategy;
 use pyo3::prelude::*;

@@ -4,7 +4,7 @@
 //! new claim starts, the claims in flight finish, and `KeyboardInterrupt` is raised.
 
 use crate::conjecture::conjecture_claim;
-use pyo3::exceptions::PyValueError;
+use crate::value_error;
 use pyo3::prelude::*;
 use rayon::prelude::*;
 use ssmcheck::claim::replay::replay_document;
@@ -14,11 +14,6 @@ use ssmcheck::report::{report_all, HtmlReport, JsonFile, Reporter};
 use ssmcheck::shard::{run_shard, Shard};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
-
-/// An engine error as a Python `ValueError` with the engine's one-line message.
-pub(crate) fn value_error(e: impl std::fmt::Display) -> PyErr {
-    PyValueError::new_err(e.to_string())
-}
 
 /// The shipped claims and the caller's conjectures (Python `Conjecture` objects).
 fn registry(conjectures: &[Bound<'_, PyAny>]) -> PyResult<Registry> {

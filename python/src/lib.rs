@@ -4,12 +4,19 @@
 //! conjectures written in Python and judged by the engine (`conjecture`), the verified models as
 //! functions of flat arrays (`models`), and the rounding bounds for tolerances (`rounding`).
 
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 mod conjecture;
 mod engine;
 mod models;
 mod rounding;
+
+/// An engine error as a Python `ValueError` with the engine's one-line message (every part's
+/// errors reach Python this way).
+pub(crate) fn value_error(e: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
 
 /// The module's functions; `__version__` is the crate's version.
 #[pymodule]

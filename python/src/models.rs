@@ -2,7 +2,7 @@
 //! into numpy arrays): the same code the claims check, so a notebook runs exactly what the
 //! suite verified.
 
-use crate::engine::value_error;
+use crate::value_error;
 use nalgebra::DVector;
 use pyo3::prelude::*;
 use ssmcheck::claims::copy::theorem2::{augmented, unit_delta, CopyValues, ExactCopy, FULL_BLOCK_MAX};

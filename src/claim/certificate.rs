@@ -13,8 +13,8 @@
 //! certified*, with the reason ([`Uncertified`]). A statistical refutation is certified by its
 //! exact confidence interval at the suite's family-wise level.
 
-use super::check::Kind;
 use super::comparison::{HypothesisStanding, Violation};
+use super::kind::Kind;
 use crate::math::Interval;
 use serde::{Deserialize, Serialize};
 use std::fmt;

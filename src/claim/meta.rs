@@ -1,6 +1,7 @@
 //! Claim metadata and the claim itself (metadata + check + negative control).
 
-use super::check::{Check, Kind};
+use super::check::Check;
+use super::kind::Kind;
 use super::source::{Origin, Source};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;

@@ -1,52 +1,11 @@
-//! Targeted falsification on any proptest strategy, through its *choice sequence*.
-//!
-//! A strategy turns the bytes it reads from its RNG into a value. Recording those bytes for
-//! each drawn instance (proptest's `Recorder` RNG, the same ChaCha stream) and feeding edited
-//! bytes back (its `PassThrough` RNG) gives a search space every strategy shares, and every
-//! point of it is a value the strategy itself generates: the domain — ranges, sizes, filters,
-//! maps, the stable-matrix construction — is respected by construction, never re-implemented.
-//! Integer and float ranges map a word to a value monotonically, so nudging a word nudges the
-//! value; a word at 0 or at its maximum is a range's end, and a word log-uniformly close to
-//! either is a value log-uniformly close to the edge (a parameter below 10⁻⁴ of a unit range,
-//! the corner of a box). Copying one word onto another makes two parameters equal (ties,
-//! repeated eigenvalues). Clearing a word's low bits makes its value a short dyadic.
-//!
-//! This is Hypothesis's choice-sequence idea applied to proptest; [`Phase`] names which part of
-//! the search found an instance.
+//! The choice sequence: the bytes a strategy reads to build a value, recorded from a draw
+//! ([`record`]), fed back ([`replay`]), and edited ([`boundary`], [`between`], [`mutate`],
+//! [`shorten`]); and whether a draw can be replayed at all ([`replayable`]: a strategy that forks
+//! its RNG leaves a replay too few bytes).
 
 use crate::mc::Stream;
 use proptest::strategy::Strategy;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
-use serde::{Deserialize, Serialize};
-
-/// Which part of the search produced an instance.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Phase {
-    /// Drawn by the strategy from the run's random stream (the honest sample: violation rates
-    /// are estimated on these only).
-    Random,
-    /// A fresh draw biased to the domain's edges (range ends, log-uniform distances to them,
-    /// equal parameters).
-    Boundary,
-    /// Bisected from an instance outside a conditional statement's hypothesis to one inside,
-    /// so it lies at the hypothesis's edge.
-    Edge,
-    /// Climbed from the lowest-margin instances toward a negative margin.
-    Targeted,
-}
-
-impl Phase {
-    /// The lowercase name used in JSON and summaries.
-    pub fn name(self) -> &'static str {
-        match self {
-            Phase::Random => "random",
-            Phase::Boundary => "boundary",
-            Phase::Edge => "edge",
-            Phase::Targeted => "targeted",
-        }
-    }
-}
 
 /// The bytes a strategy read to build one value.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -110,6 +69,16 @@ pub fn fork_offsets(seed: &[u8; 32], choices: &Choices) -> Option<Vec<usize>> {
         forks.extend(std::iter::repeat_n(i, gap.div_ceil(words_per_fork())));
     }
     Some(forks)
+}
+
+/// Whether the search can replay a draw of `seed` from its recorded `choices`: `Err(forks)` when
+/// its forks would leave the replay too few bytes (`forks`: how often it forked, `usize::MAX` when
+/// its bytes could not be aligned with the seed's stream).
+pub fn replayable(seed: &[u8; 32], choices: &Choices) -> Result<(), usize> {
+    match fork_offsets(seed, choices) {
+        Some(forks) if !replay_runs_dry(choices.0.len(), &forks) => Ok(()),
+        forks => Err(forks.map_or(usize::MAX, |f| f.len())),
+    }
 }
 
 /// How many stream words one fork of a recording RNG draws for its child's seed (32 with
@@ -245,7 +214,7 @@ fn edge_word(s: &mut Stream) -> u32 {
     }
 }
 
-/// A fresh choice sequence of `len` bytes, each word biased to the edges ([`Phase::Boundary`]).
+/// A fresh choice sequence of `len` bytes, each word biased to the edges ([`Phase::Boundary`](super::Phase::Boundary)).
 pub fn boundary(len: usize, s: &mut Stream) -> Choices {
     let w: Vec<u32> = (0..len.div_ceil(4)).map(|_| edge_word(s)).collect();
     bytes(&w)
