@@ -9,14 +9,14 @@
 //! numpy and C references: `scripts/perf_compare.sh` (README, "Performance").
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use ssmcheck::claim::{Budget, Context};
 use ssmcheck::math::isa::Isa;
 use ssmcheck::mc::jobs::{DiagonalLrdJob, InteractionJob, ScalarArJob, Start, TailSumJob, TiltedTailJob};
 use ssmcheck::mc::normals::Normals;
 use ssmcheck::mc::paths::{diagonal_lrd_path, interaction_path, interaction_paths_on, scalar_ar_path, scalar_ar_paths, tail_sum_sample, tilted_tail_sample};
 use ssmcheck::mc::portable::PortableNormals;
-use ssmcheck::mc::{RunJob, Stream, StreamKey};
+use ssmcheck::mc::{Backend, CpuBackend, RunJob, Stream, StreamKey};
 use ssmcheck::model::Discretization;
-use ssmcheck::prelude::*;
 use ssmcheck::progress::Silent;
 
 fn elementary(c: &mut Criterion) {

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 /// Everything that can go wrong in ssmcheck, each with a one-line message for the CLI.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// A claim id that is not registered.
     #[error("unknown claim id '{0}' (run `ssmcheck list` to see the registered ids)")]

@@ -11,7 +11,8 @@
 //! [`RunResults`](claim::RunResults) (JSON) → [`report`] (HTML + SVG).
 //!
 //! ```no_run
-//! use ssmcheck::prelude::*;
+//! use ssmcheck::claim::{run_claims, Budget, RunConfig, VerdictKind};
+//! use ssmcheck::mc::CpuBackend;
 //!
 //! let registry = ssmcheck::claims::registry();
 //! let claims = registry.select(&["004.cor1.printed".into()], None).unwrap();
@@ -35,6 +36,7 @@
 pub mod bench;
 pub mod claim;
 pub mod claims;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod error;
 pub mod estimate;
@@ -50,20 +52,20 @@ pub mod shard;
 pub mod stats;
 pub mod strategy;
 pub mod tasks;
+#[cfg(feature = "train")]
 pub mod train;
 
-/// The names most users need: the claim model, the helpers that state a relation, the
-/// generators (as `strategy::…`) and the models.
+/// What a conjecture needs, in 15 names: the statement's parts ([`Eval`](claim::Eval),
+/// [`Tolerance`](claim::Tolerance), [`Scale`](claim::Scale), [`Rounding`](claim::Rounding),
+/// [`Interval`](math::Interval), [`Real`](math::Real)), its instances ([`strategy`], proptest's
+/// [`Strategy`](proptest::strategy::Strategy) for `prop_map`, [`Sizes`](claim::Sizes) and the
+/// run's [`Trial`](claim::Trial)), its options ([`Search`](claim::Search),
+/// [`VerdictKind`](claim::VerdictKind), [`Family`](claim::Family)), and the builder route
+/// ([`property`](claim::property()) to a [`Claim`](claim::Claim)). Everything else by path:
+/// the engine in [`claim`], the models in [`model`], the kit in [`kit`], backends in [`mc`].
 pub mod prelude {
-    pub use crate::claim::{
-        check, construction, custom, property, property_in, run_claims, Budget, Check, Claim, ClaimResult, Comparison, Context, ErrorKind, Eval, Family,
-        Figure, Kind, Outcome, Registry, Rounding, RunConfig, RunResults, Scale, Search, Series, Sizes, Status, Style, Tolerance, Trial, Verdict, VerdictKind,
-    };
-    pub use crate::claims::registry;
-    pub use crate::error::{Error, Result};
-    pub use crate::math::Interval;
-    pub use crate::mc::{Backend, BackendChoice, CpuBackend, Stream};
-    pub use crate::model::{DeltaRule, DenseSsm, DiagonalSsm, Discretization, InteractionSsm};
+    pub use crate::claim::{property, Claim, Eval, Family, Rounding, Scale, Search, Sizes, Tolerance, Trial, VerdictKind};
+    pub use crate::math::{Interval, Real};
     pub use crate::strategy;
     pub use proptest::strategy::Strategy;
 }

@@ -3,6 +3,7 @@
 //! (this file has `harness = false` in `Cargo.toml`); `SSMCHECK_RESULTS=mine.json cargo test
 //! --test conjectures` also writes their results for `ssmcheck report --from`.
 
+use ssmcheck::model::{DeltaRule, DiagonalSsm, Discretization};
 use ssmcheck::prelude::*;
 
 ssmcheck::conjecture! {

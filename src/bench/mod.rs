@@ -25,6 +25,7 @@ pub use w4_scan::ScanParams;
 
 /// One reference workload.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Workload {
     /// W1: log-LRD of a diagonal selective SSM, H = 16, T = 10⁶, 64 paths.
     Decay,

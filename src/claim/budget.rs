@@ -10,6 +10,7 @@ use std::sync::Mutex;
 /// How much work each check does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Budget {
     /// `cargo test`: seconds per family.
     Quick,

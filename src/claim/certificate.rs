@@ -22,6 +22,7 @@ use std::fmt;
 /// Why a refutation is not certified.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Uncertified {
     /// Both sides were computed in floating point without enclosures: the violation is what
     /// f64 arithmetic gives, within the claim's stated tolerance.
@@ -60,6 +61,7 @@ impl Uncertified {
 /// The certificate of one refutation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "status", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Certificate {
     /// The relation is violated for every real value in the sides' enclosures: the statement is
     /// false at this instance in exact arithmetic.

@@ -10,6 +10,7 @@ use std::fmt;
 /// The relation a claim asserts between its two sides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Relation {
     /// `lhs ≤ rhs`, with the stated tolerances.
     AtMost,
@@ -346,6 +347,7 @@ pub struct Violation {
 /// if the instance satisfies the hypothesis.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "status", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum HypothesisStanding {
     /// Re-evaluated on enclosures ([`Property::certify_given`](super::Property::certify_given)),
     /// it holds for every real value in them.

@@ -22,6 +22,7 @@ use crate::math::Interval;
 
 /// The evaluation of one instance.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Eval {
     /// A comparison of two sides with its signed margin (≥ 0 satisfies the claim, < 0
     /// violates it): what the helpers give, and what a refutation records.

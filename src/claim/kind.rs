@@ -6,6 +6,7 @@ use std::fmt;
 /// What kind of check judges the claim.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Kind {
     /// A predicate with a signed margin over random instances, with shrinking.
     Property,

@@ -10,6 +10,7 @@ use std::fmt;
 /// What the suite expects of a claim.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Status {
     /// Must hold; a refutation fails `cargo test`. Needs a negative control.
     Theorem,
@@ -27,6 +28,7 @@ pub enum Status {
 /// What kind of error an erratum is: what exactly is wrong with the statement as printed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum ErrorKind {
     /// The theorem as stated is false.
     FalseStatement,

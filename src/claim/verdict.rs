@@ -9,6 +9,7 @@ use std::fmt;
 /// Which verdict a check reached, without its payload: the `verdict` field of the results.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum VerdictKind {
     /// See [`Verdict::Holds`].
     Holds,
@@ -44,6 +45,7 @@ impl fmt::Display for VerdictKind {
 /// The judgement of one check.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "verdict", rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Verdict {
     /// No violation over the cases tried (property), or the statistic is consistent with the
     /// claim at the stated level (statistical, rate).

@@ -12,6 +12,7 @@ pub mod haar;
 pub mod realization;
 pub mod recall;
 pub mod stability;
+#[cfg(feature = "train")]
 pub mod training;
 
 /// Every shipped claim of every family, in report order.
@@ -30,6 +31,7 @@ pub fn register_all(r: &mut Registry) {
     copy::register(r);
     cot::register(r);
     realization::register(r);
+    #[cfg(feature = "train")]
     training::register(r);
 }
 

@@ -10,6 +10,7 @@ use std::str::FromStr;
 
 /// Which Monte Carlo backend to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum BackendChoice {
     /// CUDA when a device answers, else the CPU (the results record which ran).
     #[default]

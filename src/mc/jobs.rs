@@ -109,6 +109,7 @@ pub struct InteractionJob {
 
 /// The start vector of an [`InteractionJob`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub enum Start {
     /// The LRD at k = 0 after a prefix of `t` inputs.
     Lrd {

@@ -38,6 +38,7 @@ pub fn ptx_arch(supported: &[i32]) -> Option<i32> {
 
 /// The C type of one kernel parameter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ParamType {
     /// `const double*`: an input buffer.
     InF64,
@@ -230,6 +231,7 @@ fn ensure_fits(size: usize, limit: usize, kernel: &str) -> Result<()> {
 
 /// One argument value, in the order of the kernel's [`Kernel::params`].
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Arg {
     /// An input buffer of doubles.
     InF64(Vec<f64>),

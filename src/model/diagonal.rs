@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 /// How the step size Δ_t is produced.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "rule", rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum DeltaRule {
     /// A constant step (LTI: S4, S4D).
     Fixed {

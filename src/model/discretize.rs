@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 /// How B is discretised (A always uses the exact exponential).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Discretization {
     /// Zero-order hold: `B̄ = (ΔA)^{-1}(e^{ΔA} − I)ΔB`.
     Zoh,

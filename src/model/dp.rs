@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 /// A two-string dynamic program satisfying Assumption 2 (N_s = 2 inputs and N_dp = 3 earlier
 /// cells per transition, the answer one cell).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub enum DpProblem {
     /// Longest common subsequence: dp(i,j) = dp(i−1,j−1) + 1 if a_i = b_j, else
     /// max(dp(i−1,j), dp(i,j−1)); dp(i,0) = dp(0,j) = 0.

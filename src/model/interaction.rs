@@ -115,6 +115,7 @@ impl InteractionSsm {
 
 /// How the step size of an [`InteractionSequence`] is produced.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum StepRule {
     /// A constant Δ.
     Fixed(f64),

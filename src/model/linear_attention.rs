@@ -41,6 +41,7 @@ fn project<R: Real>(w: &[Vec<f64>], u: &[f64]) -> Vec<R> {
 
 /// The read-out of a shift-register realization.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub enum Readout {
     /// `[1 … 1]`: the sum of every slot (eqs 13 and 18 as printed).
     AllSlots,

@@ -20,6 +20,7 @@ use nalgebra::{DMatrix, DVector};
 
 /// A pointwise nonlinearity.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub enum Activation {
     /// z.
     Identity,
@@ -67,6 +68,7 @@ impl ShortConv {
 
 /// The step size Δ.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub enum StepSize {
     /// The same Δ at every step (S4D, and the MQAR proofs' Δ = 1).
     Constant(f64),
@@ -81,6 +83,7 @@ pub enum StepSize {
 
 /// How B_t (or C_t) is made.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub enum Projection {
     /// A constant vector (S4D).
     Constant(DVector<f64>),
@@ -99,6 +102,7 @@ impl Projection {
 
 /// The mixer families of 000 Table 2.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub enum MixerKind {
     /// Mamba (S6): Δ per channel.
     Mamba,
@@ -121,6 +125,7 @@ pub struct Gate {
 
 /// The gate's weights W_g.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub enum GateWeights {
     /// W_g = I (Theorem 4's gate ReLU(x_t)), applied without a d × d product.
     Identity,

@@ -168,6 +168,7 @@ impl SparseState {
 
 /// Which decays the unrolled form multiplies term j by.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Products {
     /// Π_j = Ã_i ⊙ … ⊙ Ã_{j+1}, as in (5).
     FromNext,

@@ -1,12 +1,17 @@
 //! The evidence report: results JSON → `index.html` + one SVG per figure. It renders from the
 //! results only (it never computes), and writes atomically: a report directory is either the
-//! old one or the complete new one, never half-written.
+//! old one or the complete new one, never half-written. Without the `report` feature (plotters)
+//! it keeps the terminal table and the results JSON; the HTML and SVG parts need the feature.
 
+#[cfg(feature = "report")]
 pub mod html;
 pub mod reporter;
+#[cfg(feature = "report")]
 pub mod svg;
 
-pub use reporter::{preflight_all, report_all, HtmlReport, JsonFile, Reporter, TerminalTable};
+#[cfg(feature = "report")]
+pub use reporter::HtmlReport;
+pub use reporter::{preflight_all, report_all, JsonFile, Reporter, TerminalTable};
 
 use crate::claim::RunResults;
 use crate::error::{Error, Result};
@@ -45,6 +50,7 @@ fn probe_dir(dir: &Path) -> Result<()> {
 }
 
 /// Fails early when the report directory `out` cannot be created or written.
+#[cfg(feature = "report")]
 pub fn ensure_writable_dir(out: &Path) -> Result<()> {
     if out.exists() && !out.is_dir() {
         return Err(Error::Io { action: "use as report directory", path: out.into(), source: std::io::Error::other("it is a file") });
@@ -105,6 +111,7 @@ pub fn read_merged(paths: &[PathBuf]) -> Result<RunResults> {
 /// Writes the report for `results` into `out` (`index.html`, `results.json`, `svg/`); returns
 /// the path of `index.html`. The SVGs are written to a temporary directory and swapped in; the
 /// JSON and the page are each written atomically, the page last.
+#[cfg(feature = "report")]
 pub fn write_report(results: &RunResults, out: &Path) -> Result<PathBuf> {
     fs::create_dir_all(out).map_err(io("create directory", out))?;
     let pid = std::process::id();
@@ -127,6 +134,7 @@ pub fn write_report(results: &RunResults, out: &Path) -> Result<PathBuf> {
     Ok(index)
 }
 
+#[cfg(feature = "report")]
 fn render_figures(results: &RunResults, dir: &Path) -> Result<()> {
     fs::create_dir_all(dir).map_err(io("create directory", dir))?;
     for c in &results.claims {

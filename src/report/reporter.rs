@@ -3,7 +3,9 @@
 //! commands and the test harness pick their reporters; a new output (JUnit XML, Markdown) is
 //! one more implementation.
 
-use super::{ensure_writable, ensure_writable_dir, write_atomically, write_report};
+use super::{ensure_writable, write_atomically};
+#[cfg(feature = "report")]
+use super::{ensure_writable_dir, write_report};
 use crate::claim::RunResults;
 use crate::error::Result;
 use std::path::PathBuf;
@@ -91,8 +93,10 @@ impl Reporter for JsonFile {
 
 /// The evidence report in a directory (`index.html`, `results.json`, `svg/`); prints where its
 /// page is.
+#[cfg(feature = "report")]
 pub struct HtmlReport(pub PathBuf);
 
+#[cfg(feature = "report")]
 impl Reporter for HtmlReport {
     fn preflight(&self) -> Result<()> {
         ensure_writable_dir(&self.0)

@@ -29,6 +29,7 @@ const MIN_COST: f64 = 1e-3;
 
 /// Where a claim runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Assignment {
     /// Wholly on this shard.
     Whole(u32),

@@ -24,6 +24,7 @@ pub enum Token {
 
 /// How the generator places the queries.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub enum QueryPlacement {
     /// Every query preceded by a noise value (the constructions' closed forms assume this).
     #[default]

@@ -32,6 +32,7 @@ use nalgebra::DVector;
 
 /// What the attention head sees at position t.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum AttentionInput {
     /// x_t = E(token_t) + P(t): a learned position embedding of `max_len` rows.
     Position {

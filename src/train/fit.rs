@@ -69,6 +69,7 @@ impl RunKeys {
 
 /// What the model is trained to predict.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Targets {
     /// The task's targets.
     Task,

@@ -51,6 +51,7 @@ impl RecallShape {
 
 /// Which weights training changes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Trainable {
     /// W_Δ, b_Δ, Λ, W_B and W_C.
     All,
@@ -307,6 +308,7 @@ pub struct RecallFit {
 /// The sequences a [`RecallMamba`] is trained and scored on, over its vocabulary (keys
 /// 0..|K|−1, values |K|..n−1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum RecallData {
     /// 002's Algorithm 1 with maximum noise length n_ε: the latest association of each queried
     /// key ([`latest_association`]).

@@ -3,12 +3,20 @@
 //! renders every paper, every erratum recomputes from the JSON alone (`scripts/recompute_errata.py`,
 //! no ssmcheck code), and every refutation carries its certificate.
 
-use libtest_mimic::{Arguments, Conclusion, Failed, Trial};
 use ssmcheck::claim::Status;
 use ssmcheck::claim::{Certificate, FigureKind, RunResults, VerdictKind};
+use ssmcheck::harness::libtest::{self, Arguments, Conclusion, Test};
 use std::path::Path;
 use std::process::Command;
 use std::sync::Arc;
+
+/// Why a check of the whole run failed.
+type Failed = Box<dyn std::error::Error>;
+
+/// A check of the whole run as a test.
+fn test(name: &str, f: impl FnOnce() -> Result<(), Failed> + Send + 'static) -> Test {
+    Test { name: format!("whole_run::{name}"), kind: String::new(), run: Box::new(move || f().map_err(|e| e.to_string())) }
+}
 
 /// Runs the checks of the whole run `results` as tests of their own (`--test-threads` applies;
 /// a filter does not, since they only run after the whole registry did).
@@ -16,17 +24,18 @@ pub fn run(results: RunResults) -> Conclusion {
     let results = Arc::new(results);
     let check = |name: &str, f: fn(&RunResults) -> Result<(), Failed>| {
         let results = Arc::clone(&results);
-        Trial::test(format!("whole_run::{name}"), move || f(&results))
+        test(name, move || f(&results))
     };
-    let trials = vec![
+    let tests = vec![
         check("the_report_renders_every_paper_and_renders_again_from_its_json", report_renders),
         check("every_erratum_recomputes_from_the_json_alone", errata_recompute),
         check("every_erratum_is_refuted_with_a_certificate", errata_certified),
-        Trial::test("whole_run::the_recomputation_reports_an_instance_that_does_not_violate", script_rejects_a_holding_instance),
+        test("the_recomputation_reports_an_instance_that_does_not_violate", script_rejects_a_holding_instance),
     ];
-    let mut args = Arguments::from_args();
-    (args.filter, args.skip, args.exact) = (None, Vec::new(), false);
-    libtest_mimic::run(&args, trials)
+    // The harness already refused bad arguments; the filters are the claims'.
+    let mut args = Arguments::parse(std::env::args().skip(1)).unwrap_or_default();
+    (args.filters, args.skip, args.exact) = (Vec::new(), Vec::new(), false);
+    libtest::run(&args, tests)
 }
 
 /// `Err` with `message` unless `ok`.

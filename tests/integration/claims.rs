@@ -1,6 +1,7 @@
 //! The registry's structure, the family ids and the proofs' tables. (Every claim's verdict at
 //! the quick budget, and the errata's certificates, are `tests/each_claim/main.rs`.)
 
+use ssmcheck::claim::{ErrorKind, Status};
 use ssmcheck::prelude::*;
 
 #[test]

@@ -2,6 +2,8 @@
 //! counterexamples.
 
 use serde_json::Value;
+use ssmcheck::claim::{run_claims, Budget, RunConfig};
+use ssmcheck::mc::CpuBackend;
 use ssmcheck::prelude::*;
 use std::process::{Command, Output};
 

@@ -3,9 +3,9 @@
 //! records, recomputed from the JSON with plain loops (no `CopyQuery` method).
 
 use serde_json::Value;
-use ssmcheck::claim::run_claim;
+use ssmcheck::claim::{run_claim, Budget, RunConfig};
 use ssmcheck::claims::copy::theorem1::{hypothesis, least_feasible_delta, within_eps, AMax, Form};
-use ssmcheck::prelude::*;
+use ssmcheck::mc::CpuBackend;
 use ssmcheck::tasks::copy::CopyQuery;
 
 fn query(decays: Vec<f64>, scores: Vec<f64>, window: usize, pos: usize, delta: f64, eps: f64) -> CopyQuery {

@@ -3,9 +3,9 @@
 //! plain loops (no gadget code).
 
 use serde_json::Value;
-use ssmcheck::claim::run_claim;
+use ssmcheck::claim::{run_claim, Budget, Check, Context, RunConfig};
+use ssmcheck::mc::CpuBackend;
 use ssmcheck::model::gadgets::{Comparison, Indicator, Multiplier, Precision};
-use ssmcheck::prelude::*;
 
 fn silu(z: f64) -> f64 {
     z / (1.0 + (-z).exp())

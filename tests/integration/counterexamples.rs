@@ -5,6 +5,8 @@
 
 use nalgebra::DMatrix;
 use serde_json::Value;
+use ssmcheck::claim::{run_claims, Budget, RunConfig, RunResults, Status};
+use ssmcheck::mc::CpuBackend;
 use ssmcheck::prelude::*;
 
 type M = DMatrix<f64>;

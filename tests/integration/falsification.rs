@@ -19,8 +19,10 @@
 //! same number of evaluations (3000) is measured beside it. `cargo test --test integration
 //! falsification -- --nocapture` prints the table.
 
+use ssmcheck::claim::{property_in, Budget, Check, RunConfig};
 use ssmcheck::claim::{run_claim, Search};
 use ssmcheck::math::softplus::{sigmoid, softplus};
+use ssmcheck::mc::CpuBackend;
 use ssmcheck::prelude::*;
 
 /// Random instances at the standard budget; the search adds half as many evaluations.

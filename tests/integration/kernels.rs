@@ -171,6 +171,8 @@ fn a_planted_off_by_one_is_caught_by_the_same_agreement_test() {
 
 #[test]
 fn claims_give_the_same_results_through_the_kernels() {
+    use ssmcheck::claim::{run_claims, Budget, RunConfig};
+    use ssmcheck::mc::Backend;
     use ssmcheck::prelude::*;
     let registry = ssmcheck::claims::registry();
     let ids = ["004.cor1.cumulative", "004.thm4", "004.thm4.sharp", "004.fig2", "004.sec41", "001.c21.needle"];

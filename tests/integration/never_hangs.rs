@@ -9,6 +9,8 @@
 //!   [`strategy::one_of`]; a vector of proptest unions is not replayed and the run says so.
 
 use proptest::prelude::*;
+use ssmcheck::claim::{Budget, ClaimResult, RunConfig};
+use ssmcheck::mc::CpuBackend;
 use ssmcheck::prelude::*;
 
 fn run(claim: &Claim, seed: u64, budget: Budget) -> ClaimResult {

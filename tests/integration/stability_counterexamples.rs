@@ -5,7 +5,8 @@
 
 use crate::common::assert_counterexamples_recompute;
 use serde_json::Value;
-use ssmcheck::prelude::*;
+use ssmcheck::claim::Budget;
+use ssmcheck::mc::CpuBackend;
 
 fn f(v: &Value) -> f64 {
     v.as_f64().unwrap()

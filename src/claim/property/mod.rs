@@ -104,6 +104,7 @@ struct Judge {
 
 /// Whether a property searches beyond its random sample, and with how many evaluations.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Search {
     /// Random instances only.
     Off,

@@ -27,6 +27,7 @@ use serde::{Deserialize, Serialize};
 /// Which part of the search produced an instance.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Phase {
     /// Drawn by the strategy from the run's random stream (the honest sample: violation rates
     /// are estimated on these only).

@@ -1,4 +1,5 @@
-//! `cargo test` with one test per claim: a custom test harness (libtest-mimic) over a list of
+//! `cargo test` with one test per claim: a custom test harness ([`libtest`]: libtest's command
+//! line and output) over a list of
 //! claims, so `cargo test -- 004.cor1` runs one claim, `cargo test -- --list` lists them, and
 //! the output ends with every claim's verdict.
 //!
@@ -19,9 +20,11 @@
 //! [`run`] is `main` returning the results too, for a target that then checks the run as a
 //! whole (the suite's own `tests/each_claim/` renders its report and recomputes its errata).
 
+pub mod libtest;
+
 use crate::claim::{run_claim, Claim, ClaimResult, RunConfig, RunResults, RunSettings};
 use crate::report::{JsonFile, Reporter, TerminalTable};
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest::{Arguments, Test};
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 
@@ -99,28 +102,32 @@ impl Finished {
 /// [`main`], returning the results instead of only the exit code; a bad setting or an
 /// unwritable results file is printed as one error line.
 pub fn run(claims: Vec<Claim>) -> Finished {
-    let args = Arguments::from_args();
+    let nothing = || RunResults::new(1, crate::claim::Budget::Quick, "cpu", Vec::new());
+    let args = match Arguments::parse(std::env::args().skip(1)) {
+        Ok(a) => a,
+        Err(why) => return Finished::error(nothing(), why),
+    };
     let settings = match RunSettings::from_env() {
         Ok(s) => s,
-        Err(e) => return Finished::error(RunResults::new(1, crate::claim::Budget::Quick, "cpu", Vec::new()), e.to_string()),
+        Err(e) => return Finished::error(nothing(), e.to_string()),
     };
     let done: Arc<Mutex<Vec<(usize, ClaimResult)>>> = Arc::default();
-    let trials: Vec<Trial> = claims
+    let tests: Vec<Test> = claims
         .into_iter()
         .enumerate()
         .map(|(i, claim)| {
-            let (name, family) = (claim.meta.id.clone(), claim.meta.family.name().to_string());
+            let (name, kind) = (claim.meta.id.clone(), claim.meta.family.name().to_string());
             let done = Arc::clone(&done);
-            Trial::test(name, move || {
+            let run = Box::new(move || {
                 let cfg = RunConfig { seed: settings.seed, budget: settings.budget, backend: &crate::mc::CpuBackend, progress: false, parallel: false };
                 let (result, failure) = run_as_test(&claim, &cfg);
                 done.lock().expect("no test panicked holding the lock").push((i, result));
-                failure.map_or(Ok(()), |f| Err(Failed::from(f)))
-            })
-            .with_kind(family)
+                failure.map_or(Ok(()), Err)
+            });
+            Test { name, kind, run }
         })
         .collect();
-    let conclusion = libtest_mimic::run(&args, trials);
+    let conclusion = libtest::run(&args, tests);
     let mut results: Vec<(usize, ClaimResult)> = std::mem::take(&mut *done.lock().expect("the tests are over"));
     results.sort_by_key(|(i, _)| *i);
     let run = RunResults::new(settings.seed, settings.budget, "cpu", results.into_iter().map(|(_, r)| r).collect());
