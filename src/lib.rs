@@ -38,6 +38,7 @@ pub mod claim;
 pub mod claims;
 #[cfg(feature = "cli")]
 pub mod cli;
+pub mod constructions;
 pub mod error;
 pub mod estimate;
 pub mod harness;

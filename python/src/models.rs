@@ -5,9 +5,9 @@
 use crate::value_error;
 use nalgebra::DVector;
 use pyo3::prelude::*;
-use ssmcheck::claims::copy::theorem2::{augmented, unit_delta, CopyValues, ExactCopy, FULL_BLOCK_MAX};
-use ssmcheck::claims::recall::constructions::{one_hot_codes, thm2_onehot, thm3_onehot, thm4};
-use ssmcheck::claims::recall::induction::lemma3;
+use ssmcheck::constructions::copy::{augmented, unit_delta, CopyValues, ExactCopy, FULL_BLOCK_MAX};
+use ssmcheck::constructions::induction::lemma3;
+use ssmcheck::constructions::mqar::{one_hot_codes, thm2_onehot, thm3_onehot, thm4};
 use ssmcheck::math::linalg::{mat_from_rows, mat_to_rows, Vector};
 use ssmcheck::mc::{Stream, StreamKey};
 use ssmcheck::model::diagonal::{DeltaRule, DiagonalSsm};

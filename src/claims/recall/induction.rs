@@ -10,11 +10,12 @@
 
 use crate::claim::Uncertified;
 use crate::claim::{construction, Claim, Comparison, ErrorKind, Eval, Figure, Paper, Relation, Series, Style};
+use crate::constructions::induction::lemma3;
+use crate::constructions::mqar::correct_margin;
 use crate::math::softplus::softplus;
 use crate::mc::{Stream, StreamKey};
-use crate::model::mixer::{Activation, Mixer, MixerKind, Projection, Readout, ShortConv, StepSize};
 use crate::tasks::induction;
-use nalgebra::{DMatrix, DVector};
+use nalgebra::DVector;
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -38,30 +39,6 @@ impl Sequence {
     }
 }
 
-/// Lemma 3's layer with `slots` state slots, Δ = softplus(w([I|0]x̂ − shift)).
-pub fn lemma3(vocab: usize, slots: usize, w: f64, shift: f64) -> (Mixer, Readout) {
-    let d = 2 * vocab;
-    let prev_block = DMatrix::from_fn(slots, d, |i, a| f64::from(a == i));
-    let cur_block = DMatrix::from_fn(slots, d, |i, a| f64::from(a == vocab + i));
-    let mixer = Mixer {
-        kind: MixerKind::DeltaT,
-        conv: ShortConv {
-            c0: DVector::from_fn(d, |a, _| f64::from(a < vocab)),
-            c1: DVector::from_fn(d, |a, _| f64::from(a >= vocab)),
-            bias: DVector::zeros(d),
-            act: Activation::Identity,
-        },
-        conv_bc: None,
-        lambda: DMatrix::from_element(d, slots, -1.0),
-        delta: StepSize::Softplus { w: &prev_block * w, b: DVector::from_element(slots, -w * shift) },
-        b: Projection::Linear(prev_block),
-        c: Projection::Linear(cur_block),
-        gate: None,
-    };
-    let readout = Readout { w: DMatrix::from_fn(vocab, d, |l, a| f64::from(a == vocab + l)), b: DVector::zeros(vocab) };
-    (mixer, readout)
-}
-
 /// `(correct, scored)` over the long-gap positions of a sequence: those whose token last occurred
 /// at least T/2 steps earlier (in a hard sequence, the special token's second occurrence).
 fn long_gap_accuracy(seq: &Sequence, shift: f64) -> (usize, usize) {
@@ -72,7 +49,7 @@ fn long_gap_accuracy(seq: &Sequence, shift: f64) -> (usize, usize) {
     let targets = induction::targets(&tokens);
     let scored: Vec<bool> = (0..tokens.len())
         .filter(|&t| t >= seq.len / 2 && tokens[t - seq.len / 2..t].iter().all(|&x| x != tokens[t]))
-        .filter_map(|t| targets[t].map(|v| super::constructions::correct_margin(&readout.logits(&ys[t]), v) > 0.0))
+        .filter_map(|t| targets[t].map(|v| correct_margin(&readout.logits(&ys[t]), v) > 0.0))
         .collect();
     (scored.iter().filter(|&&ok| ok).count(), scored.len())
 }
@@ -118,7 +95,7 @@ pub fn induction_margin(seq: &Sequence, slots: usize, shift: f64) -> Eval {
         .zip(&ys)
         .filter_map(|(target, y)| target.map(|v| (v, readout.logits(y))))
         .map(|(v, z)| {
-            let gap = super::constructions::correct_margin(&z, v);
+            let gap = correct_margin(&z, v);
             let rel = if gap == 0.0 { 0.0 } else { gap / z[v].abs().max(gap.abs()) };
             (rel, z[v], z[v] - gap)
         })

@@ -22,14 +22,12 @@
 //!   for some key i), while Theorem 2's Mamba with N = κ answers every instance (`000.thm2`).
 
 use super::codes::{balanced, balanced_width, rademacher};
-use super::constructions::{
-    cases, cases_to_large, code_book_content, correct_margin, instance_content, one_hot_codes, thm2_onehot, thm2_reduced, thm3_codes, thm3_onehot, thm4, Bias,
-    Case, Construction, QUERY_MARGIN_FORMULA,
-};
+use super::constructions::{cases, cases_to_large, code_book_content, instance_content, Case, QueryMargin, QUERY_MARGIN_FORMULA};
 use crate::claim::custom;
 use crate::claim::statistical::{judge_tail_bounds, TailCell};
 use crate::claim::{construction, property, Claim, Comparison, ErrorKind, Eval, Figure, HeatMap, Kind, Paper, Relation, Series, Sizes, Style, ALPHA};
 use crate::claim::{Scale, Tolerance};
+use crate::constructions::mqar::{correct_margin, one_hot_codes, thm2_onehot, thm2_reduced, thm3_codes, thm3_onehot, thm4, Bias, Construction};
 use crate::mc::StreamKey;
 use crate::model::mixer::Activation;
 use crate::tasks::mqar::{MqarInstance, MqarSpec, QueryPlacement, Token};

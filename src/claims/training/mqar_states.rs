@@ -14,7 +14,7 @@
 //!   columns, run on MQAR sequences of the same sizes (reported, not judged).
 
 use crate::claim::{custom, Claim, Comparison, Figure, Kind, Outcome, Paper, Relation, Series, Sizes, Style, Verdict, ALPHA};
-use crate::claims::recall::constructions::thm2_onehot;
+use crate::constructions::mqar::thm2_onehot;
 use crate::mc::Stream;
 use crate::stats::clopper_pearson;
 use crate::tasks::mqar::{MqarSpec, QueryPlacement};
