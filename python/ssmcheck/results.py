@@ -125,6 +125,22 @@ class ClaimResult:
         return "\n".join(lines)
 
 
+#: The layout of the results JSON this package reads (`schema/results.schema.json`): a file of a
+#: newer major version is refused; a newer minor one only adds fields.
+SCHEMA_VERSION = "1.0"
+
+
+def _check_schema(version: str) -> None:
+    """Raises `ValueError` with one line when `version` is of a newer major version than ours."""
+    try:
+        major, minor = (int(p) for p in version.split("."))
+    except ValueError:
+        raise ValueError(f"its schema version {version!r} is not MAJOR.MINOR") from None
+    ours = int(SCHEMA_VERSION.split(".")[0])
+    if major > ours:
+        raise ValueError(f"its schema version is {version}, newer than the {SCHEMA_VERSION} this ssmcheck reads: upgrade ssmcheck")
+
+
 @dataclass(frozen=True)
 class Results:
     """A run: its seed, budget, backend and the results of its claims, in registry order."""
@@ -139,6 +155,8 @@ class Results:
     def from_json(cls, d: dict) -> "Results":
         if d.get("tool") != "ssmcheck" or "claims" not in d:
             raise ValueError("not an ssmcheck results JSON (no 'tool': 'ssmcheck' and 'claims')")
+        # A file from before the version field is of the first layout.
+        _check_schema(str(d.get("schema_version", "1.0")))
         return cls(d["seed"], d["budget"], d["backend"], [ClaimResult.from_json(c) for c in d["claims"]], d)
 
     def __getitem__(self, key) -> ClaimResult:
@@ -171,4 +189,7 @@ def load(path) -> Results:
             d = json.load(f)
         except json.JSONDecodeError as e:
             raise ValueError(f"{path}: not JSON ({e})") from None
-    return Results.from_json(d)
+    try:
+        return Results.from_json(d)
+    except ValueError as e:
+        raise ValueError(f"{path}: {e}") from None

@@ -2,6 +2,7 @@
 
 import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -68,6 +69,26 @@ def test_load_rejects_what_is_not_results(tmp_path):
     p.write_text(json.dumps({"a": 1}))
     with pytest.raises(ValueError, match="not an ssmcheck results JSON"):
         ssmcheck.load(p)
+
+
+def test_results_validate_against_the_schema_and_a_newer_major_is_refused(tmp_path):
+    jsonschema = pytest.importorskip("jsonschema")
+    schema_path = Path(__file__).resolve().parents[2] / "schema" / "results.schema.json"
+    schema = json.loads(schema_path.read_text(encoding="utf-8"))
+    results = ssmcheck.check(["004.cor1.printed", "004.cor1.normal", "004.thm4"], budget="quick", seed=1)
+    assert results.raw["schema_version"] == ssmcheck.results.SCHEMA_VERSION
+    jsonschema.Draft202012Validator(schema).validate(results.raw)
+    foreign = json.loads(json.dumps(results.raw))
+    foreign["claims"][0]["verdict"] = "maybe"
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.Draft202012Validator(schema).validate(foreign)
+    newer = dict(results.raw, schema_version="2.0")
+    p = tmp_path / "newer.json"
+    p.write_text(json.dumps(newer))
+    with pytest.raises(ValueError, match="newer than the 1.0 this ssmcheck reads"):
+        ssmcheck.load(p)
+    p.write_text(json.dumps(dict(results.raw, schema_version="1.9")))
+    assert len(ssmcheck.load(p)) == 3
 
 
 def test_report_from_results_writes_html(tmp_path):

@@ -45,7 +45,7 @@ pub use meta::{Claim, ClaimMeta, ConjectureOptions, Control, ErrorKind, ErrorRep
 pub use property::{construction, property, property_in, Property, Search};
 pub use registry::Registry;
 pub use replay::Replay;
-pub use results::{CheckResult, ClaimResult, ControlResult, RunBackends, RunResults};
+pub use results::{CheckResult, ClaimResult, ControlResult, RunBackends, RunResults, SCHEMA_VERSION};
 pub use rounding::Rounding;
 pub use runner::{check, run_claim, run_claim_on, run_claims, RunConfig, RunSettings};
 pub use search::Phase;

@@ -192,9 +192,22 @@ impl<'de> Deserialize<'de> for RunBackends {
     }
 }
 
+/// The version of the results JSON's layout, `MAJOR.MINOR` (`schema/results.schema.json`): the
+/// minor number grows when fields are added, the major when a field changes meaning or goes. A
+/// reader refuses a file of a newer major version ([`RunResults::check_schema`]).
+pub const SCHEMA_VERSION: &str = "1.0";
+
+/// The schema version of a results file written before the field existed.
+fn first_schema() -> String {
+    "1.0".into()
+}
+
 /// A whole run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunResults {
+    /// The layout's version ([`SCHEMA_VERSION`] when written by this crate).
+    #[serde(default = "first_schema")]
+    pub schema_version: String,
     /// Always "ssmcheck".
     pub tool: String,
     /// Crate version.
@@ -212,7 +225,28 @@ pub struct RunResults {
 impl RunResults {
     /// The results of a whole run of this version at `seed` and `budget` on `backend`.
     pub fn new(seed: u64, budget: super::Budget, backend: &str, claims: Vec<ClaimResult>) -> RunResults {
-        RunResults { tool: "ssmcheck".into(), version: env!("CARGO_PKG_VERSION").into(), seed, budget, backend: RunBackends::one(backend), claims }
+        RunResults {
+            schema_version: SCHEMA_VERSION.into(),
+            tool: "ssmcheck".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            seed,
+            budget,
+            backend: RunBackends::one(backend),
+            claims,
+        }
+    }
+    /// `Err` with one line when the file's layout is of a newer major version than this crate
+    /// reads (or not a `MAJOR.MINOR` version at all).
+    pub fn check_schema(version: &str) -> std::result::Result<(), String> {
+        let major = |v: &str| v.split_once('.').and_then(|(m, n)| n.parse::<u32>().ok().and(m.parse::<u32>().ok()));
+        match (major(version), major(SCHEMA_VERSION)) {
+            (Some(theirs), Some(ours)) if theirs <= ours => Ok(()),
+            (Some(_), _) => Err(format!(
+                "its schema version is {version}, newer than the {SCHEMA_VERSION} this ssmcheck {} reads: upgrade ssmcheck",
+                env!("CARGO_PKG_VERSION")
+            )),
+            (None, _) => Err(format!("its schema version '{version}' is not MAJOR.MINOR")),
+        }
     }
     /// Claims whose verdict contradicts their status.
     pub fn disagreements(&self) -> Vec<&ClaimResult> {

@@ -75,6 +75,10 @@ pub fn read_results(path: &Path) -> Result<RunResults> {
             path.display()
         )));
     }
+    if let Some(version) = value.get("schema_version") {
+        let version = version.as_str().unwrap_or("");
+        RunResults::check_schema(version).map_err(|why| Error::InvalidParameter(format!("{}: {why}", path.display())))?;
+    }
     Ok(serde_json::from_value(value)?)
 }
 

@@ -21,6 +21,7 @@ mod quickcheck_interop;
 mod realization_counterexamples;
 mod recall_counterexamples;
 mod reference;
+mod schema;
 mod shard;
 mod stability_counterexamples;
 mod witnesses;

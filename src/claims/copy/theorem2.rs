@@ -172,6 +172,7 @@ pub fn register(r: &mut crate::claim::Registry) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::constructions::copy::delta_weight;
 
     #[test]
     fn the_three_tiers_copy_exactly_and_softplus_gives_delta_one() {
