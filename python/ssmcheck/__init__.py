@@ -16,12 +16,18 @@ from __future__ import annotations
 import json
 import numbers
 import sys
-from typing import Iterable, Optional, Union
+import os
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from . import _ssmcheck, models, relations, rounding, strategies
 from .conjecture import Conjecture, ConjectureError, conjecture, raise_recorded, registered
 from .relations import close, enclosure, ge_by, gt, le, le_by, lt, positive, reject
-from .results import ClaimResult, Results, Violation, load
+from .results import ClaimResult, Json, Results, Violation, load
+
+#: What selects claims: an id, a conjecture, or a list of them (None: every shipped claim).
+Selection = Union[None, str, Conjecture, Sequence[Union[str, Conjecture]]]
+#: A file path.
+PathLike = Union[str, "os.PathLike[str]"]
 
 __version__ = _ssmcheck.__version__
 
@@ -32,13 +38,14 @@ __all__ = [
 ]
 
 
-def _split(selection) -> tuple:
+def _split(selection: Selection) -> Tuple[List[str], List[Conjecture]]:
     """Claim ids and conjectures from `selection` (an id, a conjecture, or a list of them)."""
     if selection is None:
         return [], []
     if isinstance(selection, (str, Conjecture)):
         selection = [selection]
-    ids, conjectures = [], []
+    ids: List[str] = []
+    conjectures: List[Conjecture] = []
     for s in selection:
         if isinstance(s, Conjecture):
             conjectures.append(s)
@@ -50,7 +57,7 @@ def _split(selection) -> tuple:
     return ids, conjectures
 
 
-def _with_registered(conjectures: list) -> list:
+def _with_registered(conjectures: List[Conjecture]) -> List[Conjecture]:
     """The conjectures passed, plus every registered one (so their ids resolve)."""
     out = list(conjectures)
     for c in registered():
@@ -59,21 +66,22 @@ def _with_registered(conjectures: list) -> list:
     return out
 
 
-def claims(selection=None, family: Optional[str] = None) -> list:
+def claims(selection: Selection = None, family: Optional[str] = None) -> List[Json]:
     """The claims' metadata (id, family, status, kind, source, statement, correction, error,
     control) as dicts: the shipped claims and every conjecture declared in this process."""
     ids, conjectures = _split(selection)
-    return json.loads(_ssmcheck.claims(ids, family, _with_registered(conjectures)))
+    out: List[Json] = json.loads(_ssmcheck.claims(ids, family, _with_registered(conjectures)))
+    return out
 
 
-def explain(id: str) -> dict:
+def explain(id: str) -> Json:
     """One claim's statement, source (paper, section, the printed words), correction, error and
     negative control."""
     (meta,) = claims(id)
     return meta
 
 
-def _seed(seed) -> int:
+def _seed(seed: object) -> int:
     """The run seed as the engine takes it (an integer in [0, 2⁶⁴)), or the one ValueError the
     engine gives for a bad one (the bindings would raise OverflowError or TypeError)."""
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or not 0 <= int(seed) < 2**64:
@@ -81,8 +89,8 @@ def _seed(seed) -> int:
     return int(seed)
 
 
-def check(selection=None, *, family: Optional[str] = None, budget: str = "quick", seed: int = 1, backend: str = "auto",
-          json_path=None, shard: Optional[str] = None, progress: Optional[bool] = None) -> Results:
+def check(selection: Selection = None, *, family: Optional[str] = None, budget: str = "quick", seed: int = 1, backend: str = "auto",
+          json_path: Optional[PathLike] = None, shard: Optional[str] = None, progress: Optional[bool] = None) -> Results:
     """Checks claims and returns their results. `selection`: claim ids, `Conjecture` objects, or a
     mix (all shipped claims when None and no family). `budget`: quick, standard or deep;
     `backend`: auto, cpu, cuda or shim; `json_path`: also write the results JSON there.
@@ -97,18 +105,18 @@ def check(selection=None, *, family: Optional[str] = None, budget: str = "quick"
     return Results.from_json(json.loads(text))
 
 
-def report(out: str = "reports", *, budget: str = "standard", seed: int = 1, backend: str = "auto", from_files: Iterable = (),
-           conjectures: Iterable = (), progress: Optional[bool] = None) -> Results:
+def report(out: PathLike = "reports", *, budget: str = "standard", seed: int = 1, backend: str = "auto", from_files: Iterable[PathLike] = (),
+           conjectures: Iterable[Conjecture] = (), progress: Optional[bool] = None) -> Results:
     """Runs every shipped claim (and `conjectures`) or reads `from_files` (results JSON to merge),
     and writes the evidence report (index.html, SVG figures, results.json) into `out`."""
     show = sys.stderr.isatty() if progress is None else progress
-    conjectures = list(conjectures)
-    text = _ssmcheck.report(str(out), budget, _seed(seed), backend, show, [str(f) for f in from_files], conjectures)
-    raise_recorded(conjectures)
+    mine = list(conjectures)
+    text = _ssmcheck.report(str(out), budget, _seed(seed), backend, show, [str(f) for f in from_files], mine)
+    raise_recorded(mine)
     return Results.from_json(json.loads(text))
 
 
-def replay(id: str, instance: Union[dict, Results, str], control: bool = False) -> dict:
+def replay(id: str, instance: Union[Json, Results, str], control: bool = False) -> Dict[str, Any]:
     """Re-evaluates one instance through a claim's check (or its negative control): a
     counterexample from results (`Results`, a results JSON's path, or its dict) or an instance
     of your own (a dict of named fields). Returns {'violation': Violation, 'holds': bool,
@@ -120,13 +128,13 @@ def replay(id: str, instance: Union[dict, Results, str], control: bool = False) 
             doc = json.load(f)
     else:
         doc = instance
-    out = json.loads(_ssmcheck.replay(id, json.dumps(doc, default=_jsonable), bool(control), registered()))
+    out: Dict[str, Any] = json.loads(_ssmcheck.replay(id, json.dumps(doc, default=_jsonable), bool(control), registered()))
     if "violation" in out:
         out["violation"] = Violation.from_json(out["violation"])
     return out
 
 
-def _jsonable(x):
+def _jsonable(x: Any) -> Any:
     """numpy values in an instance, as JSON."""
     if hasattr(x, "tolist"):
         return x.tolist()

@@ -7,17 +7,25 @@ from __future__ import annotations
 
 import inspect
 import traceback
-from typing import Callable, Optional
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union, overload
 
 import numpy as np
+
+from .relations import Relation
+from .strategies import Spec
+
+#: What a hypothesis returns: a bool, or a signed margin (≥ 0: it holds).
+Hypothesis = Callable[..., Union[bool, float]]
+#: One recorded failure of a conjecture's own code: the instance by argument name, and why.
+Failure = Tuple[Dict[str, Any], str]
 
 # Cases at the quick, standard and deep budgets (the Rust `conjecture!`'s).
 DEFAULT_CASES = (200, 2000, 20000)
 
-_REGISTERED: list = []
+_REGISTERED: List["Conjecture"] = []
 
 
-def _as_python(value):
+def _as_python(value: Any) -> Any:
     """A drawn value as the conjecture sees it: floats stay floats, lists become arrays, a
     structured instance (a dict) stays a dict."""
     return np.asarray(value, dtype=float) if isinstance(value, list) else value
@@ -28,7 +36,16 @@ class Conjecture:
     source (file:line), arguments and the function. Calling it evaluates the function on
     explicit arguments; `ssmcheck.check(conjecture)` judges it."""
 
-    def __init__(self, func: Callable, arguments: dict, id: Optional[str], cases, sides, given, expect):
+    def __init__(
+        self,
+        func: Callable[..., Any],
+        arguments: Dict[str, Spec],
+        id: Optional[str],
+        cases: Iterable[int],
+        sides: Optional[Sequence[str]],
+        given: Optional[Tuple[str, Hypothesis]],
+        expect: Optional[str],
+    ) -> None:
         self.func = func
         self.id = id or f"user.{func.__name__}"
         doc = inspect.getdoc(func)
@@ -44,22 +61,22 @@ class Conjecture:
         self.cases = [int(c) for c in cases]
         if len(self.cases) != 3:
             raise ValueError("cases: three counts (quick, standard, deep)")
-        self.sides = tuple(sides) if sides else None
-        self.given = given[0] if given else None
-        self._hypothesis = given[1] if given else None
+        self.sides: Optional[Tuple[str, ...]] = tuple(sides) if sides else None
+        self.given: Optional[str] = given[0] if given else None
+        self._hypothesis: Optional[Hypothesis] = given[1] if given else None
         if expect not in (None, "holds", "refuted"):
             raise ValueError("expect: None, 'holds' or 'refuted'")
-        self.expect = expect
-        self.errors: list = []
+        self.expect: Optional[str] = expect
+        self.errors: List[Failure] = []
 
-    def __call__(self, *args, **kwargs):
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self.func(*args, **kwargs)
 
     def __repr__(self) -> str:
         return f"<conjecture {self.id}: {self.statement[:60]}>"
 
     # Called by the engine, one instance at a time.
-    def _evaluate(self, values: list) -> dict:
+    def _evaluate(self, values: List[Any]) -> Relation:
         try:
             relation = self.func(*[_as_python(v) for v in values])
         except Exception as e:  # recorded and raised again after the run
@@ -71,9 +88,12 @@ class Conjecture:
         if not isinstance(relation, dict) or "op" not in relation:
             self.errors.append((dict(zip([n for n, _ in self.arguments], values)), f"returned {relation!r}, not a relation (ssmcheck.le, lt, close, …)"))
             return {"op": "error", "why": "the conjecture returned no relation"}
-        return relation
+        out: Relation = relation
+        return out
 
-    def _given(self, values: list) -> float:
+    def _given(self, values: List[Any]) -> float:
+        if self._hypothesis is None:
+            return 1.0
         out = self._hypothesis(*[_as_python(v) for v in values])
         return (1.0 if out else -1.0) if isinstance(out, (bool, np.bool_)) else float(out)
 
@@ -82,7 +102,7 @@ class ConjectureError(Exception):
     """The conjecture's own code failed on an instance (its traceback is in the message)."""
 
 
-def raise_recorded(conjectures) -> None:
+def raise_recorded(conjectures: Iterable[Conjecture]) -> None:
     """Raises the first error a conjecture's function raised during a run, with the instance."""
     for c in conjectures:
         if c.errors:
@@ -90,7 +110,42 @@ def raise_recorded(conjectures) -> None:
             raise ConjectureError(f"{c.id} failed on the instance {instance}:\n{tb}")
 
 
-def conjecture(_func=None, *, id: Optional[str] = None, cases=DEFAULT_CASES, sides=None, given=None, expect=None, **arguments):
+@overload
+def conjecture(
+    _func: Callable[..., Any],
+    *,
+    id: Optional[str] = ...,
+    cases: Iterable[int] = ...,
+    sides: Optional[Sequence[str]] = ...,
+    given: Optional[Tuple[str, Hypothesis]] = ...,
+    expect: Optional[str] = ...,
+    **arguments: Spec,
+) -> Conjecture: ...
+
+
+@overload
+def conjecture(
+    _func: None = ...,
+    *,
+    id: Optional[str] = ...,
+    cases: Iterable[int] = ...,
+    sides: Optional[Sequence[str]] = ...,
+    given: Optional[Tuple[str, Hypothesis]] = ...,
+    expect: Optional[str] = ...,
+    **arguments: Spec,
+) -> Callable[[Callable[..., Any]], Conjecture]: ...
+
+
+def conjecture(
+    _func: Optional[Callable[..., Any]] = None,
+    *,
+    id: Optional[str] = None,
+    cases: Iterable[int] = DEFAULT_CASES,
+    sides: Optional[Sequence[str]] = None,
+    given: Optional[Tuple[str, Hypothesis]] = None,
+    expect: Optional[str] = None,
+    **arguments: Spec,
+) -> Union[Conjecture, Callable[[Callable[..., Any]], Conjecture]]:
     """Declares a conjecture: keyword arguments name a strategy per parameter of the function,
     which returns a relation (or a list of relations that must all hold: the engine judges the
     one with the smallest margin); its docstring is the statement.
@@ -105,7 +160,7 @@ def conjecture(_func=None, *, id: Optional[str] = None, cases=DEFAULT_CASES, sid
     arguments returning a bool or a margin): the hypothesis, which the search respects), `expect`
     ('holds' or 'refuted': the verdict you expect, for a test)."""
 
-    def wrap(func):
+    def wrap(func: Callable[..., Any]) -> Conjecture:
         c = Conjecture(func, arguments, id, cases, sides, given, expect)
         _REGISTERED.append(c)
         return c
@@ -113,6 +168,6 @@ def conjecture(_func=None, *, id: Optional[str] = None, cases=DEFAULT_CASES, sid
     return wrap(_func) if _func is not None else wrap
 
 
-def registered() -> list:
+def registered() -> List[Conjecture]:
     """Every conjecture declared so far in this process."""
     return list(_REGISTERED)

@@ -8,13 +8,16 @@ Options: --ssmcheck-budget (quick), --ssmcheck-seed (1), --ssmcheck-backend (aut
 
 from __future__ import annotations
 
+from typing import Any, Dict, List, Optional, Tuple, Union
+
 import pytest
 
 from . import _ssmcheck, check, claims
 from .conjecture import Conjecture, registered
+from .results import ClaimResult, Json
 
 
-def pytest_addoption(parser):
+def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("ssmcheck")
     group.addoption("--ssmcheck", action="store_true", help="collect the shipped ssmcheck claims as tests")
     group.addoption("--ssmcheck-budget", default="quick", choices=["quick", "standard", "deep"], help="budget of every claim and conjecture")
@@ -22,7 +25,7 @@ def pytest_addoption(parser):
     group.addoption("--ssmcheck-backend", default="auto", choices=["auto", "cpu", "cuda", "shim"], help="Monte Carlo backend")
 
 
-def _settings(config) -> dict:
+def _settings(config: pytest.Config) -> Dict[str, Any]:
     return {"budget": config.getoption("ssmcheck_budget"), "seed": config.getoption("ssmcheck_seed"), "backend": config.getoption("ssmcheck_backend")}
 
 
@@ -33,23 +36,23 @@ class ClaimFailed(Exception):
 class _Judged(pytest.Item):
     """An item whose failure is a verdict: its message is the result's explanation."""
 
-    def repr_failure(self, excinfo):
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         if isinstance(excinfo.value, ClaimFailed):
             return str(excinfo.value)
-        return super().repr_failure(excinfo)
+        return super().repr_failure(excinfo, style=style)
 
 
 class ClaimItem(_Judged):
     """One shipped claim. The first item to run checks every collected claim in one run (claims
     run concurrently, as in `ssmcheck check`), and each item reads its own result."""
 
-    def __init__(self, *, claim: dict, **kwargs):
+    def __init__(self, *, claim: Json, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.claim = claim
         self.add_marker(pytest.mark.ssmcheck)
         self.keywords[claim["family"]] = True
 
-    def runtest(self):
+    def runtest(self) -> None:
         cache = self.session.config.stash.setdefault(_RESULTS, {})
         if self.claim["id"] not in cache:
             ids = [i.claim["id"] for i in self.session.items if isinstance(i, ClaimItem) and i.claim["id"] not in cache]
@@ -59,50 +62,49 @@ class ClaimItem(_Judged):
         if not result.agrees:
             raise ClaimFailed(result.explain_failure())
 
-    def reportinfo(self):
+    def reportinfo(self) -> Tuple[str, Optional[int], str]:
         return "ssmcheck", None, f"{self.claim['id']} [{self.claim['status']}] {self.claim['source']['locus']}"
 
 
 class ConjectureItem(_Judged):
     """A conjecture declared in a test module."""
 
-    def __init__(self, *, conjecture: Conjecture, **kwargs):
+    def __init__(self, *, conjecture: Conjecture, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.conjecture = conjecture
 
-    def runtest(self):
+    def runtest(self) -> None:
         (result,) = check(self.conjecture, **_settings(self.config))
         expected = self.conjecture.expect or "holds"
         if not result.agrees or result.verdict != expected:
             raise ClaimFailed(f"expected {expected}\n" + result.explain_failure())
 
-    def reportinfo(self):
+    def reportinfo(self) -> Tuple[Any, Optional[int], str]:
         return self.path, None, f"conjecture {self.conjecture.id}"
 
 
-_RESULTS = pytest.StashKey[dict]()
+_RESULTS = pytest.StashKey[Dict[str, ClaimResult]]()
 
 
-def pytest_pycollect_makeitem(collector, name, obj):
+def pytest_pycollect_makeitem(collector: Union[pytest.Module, pytest.Class], name: str, obj: object) -> Optional[pytest.Item]:
     if isinstance(obj, Conjecture):
         return ConjectureItem.from_parent(collector, name=name, conjecture=obj)
     return None
 
 
 @pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(session, config, items):
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: List[pytest.Item]) -> None:
     # Before -k and -m deselect: the claims are items like any other.
     if config.getoption("ssmcheck"):
         own = {c.id for c in registered()}
         items.extend(ClaimItem.from_parent(session, name=c["id"], claim=c) for c in claims() if c["id"] not in own)
 
 
-def pytest_configure(config):
+def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "ssmcheck: a shipped ssmcheck claim")
-    config.ssmcheck_version = _ssmcheck.__version__
 
 
-def pytest_report_header(config):
+def pytest_report_header(config: pytest.Config) -> Optional[str]:
     if config.getoption("ssmcheck"):
         s = _settings(config)
         return f"ssmcheck {_ssmcheck.__version__}: shipped claims at budget {s['budget']}, seed {s['seed']}, backend {s['backend']}"

@@ -7,49 +7,61 @@ a tie when they overlap.
 Tolerances: `rtol` relative to the larger side, `atol` absolute; derive them from the rounding
 your computation can carry (`ssmcheck.rounding`), do not guess."""
 
+from __future__ import annotations
+
 import math
+from typing import Any, Dict, Sequence, SupportsFloat, Tuple, Union
+
+#: A relation as the engine reads it (`{"op": …, sides, tolerances}`).
+Relation = Dict[str, Any]
+#: An exact value's enclosure (lo, hi).
+Enclosure = Tuple[float, float]
+#: A side as given: a number, or an enclosure (a pair).
+SideLike = Union[SupportsFloat, Sequence[SupportsFloat]]
 
 
-def _side(x):
+def _side(x: SideLike) -> Union[float, Enclosure]:
     if isinstance(x, (tuple, list)) and len(x) == 2:
         lo, hi = float(x[0]), float(x[1])
         return (lo, hi)
+    if isinstance(x, Sequence):
+        raise TypeError(f"a side is a number or an enclosure (lo, hi), not a sequence of {len(x)}")
     return float(x)
 
 
-def enclosure(lo: float, hi: float) -> tuple:
+def enclosure(lo: float, hi: float) -> Enclosure:
     """An enclosure [lo, hi] of a side's exact value."""
     if not lo <= hi:
         raise ValueError(f"an enclosure needs lo ≤ hi, got ({lo}, {hi})")
     return (float(lo), float(hi))
 
 
-def le(lhs, rhs, rtol: float = 0.0, atol: float = 0.0) -> dict:
+def le(lhs: SideLike, rhs: SideLike, rtol: float = 0.0, atol: float = 0.0) -> Relation:
     """lhs ≤ rhs, relative margin (rhs − lhs + tol)/(|lhs| + |rhs| + atol)."""
     return {"op": "le", "lhs": _side(lhs), "rhs": _side(rhs), "rtol": float(rtol), "atol": float(atol)}
 
 
-def le_by(lhs, rhs, scale: float, rtol: float = 0.0, atol: float = 0.0) -> dict:
+def le_by(lhs: SideLike, rhs: SideLike, scale: float, rtol: float = 0.0, atol: float = 0.0) -> Relation:
     """lhs ≤ rhs with a margin linear in the gap, (rhs − lhs + tol)/scale: for sides that can be 0."""
     return {"op": "le_by", "lhs": _side(lhs), "rhs": _side(rhs), "scale": float(scale), "rtol": float(rtol), "atol": float(atol)}
 
 
-def ge_by(lhs, rhs, scale: float, rtol: float = 0.0, atol: float = 0.0) -> dict:
+def ge_by(lhs: SideLike, rhs: SideLike, scale: float, rtol: float = 0.0, atol: float = 0.0) -> Relation:
     """lhs ≥ rhs with a margin linear in the gap."""
     return {"op": "ge_by", "lhs": _side(lhs), "rhs": _side(rhs), "scale": float(scale), "rtol": float(rtol), "atol": float(atol)}
 
 
-def lt(lhs, rhs, scale: float = 1.0, rounding: float = 0.0) -> dict:
+def lt(lhs: SideLike, rhs: SideLike, scale: float = 1.0, rounding: float = 0.0) -> Relation:
     """The strict lhs < rhs, margin (rhs − lhs)/scale; equality within `rounding` (absolute) is a tie."""
     return {"op": "lt", "lhs": _side(lhs), "rhs": _side(rhs), "scale": float(scale), "atol": float(rounding)}
 
 
-def gt(lhs, rhs, scale: float = 1.0, rounding: float = 0.0) -> dict:
+def gt(lhs: SideLike, rhs: SideLike, scale: float = 1.0, rounding: float = 0.0) -> Relation:
     """The strict lhs > rhs."""
     return {"op": "gt", "lhs": _side(lhs), "rhs": _side(rhs), "scale": float(scale), "atol": float(rounding)}
 
 
-def close(got, want, rtol: float = 0.0, atol: float = 0.0) -> dict:
+def close(got: SupportsFloat, want: SupportsFloat, rtol: float = 0.0, atol: float = 0.0) -> Relation:
     """|got − want| ≤ rtol·|want| + atol."""
     if isinstance(got, tuple) or isinstance(want, tuple):
         raise TypeError("close() compares floats; for enclosures state le/ge on the difference")
@@ -57,11 +69,11 @@ def close(got, want, rtol: float = 0.0, atol: float = 0.0) -> dict:
     return {"op": "close", "err": err, "scale": max(abs(float(want)), math.ulp(0.0)), "rtol": float(rtol), "atol": float(atol)}
 
 
-def positive(x, scale: float = 1.0) -> dict:
+def positive(x: SideLike, scale: float = 1.0) -> Relation:
     """x > 0, margin x/scale."""
     return {"op": "positive", "x": _side(x), "scale": float(scale)}
 
 
-def reject(why: str) -> dict:
+def reject(why: str) -> Relation:
     """The instance does not meet the conjecture's assumptions (not counted as a case)."""
     return {"op": "reject", "why": str(why)}

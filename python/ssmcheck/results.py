@@ -7,9 +7,13 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional
+import os
+from typing import Any, Dict, Iterator, List, Optional, Union
 
 import numpy as np
+
+#: A JSON object as read.
+Json = Dict[str, Any]
 
 
 def _arrays(value: Any) -> Any:
@@ -48,11 +52,11 @@ class Violation:
     margin: float
     """Signed margin: negative when violated."""
     margin_formula: str
-    enclosure: Optional[dict] = None
+    enclosure: Optional[Json] = None
     """The sides' enclosures and the gap, when the relation was judged on intervals."""
 
     @classmethod
-    def from_json(cls, d: Optional[dict]) -> Optional["Violation"]:
+    def from_json(cls, d: Optional[Json]) -> Optional["Violation"]:
         if not d:
             return None
         return cls(d["relation"], d["lhs"], d["lhs_is"], d["rhs"], d["rhs_is"], d["margin"], d["margin_formula"], d.get("enclosure"))
@@ -78,16 +82,16 @@ class ClaimResult:
     statement: str
     cases: int
     margin: Optional[float]
-    counterexample: Optional[dict]
+    counterexample: Optional[Json]
     violation: Optional[Violation]
-    certificate: Optional[dict]
+    certificate: Optional[Json]
     correction: Optional[str]
     disagreement: Optional[str]
-    raw: dict = field(repr=False)
+    raw: Json = field(repr=False)
     """The claim's whole JSON record (source, error, control, details, figures, sizes)."""
 
     @classmethod
-    def from_json(cls, d: dict) -> "ClaimResult":
+    def from_json(cls, d: Json) -> "ClaimResult":
         return cls(
             id=d["id"],
             family=d["family"],
@@ -148,18 +152,18 @@ class Results:
     seed: int
     budget: str
     backend: Any
-    claims: list
-    raw: dict = field(repr=False)
+    claims: List[ClaimResult]
+    raw: Json = field(repr=False)
 
     @classmethod
-    def from_json(cls, d: dict) -> "Results":
+    def from_json(cls, d: Json) -> "Results":
         if d.get("tool") != "ssmcheck" or "claims" not in d:
             raise ValueError("not an ssmcheck results JSON (no 'tool': 'ssmcheck' and 'claims')")
         # A file from before the version field is of the first layout.
         _check_schema(str(d.get("schema_version", "1.0")))
         return cls(d["seed"], d["budget"], d["backend"], [ClaimResult.from_json(c) for c in d["claims"]], d)
 
-    def __getitem__(self, key) -> ClaimResult:
+    def __getitem__(self, key: Union[int, str]) -> ClaimResult:
         """A claim's result by id (`results["004.thm4"]`) or by position (`results[0]`)."""
         if isinstance(key, int):
             return self.claims[key]
@@ -168,13 +172,13 @@ class Results:
                 return c
         raise KeyError(key)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[ClaimResult]:
         return iter(self.claims)
 
     def __len__(self) -> int:
         return len(self.claims)
 
-    def disagreements(self) -> list:
+    def disagreements(self) -> List[ClaimResult]:
         """The claims whose verdict contradicts their status."""
         return [c for c in self.claims if not c.agrees]
 
@@ -182,7 +186,7 @@ class Results:
         return json.dumps(self.raw)
 
 
-def load(path) -> Results:
+def load(path: Union[str, "os.PathLike[str]"]) -> Results:
     """Reads a results JSON (`ssmcheck check --json`, a report's `results.json`)."""
     with open(Path(path), encoding="utf-8") as f:
         try:

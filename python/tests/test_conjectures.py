@@ -2,46 +2,50 @@
 both sides, certified on enclosures), hypotheses, and errors in the user's code."""
 
 import math
+from typing import Any, Dict, List
 
 import numpy as np
 import pytest
 
 import ssmcheck
 from ssmcheck import strategies as st
+from ssmcheck.models import Array
+from ssmcheck.relations import Relation
 
 
 @ssmcheck.conjecture(a=st.real(-4.0, -0.25), t=st.real(0.0, 10.0), expect="holds")
-def decay_is_monotone(a, t):
+def decay_is_monotone(a: float, t: float) -> Relation:
     """e^{a(t+1)} ≤ e^{at} for a < 0 (both sides rounded once: 1 ulp each, so rtol 2u)."""
     return ssmcheck.le(math.exp(a * (t + 1)), math.exp(a * t), rtol=2 * ssmcheck.rounding.UNIT)
 
 
 @ssmcheck.conjecture(x=st.grid(0.0, 4.0, 1 / 64), expect="refuted", sides=("x²", "2x"))
-def square_at_most_double(x):
+def square_at_most_double(x: float) -> Relation:
     """x² ≤ 2x on [0, 4] (false above 2)."""
     return ssmcheck.le(x * x, 2 * x)
 
 
 @ssmcheck.conjecture(x=st.grid(0.0, 4.0, 1 / 64), expect="refuted")
-def square_below_three_enclosed(x):
+def square_below_three_enclosed(x: float) -> Relation:
     """x² ≤ 3 on [0, 4], sides as exact enclosures (the products of 1/64-grid points are exact)."""
     return ssmcheck.le(ssmcheck.enclosure(x * x, x * x), ssmcheck.enclosure(3.0, 3.0))
 
 
 @ssmcheck.conjecture(v=st.grid_vec(4, -2.0, 2.0, 0.25), given=("some entry is positive", lambda v: bool(np.any(v > 0))), expect="holds")
-def max_is_positive_given_a_positive_entry(v):
+def max_is_positive_given_a_positive_entry(v: Array) -> Relation:
     """max v > 0 when some entry of v is positive."""
     return ssmcheck.positive(float(np.max(v)))
 
 
-def test_a_true_conjecture_holds():
+def test_a_true_conjecture_holds() -> None:
     (r,) = ssmcheck.check(decay_is_monotone, budget="quick")
     assert r.verdict == "holds" and r.agrees and r.cases >= 200
 
 
-def test_a_false_conjecture_is_refuted_shrunk_with_both_sides():
+def test_a_false_conjecture_is_refuted_shrunk_with_both_sides() -> None:
     (r,) = ssmcheck.check(square_at_most_double, budget="quick")
     assert r.verdict == "refuted" and r.agrees
+    assert r.counterexample is not None and r.violation is not None and r.certificate is not None
     x = float(r.counterexample["x"])
     assert 2.0 < x <= 2.25  # shrunk toward the boundary 2 on the 1/64 grid
     assert r.violation.lhs == x * x and r.violation.rhs == 2 * x
@@ -49,26 +53,26 @@ def test_a_false_conjecture_is_refuted_shrunk_with_both_sides():
     assert r.certificate["status"] == "not_certified"  # float sides: no enclosure
 
 
-def test_a_refutation_on_enclosures_is_certified():
+def test_a_refutation_on_enclosures_is_certified() -> None:
     (r,) = ssmcheck.check(square_below_three_enclosed, budget="quick")
-    assert r.verdict == "refuted"
+    assert r.verdict == "refuted" and r.certificate is not None
     assert r.certificate["status"] == "certified"
 
 
-def test_the_hypothesis_is_respected():
+def test_the_hypothesis_is_respected() -> None:
     (r,) = ssmcheck.check(max_is_positive_given_a_positive_entry, budget="quick")
     assert r.verdict == "holds"
 
 
-def test_a_conjecture_is_callable_and_listed():
+def test_a_conjecture_is_callable_and_listed() -> None:
     assert square_at_most_double(1.0)["op"] == "le"
     ids = {m["id"] for m in ssmcheck.claims()}
     assert "user.square_at_most_double" in ids
 
 
-def test_an_error_in_the_conjecture_is_raised_with_its_instance():
+def test_an_error_in_the_conjecture_is_raised_with_its_instance() -> None:
     @ssmcheck.conjecture(x=st.real(0.0, 1.0))
-    def broken(x):
+    def broken(x: float) -> Relation:
         """Raises."""
         raise RuntimeError("boom")
 
@@ -76,44 +80,44 @@ def test_an_error_in_the_conjecture_is_raised_with_its_instance():
         ssmcheck.check(broken, budget="quick")
 
 
-def test_a_missing_statement_or_strategy_is_refused():
+def test_a_missing_statement_or_strategy_is_refused() -> None:
     with pytest.raises(ValueError, match="docstring"):
         ssmcheck.conjecture(x=st.real(0, 1))(lambda x: ssmcheck.le(x, 1))
     with pytest.raises(ValueError, match="strategies"):
 
         @ssmcheck.conjecture(y=st.real(0, 1))
-        def wrong(x):
+        def wrong(x: float) -> Relation:
             """x."""
             return ssmcheck.le(x, 1)
 
 
 @ssmcheck.conjecture(a=st.log_uniform(1e-3, 4.0), x=st.inputs(20, 3.0), expect="holds")
-def s6_lrd_is_monotone(a, x):
+def s6_lrd_is_monotone(a: float, x: Array) -> List[Relation]:
     """For S6 with one stable mode a < 0, B = 1, Δ = softplus(x): |LRD(1+k, 1)| is non-increasing in k ≤ 19."""
     lrd = [abs(ssmcheck.models.lrd_eq10([-a], [1.0], [0.0], x, t=1, k=k, w=1.0)[0]) for k in range(20)]
     return [ssmcheck.le(lrd[k + 1], lrd[k], rtol=4 * ssmcheck.rounding.UNIT) for k in range(19)]
 
 
-def test_the_readme_twin_of_the_rust_example_holds():
+def test_the_readme_twin_of_the_rust_example_holds() -> None:
     (r,) = ssmcheck.check(s6_lrd_is_monotone, budget="quick")
     assert r.verdict == "holds" and r.cases >= 200
 
 
 @ssmcheck.conjecture(m=st.s6(3), inst=st.mqar(3, 5, 16), c=st.complex_diagonal(2), expect="holds")
-def structured_draws_arrive_as_the_suites_instances(m, inst, c):
+def structured_draws_arrive_as_the_suites_instances(m: Dict[str, Any], inst: Dict[str, Any], c: Array) -> List[Relation]:
     """An S6 model's modes are stable, an MQAR sequence has one query per key, complex modes have negative real parts."""
     queries = sum(t is not None for t in inst["targets"])
     return [ssmcheck.positive(-max(m["a"])), ssmcheck.le(queries, 3), ssmcheck.le(3, queries), ssmcheck.positive(-float(np.max(c[:, 0])))]
 
 
-def test_structured_strategies_reach_python():
+def test_structured_strategies_reach_python() -> None:
     (r,) = ssmcheck.check(structured_draws_arrive_as_the_suites_instances, budget="quick")
     assert r.verdict == "holds" and r.cases >= 200
 
 
-def test_a_conjecture_declared_without_a_source_file_works():
+def test_a_conjecture_declared_without_a_source_file_works() -> None:
     # As in a REPL or a notebook cell: exec'd code has no file inspect can read.
-    namespace = {"ssmcheck": ssmcheck, "st": st}
+    namespace: Dict[str, Any] = {"ssmcheck": ssmcheck, "st": st}
     exec(
         "@ssmcheck.conjecture(x=st.real(0.0, 1.0), expect='holds')\n"
         "def in_a_cell(x):\n"
@@ -126,7 +130,7 @@ def test_a_conjecture_declared_without_a_source_file_works():
     assert ssmcheck.explain("user.in_a_cell")["source"]["locus"].startswith("<string>:")
 
 
-def test_the_rounding_bounds_are_the_engines():
+def test_the_rounding_bounds_are_the_engines() -> None:
     assert ssmcheck.rounding.UNIT == 2.0 ** -53
     assert ssmcheck.rounding.UNDERFLOW == 5e-324
     assert ssmcheck.rounding.gamma(10) == 10 * 2.0 ** -53 / (1 - 10 * 2.0 ** -53)

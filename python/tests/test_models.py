@@ -1,16 +1,18 @@
 """The numpy models agree with independent numpy recurrences of the same formulas."""
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from ssmcheck import models
+from ssmcheck.models import Array
 
 
-def _softplus(x):
+def _softplus(x: npt.ArrayLike) -> Array:
     return np.logaddexp(0.0, x)
 
 
-def test_selective_scan_is_the_s6_recurrence():
+def test_selective_scan_is_the_s6_recurrence() -> None:
     rng = np.random.default_rng(1)
     L, d, N = 12, 3, 4
     u, delta = rng.normal(size=(L, d)), rng.normal(size=(L, d))
@@ -30,7 +32,7 @@ def test_selective_scan_is_the_s6_recurrence():
     assert np.max(np.abs(models.selective_scan(u, delta, 2 * A, B, C, delta_softplus=True) - ref)) > 1e-3
 
 
-def test_lrd_eq10_is_the_product_of_decays_times_bbar():
+def test_lrd_eq10_is_the_product_of_decays_times_bbar() -> None:
     a = np.array([-0.5, -1.5])
     x = np.array([0.3, -1.0, 0.7, 0.2])
     w, bias = 1.2, -0.4
@@ -40,7 +42,7 @@ def test_lrd_eq10_is_the_product_of_decays_times_bbar():
     assert np.allclose(lrd, ref, rtol=1e-13, atol=0)
 
 
-def test_interaction_states_follow_eq13():
+def test_interaction_states_follow_eq13() -> None:
     A = np.array([[-1.0, 0.2], [0.0, -0.5]])
     B, G, W = np.array([1.0, 0.5]), np.array([0.1, -0.2]), np.array([0.3, 0.4])
     x = np.array([0.5, -1.0, 2.0])
@@ -58,7 +60,7 @@ def test_interaction_states_follow_eq13():
         assert np.allclose(hs[t], h, rtol=1e-12, atol=1e-15)
 
 
-def test_ssd_is_the_scalar_decay_recurrence():
+def test_ssd_is_the_scalar_decay_recurrence() -> None:
     rng = np.random.default_rng(2)
     L, H, P, N = 10, 2, 3, 4
     x = rng.normal(size=(L, H, P))
@@ -74,7 +76,7 @@ def test_ssd_is_the_scalar_decay_recurrence():
             assert np.allclose(y[t, h], ref, rtol=1e-12, atol=1e-14 * np.abs(state).max())
 
 
-def test_the_mqar_constructions_answer_every_query():
+def test_the_mqar_constructions_answer_every_query() -> None:
     inst = models.mqar_instance(keys=4, values=6, length=24, seed=3)
     assert sum(t is not None for t in inst["targets"]) == 4
     for theorem, activation in [(2, "relu"), (3, "relu"), (3, "silu"), (4, "relu")]:
@@ -88,7 +90,7 @@ def test_the_mqar_constructions_answer_every_query():
     assert any(int(np.argmax(q["logits"])) != q["target"] for q in small["queries"])
 
 
-def test_lemma3s_induction_head_recalls_what_followed():
+def test_lemma3s_induction_head_recalls_what_followed() -> None:
     tokens = [0, 3, 1, 2, 0]  # the last 0 was followed by 3
     out = models.induction_lemma3(tokens, vocab=4)
     assert out["targets"][-1] == 3
@@ -99,7 +101,7 @@ def test_lemma3s_induction_head_recalls_what_followed():
     assert int(np.argmax(models.induction_lemma3([0, 3, 1, 2, 1], vocab=4)["logits"][-1])) == 2
 
 
-def test_the_copy_construction_copies_exactly():
+def test_the_copy_construction_copies_exactly() -> None:
     rng = np.random.default_rng(4)
     for n in (6, 60):  # the full block, and the sparse state beyond 48
         x = rng.normal(size=(n, 3))

@@ -1,0 +1,57 @@
+"""Type information for the Rust extension `ssmcheck._ssmcheck` (python/src): the engine behind a
+few functions that trade JSON text with the Python package, which turns it into objects. Every
+function raises `ValueError` with the engine's one-line message on bad input."""
+
+from typing import Any, Optional, Sequence
+
+__version__: str
+
+def claims(ids: Sequence[str], family: Optional[str], conjectures: Sequence[Any]) -> str:
+    """The selected claims' metadata as a JSON list."""
+
+def check(
+    ids: Sequence[str],
+    family: Optional[str],
+    budget: str,
+    seed: int,
+    backend: str,
+    progress: bool,
+    json: Optional[str],
+    shard: Optional[str],
+    conjectures: Sequence[Any],
+) -> str:
+    """Runs the selected claims; their results JSON (a shard's: the claims it ran whole)."""
+
+def replay(id: str, instance: str, control: bool, conjectures: Sequence[Any]) -> str:
+    """Re-evaluates one instance (JSON) through a claim's check or its control; JSON out."""
+
+def report(out: str, budget: str, seed: int, backend: str, progress: bool, from_files: Sequence[str], conjectures: Sequence[Any]) -> str:
+    """Runs (or reads `from_files`) and writes the report into `out`; the results JSON."""
+
+def selective_scan(
+    d: int, n: int, length: int, delta: Sequence[float], a: Sequence[float], b: Sequence[float], c: Sequence[float], u: Sequence[float], delta_softplus: bool
+) -> list[float]:
+    """Mamba's S6 selective scan over d channels (flat row-major arrays); y as a flat list."""
+
+def lrd_eq10(
+    a: Sequence[float], b_bias: Sequence[float], b_weight: Sequence[float], w: Optional[float], bias: float, delta: float, zoh: bool, x: Sequence[float], t: int, k: int
+) -> list[float]:
+    """004 eq (10) on a diagonal SSM with one input channel: LRD(t+k, t) per mode."""
+
+def interaction_states(a: Sequence[Sequence[float]], b: Sequence[float], delta: float, g: Sequence[float], w: Sequence[float], x: Sequence[float]) -> list[float]:
+    """The 004 interaction-term SSM's states, flat."""
+
+def mqar_instance(keys: int, values: int, length: int, seed: int, index: int) -> str:
+    """A seeded MQAR instance as JSON."""
+
+def mqar_construction(instance: str, theorem: int, slots: int, silu: bool) -> str:
+    """000 Theorem 2, 3 or 4's construction run on an MQAR instance (JSON in and out)."""
+
+def induction_lemma3(tokens: Sequence[int], vocab: int, slots: int, w: float, shift: float) -> str:
+    """000 Lemma 3's layer on a token sequence (JSON out)."""
+
+def copy_theorem2(xs: Sequence[Sequence[float]], pos: Sequence[int]) -> str:
+    """003 Theorem 2's exact-copy construction (JSON out)."""
+
+def rounding_bounds(n: int) -> tuple[float, float, float, float]:
+    """The rounding bounds of a length-n computation (see `ssmcheck.rounding`)."""
