@@ -92,6 +92,17 @@ enum Command {
         #[arg(long)]
         control: bool,
     },
+    /// Check (or with `--write` rewrite) the claim tables generated from the registry in
+    /// documents: the blocks between `<!-- generated: status FAMILY -->` (or `errata FAMILY`,
+    /// `counts`) and `<!-- end generated -->`; exits non-zero naming each stale file.
+    Tables {
+        /// The documents (the suite's: README.md proofs/*.md).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Rewrite the stale blocks in place.
+        #[arg(long)]
+        write: bool,
+    },
     /// Show a claim's statement, source, correction and check.
     Explain {
         /// Claim id.
@@ -308,6 +319,7 @@ fn main_inner(cli: Cli, registry: &Registry) -> Result<bool> {
             Ok(true)
         }
         Command::Replay { id, counterexample, control } => replay(registry, &id, &counterexample, control),
+        Command::Tables { files, write } => tables(registry, &files, write),
         Command::Explain { id } => {
             let c = registry.get(&id)?;
             let m = &c.meta;
@@ -385,4 +397,25 @@ pub fn main_with(registry: Registry) -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// `ssmcheck tables`: every file's generated blocks against the registry; with `write`, stale
+/// ones are rewritten (atomically). `Ok(false)` when a file is stale and not rewritten.
+fn tables(registry: &Registry, files: &[PathBuf], write: bool) -> Result<bool> {
+    let mut fresh = true;
+    for path in files {
+        let text = std::fs::read_to_string(path).map_err(|source| Error::Io { action: "read", path: path.clone(), source })?;
+        let new = crate::claim::tables::regenerate(&text, registry).map_err(|e| Error::InvalidParameter(format!("{}: {e}", path.display())))?;
+        if new == text {
+            continue;
+        }
+        if write {
+            crate::report::write_atomically(path, new.as_bytes())?;
+            println!("updated {}", path.display());
+        } else {
+            eprintln!("{}: its generated claim tables differ from the registry (`ssmcheck tables --write {}`)", path.display(), path.display());
+            fresh = false;
+        }
+    }
+    Ok(fresh)
 }

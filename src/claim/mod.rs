@@ -30,6 +30,7 @@ pub mod runner;
 pub mod search;
 pub mod source;
 pub mod statistical;
+pub mod tables;
 pub mod tolerance;
 pub mod trial;
 pub mod verdict;

@@ -100,84 +100,53 @@ fn every_erratum_says_what_kind_of_error_it_is_with_what_the_kind_needs() {
     assert!(registry.iter().filter(|c| c.meta.status != Status::Erratum).all(|c| c.meta.error.is_none()));
 }
 
-/// The rows `| `id` | … |` of a family's proofs file, split into trimmed cells.
-fn proof_rows(family: &Family) -> Vec<Vec<String>> {
-    let path = format!("{}/proofs/{}.md", env!("CARGO_MANIFEST_DIR"), family.name());
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    text.lines()
-        .filter(|l| l.starts_with("| `"))
-        .map(|l| l.trim_matches('|').split(" | ").map(|cell| cell.trim().trim_matches('`').replace("\\|", "|")).collect())
-        .collect()
-}
-
 #[test]
-fn the_proofs_tables_match_the_registry() {
-    // Each family's proofs file lists every claim with its status, and every erratum with the
-    // kind and particulars `explain` prints, word for word: the documents cannot drift.
+fn the_documents_claim_tables_are_generated_from_the_registry() {
+    // The README's counts and each family's status and errata tables in proofs/ are generated
+    // from the registry (`ssmcheck tables --write README.md proofs/*.md`): a claim added or
+    // relabelled without regenerating them fails here. Every family has its status table, and a
+    // family with errata its errata table (kind and particulars word for word `explain`'s).
     let registry = ssmcheck::claims::registry();
+    let root = env!("CARGO_MANIFEST_DIR");
+    let read = |path: &str| std::fs::read_to_string(format!("{root}/{path}")).unwrap_or_else(|e| panic!("{path}: {e}"));
     let mut problems = vec![];
+    let mut documents = vec!["README.md".to_string()];
     for family in registry.families() {
-        let rows = proof_rows(family);
-        for c in registry.iter().filter(|c| &c.meta.family == family && c.meta.status != Status::Conjecture) {
-            let id = c.meta.id.as_str();
-            let status = c.meta.status.name();
-            if !rows.iter().any(|r| r[0] == id && r.get(1).is_some_and(|s| s.eq_ignore_ascii_case(status))) {
-                problems.push(format!("proofs/{family}.md: no status row for {id} ({status})"));
-            }
-            if let Some(e) = &c.meta.error {
-                match rows.iter().find(|r| r[0] == id && r.get(1).map(String::as_str) == Some(e.kind.name())) {
-                    None => problems.push(format!("proofs/{family}.md: no errata row for {id} ({})", e.kind.name())),
-                    Some(row) if row[2..].join(" | ") != e.detail => problems.push(format!(
-                        "proofs/{family}.md: {id}'s particulars differ from the claim's:\n  doc:   {}\n  claim: {}",
-                        row[2..].join(" | "),
-                        e.detail
-                    )),
-                    Some(_) => {}
-                }
-            }
+        let path = format!("proofs/{family}.md");
+        let text = read(&path);
+        if !text.contains(&format!("<!-- generated: status {family} -->")) {
+            problems.push(format!("{path}: no generated status table"));
         }
-        for r in &rows {
-            if registry.get(&r[0]).is_err() {
-                problems.push(format!("proofs/{family}.md lists {} which is not a claim", r[0]));
-            }
+        let errata = registry.iter().any(|c| &c.meta.family == family && c.meta.status == Status::Erratum);
+        if errata && !text.contains(&format!("<!-- generated: errata {family} -->")) {
+            problems.push(format!("{path}: no generated errata table"));
+        }
+        documents.push(path);
+    }
+    if !read("README.md").contains("<!-- generated: counts -->") {
+        problems.push("README.md: no generated counts".into());
+    }
+    for path in &documents {
+        let text = read(path);
+        if ssmcheck::claim::tables::regenerate(&text, &registry).unwrap() != text {
+            problems.push(format!("{path}: stale generated tables (run `ssmcheck tables --write {path}`)"));
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
-/// The number right after `prefix` in `text` (panics naming the prefix when absent).
-fn number_after(text: &str, prefix: &str) -> usize {
-    let at = text.find(prefix).unwrap_or_else(|| panic!("README: no '{prefix}'")) + prefix.len();
-    text[at..].chars().take_while(char::is_ascii_digit).collect::<String>().parse().unwrap_or_else(|_| panic!("README: no number after '{prefix}'"))
-}
-
 #[test]
-fn the_readme_counts_are_the_registrys() {
-    // The README's claim counts (per family, in all, errata and their kinds) are what
-    // `ssmcheck list` shows: a claim added or relabelled without the README fails here.
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap().split_whitespace().collect::<Vec<_>>().join(" ");
-    let registry = ssmcheck::claims::registry();
-    let all: Vec<&Claim> = registry.iter().collect();
-    for family in registry.families() {
-        let n = all.iter().filter(|c| &c.meta.family == family).count();
-        assert_eq!(number_after(&text, &format!("**{}** (", family.name())), n, "README: the {family} family's count");
-    }
-    let errata: Vec<&&Claim> = all.iter().filter(|c| c.meta.status == Status::Erratum).collect();
-    assert_eq!(number_after(&text, "Of the "), all.len(), "README: the number of claims");
-    assert_eq!(number_after(&text, &format!("Of the {}, ", all.len())), errata.len(), "README: the number of errata");
-    let kinds = [
-        (ErrorKind::FalseStatement, "false statements"),
-        (ErrorKind::ProofStep, "failed proof steps"),
-        (ErrorKind::Construction, "failed constructions"),
-        (ErrorKind::Typo, "typos"),
-        (ErrorKind::Precision, "precision failures"),
-        (ErrorKind::Reading, "readings"),
-    ];
-    let by_kind: Vec<String> = kinds
-        .iter()
-        .map(|(kind, words)| format!("{} {words}", errata.iter().filter(|c| c.meta.error.as_ref().is_some_and(|e| e.kind == *kind)).count()))
-        .collect();
-    assert!(text.contains(&format!("({}", by_kind.join(", "))), "README: the errata by kind should read ({}", by_kind.join(", "));
+fn the_tables_command_fails_on_a_stale_file_and_rewrites_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("doc.md");
+    std::fs::write(&path, "# Doc\n\n<!-- generated: errata decay -->\n| stale |\n<!-- end generated -->\n").unwrap();
+    let p = path.to_str().unwrap();
+    let out = crate::common::ssmcheck(&["tables", p]);
+    assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("differ from the registry"));
+    assert!(crate::common::ssmcheck(&["tables", "--write", p]).status.success());
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("| `004.cor1.printed` | false statement |") && !text.contains("stale"), "{text}");
+    assert!(crate::common::ssmcheck(&["tables", p]).status.success());
 }
 
 #[test]
