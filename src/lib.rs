@@ -35,6 +35,7 @@
 
 pub mod bench;
 pub mod claim;
+#[cfg(feature = "families")]
 pub mod claims;
 #[cfg(feature = "cli")]
 pub mod cli;
@@ -103,7 +104,12 @@ pub mod prelude {
 /// - `cases = [quick, standard, deep]`, `search = Search::Off`;
 /// - `sides = ("what lhs is", "what rhs is")` for the refutation's record;
 /// - `id = "mine.name"`, `family = Family::new("mine")`, `source = ("whose", "where")`;
-/// - `expect = VerdictKind::Holds` (or `Refuted`): `cargo test` fails on another verdict.
+/// - `expect = VerdictKind::Holds` (or `Refuted`): `cargo test` fails on another verdict;
+/// - `control = ("what is mutated", mutated)`: a negative control, `mutated` an `Eval` of the same
+///   arguments stating a mutant of the conjecture (a constant tightened, a term dropped). It runs
+///   over the same strategies with the same options, and when the conjecture holds it must refute
+///   the mutant at the same sample size, or the claim disagrees (as a theorem's control): evidence
+///   that the check can fail.
 ///
 /// A Monte Carlo statement takes the run's [`Trial`](claim::Trial) as its first parameter,
 /// `trial: &Trial` (seed, budget, named sizes and streams keyed by the instance):
@@ -138,30 +144,54 @@ macro_rules! conjecture {
         $(#[doc = $doc])+
         pub fn $name() -> $crate::claim::Claim {
             let property = $crate::claim::property_in([200, 2000, 20000], ($($strategy,)+), |$trial: &$crate::claim::Trial, ($($arg,)+)| $body);
-            $crate::conjecture!(@finish property [$($doc)+] $opts $name [$($arg)+])
+            $crate::conjecture!(@finish property [$($doc)+] $opts $name [$($arg)+] [trial $trial ($($strategy,)+)])
         }
     };
     (@build [$($doc:literal)+] $opts:tt $name:ident ($($arg:ident in $strategy:expr),+ $(,)?) $body:block) => {
         $(#[doc = $doc])+
         pub fn $name() -> $crate::claim::Claim {
             let property = $crate::claim::property([200, 2000, 20000], ($($strategy,)+), |($($arg,)+)| $body);
-            $crate::conjecture!(@finish property [$($doc)+] $opts $name [$($arg)+])
+            $crate::conjecture!(@finish property [$($doc)+] $opts $name [$($arg)+] [plain ($($strategy,)+)])
         }
     };
-    (@finish $p:ident [$($doc:literal)+] [$($opts:tt)*] $name:ident $args:tt) => {{
+    (@finish $p:ident [$($doc:literal)+] [$($opts:tt)*] $name:ident $args:tt $make:tt) => {{
         let statement = [$($doc),+].iter().map(|l| l.trim()).collect::<Vec<_>>().join(" ");
         #[allow(unused_mut)]
         let mut meta = $crate::claim::ConjectureOptions::new(concat!("user.", stringify!($name)), ("user", concat!(file!(), ":", line!())));
         $crate::conjecture!(@names $p $args);
         $crate::conjecture!(@opts $p meta $args $($opts)*);
+        $crate::conjecture!(@control meta $args $make [$($opts)*] $($opts)*);
         meta.claim(&statement, $p)
     }};
+    // The negative control: the mutated statement over the same strategies, with every option
+    // the conjecture has (hypothesis, cases, search, sides), so it is the same check.
+    (@control $m:ident $args:tt $make:tt $all:tt $(,)?) => {};
+    (@control $m:ident [$($arg:ident)+] $make:tt [$($all:tt)*] control = ($what:expr, $mutant:expr) $(, $($rest:tt)*)?) => {
+        let control = $crate::conjecture!(@mutant $make [$($arg)+] $mutant);
+        $crate::conjecture!(@names control [$($arg)+]);
+        #[allow(unused_mut)]
+        let mut options = $crate::claim::ConjectureOptions::new("", ("", ""));
+        $crate::conjecture!(@opts control options [$($arg)+] $($all)*);
+        $m.control = Some($crate::claim::Control { mutation: $what.to_string(), check: Box::new(control) });
+    };
+    (@control $m:ident $args:tt $make:tt $all:tt $key:ident = $v:expr $(, $($rest:tt)*)?) => {
+        $crate::conjecture!(@control $m $args $make $all $($($rest)*)?);
+    };
+    (@mutant [plain ($($strategy:expr,)+)] [$($arg:ident)+] $mutant:expr) => {
+        $crate::claim::property([200, 2000, 20000], ($($strategy,)+), |($($arg,)+)| $mutant)
+    };
+    (@mutant [trial $trial:ident ($($strategy:expr,)+)] [$($arg:ident)+] $mutant:expr) => {
+        $crate::claim::property_in([200, 2000, 20000], ($($strategy,)+), |$trial: &$crate::claim::Trial, ($($arg,)+)| $mutant)
+    };
     // The counterexample names its arguments.
     (@names $p:ident [$($arg:ident)+]) => {
         let $p = $p.expand(|($($arg,)+)| $crate::serde_json::json!({ $(stringify!($arg): $arg),+ }));
     };
-    // The `#[with(…)]` options, one at a time.
+    // The `#[with(…)]` options, one at a time (the control is built after them, by `@control`).
     (@opts $p:ident $m:ident $args:tt $(,)?) => {};
+    (@opts $p:ident $m:ident $args:tt control = ($what:expr, $mutant:expr) $(, $($rest:tt)*)?) => {
+        $crate::conjecture!(@opts $p $m $args $($($rest)*)?);
+    };
     (@opts $p:ident $m:ident [$($arg:ident)+] given = ($what:expr, $cond:expr) $(, $($rest:tt)*)?) => {
         let $p = $p.given($what, |($($arg,)+)| if $cond { 1.0 } else { -1.0 });
         $crate::conjecture!(@opts $p $m [$($arg)+] $($($rest)*)?);

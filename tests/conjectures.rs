@@ -40,7 +40,11 @@ ssmcheck::conjecture! {
 
 ssmcheck::conjecture! {
     /// e^{tA} of a stable Jordan block A = [[−1, 10], [0, −1]] has its corner entry 10t·e^{−t} at most 10/e, for t ∈ [0, 60]: with enclosures of e^{tA}, no tolerance is needed, and ties (t = 1) are not refutations.
-    #[with(sides = ("(e^{tA})₁₂, enclosed", "10/e, enclosed"))]
+    #[with(sides = ("(e^{tA})₁₂, enclosed", "10/e, enclosed"), control = ("the bound 10/e lowered to 1", {
+        // Violated for t in about [0.11, 3.6], 6% of the draws: 200 miss it with probability 10⁻⁵.
+        let e = ssmcheck::math::interval::expm(&[vec![-t, 10.0 * t], vec![0.0, -t]]);
+        Eval::le(e[0][1], Interval::exact(1.0), Tolerance::NONE)
+    }))]
     fn jordan_corner_is_bounded(t in strategy::real(0.0, 60.0)) {
         let e = ssmcheck::math::interval::expm(&[vec![-t, 10.0 * t], vec![0.0, -t]]);
         Eval::le(e[0][1], Interval::exact(10.0) / Interval::exact(1.0).exp(), Tolerance::NONE)

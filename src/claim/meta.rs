@@ -359,9 +359,8 @@ impl Claim {
 }
 
 /// What [`conjecture!`](crate::conjecture) collects from its `#[with(…)]` line besides the
-/// property: the claim's id, family, source and expected verdict. Plumbing of the macro; a
-/// conjecture written with the builder sets these on [`Claim`] directly.
-#[derive(Clone, Debug)]
+/// property: the claim's id, family, source, expected verdict and negative control. Plumbing of
+/// the macro; a conjecture written with the builder sets these on [`Claim`] directly.
 pub struct ConjectureOptions {
     /// The claim's id (`user.<name>` by default).
     pub id: String,
@@ -371,16 +370,20 @@ pub struct ConjectureOptions {
     pub source: (String, String),
     /// The verdict its author expects, if any.
     pub expect: Option<super::verdict::VerdictKind>,
+    /// Its negative control, if any: what is mutated, and the same check of the mutated
+    /// statement, which must refute it whenever the conjecture holds.
+    pub control: Option<Control>,
 }
 
 impl ConjectureOptions {
     /// The defaults for a conjecture with id `id`, stated at `source`.
     pub fn new(id: &str, source: (&str, &str)) -> ConjectureOptions {
-        ConjectureOptions { id: id.into(), family: Family::USER, source: (source.0.into(), source.1.into()), expect: None }
+        ConjectureOptions { id: id.into(), family: Family::USER, source: (source.0.into(), source.1.into()), expect: None, control: None }
     }
     /// The conjecture: `statement` judged by `check`, with these options.
     pub fn claim(self, statement: &str, check: impl Check + 'static) -> Claim {
-        let claim = Claim::conjecture(&self.id, self.family, statement, check).source(self.source.0.as_str(), &self.source.1, statement);
+        let mut claim = Claim::conjecture(&self.id, self.family, statement, check).source(self.source.0.as_str(), &self.source.1, statement);
+        claim.control = self.control;
         match self.expect {
             Some(v) => claim.expect(v),
             None => claim,

@@ -31,16 +31,17 @@ fn execute(check: &dyn Check, ctx: &Context) -> Outcome {
 fn agreement(claim: &Claim, verdict: &Verdict, cases: u64, control: Option<&ControlResult>) -> Option<String> {
     match (claim.meta.status, verdict) {
         (_, Verdict::Skipped { .. }) => None,
-        (Status::Conjecture, v) => claim.expected.filter(|e| *e != v.tag()).map(|e| format!("the conjecture was expected to be {e}, and is {}", v.tag())),
+        // A conjecture's control, when it has one, is judged as a theorem's when it holds.
+        (Status::Conjecture, v) => claim
+            .expected
+            .filter(|e| *e != v.tag())
+            .map(|e| format!("the conjecture was expected to be {e}, and is {}", v.tag()))
+            .or_else(|| if matches!(v, Verdict::Holds { .. }) { control.and_then(|c| undetected(c, cases)) } else { None }),
         (Status::Erratum, Verdict::Refuted { .. }) => None,
         (Status::Erratum, v) => Some(format!("the printed statement was not refuted by the search ({})", v.tag())),
         (Status::Theorem, Verdict::Holds { .. }) => match control {
             None => Some("theorem without a negative control".into()),
-            Some(c) if !c.detected => Some(format!("negative control '{}' not refuted ({}): the check may be unable to fail", c.mutation, c.result.verdict)),
-            Some(c) if c.result.cases != cases => {
-                Some(format!("negative control '{}' ran on {} cases, the claim on {cases}: it must run at the same sample size", c.mutation, c.result.cases))
-            }
-            Some(_) => None,
+            Some(c) => undetected(c, cases),
         },
         (Status::Theorem, v) => Some(format!("theorem not confirmed: {}", v.tag())),
         // Either outcome of an experiment is a finding; a control that is not detected or a run
@@ -53,6 +54,18 @@ fn agreement(claim: &Claim, verdict: &Verdict, cases: u64, control: Option<&Cont
             Some(_) => None,
         },
         (Status::Experiment, v) => Some(format!("experiment not decided: {}", v.tag())),
+    }
+}
+
+/// Why a negative control does not show that the check of a claim that holds on `cases` cases can
+/// fail: it was not refuted, or it ran at another sample size.
+fn undetected(c: &ControlResult, cases: u64) -> Option<String> {
+    if !c.detected {
+        Some(format!("negative control '{}' not refuted ({}): the check may be unable to fail", c.mutation, c.result.verdict))
+    } else if c.result.cases != cases {
+        Some(format!("negative control '{}' ran on {} cases, the claim on {cases}: it must run at the same sample size", c.mutation, c.result.cases))
+    } else {
+        None
     }
 }
 

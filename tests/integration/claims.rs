@@ -2,7 +2,6 @@
 //! the quick budget, and the errata's certificates, are `tests/each_claim/main.rs`.)
 
 use ssmcheck::claim::{ErrorKind, Status};
-use ssmcheck::prelude::*;
 
 #[test]
 fn the_registry_is_sound() {

@@ -7,6 +7,7 @@
 mod claims;
 mod cli;
 mod common;
+mod conjecture_controls;
 mod copy_counterexamples;
 mod cot_counterexamples;
 mod counterexamples;
