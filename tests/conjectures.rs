@@ -52,9 +52,9 @@ ssmcheck::conjecture! {
 }
 
 ssmcheck::conjecture! {
-    /// False (10/e ≈ 3.679 is attained at t = 1): the corner entry of e^{tA} above is at most 3.6. Its refutation is certified: the enclosures of both sides are disjoint at the counterexample.
+    /// False (10/e ≈ 3.679 is attained at t = 1): the corner entry of e^{tA} above is at most 3.6 for t ∈ [0, 6]. Its refutation is certified: the enclosures of both sides are disjoint at the counterexample. (It fails for t in about [0.81, 1.22], 7% of [0, 6]: 200 random draws miss it with probability 10⁻⁶; over [0, 60] they would miss it one time in four, and only the search of the standard budget would find it.)
     #[with(expect = VerdictKind::Refuted)]
-    fn jordan_corner_below_3_6(t in strategy::real(0.0, 60.0)) {
+    fn jordan_corner_below_3_6(t in strategy::real(0.0, 6.0)) {
         let e = ssmcheck::math::interval::expm(&[vec![-t, 10.0 * t], vec![0.0, -t]]);
         Eval::le(e[0][1], Interval::exact(3.6), Tolerance::NONE)
     }
