@@ -16,7 +16,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use pyo3::IntoPyObjectExt;
 use serde::{Deserialize, Serialize};
-use ssmcheck::claim::{property, Claim, ConjectureOptions, Eval, Scale, Side, Tolerance, VerdictKind};
+use ssmcheck::claim::{property, Claim, ConjectureOptions, Control, Eval, Scale, Side, Tolerance, VerdictKind};
 use ssmcheck::math::Interval;
 use ssmcheck::strategy;
 use std::collections::HashSet;
@@ -158,7 +158,9 @@ fn call(conjecture: &Py<PyAny>, method: &str, values: &[Value]) -> Eval {
 /// The claim of a Python `Conjecture` object: its attributes `id`, `statement`, `source`
 /// (file:line), `arguments` (a list of (name, strategy dict)), `cases` ([quick, standard,
 /// deep]), `sides` (None or (lhs is, rhs is)), `given` (None or its description; the method
-/// `_given(values)` returns the hypothesis's margin) and `expect` (None, "holds" or "refuted").
+/// `_given(values)` returns the hypothesis's margin), `expect` (None, "holds" or "refuted") and
+/// `control` (None or what its negative control mutates; the method `_evaluate_control(values)`
+/// evaluates the mutant, judged by the same property with the same options).
 pub fn conjecture_claim(obj: &Bound<'_, PyAny>) -> PyResult<Claim> {
     let id: String = obj.getattr("id")?.extract()?;
     let statement: String = obj.getattr("statement")?.extract()?;
@@ -168,26 +170,34 @@ pub fn conjecture_claim(obj: &Bound<'_, PyAny>) -> PyResult<Claim> {
     let sides: Option<(String, String)> = obj.getattr("sides")?.extract()?;
     let given: Option<String> = obj.getattr("given")?.extract()?;
     let expect: Option<String> = obj.getattr("expect")?.extract()?;
+    let control: Option<String> = obj.getattr("control")?.extract()?;
     if arguments.is_empty() {
         return Err(value_error(format!("conjecture '{id}' draws no argument")));
     }
     let names: Vec<String> = arguments.iter().map(|(n, _)| n.clone()).collect();
-    let strategies: Vec<SBoxedStrategy<Value>> = arguments.iter().map(|(_, s)| strategy_of(s)).collect::<PyResult<_>>()?;
     let this: Py<PyAny> = obj.clone().unbind();
-    let evaluate = this.clone_ref(obj.py());
-    let mut p = property(cases, strategies, move |values: &Vec<Value>| call(&evaluate, "_evaluate", values))
-        .expand(move |values| serde_json::Value::Object(names.iter().cloned().zip(values.iter().map(|v| serde_json::json!(v))).collect()));
-    if let Some(what) = &given {
-        let hypothesis = this.clone_ref(obj.py());
-        p = p.given(what, move |values| {
-            Python::attach(|py| {
-                to_python(py, values).and_then(|args| hypothesis.bind(py).call_method1("_given", (args,))).and_then(|m| m.extract::<f64>()).unwrap_or(-1.0)
-            })
-        });
-    }
-    if let Some((lhs, rhs)) = &sides {
-        p = p.sides(lhs, rhs);
-    }
+    // The property evaluated by the Python method `method`, with the conjecture's options: the
+    // conjecture's own, and its control's (the same check of the mutant).
+    let build = |method: &'static str| -> PyResult<_> {
+        let strategies: Vec<SBoxedStrategy<Value>> = arguments.iter().map(|(_, s)| strategy_of(s)).collect::<PyResult<_>>()?;
+        let evaluate = this.clone_ref(obj.py());
+        let names = names.clone();
+        let mut p = property(cases, strategies, move |values: &Vec<Value>| call(&evaluate, method, values))
+            .expand(move |values| serde_json::Value::Object(names.iter().cloned().zip(values.iter().map(|v| serde_json::json!(v))).collect()));
+        if let Some(what) = &given {
+            let hypothesis = this.clone_ref(obj.py());
+            p = p.given(what, move |values| {
+                Python::attach(|py| {
+                    to_python(py, values).and_then(|args| hypothesis.bind(py).call_method1("_given", (args,))).and_then(|m| m.extract::<f64>()).unwrap_or(-1.0)
+                })
+            });
+        }
+        if let Some((lhs, rhs)) = &sides {
+            p = p.sides(lhs, rhs);
+        }
+        Ok(p)
+    };
+    let p = build("_evaluate")?;
     let (file, line) = source.rsplit_once(':').unwrap_or((&source, ""));
     let mut meta = ConjectureOptions::new(&id, ("user", &format!("{file}:{line}")));
     meta.expect = match expect.as_deref() {
@@ -196,5 +206,8 @@ pub fn conjecture_claim(obj: &Bound<'_, PyAny>) -> PyResult<Claim> {
         Some("refuted") => Some(VerdictKind::Refuted),
         Some(other) => return Err(value_error(format!("expect must be 'holds' or 'refuted', not '{other}'"))),
     };
+    if let Some(mutation) = control {
+        meta.control = Some(Control { mutation, check: Box::new(build("_evaluate_control")?) });
+    }
     Ok(meta.claim(&statement, p))
 }

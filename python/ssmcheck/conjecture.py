@@ -45,6 +45,7 @@ class Conjecture:
         sides: Optional[Sequence[str]],
         given: Optional[Tuple[str, Hypothesis]],
         expect: Optional[str],
+        control: Optional[Tuple[str, Callable[..., Any]]] = None,
     ) -> None:
         self.func = func
         self.id = id or f"user.{func.__name__}"
@@ -67,6 +68,10 @@ class Conjecture:
         if expect not in (None, "holds", "refuted"):
             raise ValueError("expect: None, 'holds' or 'refuted'")
         self.expect: Optional[str] = expect
+        self.control: Optional[str] = control[0] if control else None
+        self._mutant: Optional[Callable[..., Any]] = control[1] if control else None
+        if control is not None and (not isinstance(control[0], str) or not callable(control[1])):
+            raise ValueError("control: (what is mutated, a function of the same arguments returning the mutant's relation)")
         self.errors: List[Failure] = []
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
@@ -77,8 +82,16 @@ class Conjecture:
 
     # Called by the engine, one instance at a time.
     def _evaluate(self, values: List[Any]) -> Relation:
+        return self._relation(self.func, values)
+
+    def _evaluate_control(self, values: List[Any]) -> Relation:
+        if self._mutant is None:
+            return {"op": "error", "why": "the conjecture has no control"}
+        return self._relation(self._mutant, values)
+
+    def _relation(self, func: Callable[..., Any], values: List[Any]) -> Relation:
         try:
-            relation = self.func(*[_as_python(v) for v in values])
+            relation = func(*[_as_python(v) for v in values])
         except Exception as e:  # recorded and raised again after the run
             if len(self.errors) < 3:
                 self.errors.append((dict(zip([n for n, _ in self.arguments], values)), traceback.format_exc()))
@@ -119,6 +132,7 @@ def conjecture(
     sides: Optional[Sequence[str]] = ...,
     given: Optional[Tuple[str, Hypothesis]] = ...,
     expect: Optional[str] = ...,
+    control: Optional[Tuple[str, Callable[..., Any]]] = ...,
     **arguments: Spec,
 ) -> Conjecture: ...
 
@@ -132,6 +146,7 @@ def conjecture(
     sides: Optional[Sequence[str]] = ...,
     given: Optional[Tuple[str, Hypothesis]] = ...,
     expect: Optional[str] = ...,
+    control: Optional[Tuple[str, Callable[..., Any]]] = ...,
     **arguments: Spec,
 ) -> Callable[[Callable[..., Any]], Conjecture]: ...
 
@@ -144,6 +159,7 @@ def conjecture(
     sides: Optional[Sequence[str]] = None,
     given: Optional[Tuple[str, Hypothesis]] = None,
     expect: Optional[str] = None,
+    control: Optional[Tuple[str, Callable[..., Any]]] = None,
     **arguments: Spec,
 ) -> Union[Conjecture, Callable[[Callable[..., Any]], Conjecture]]:
     """Declares a conjecture: keyword arguments name a strategy per parameter of the function,
@@ -158,10 +174,13 @@ def conjecture(
     Options: `id` (default `user.<name>`), `cases` (quick, standard, deep), `sides` ((what the
     left side is, what the right side is)), `given` ((description, function of the same
     arguments returning a bool or a margin): the hypothesis, which the search respects), `expect`
-    ('holds' or 'refuted': the verdict you expect, for a test)."""
+    ('holds' or 'refuted': the verdict you expect, for a test), `control` ((what is mutated, a
+    function of the same arguments returning the mutant's relation): a negative control, run
+    with the same strategies and options; when the conjecture holds, its control must be refuted
+    at the same sample size, or the result disagrees)."""
 
     def wrap(func: Callable[..., Any]) -> Conjecture:
-        c = Conjecture(func, arguments, id, cases, sides, given, expect)
+        c = Conjecture(func, arguments, id, cases, sides, given, expect, control)
         _REGISTERED.append(c)
         return c
 

@@ -37,6 +37,30 @@ def max_is_positive_given_a_positive_entry(v: Array) -> Relation:
     return ssmcheck.positive(float(np.max(v)))
 
 
+@ssmcheck.conjecture(x=st.real(0.0, 1.0), expect="holds", control=("the bound 1 lowered to 0.5", lambda x: ssmcheck.le(x * x, 0.5)))
+def square_at_most_one(x: float) -> Relation:
+    """x² ≤ 1 on [0, 1]; its control, x² ≤ 0.5, fails for x > 0.71 (29% of the draws)."""
+    return ssmcheck.le(x * x, 1.0)
+
+
+def test_a_control_runs_with_the_conjecture_and_must_be_refuted() -> None:
+    (r,) = ssmcheck.check(square_at_most_one, budget="quick")
+    assert r.verdict == "holds" and r.agrees
+    control = r.raw["control"]
+    assert control["mutation"] == "the bound 1 lowered to 0.5" and control["detected"] and control["cases"] == r.cases
+
+    @ssmcheck.conjecture(x=st.real(0.0, 1.0), control=("the bound 1 raised to 2", lambda x: ssmcheck.le(x * x, 2.0)))
+    def square_with_no_mutant(x: float) -> Relation:
+        """x² ≤ 1 on [0, 1], with a control that is no mutant."""
+        return ssmcheck.le(x * x, 1.0)
+
+    (r,) = ssmcheck.check(square_with_no_mutant, budget="quick")
+    assert r.verdict == "holds" and not r.agrees
+    assert r.disagreement is not None and "not refuted" in r.disagreement
+    with pytest.raises(ValueError, match="control"):
+        ssmcheck.conjecture(x=st.real(0.0, 1.0), control=("no function", 1.0))(square_at_most_one.func)  # type: ignore[arg-type]
+
+
 def test_a_true_conjecture_holds() -> None:
     (r,) = ssmcheck.check(decay_is_monotone, budget="quick")
     assert r.verdict == "holds" and r.agrees and r.cases >= 200
