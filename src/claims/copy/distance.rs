@@ -343,7 +343,7 @@ fn claim_lb_distance() -> Claim {
     )
 }
 
-/// `003.shift` (theorem): §4.1 (constant size copies local patterns; proofs/copy.md).
+/// `003.shift` (theorem): derived: proofs/copy.md, shifted copies (the setting of §4.1).
 fn claim_shift() -> Claim {
     Claim::theorem(
         "003.shift",
@@ -353,7 +353,7 @@ fn claim_shift() -> Claim {
              V·r(1 − r^M)/(1 − r) (r = a^{s+1}, M = ⌊(i−s−1)/(s+1)⌋) at i = N, by the recurrence (1); s ≤ 8, N up to 10⁶.",
         property([20, 200, 2000], shifts(), |c: &ShiftCopy| shift_eval(c, true)),
     )
-    .source(Paper::FreeLunch, "§4.1 (constant size copies local patterns; proofs/copy.md)", "—")
+    .source(crate::claim::Origin::Derived(Paper::FreeLunch), "proofs/copy.md, shifted copies (the setting of §4.1: constant size copies local patterns)", "—")
     .control("the error V·a^{s+1} (the first alias only)", property([20, 200, 2000], shifts(), |c: &ShiftCopy| shift_eval(c, false)))
 }
 

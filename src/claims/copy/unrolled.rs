@@ -74,7 +74,7 @@ fn agrees(u: &Unrolled, products: Products) -> Eval {
     worst
 }
 
-/// `003.eq6` (theorem): §3, eqs (1), (5), (6) (Π_jᵀ for the printed Π_j: proofs/copy.md).
+/// `003.eq6` (theorem): §3 eq (1) and §4.1 eqs (5), (6) (Π_jᵀ for the printed Π_j: proofs/copy.md).
 fn claim_eq6() -> Claim {
     Claim::theorem(
             "003.eq6",
@@ -84,7 +84,7 @@ fn claim_eq6() -> Claim {
              A ∈ [−2, 0], weights in [−1, 1], x ∈ [−M, M]^d, N up to 10⁴, at four positions each.",
             property([100, 1000, 10000], instances(), |u: &Unrolled| agrees(u, Products::FromNext)),
         )
-        .source(Paper::FreeLunch, "§3, eqs (1), (5), (6) (Π_jᵀ for the printed Π_j: proofs/copy.md)", "y_i = (Δ_i⊙x_i)b_iᵀc_i + Σ_{j=1}^{i−1}[Π_j ⊙ (Δ_j⊙x_j)b_jᵀ]c_i, Π_j = Ã_i ⊙ Ã_{i−1} ⊙ … ⊙ Ã_{j+1}.")
+        .source(Paper::FreeLunch, "§3 eq (1) and §4.1 eqs (5), (6) (Π_jᵀ for the printed Π_j: proofs/copy.md)", "y_i = (Δ_i⊙x_i)b_iᵀc_i + Σ_{j=1}^{i−1}[Π_j ⊙ (Δ_j⊙x_j)b_jᵀ]c_i, Π_j = Ã_i ⊙ Ã_{i−1} ⊙ … ⊙ Ã_{j+1}.")
         .correction("Π_j ∈ ℝ^{d_h×d} but (Δ_j⊙x_j)b_jᵀ ∈ ℝ^{d×d_h}: read Π_jᵀ. With scalar decays this is (6); the text's 'α_{j−1} ≥ α_j' is reversed (α_{j−1} = a_j α_j ≤ α_j).")
         .control("products from Ã_j (off by one: ∏_{t=j}^{i})", property([100, 1000, 10000], instances(), |u: &Unrolled| agrees(u, Products::FromOwn)))
 }
@@ -123,7 +123,7 @@ fn alpha_order(w: &Weights, printed: bool) -> Eval {
 
 const ALPHA_SOURCE: &str = "where α_j = Π_{k=j+1}^{i} a_k for j ≤ i − 1 and α_i = 1 … Considering α_{j−1} ≥ α_j and α_j ∈ [0, 1] for all j ≤ i, the main difference is that each term in Eq (6) is weighted by a coefficient α_j to achieve the forgetting of inputs at longer distances";
 
-/// `003.eq6.alpha.printed` (erratum): §3, after eq (6).
+/// `003.eq6.alpha.printed` (erratum): §4.1, after eq (6).
 fn claim_eq6_alpha_printed() -> Claim {
     Claim::erratum(
         "003.eq6.alpha.printed",
@@ -132,16 +132,16 @@ fn claim_eq6_alpha_printed() -> Claim {
          (products enclosed in interval arithmetic).",
         property([200, 2000, 20000], weights(63.0 / 64.0), |w: &Weights| alpha_order(w, true)).sides("α_{j−1} (enclosed)", "α_j (enclosed)"),
     )
-    .source(Paper::FreeLunch, "§3, after eq (6)", ALPHA_SOURCE)
+    .source(Paper::FreeLunch, "§4.1, after eq (6)", ALPHA_SOURCE)
     .correction("α_{j−1} = a_j α_j ≤ α_j ≤ α_i = 1 (003.eq6.alpha): older inputs get the smaller weights, which is the forgetting the sentence goes on to describe.")
     .error(
         ErrorKind::Typo,
-        "§3 says 'Considering α_{j−1} ≥ α_j and α_j ∈ [0, 1] for all j ≤ i': with α_j = Π_{k=j+1}^{i} a_k and decays in (0, 1], α_{j−1} = a_j α_j ≤ α_j, so the inequality is reversed; the same sentence's 'forgetting of inputs at longer distances' needs the corrected direction (003.eq6.alpha). Every decay below 1 refutes the printed one.",
+        "§4.1 says 'Considering α_{j−1} ≥ α_j and α_j ∈ [0, 1] for all j ≤ i': with α_j = Π_{k=j+1}^{i} a_k and decays in (0, 1], α_{j−1} = a_j α_j ≤ α_j, so the inequality is reversed; the same sentence's 'forgetting of inputs at longer distances' needs the corrected direction (003.eq6.alpha). Every decay below 1 refutes the printed one.",
     )
     .holds_instead(&["003.eq6.alpha"])
 }
 
-/// `003.eq6.alpha` (theorem): §3, after eq (6), corrected.
+/// `003.eq6.alpha` (theorem): §4.1, after eq (6), corrected.
 fn claim_eq6_alpha() -> Claim {
     Claim::theorem(
         "003.eq6.alpha",
@@ -150,7 +150,7 @@ fn claim_eq6_alpha() -> Claim {
          (products enclosed in interval arithmetic).",
         property([200, 2000, 20000], weights(63.0 / 64.0), |w: &Weights| alpha_order(w, false)).sides("α_{j−1}, α_j (enclosed)", "α_j, 1"),
     )
-    .source(Paper::FreeLunch, "§3, after eq (6) (the order corrected)", ALPHA_SOURCE)
+    .source(Paper::FreeLunch, "§4.1, after eq (6) (the order corrected)", ALPHA_SOURCE)
     .control("decays up to 5/4 (an unstable A > 0)", property([200, 2000, 20000], weights(1.25), |w: &Weights| alpha_order(w, false)))
 }
 

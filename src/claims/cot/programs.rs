@@ -444,7 +444,7 @@ fn claim_thm4_cost() -> Claim {
         .control("Theorem 3's O(T) per step (slope 1)", thm4_cost(1.0))
 }
 
-/// `003.precision` (conjecture): §4.2 and Assumption 2 ('represented by the log-precision model').
+/// `003.precision` (conjecture): §5, Assumption 2 and the paragraph after it ('represented by the log-precision model').
 fn claim_precision() -> Claim {
     Claim::conjecture(
         "003.precision",
@@ -455,7 +455,7 @@ fn claim_precision() -> Claim {
     )
     .source(
         Paper::FreeLunch,
-        "§4.2 and Assumption 2 ('represented by the log-precision model')",
+        "§5, Assumption 2 and the paragraph after it ('represented by the log-precision model')",
         "All parameters bounded by O(poly(M, N)) means … the same Mamba block with log(N) precision.",
     )
 }

@@ -422,7 +422,7 @@ fn claim_sec41() -> Claim {
         .control("the SSM's rate ln ρ(Ā), ignoring the interaction term", sec41_check(true))
 }
 
-/// `004.sec41.mean` (theorem): §4.1 (the interaction model's LRD, Eq. 16–17).
+/// `004.sec41.mean` (theorem): §4.1, eq (16) (the interaction model's LRD, in mean), and §4.2, eq (17).
 fn claim_sec41_mean() -> Claim {
     Claim::theorem(
             "004.sec41.mean",
@@ -432,7 +432,7 @@ fn claim_sec41_mean() -> Claim {
              Monte Carlo mean over 2000 / 20000 / 200000 draws contains the exact value (Student-t, Bonferroni over the 72 coordinates at α = 10⁻⁴).",
             mean_check(true),
         )
-        .source(Paper::RethinkingLrd, "§4.1 (the interaction model's LRD, Eq. 16–17)", "The new formulation does not follow the exponential decaying constraint.")
+        .source(Paper::RethinkingLrd, "§4.1, eq (16) (the interaction model's LRD, in mean), and §4.2, eq (17)", "The new formulation does not follow the exponential decaying constraint.")
         .correction("In the mean the interaction model is an ordinary linear recurrence with transition Ā + GWᵀ: its mean LRD decays exponentially at rate ln ρ(Ā + GWᵀ) (whereas typical paths decay at λ_top, 004.sec41).")
         .control("the SSM's mean Ā^k v_0 (the interaction term's mean dropped)", mean_check(false))
 }

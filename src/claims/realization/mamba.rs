@@ -408,7 +408,7 @@ fn claim_c18_integrator() -> Claim {
     .control("Var x_t = t for a = 0.9 too (no saturation)", integrator_check(true))
 }
 
-/// `001.c23` (theorem): App. E, E.1, eq (26).
+/// `001.c23` (theorem): §3.1 (the first sentence) and App. E.1, eq (26).
 fn claim_c23() -> Claim {
     Claim::theorem(
             "001.c23",
@@ -418,7 +418,7 @@ fn claim_c23() -> Claim {
             property(CASES, channel_cases().prop_flat_map(|c| { let k = c.a.len() * c.u[0].len(); (Just(c), grid_vec(k, -2.0, 2.0, 0.0625), grid_vec(k, -2.0, 2.0, 0.0625)) }), |c: &(ChannelCase, Vec<f64>, Vec<f64>)| bilinear(c, false))
                 .sides("|f(x + y) − f(x) − f(y) + f(0)|", "0, plus the rounding"),
         )
-        .source(Paper::Bmojo, "App. E, E.1, eq (26)", "[17] emphasizes the use of 'selective state space,' which is simply a bilinear realization … x̃_{t+1} = Ãz_t ∗ x̃_t + z_t P̃_B, y_t = x̃_t P̃_Cᵀ z_t + D (26).")
+        .source(Paper::Bmojo, "§3.1 (the first sentence) and App. E.1, eq (26)", "[17] emphasizes the use of 'selective state space,' which is simply a bilinear realization … x̃_{t+1} = Ãz_t ∗ x̃_t + z_t P̃_B, y_t = x̃_t P̃_Cᵀ z_t + D (26).")
         .correction("The conclusion holds exactly with the feature map z_t = (e^{Δ_tA}, Δ_t B_t u_t); the printed derivation (Taylor step, softplus ≈ ReLU, pseudo-inverses) is not needed, and its ReLU/pseudo-inverse substitution is not valid (proofs/realization.md).")
         .control("Δ depending on the state, Δ(u, x)", property(CASES, channel_cases().prop_flat_map(|c| { let k = c.a.len() * c.u[0].len(); (Just(c), grid_vec(k, -2.0, 2.0, 0.0625), grid_vec(k, -2.0, 2.0, 0.0625)) }), |c: &(ChannelCase, Vec<f64>, Vec<f64>)| bilinear(c, true)))
 }

@@ -394,7 +394,7 @@ fn claim_lem1_printed() -> Claim {
         .holds_instead(&["002.lem1.exact"])
 }
 
-/// `002.lem1.rows.printed` (erratum): Sec. 4, after Lemma 1, and App. B.
+/// `002.lem1.rows.printed` (erratum): App. D, after Lemma 1's proof (Sec. 4 says it in other words), and App. B.
 fn claim_lem1_rows_printed() -> Claim {
     Claim::erratum(
             "002.lem1.rows.printed",
@@ -406,13 +406,13 @@ fn claim_lem1_rows_printed() -> Claim {
                 serde_json::json!({ "row_share": rows, "column_share": cols })
             }),
         )
-        .source(Paper::AssociativeRecall, "Sec. 4, after Lemma 1, and App. B", "So in the case |V| ≫ T, the first gradient step will mostly modify the rows 0 and |V| in W_Δ, aligning it with the key embedding vector while being orthogonal to the other non-key vectors.")
+        .source(Paper::AssociativeRecall, "App. D, after Lemma 1's proof (Sec. 4 says it in other words), and App. B", "So in the case |V| ≫ T, the first gradient step will mostly modify the rows 0 and |V| in W_Δ, aligning it with the key embedding vector while being orthogonal to the other non-key vectors.")
         .correction("Rows {0, |V|} hold 2.6% (|V| = 64) down to 0.04% (|V| = 4096) of the squared norm, columns {0, |V|} about 1/3; the diagonal holds ~2/3. What holds is the alignment (002.lem1.alignment).")
         .error(ErrorKind::FalseStatement, "'one gradient step mostly updates the weights on the 0, |V|-th rows in W_Δ' is false under both orientations: rows 0 and |V| of the exact step hold at most 2.6% of its squared Frobenius norm (|V| ≥ 64), columns 0 and |V| about 1/3, and the diagonal ~2/3. The sense in which the step aligns W_Δ with the key holds: ‖W x̂‖ at a write pair exceeds that at a value pair by √(|V|/2) (002.lem1.alignment).")
         .holds_instead(&["002.lem1.alignment"])
 }
 
-/// `002.lem1.alignment` (theorem): Sec. 4, after Lemma 1.
+/// `002.lem1.alignment` (theorem): App. D, after Lemma 1's proof.
 fn claim_lem1_alignment() -> Claim {
     Claim::theorem(
             "002.lem1.alignment",
@@ -421,7 +421,7 @@ fn claim_lem1_alignment() -> Claim {
              the mean at a pair (u, v) of values is √(|V|/2)·(1 + 3/(4|V|)) up to (10 + T)/|V|² relative, for |V| ≥ 8T (16 ≤ |V| ≤ 1024, T ≥ 3; T = 2 has another closed form); exact closed form.",
             property([20, 60, 400], wide_support(), |d: &TheoryDistribution| alignment_margin(d, 0.5)),
         )
-        .source(Paper::AssociativeRecall, "Sec. 4, after Lemma 1", "… aligning it with the key embedding vector while being orthogonal to the other non-key vectors.")
+        .source(Paper::AssociativeRecall, "App. D, after Lemma 1's proof", "… aligning it with the key embedding vector while being orthogonal to the other non-key vectors.")
         .correction("Derived in proofs/recall.md: the write pair's W x̂ sums column 0 (−1/|V| on n rows) and column |V|+v, which add in row |V|+v (norm² (|V|+2)/|V|²); a value pair's has two orthogonal parts of size ≈ 1/|V| (norm² ≈ 2/|V|²).")
         .control("√|V| (the two columns' overlap ignored)", property([20, 60, 400], wide_support(), |d: &TheoryDistribution| alignment_margin(d, 1.0)))
 }

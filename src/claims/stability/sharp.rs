@@ -143,7 +143,7 @@ fn agreement_figure(cells: &[SharpCell]) -> Figure {
         .caption("Each event with t·I ≥ 20 over the Theorem 4 grid (both events, every z). The intervals are at the claim's corrected level; the band is ±log10(1 + 2|b₁|/t).")
 }
 
-/// `004.thm4.sharp` (theorem): Theorem 4 (the probability its bound is judged against).
+/// `004.thm4.sharp` (theorem): derived: proofs/stability.md, Rare events (the probability Theorem 4 bounds).
 fn claim_thm4_sharp() -> Claim {
     Claim::theorem(
         "004.thm4.sharp",
@@ -154,7 +154,11 @@ fn claim_thm4_sharp() -> Claim {
              Bonferroni over the events.",
         sharp_check(1.0),
     )
-    .source(Paper::RethinkingLrd, "Theorem 4 (the probability its bound is judged against)", "P(∏_{i=1}^t(λ_H + γx_i²) ≥ e^z(λ_H+γ)^t)")
+    .source(
+        crate::claim::Origin::Derived(Paper::RethinkingLrd),
+        "proofs/stability.md, Rare events (the probability Theorem 4 bounds)",
+        "P(∏_{i=1}^t(λ_H + γx_i²) ≥ e^z(λ_H+γ)^t)",
+    )
     .correction("The suite's own reference: Bahadur & Rao (1960) for a non-lattice sum, with its first correction b₁ (proofs/stability.md, \"Rare events\").")
     .control("the rate function off by 2% (I·0.98)", sharp_check(0.98))
 }

@@ -455,7 +455,7 @@ fn claim_stability_as() -> Claim {
     )
 }
 
-/// `004.kesten` (theorem): §4.2 and Figure 2 (proofs/stability.md, Kesten–Goldie).
+/// `004.kesten` (theorem): derived: proofs/stability.md, Kesten–Goldie (the settings of §4.2 and Figure 2).
 fn claim_kesten() -> Claim {
     Claim::theorem(
         "004.kesten",
@@ -469,8 +469,8 @@ fn claim_kesten() -> Claim {
     )
     .split_samples()
     .source(
-        Paper::RethinkingLrd,
-        "§4.2 and Figure 2 (proofs/stability.md, Kesten–Goldie)",
+        crate::claim::Origin::Derived(Paper::RethinkingLrd),
+        "proofs/stability.md, Kesten–Goldie (the settings of §4.2 and Figure 2)",
         "Both settings satisfy λ_H + γ = 0.999 < 1, so the hidden state is stable.",
     )
     .correction("Stable a.s., but heavy-tailed: E|z|^p < ∞ only for p < κ ≈ 1.1 and 1.005 — infinite variance, barely finite mean.")
