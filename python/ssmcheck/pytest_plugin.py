@@ -4,17 +4,21 @@ with `@ssmcheck.conjecture` in a test module runs as a test. A test fails when t
 contradicts the claim's status (or the conjecture's `expect`, or, without one, is not `holds`);
 the failure message is the verdict, the counterexample and both sides of the violated relation.
 
-Options: --ssmcheck-budget (quick), --ssmcheck-seed (1), --ssmcheck-backend (auto)."""
+Options: --ssmcheck-budget (quick), --ssmcheck-seed (1), --ssmcheck-backend (auto), and
+--ssmcheck-json PATH: the results JSON of every claim and conjecture that ran (the layout of
+`ssmcheck check --json`, for `ssmcheck report --from PATH`), written when the session ends."""
 
 from __future__ import annotations
 
+import json
+import os
 from typing import Any, Dict, List, Optional, Tuple, Union
 
 import pytest
 
 from . import _ssmcheck, check, claims
 from .conjecture import Conjecture, registered
-from .results import ClaimResult, Json
+from .results import ClaimResult, Json, Results
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -23,6 +27,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--ssmcheck-budget", default="quick", choices=["quick", "standard", "deep"], help="budget of every claim and conjecture")
     group.addoption("--ssmcheck-seed", default=1, type=int, help="seed of every random stream")
     group.addoption("--ssmcheck-backend", default="auto", choices=["auto", "cpu", "cuda", "shim"], help="Monte Carlo backend")
+    group.addoption("--ssmcheck-json", default=None, metavar="PATH", help="write the results JSON of the claims and conjectures that ran to PATH")
 
 
 def _settings(config: pytest.Config) -> Dict[str, Any]:
@@ -56,7 +61,9 @@ class ClaimItem(_Judged):
         cache = self.session.config.stash.setdefault(_RESULTS, {})
         if self.claim["id"] not in cache:
             ids = [i.claim["id"] for i in self.session.items if isinstance(i, ClaimItem) and i.claim["id"] not in cache]
-            for r in check(ids, **_settings(self.config)):
+            results = check(ids, **_settings(self.config))
+            _record(self.config, results)
+            for r in results:
                 cache[r.id] = r
         result = cache[self.claim["id"]]
         if not result.agrees:
@@ -74,7 +81,9 @@ class ConjectureItem(_Judged):
         self.conjecture = conjecture
 
     def runtest(self) -> None:
-        (result,) = check(self.conjecture, **_settings(self.config))
+        results = check(self.conjecture, **_settings(self.config))
+        _record(self.config, results)
+        (result,) = results
         expected = self.conjecture.expect or "holds"
         if not result.agrees or result.verdict != expected:
             raise ClaimFailed(f"expected {expected}\n" + result.explain_failure())
@@ -84,6 +93,27 @@ class ConjectureItem(_Judged):
 
 
 _RESULTS = pytest.StashKey[Dict[str, ClaimResult]]()
+#: Every run's results, in the order they ran (for --ssmcheck-json).
+_RUNS = pytest.StashKey[List[Results]]()
+
+
+def _record(config: pytest.Config, results: Results) -> None:
+    config.stash.setdefault(_RUNS, []).append(results)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Writes --ssmcheck-json: one results document with every claim that ran, in run order
+    (atomically: a temporary file beside it, then a rename)."""
+    path = session.config.getoption("ssmcheck_json")
+    if path is None:
+        return
+    runs = session.config.stash.get(_RUNS, [])
+    doc: Json = dict(runs[0].raw) if runs else {"tool": "ssmcheck", "version": _ssmcheck.__version__, "claims": []}
+    doc["claims"] = [c for run in runs for c in run.raw["claims"]]
+    tmp = f"{path}.tmp-{os.getpid()}"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(doc, f, indent=2)
+    os.replace(tmp, path)
 
 
 def pytest_pycollect_makeitem(collector: Union[pytest.Module, pytest.Class], name: str, obj: object) -> Optional[pytest.Item]:

@@ -1,12 +1,37 @@
 """The pytest plugin: shipped claims as tests (`--ssmcheck`, `-k`), conjectures in test files."""
 
+import json
+
 import pytest
+
+import ssmcheck
 
 
 def test_shipped_claims_are_tests_selectable_with_k(pytester: pytest.Pytester) -> None:
     result = pytester.runpytest("--ssmcheck", "-k", "004.cor1.printed or 004.eq10.selective", "-v")
     result.assert_outcomes(passed=2)
     result.stdout.fnmatch_lines(["*004.cor1.printed PASSED*"])
+
+
+def test_the_results_of_a_session_are_written_as_one_json(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        test_one="""
+import ssmcheck
+from ssmcheck import strategies as st
+
+@ssmcheck.conjecture(x=st.real(0.0, 1.0), expect="holds")
+def x_at_most_one(x):
+    '''x ≤ 1 on [0, 1].'''
+    return ssmcheck.le(x, 1.0)
+"""
+    )
+    out = pytester.path / "session.json"
+    result = pytester.runpytest("--ssmcheck", "-k", "004.cor1.printed or x_at_most_one", f"--ssmcheck-json={out}")
+    result.assert_outcomes(passed=2)
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    assert sorted(c["id"] for c in doc["claims"]) == ["004.cor1.printed", "user.x_at_most_one"]
+    assert doc["tool"] == "ssmcheck" and doc["budget"] == "quick" and "schema_version" in doc
+    assert ssmcheck.load(out)["004.cor1.printed"].verdict == "refuted"
 
 
 def test_without_the_flag_no_claim_is_collected(pytester: pytest.Pytester) -> None:
