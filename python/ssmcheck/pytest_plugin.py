@@ -111,9 +111,14 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     doc: Json = dict(runs[0].raw) if runs else {"tool": "ssmcheck", "version": _ssmcheck.__version__, "claims": []}
     doc["claims"] = [c for run in runs for c in run.raw["claims"]]
     tmp = f"{path}.tmp-{os.getpid()}"
-    with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(doc, f, indent=2)
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            json.dump(doc, f, indent=2)
+        os.replace(tmp, path)
+    finally:
+        # Nothing half-written is left behind when the write fails.
+        if os.path.exists(tmp):
+            os.remove(tmp)
 
 
 def pytest_pycollect_makeitem(collector: Union[pytest.Module, pytest.Class], name: str, obj: object) -> Optional[pytest.Item]:
