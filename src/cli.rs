@@ -38,6 +38,10 @@ enum Command {
         /// Only this family (`list` shows each claim's; shipped: decay, stability, haar, recall, copy, cot, realization).
         #[arg(long)]
         family: Option<Family>,
+        /// Print each claim's metadata (id, family, status, kind, source, statement, correction,
+        /// error) as one JSON object per line, as the results JSON records it.
+        #[arg(long)]
+        json: bool,
     },
     /// Check claims and print a verdict table; exits non-zero when a verdict contradicts its status.
     Check {
@@ -246,8 +250,14 @@ fn replay(registry: &Registry, id: &str, path: &std::path::Path, control: bool) 
 
 fn main_inner(cli: Cli, registry: &Registry) -> Result<bool> {
     match cli.command {
-        Command::List { family } => {
+        Command::List { family, json } => {
             let claims = registry.select(&[], family.as_ref())?;
+            if json {
+                for c in claims {
+                    println!("{}", serde_json::to_string(&c.meta)?);
+                }
+                return Ok(true);
+            }
             let width = claims.iter().map(|c| c.meta.id.chars().count()).max().unwrap_or(0);
             for c in claims {
                 println!("{:<width$} {:<11} {:<10} {}", c.meta.id, c.meta.family, c.meta.status, c.meta.source.locus);

@@ -17,6 +17,7 @@ pub mod check;
 pub mod comparison;
 pub mod eval;
 pub mod evidence;
+pub mod experiment;
 pub mod instance;
 pub mod kind;
 pub mod meta;

@@ -52,3 +52,30 @@ pub(crate) fn memo<T: Send + Sync + 'static>(cache: &'static Memo<T>, id: String
     cache.lock().expect("cache lock").insert(id, out.clone());
     Ok(out)
 }
+
+/// A process-wide memo of values that are computed once, whoever asks first: the others wait.
+pub(crate) type Shared<T> = OnceLock<Mutex<HashMap<String, Arc<OnceLock<std::result::Result<Arc<T>, String>>>>>>;
+
+/// Like [`memo`], but two claims asking for the same missing value at the same time compute it
+/// once: the first computes, the second waits (two claims that judge the same trained models,
+/// which would otherwise train them twice). The value is computed on a thread of its own with a
+/// pool of its own, so a waiting rayon worker can neither be asked to run part of it (rayon's
+/// work stealing would then wait on itself) nor starve it of workers. Deterministic values only
+/// (results never depend on the thread count, so the pool's size does not matter). An error is
+/// kept as its message ([`crate::Error::Training`] for every waiter).
+pub(crate) fn shared<T: Send + Sync + 'static>(cache: &'static Shared<T>, id: String, make: impl FnOnce() -> Result<T> + Send) -> Result<Arc<T>> {
+    let cell = cache.get_or_init(Default::default).lock().expect("cache lock").entry(id).or_default().clone();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    cell.get_or_init(|| {
+        std::thread::scope(|s| {
+            s.spawn(|| match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+                Ok(pool) => pool.install(make).map(Arc::new).map_err(|e| e.to_string()),
+                Err(e) => Err(format!("cannot start a thread pool: {e}")),
+            })
+            .join()
+            .unwrap_or_else(|_| Err("the computation panicked".into()))
+        })
+    })
+    .clone()
+    .map_err(|message| crate::error::Error::Training { what: "a shared run".into(), message })
+}

@@ -1,6 +1,6 @@
 //! Statistics with stated confidence: exact binomial intervals (Clopper–Pearson, Wilson as a
-//! cross-check), Bonferroni correction, Student-t intervals for means and least-squares slopes, the Ljung–Box test of whiteness, and
-//! a betting interval for the mean of bounded variables (exact coverage, variance-adaptive).
+//! cross-check), Bonferroni correction, Student-t intervals for means and least-squares slopes, the Ljung–Box test of whiteness, the median and Hoeffding's interval,
+//! and a betting interval for the mean of bounded variables (exact coverage, variance-adaptive).
 //!
 //! Every interval is a typed, serialisable [`ConfidenceInterval`] carrying its confidence level, so a
 //! verdict can say exactly what was claimed at what level.
@@ -11,6 +11,7 @@ pub mod interval;
 pub mod ks;
 pub mod ljung_box;
 pub mod regression;
+pub mod summary;
 
 pub use betting::betting_interval;
 pub use binomial::{binomial_upper_tail, clopper_pearson, refutation_power, refuting_count, wilson};
@@ -18,6 +19,7 @@ pub use interval::{mean_interval, ConfidenceInterval};
 pub use ks::ks_two_sample;
 pub use ljung_box::{ljung_box, LjungBox};
 pub use regression::{ols, LinearFit};
+pub use summary::{hoeffding_half_width, median, median_interval};
 
 /// Per-comparison significance level after a Bonferroni correction over `m` comparisons
 /// at family-wise level `alpha`.

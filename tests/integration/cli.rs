@@ -47,6 +47,14 @@ fn list_explain_and_check_work() {
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("004.cor1.printed") && text.contains("erratum"));
+    // One JSON object per claim, with the source the results JSON records.
+    let out = ssmcheck(&["list", "--family", "decay", "--json"]);
+    assert!(out.status.success());
+    let metas: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(metas.len(), text.lines().count());
+    let cor1 = metas.iter().find(|m| m["id"] == "004.cor1.printed").unwrap();
+    assert_eq!(cor1["status"], "erratum");
+    assert!(cor1["source"]["locus"].as_str().unwrap().contains("Corollary 1"), "{cor1}");
     let out = ssmcheck(&["explain", "004.cor1.printed"]);
     assert!(out.status.success() && String::from_utf8_lossy(&out.stdout).contains("largest eigenvalue"));
 

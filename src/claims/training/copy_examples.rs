@@ -73,9 +73,7 @@ fn needed(e: Option<u64>) -> f64 {
 /// The median of examples needed (censored runs as +∞, so a median of +∞ means most runs did
 /// not learn).
 fn median_needed(examples: impl Iterator<Item = Option<u64>>) -> f64 {
-    let mut v: Vec<f64> = examples.map(needed).collect();
-    v.sort_by(f64::total_cmp);
-    0.5 * (v[(v.len() - 1) / 2] + v[v.len() / 2])
+    crate::stats::median(&examples.map(needed).collect::<Vec<_>>())
 }
 
 /// More than linear growth from (n, e) to (n′, e′), n < n′: e′·n > e·n′; a censored e′ after a

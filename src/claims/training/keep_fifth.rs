@@ -10,9 +10,9 @@
 //!   (Bonferroni over the runs); not reproduced when some interval lies wholly on the wrong
 //!   side. Control: the same training with shuffled targets (nothing learnable).
 
-use super::hoeffding;
 use crate::claim::{custom, Claim, Comparison, Kind, Outcome, Paper, Relation, Sizes, Verdict, ALPHA};
 use crate::model::mixer::MixerKind;
+use crate::stats::hoeffding_half_width;
 use crate::tasks::keep_nth::KeepNth;
 use crate::train::adam::AdamConfig;
 use crate::train::attention::{AttentionClassifier, AttentionInput, AttentionShape};
@@ -108,7 +108,7 @@ fn keep_fifth_check(targets: Targets) -> impl crate::claim::Check {
         let task = KeepNth::new(VOCAB, LEN, KEEP)?;
         let cfg = FitConfig { steps, batch: 16, adam: AdamConfig { lr: 0.03, ..Default::default() }, min_lr: 1e-4, test_size };
         let runs = ARMS.len() * seeds as usize;
-        let half = hoeffding(test_size, ALPHA / runs as f64);
+        let half = hoeffding_half_width(test_size, 1.0, ALPHA / runs as f64);
         ctx.progress.expect(runs as u64);
         let train = |arms: &[Arm]| -> crate::error::Result<Vec<Score>> {
             let jobs: Vec<(Arm, u64)> = arms.iter().flat_map(|&arm| (0..seeds).map(move |seed| (arm, seed))).collect();

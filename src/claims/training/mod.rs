@@ -27,14 +27,6 @@ pub fn register(r: &mut Registry) {
     copy_examples::register(r);
 }
 
-/// The half-width of a two-sided Hoeffding interval for the mean of `m` i.i.d. values in
-/// [0, 1] at level `alpha`: `√(ln(2/α)/(2m))`. Each held-out sequence's accuracy (the fraction
-/// of its scored positions predicted right) is one such value: the sequences are independent
-/// given the trained weights.
-fn hoeffding(m: usize, alpha: f64) -> f64 {
-    ((2.0 / alpha).ln() / (2.0 * m as f64)).sqrt()
-}
-
 /// The training-loss figure: each run's loss per step (means over windows, at most 200 points)
 /// and the loss of a uniform guess over `vocab` tokens, ln |V|.
 fn loss_figure<'a>(title: &str, runs: impl IntoIterator<Item = (String, &'a [f64])>, vocab: usize, steps: usize) -> Figure {

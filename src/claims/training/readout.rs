@@ -15,8 +15,8 @@
 //!   cosine is a function of the trained weights, with no sampling error. Control: the same
 //!   training on shuffled targets (nothing to learn: the accuracy stays near chance).
 
-use super::hoeffding;
 use crate::claim::{custom, Claim, Comparison, Figure, HeatMap, Kind, Outcome, Paper, Relation, Sizes, Verdict, ALPHA};
+use crate::stats::hoeffding_half_width;
 use crate::train::adam::AdamConfig;
 use crate::train::fit::{RunKeys, Targets};
 use crate::train::recall::{
@@ -136,7 +136,7 @@ fn run(ctx: &crate::claim::Context, cfg: &RecallFit, test_size: usize, seed: u64
         return Err(crate::error::Error::InvalidParameter(format!("no held-out sequence has a query (T = {})", cfg.len)));
     }
     let accuracy = accuracies.iter().sum::<f64>() / accuracies.len() as f64;
-    let half = hoeffding(accuracies.len(), alpha);
+    let half = hoeffding_half_width(accuracies.len(), 1.0, alpha);
     let readout = model.weights()?.readout;
     ctx.progress.advance(1);
     Ok(Run {
@@ -211,7 +211,7 @@ fn readout_check(targets: Targets) -> impl crate::claim::Check {
             Decision::Undecided => Verdict::Inconclusive { why: format!("an accuracy interval straddles {LEARNED}; {summary}") },
         };
         let margin = judged.iter().map(|&([lo, _], cos)| (lo - LEARNED).min(cos - CLOSE)).fold(f64::INFINITY, f64::min);
-        let half = hoeffding(runs.iter().map(|r| r.scored).min().unwrap_or(test_size), alpha);
+        let half = hoeffding_half_width(runs.iter().map(|r| r.scored).min().unwrap_or(test_size), 1.0, alpha);
         let title = "Training loss at the queries, 002 Fig. 7 (learned W_o) at small scale";
         let curves = super::loss_figure(title, runs.iter().map(|r| (format!("seed {}", r.seed), &r.loss[..])), SHAPE.vocab, steps)
             .caption("Means over windows of steps.");

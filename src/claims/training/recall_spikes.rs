@@ -14,9 +14,9 @@
 //!   the three statistics); not reproduced when some interval lies wholly on the wrong side.
 //!   Control: the same training with W_B and W_C frozen at their random start.
 
-use super::hoeffding;
 use crate::claim::{custom, Claim, Comparison, Figure, HeatMap, Kind, Outcome, Paper, Relation, Sizes, Verdict, ALPHA};
 use crate::stats::clopper_pearson;
+use crate::stats::{hoeffding_half_width, median};
 use crate::train::adam::AdamConfig;
 use crate::train::fit::{RunKeys, Targets};
 use crate::train::recall::{
@@ -61,18 +61,6 @@ fn pair_norm(w: &nalgebra::DMatrix<f64>, n: usize, prev: usize, cur: usize) -> f
     pair_projection(w, n, Some(prev), cur).iter().map(|v| v * v).sum::<f64>().sqrt()
 }
 
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let m = v.len();
-    if m == 0 {
-        f64::NAN
-    } else if m % 2 == 1 {
-        v[m / 2]
-    } else {
-        0.5 * (v[m / 2 - 1] + v[m / 2])
-    }
-}
-
 /// Median norm at the positions of `kind` over the median at the others (t ≥ 1); NaN when
 /// either set is empty.
 fn spike_ratio(w: &nalgebra::DMatrix<f64>, x: &[usize], keys: usize, n: usize, kind: PairKind) -> f64 {
@@ -85,7 +73,7 @@ fn spike_ratio(w: &nalgebra::DMatrix<f64>, x: &[usize], keys: usize, n: usize, k
             rest.push(v);
         }
     }
-    median(at) / median(rest)
+    median(&at) / median(&rest)
 }
 
 /// Cosine of two vectors (0 when one is zero).
@@ -219,7 +207,7 @@ fn run(
     let count = |r: &[f64]| r.iter().filter(|&&v| v >= SPIKE_RATIO).count() as u64;
     let confidence = 1.0 - alpha;
     let (bi, ci) = (clopper_pearson(count(&b), scored[1] as u64, confidence), clopper_pearson(count(&c), scored[2] as u64, confidence));
-    let half = hoeffding(scored[0], alpha);
+    let half = hoeffding_half_width(scored[0], 1.0, alpha);
     let intervals = [[(accuracy - half).max(0.0), (accuracy + half).min(1.0)], [bi.lo, bi.hi], [ci.lo, ci.hi]];
     ctx.progress.advance(1);
     Ok(Run {
@@ -230,8 +218,8 @@ fn run(
         b_spikes: bi.estimate,
         c_spikes: ci.estimate,
         intervals,
-        b_ratio: median(b),
-        c_ratio: median(c),
+        b_ratio: median(&b),
+        c_ratio: median(&c),
         addressing: addressing(&weights, setting.shape),
         weights,
     })
@@ -298,7 +286,7 @@ fn spikes_check(setting: Setting, trainable: Trainable) -> impl crate::claim::Ch
             Decision::Reproduced => Verdict::Holds { evidence: summary },
             Decision::Undecided => Verdict::Inconclusive { why: format!("an interval straddles its threshold; {summary}") },
         };
-        let half = hoeffding(runs.iter().map(|r| r.scored[0]).min().unwrap_or(test_size), alpha);
+        let half = hoeffding_half_width(runs.iter().map(|r| r.scored[0]).min().unwrap_or(test_size), 1.0, alpha);
         let widest = intervals.iter().flat_map(|s| [s[1], s[2]]).map(|[lo, hi]| hi - lo).fold(0.0, f64::max);
         let margin = intervals.iter().flat_map(|s| (0..3).map(move |i| s[i][0] - THRESHOLDS[i])).fold(f64::INFINITY, f64::min);
         let first = &runs[0];

@@ -14,8 +14,8 @@
 //!   beside each cell, not judged: the simplified Mamba's κ = 4 accuracy stays near 0.97, under
 //!   the paper's 99–100% (also seen in `002.fig6`). Control: shuffled targets.
 
-use super::hoeffding;
 use crate::claim::{custom, Claim, Comparison, Figure, Kind, Outcome, Paper, Relation, Series, Sizes, Style, Verdict, ALPHA};
+use crate::stats::hoeffding_half_width;
 use crate::train::adam::AdamConfig;
 use crate::train::attention::{AttentionClassifier, AttentionInput, AttentionShape};
 use crate::train::fit::{RunKeys, Targets};
@@ -164,7 +164,7 @@ fn table_check(targets: Targets) -> impl crate::claim::Check {
         let test_size: usize = ctx.size("held-out sequences per run", Sizes::new(4000, 4000, 6000));
         let cells: Vec<Cell> = lens.iter().flat_map(|&len| [1, 4].map(|keys| Cell { len, keys })).collect();
         let runs_total = 2 * cells.len() * seeds as usize;
-        let half = hoeffding(test_size, ALPHA / runs_total as f64);
+        let half = hoeffding_half_width(test_size, 1.0, ALPHA / runs_total as f64);
         ctx.progress.expect(runs_total as u64);
         let cfg = |len| RecallFit {
             len,

@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""Checks every claim's quoted words and section against the papers' text.
+
+    scripts/check_quotes.py PAPERS_DIR [--ssmcheck BIN] [--verbose]
+
+PAPERS_DIR holds one plain-text file per paper, named after its seed number (`000.txt`, or
+`000_anything.txt`), as extracted from the PDF or HTML. The claims come from `BIN list --json`
+(default: target/debug/ssmcheck, built if missing). For each claim whose source is a paper (not
+"derived", not a user's), the quote is cut into prose pieces at ellipses, brackets and
+mathematics (extracted text spells formulas unpredictably); every piece of three words or more
+must occur in the paper, in order, after normalisation (case, accents, dashes, quotes,
+punctuation, spacing). The locus's first section reference (`§4.1`, `Sec. 3`, `App. D`,
+`Appendix B.2`) must then name the section where the first piece is found: the last numbered
+heading before it starts with that number (an appendix letter is matched the same way), or, for
+a quote from a figure or table caption, the caption's own section. Exit status 1 and one line
+per mismatch when any is found; 0 and a count otherwise.
+"""
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+import unicodedata
+from pathlib import Path
+
+# Characters that mark a formula in a quote: the piece around it is cut there.
+MATH = re.compile(r"[\^_{}=<>≤≥∈∑∏√∞→←⊤⋅·×∫∂λΛΔδαβγσθμνπρτφψωΩ𝕀ℝ∥‖|/\\]")
+SECTION = re.compile(r"(?:§|Sec\.?\s*|Section\s+|App\.?\s*|Appendix\s+)([A-Z]?\d*(?:\.\d+)*|[A-Z])")
+HEADING = re.compile(r"^(?:Appendix\s+)?([A-Z]|\d+)((?:\.\d+)*)\.?\s+[A-Z][A-Za-z]")
+
+
+def normalise(text):
+    """Lower-case words and numbers only, one space apart."""
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    text = re.sub(r"[\u2010-\u2015\u2212-]", " ", text)
+    text = re.sub(r"[^A-Za-z0-9]+", " ", text)
+    return " ".join(text.lower().split())
+
+
+def pieces(quote):
+    """The prose pieces of a quote (three words or more), in order."""
+    out = []
+    # Ellipses, editorial brackets, parenthesised formulas or citations ("(§1.1)", "(Abstract)")
+    # and dashes between two quoted passages end a piece.
+    for part in re.split(r"…|\.\.\.|\[[^\]]*\]|\([^)]*[\^_=§][^)]*\)|\((?:Abstract|Sec|App|Eq|eq|Fig|Table|Thm|Lemma)[^)]*\)| — ", quote):
+        for chunk in re.split(r"\S*" + MATH.pattern + r"\S*", part):
+            words = normalise(chunk).split()
+            # Single letters are variables more often than words: they end a piece.
+            run = []
+            for w in words + [""]:
+                if len(w) > 1 or w in ("a", "i"):
+                    run.append(w)
+                    continue
+                if len(run) >= 3:
+                    out.append(" ".join(run))
+                run = []
+    return out
+
+
+def headings(lines):
+    """(character offset in the normalised text, section number) of each numbered heading."""
+    found, offset = [], 0
+    for line in lines:
+        m = HEADING.match(line.strip())
+        if m and len(line) < 120:
+            found.append((offset, m.group(1) + m.group(2)))
+        offset += len(normalise(line)) + 1
+    return found
+
+
+def section_of(position, heads):
+    current = None
+    for offset, number in heads:
+        if offset > position:
+            break
+        current = number
+    return current
+
+
+def cited_section(locus):
+    m = SECTION.search(locus)
+    return m.group(1) if m and m.group(1) else None
+
+
+def load_papers(directory):
+    papers = {}
+    for path in sorted(Path(directory).glob("*.txt")):
+        seed = path.name[:3]
+        if seed.isdigit():
+            lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+            papers[seed] = (normalise("\n".join(lines)), headings(lines))
+    return papers
+
+
+def claims(binary):
+    if not Path(binary).exists():
+        subprocess.run(["cargo", "build", "--quiet", "--bin", "ssmcheck"], check=True)
+    out = subprocess.run([binary, "list", "--json"], check=True, capture_output=True, text=True).stdout
+    return [json.loads(line) for line in out.splitlines() if line.strip()]
+
+
+def check(meta, papers):
+    """The mismatches of one claim, as lines."""
+    source = meta.get("source", {})
+    paper = source.get("paper", "")
+    seed = paper[:3]
+    if not seed.isdigit() or paper.startswith("derived"):
+        return [], 0
+    if seed not in papers:
+        return [f"{meta['id']}: no text for paper {seed}"], 0
+    text, heads = papers[seed]
+    wanted = pieces(source.get("printed", ""))
+    problems, start, first = [], 0, None
+    for piece in wanted:
+        at = text.find(piece, start)
+        if at < 0:
+            at = text.find(piece)  # out of order: still the paper's words
+            if at >= 0:
+                problems.append(f"{meta['id']}: '{piece}' occurs earlier in {seed} than the quote's previous words")
+        if at < 0:
+            problems.append(f"{meta['id']}: '{piece}' not found in {seed}")
+            continue
+        first = at if first is None else first
+        start = at + len(piece)
+    cited = cited_section(source.get("locus", ""))
+    if first is not None and cited:
+        found = section_of(first, heads)
+        if found is not None and not (found == cited or found.startswith(cited + ".") or cited.startswith(found + ".")):
+            problems.append(f"{meta['id']}: the locus cites {cited}, the quote's first words are in section {found} of {seed}")
+    return problems, len(wanted)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("papers", help="directory of the papers' text, one file per seed number")
+    parser.add_argument("--ssmcheck", default="target/debug/ssmcheck", help="the ssmcheck binary (built if missing)")
+    parser.add_argument("--verbose", action="store_true", help="print every claim checked")
+    args = parser.parse_args()
+    papers = load_papers(args.papers)
+    if not papers:
+        sys.exit(f"error: no paper text (000.txt … 004.txt) in {args.papers}")
+    problems, quoted, pieces_checked = [], 0, 0
+    for meta in claims(args.ssmcheck):
+        found, n = check(meta, papers)
+        quoted += n > 0
+        pieces_checked += n
+        problems += found
+        if args.verbose:
+            print(f"{meta['id']}: {n} pieces, {len(found)} mismatches")
+    for p in problems:
+        print(p)
+    print(f"{quoted} quotes, {pieces_checked} prose pieces checked: {len(problems)} mismatches")
+    sys.exit(1 if problems else 0)
+
+
+if __name__ == "__main__":
+    main()
