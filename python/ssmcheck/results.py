@@ -53,7 +53,8 @@ class Violation:
     """Signed margin: negative when violated."""
     margin_formula: str
     enclosure: Optional[Json] = None
-    """The sides' enclosures and the gap, when the relation was judged on intervals."""
+    """The sides' enclosures, the exact gap and the tolerance (when nonzero), when the relation was
+    judged on intervals: it holds when gap + tolerance ≥ 0."""
 
     @classmethod
     def from_json(cls, d: Optional[Json]) -> Optional["Violation"]:

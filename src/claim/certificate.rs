@@ -70,9 +70,13 @@ pub enum Certificate {
         lhs: Interval,
         /// The right side's enclosure.
         rhs: Interval,
-        /// The relation's gap (≥ 0 holds; > 0 for a strict relation), entirely on the
-        /// violating side.
+        /// The relation's exact gap (`rhs − lhs` for `≤`, `lhs − rhs` for `≥`): with the
+        /// tolerance added, entirely on the violating side (below 0; at most 0 for a strict
+        /// relation).
         gap: Interval,
+        /// The tolerance the relation allows beyond the gap; left out when it allows none.
+        #[serde(default = "super::comparison::no_tolerance", skip_serializing_if = "super::comparison::is_no_tolerance")]
+        tolerance: Interval,
     },
     /// A statistical refutation: its exact confidence interval at the family-wise level
     /// excludes what the statement asserts (the check's own record).
@@ -106,7 +110,9 @@ impl Certificate {
                 (super::comparison::Standing::Violated, Some(HypothesisStanding::NotCertified { detail })) => {
                     not(Uncertified::Hypothesis, format!("the violated relation is certified ({e}), but {detail}"))
                 }
-                (super::comparison::Standing::Violated, _) => Certificate::Certified { lhs: e.lhs.unwrap(), rhs: e.rhs.unwrap(), gap: e.gap },
+                (super::comparison::Standing::Violated, _) => {
+                    Certificate::Certified { lhs: e.lhs.unwrap(), rhs: e.rhs.unwrap(), gap: e.gap, tolerance: e.tolerance }
+                }
                 _ => not(Uncertified::EnclosureTooWide, e.to_string()),
             },
             Some(e) => {
@@ -132,8 +138,12 @@ impl Certificate {
 impl fmt::Display for Certificate {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Certificate::Certified { lhs, rhs, gap } => {
-                write!(f, "certified: lhs ∈ {lhs}, rhs ∈ {rhs}, gap ∈ {gap}: violated for every real value in the enclosures")
+            Certificate::Certified { lhs, rhs, gap, tolerance } => {
+                write!(f, "certified: lhs ∈ {lhs}, rhs ∈ {rhs}, gap ∈ {gap}")?;
+                if !super::comparison::is_no_tolerance(tolerance) {
+                    write!(f, ", tolerance ∈ {tolerance}")?;
+                }
+                write!(f, ": violated for every real value in the enclosures")
             }
             Certificate::Statistical { level } => write!(f, "certified statistically: exact interval at family-wise level {level:e}"),
             Certificate::NotCertified { reason, detail } => write!(f, "NOT certified ({}): {detail}", reason.meaning()),

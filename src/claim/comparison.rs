@@ -105,10 +105,11 @@ impl From<Interval> for Side {
     }
 }
 
-/// The enclosures of a comparison whose sides (one or both) carry one, and the relation's gap
-/// computed from them in interval arithmetic: the relation holds when the gap is ≥ 0 (> 0 for a
-/// strict one). A gap entirely below 0 (≤ 0 for a strict relation) decides a violation for every
-/// real value in the enclosures; a gap that straddles 0 is a tie.
+/// The enclosures of a comparison whose sides (one or both) carry one, the relation's exact gap
+/// computed from them in interval arithmetic (`rhs − lhs` for `≤`, `lhs − rhs` for `≥`), and the
+/// tolerance the statement allows, apart: the relation holds when gap + tolerance is ≥ 0 (> 0
+/// for a strict one). A sum entirely below 0 (≤ 0 for a strict relation) decides a violation for
+/// every real value in the enclosures; one that straddles 0 is a tie.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Enclosure {
     /// The left side's enclosure (`None`: computed in floating point, taken as exact here).
@@ -117,20 +118,36 @@ pub struct Enclosure {
     /// The right side's enclosure (`None`: computed in floating point, taken as exact here).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rhs: Option<Interval>,
-    /// The relation's gap (`rhs − lhs` plus the tolerance for `≤`; see each constructor).
+    /// The relation's exact gap: `rhs − lhs` for `≤` and `<`, `lhs − rhs` for `≥` and `>` (for
+    /// `|got − want| ≤ allowance`, the allowance minus the error).
     pub gap: Interval,
+    /// The tolerance the relation allows beyond the gap (`atol + rtol·max(|lhs|, |rhs|)`,
+    /// enclosed); zero, and left out of the JSON, when it allows none.
+    #[serde(default = "no_tolerance", skip_serializing_if = "is_no_tolerance")]
+    pub tolerance: Interval,
+}
+
+/// The tolerance of a relation that allows none (serde's default for a missing field).
+pub(super) fn no_tolerance() -> Interval {
+    Interval::exact(0.0)
+}
+
+/// Whether a tolerance allows nothing (then the JSON leaves it out).
+pub(super) fn is_no_tolerance(i: &Interval) -> bool {
+    i.lo == 0.0 && i.hi == 0.0
 }
 
 impl Enclosure {
-    fn of(lhs: Side, rhs: Side, gap: impl Fn(Interval, Interval) -> Interval) -> Option<Enclosure> {
+    fn of(lhs: Side, rhs: Side, gap: impl Fn(Interval, Interval) -> Interval, tolerance: impl Fn(Interval, Interval) -> Interval) -> Option<Enclosure> {
         if lhs.enclosure().is_none() && rhs.enclosure().is_none() {
             return None;
         }
-        Some(Enclosure { lhs: lhs.enclosure(), rhs: rhs.enclosure(), gap: gap(lhs.interval(), rhs.interval()) })
+        let (a, b) = (lhs.interval(), rhs.interval());
+        Some(Enclosure { lhs: lhs.enclosure(), rhs: rhs.enclosure(), gap: gap(a, b), tolerance: tolerance(a, b) })
     }
-    /// What the enclosures decide (a NaN gap decides nothing: a tie).
+    /// What the enclosures decide: the sign of gap + tolerance (a NaN decides nothing: a tie).
     pub fn decide(&self, relation: Relation) -> Standing {
-        let g = self.gap;
+        let g = self.gap + self.tolerance;
         if g.is_nan() {
             Standing::Tie
         } else if relation.is_strict() {
@@ -159,7 +176,11 @@ impl Enclosure {
 impl fmt::Display for Enclosure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let side = |i: Option<Interval>| i.map_or("a float".to_string(), |i| i.to_string());
-        write!(f, "lhs ∈ {}, rhs ∈ {}, gap ∈ {}", side(self.lhs), side(self.rhs), self.gap)
+        write!(f, "lhs ∈ {}, rhs ∈ {}, gap ∈ {}", side(self.lhs), side(self.rhs), self.gap)?;
+        if !is_no_tolerance(&self.tolerance) {
+            write!(f, ", tolerance ∈ {}", self.tolerance)?;
+        }
+        Ok(())
     }
 }
 
@@ -217,7 +238,7 @@ impl Comparison {
         } else {
             finite((rhs - lhs + atol + rtol * scale) / denom)
         };
-        let enclosure = Enclosure::of(l, r, |a, b| b - a + atol + a.abs().max(b.abs()) * rtol);
+        let enclosure = Enclosure::of(l, r, |a, b| b - a, |a, b| a.abs().max(b.abs()) * rtol + atol);
         Comparison { lhs, rhs, relation: Relation::AtMost, margin, margin_formula: AT_MOST_FORMULA, band: 0.0, enclosure }
     }
     /// `lhs ≤ rhs` ([`Relation::AtMost`]) or `lhs ≥ rhs` ([`Relation::AtLeast`]) with a margin
@@ -228,8 +249,12 @@ impl Comparison {
         let (lhs, rhs) = (l.value(), r.value());
         let t = tol.at(lhs.abs().max(rhs.abs()));
         let (gap, formula, enclosure) = match relation {
-            Relation::AtMost => (exact_gap(rhs, lhs), LE_BY_FORMULA, Enclosure::of(l, r, |a, b| b - a + a.abs().max(b.abs()) * tol.relative + tol.absolute)),
-            Relation::AtLeast => (exact_gap(lhs, rhs), GE_BY_FORMULA, Enclosure::of(l, r, |a, b| a - b + a.abs().max(b.abs()) * tol.relative + tol.absolute)),
+            Relation::AtMost => {
+                (exact_gap(rhs, lhs), LE_BY_FORMULA, Enclosure::of(l, r, |a, b| b - a, |a, b| a.abs().max(b.abs()) * tol.relative + tol.absolute))
+            }
+            Relation::AtLeast => {
+                (exact_gap(lhs, rhs), GE_BY_FORMULA, Enclosure::of(l, r, |a, b| a - b, |a, b| a.abs().max(b.abs()) * tol.relative + tol.absolute))
+            }
             _ => panic!("Comparison::linear takes AtMost or AtLeast"),
         };
         Comparison { lhs, rhs, relation, margin: linear_margin(gap, t, scale.divisor()), margin_formula: formula, band: 0.0, enclosure }
@@ -261,7 +286,7 @@ impl Comparison {
         // an exact side: the enclosures decide whether the error exceeds it in exact arithmetic.
         let allowed = || Interval::exact(scale.0) * tol.relative + tol.absolute;
         let tol_side = if matches!(e, Side::Enclosed(_)) { Side::Enclosed(allowed()) } else { Side::Float(t) };
-        let enclosure = Enclosure::of(e, tol_side, |a, _| allowed() - a);
+        let enclosure = Enclosure::of(e, tol_side, |a, _| allowed() - a, |_, _| no_tolerance());
         Comparison { lhs: err, rhs: t, relation: Relation::Within, margin, margin_formula: WITHIN_FORMULA, band: 0.0, enclosure }
     }
     /// A comparison whose margin a claim computes itself, with its formula.
@@ -280,7 +305,7 @@ impl Comparison {
         let below = relation == Relation::Below;
         let gap = if below { exact_gap(rhs, lhs) } else { exact_gap(lhs, rhs) };
         let band = finite(rounding.at(lhs.abs().max(rhs.abs())).abs() / scale);
-        let enclosure = Enclosure::of(l, r, |a, b| if below { b - a } else { a - b });
+        let enclosure = Enclosure::of(l, r, |a, b| if below { b - a } else { a - b }, |_, _| no_tolerance());
         Comparison { lhs, rhs, relation, margin: linear_margin(gap, 0.0, scale), margin_formula: STRICT_FORMULA, band, enclosure }
     }
     /// Where this comparison stands: a margin below −band violates; within the band, a strict

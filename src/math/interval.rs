@@ -53,6 +53,33 @@ impl Interval {
     pub fn exact(x: f64) -> Interval {
         Interval { lo: x, hi: x }
     }
+    /// The enclosure of a decimal constant as written (`"0.001"`, `"-2.5e-3"`): the degenerate
+    /// interval when the decimal is a binary number (`"0.5"`), else the two neighbours of its
+    /// correctly rounded `f64` (`"0.001"` is not a binary point: `[fl(10⁻³)⁻, fl(10⁻³)⁺]`). A
+    /// statement's decimal constants enter a certificate through this, never through
+    /// [`Interval::exact`] of a rounded literal. `None` for text that is not a finite decimal.
+    pub fn decimal(text: &str) -> Option<Interval> {
+        use num_traits::Num;
+        let x: f64 = text.parse().ok().filter(|x: &f64| x.is_finite())?;
+        let (mantissa, exponent) = match text.find(['e', 'E']) {
+            Some(i) => (&text[..i], text[i + 1..].parse::<i32>().ok()?),
+            None => (text, 0),
+        };
+        let (sign, digits) = mantissa.strip_prefix('-').map_or((String::new(), mantissa.trim_start_matches('+')), |m| ("-".to_string(), m));
+        let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
+        if whole.is_empty() && fraction.is_empty() || !(whole.chars().chain(fraction.chars()).all(|c| c.is_ascii_digit())) {
+            return None;
+        }
+        let scale = exponent - fraction.len() as i32;
+        let zeros = |n: i32| "0".repeat(n.unsigned_abs() as usize);
+        let (num, den) = if scale >= 0 {
+            (format!("{whole}{fraction}{}", zeros(scale)), "1".to_string())
+        } else {
+            (format!("{whole}{fraction}"), format!("1{}", zeros(scale)))
+        };
+        let exact = num_rational::BigRational::from_str_radix(&format!("{sign}{}/{den}", if num.is_empty() { "0" } else { &num }), 10).ok()?;
+        Some(if num_rational::BigRational::from_float(x) == Some(exact) { Interval::exact(x) } else { Interval { lo: x.next_down(), hi: x.next_up() } })
+    }
     /// A value computed in floating point with a relative error of at most `ulps` units of
     /// roundoff (u = 2⁻⁵³) plus an absolute error `abs`: `[x − e, x + e]` with
     /// `e = ulps·u·|x| + abs`, itself rounded outward.
@@ -560,6 +587,24 @@ mod tests {
         assert!(Interval::exact(-1.0).ln().is_nan());
         assert_eq!(Interval::exact(0.0).ln().lo, f64::NEG_INFINITY);
         assert!(Interval::exact(1.0).erfc().contains(0.157_299_207_050_285_13));
+    }
+
+    /// Binary decimals are exact; 0.001 and 0.1 are not binary points, and their enclosures
+    /// contain the decimal (checked in exact rationals: 1/1000 lies strictly inside).
+    #[test]
+    fn a_decimal_constant_is_enclosed_not_rounded() {
+        assert_eq!(Interval::decimal("0.5"), Some(Interval::exact(0.5)));
+        assert_eq!(Interval::decimal("-2.5e1"), Some(Interval::exact(-25.0)));
+        assert_eq!(Interval::decimal("12.5"), Some(Interval::exact(12.5)));
+        let milli = Interval::decimal("0.001").unwrap();
+        assert!(milli.lo < 1e-3 && 1e-3 < milli.hi);
+        let exact = num_rational::BigRational::new(1.into(), 1000.into());
+        assert!(q(milli.lo) < exact && exact < q(milli.hi));
+        assert_eq!(Interval::decimal("1e-3"), Some(milli));
+        assert!(Interval::decimal("0.1").unwrap().width() > 0.0);
+        for bad in ["", ".", "1e", "abc", "1.2.3", "inf", "NaN", "1e999"] {
+            assert_eq!(Interval::decimal(bad), None, "{bad}");
+        }
     }
 
     #[test]

@@ -139,8 +139,9 @@ fn errata_certified(results: &RunResults) -> Result<(), Failed> {
         let id = &c.meta.id;
         ensure(c.result.verdict == VerdictKind::Refuted, || format!("{id} not refuted at seed {seed}"))?;
         let cert = c.result.certificate.as_ref().ok_or_else(|| format!("{id}: a refutation without a certificate"))?;
-        if let Certificate::Certified { gap, .. } = cert {
-            ensure(gap.hi <= 0.0, || format!("{id}: certified with a gap {gap} that reaches the holding side"))?;
+        if let Certificate::Certified { gap, tolerance, .. } = cert {
+            let total = *gap + *tolerance;
+            ensure(total.hi <= 0.0, || format!("{id}: certified with a gap {gap} (tolerance {tolerance}) that reaches the holding side"))?;
             certified += 1;
         }
         if let Some(w) = &c.result.most_violating {

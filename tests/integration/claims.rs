@@ -53,6 +53,7 @@ fn the_recall_family_has_the_issue_ids() {
         ("000.thm3.condition", Status::Theorem),
         ("000.rem7", Status::Theorem),
         ("000.rem3.printed", Status::Erratum),
+        ("000.rem3.gram", Status::Theorem),
         ("000.thm4", Status::Theorem),
         ("000.thm4.reduced.printed", Status::Erratum),
         ("000.thm4.reduced", Status::Theorem),

@@ -370,16 +370,17 @@ fn claim_rem1_printed() -> Claim {
             .certify_given(LargeDelta::small_decay_enclosed)
             .certify(|c: &LargeDelta| {
                 let norm = c.state_enclosed().into_iter().flatten().map(Interval::abs).fold(Interval::exact(0.0), Interval::max);
-                Eval::le_by(norm, Interval::exact(1e-3), Scale(1e-3), Tolerance::NONE)
+                // 10⁻³ is a decimal, not a binary point: enclosed, not rounded.
+                Eval::le_by(norm, Interval::decimal("0.001").expect("a decimal"), Scale(1e-3), Tolerance::NONE)
             })
             .sides("‖H_t‖∞", "10⁻³")
             .expand(|c| serde_json::json!({ "state": c.state(), "a_tilde": (c.delta * c.a).exp(), "delta_times_b": c.w_b.iter().map(|r| r.iter().sum::<f64>() * c.delta).collect::<Vec<_>>() })),
         )
         .source(Paper::FreeLunch, "Remark 1 (App. A.3)", "In the process of deactivating the SSM branch, we could also choose to make Δ sufficiently large and correspondingly Ã sufficently small with A ≤ 0 so that the hidden states approximates zeros.")
-        .correction("A large Δ erases the past (Ã → 0) but scales the write: H_t → Δ·b·1ᵀ with b = W_b1, unbounded in Δ (003.rem1). The remark's goal can still be met another way: with the constant input, b and c = W_c1 are constants, so the large-Δ output is an input-independent constant that the next linear map can absorb; W_b = 0 (the main construction) and W_c = 0 with skip 1 are not the only switch-offs.")
+        .correction("A large Δ erases the past (Ã → 0) but scales the write. Under the paper's update (the write Δ·x·bᵀ, an Euler step) H_t → Δ·b·1ᵀ with b = W_b1, unbounded in Δ (003.rem1); under an exact ZOH write ((e^{ΔA} − 1)/A)·b the state tends to −b/A instead: bounded, and still not 0. The remark's goal can still be met another way: with the constant input, b and c = W_c1 are constants, so the large-Δ output is an input-independent constant up to a relative O(Ã), which the next linear map W₃ can absorb — provided every component of cᵀΔb + d is nonzero (a zero component carries nothing to rescale); W_b = 0 (the main construction) and W_c = 0 with skip 1 are not the only switch-offs.")
         .error(
             ErrorKind::FalseStatement,
-            "Remark 1 says that one 'could also choose to make Δ sufficiently large and correspondingly Ã sufficently small with A ≤ 0 so that the hidden states approximates zeros'. That is false: the update H_t = Ã_t ⊙ H_{t−1} + (Δ_t ⊙ x_t)b_tᵀ has a write term proportional to Δ, and with the branch's constant input 1 the state tends to Δ·b·1ᵀ (b = W_b1), not to 0; it is the write term up to Ã (003.rem1). The lemmas' existence claims do not rest on it (their construction switches the branch off with W_b = 0).",
+            "Remark 1 says that one 'could also choose to make Δ sufficiently large and correspondingly Ã sufficently small with A ≤ 0 so that the hidden states approximates zeros'. That is false: the update H_t = Ã_t ⊙ H_{t−1} + (Δ_t ⊙ x_t)b_tᵀ has a write term proportional to Δ, and with the branch's constant input 1 the state tends to Δ·b·1ᵀ (b = W_b1), not to 0; it is the write term up to Ã (003.rem1). (That is the paper's Euler write; with an exact ZOH write the state tends to −b/A: bounded, still not 0.) The lemmas' existence claims do not rest on it (their construction switches the branch off with W_b = 0).",
         )
         .holds_instead(&["003.rem1"])
 }
@@ -478,7 +479,7 @@ fn claim_lem5_printed() -> Claim {
             property([300, 3000, 30000], real_indicators(), lemma5).sides("|f(a, b) − 𝕀(a, b, ∘)|", "ε"),
         )
         .source(Paper::FreeLunch, "Lemma 5 and its proof (App. A.3)", "… for any a, b ∈ [−M, M] and ∘ ∈ {≠, >, <}, we have |f(a, b) − 𝕀(a, b, ∘)| ≤ ε. (Proof: 𝕀[a > b] 'is equivalent to consider g(1, 0, a − b)'.)")
-        .correction("On integers (Assumption 2) with 𝕀[a > b] = select(1, 0, a − b − ½), α = ½: 003.lem5. On integers 𝕀[≠] also fits in one block, 𝕀[>] + 𝕀[<] = ReLU(z) − ReLU(z − 1) + ReLU(−z) − ReLU(−z − 1) with z = a − b (with SiLU(λ·)/λ at λ = 20 it errs by at most 4.1·10⁻⁹ on [−10, 10]²); the suite's 003.lem5 checks the two-block product form. The linear pre-map folds into {W₂, b₂}, not {W₁, b₁}.")
+        .correction("On integers (Assumption 2) with 𝕀[a > b] = select(1, 0, a − b − ½), α = ½: 003.lem5. On integers 𝕀[≠] also fits in one block, 𝕀[>] + 𝕀[<] = ReLU(z) − ReLU(z − 1) + ReLU(−z) − ReLU(−z − 1) with z = a − b (with SiLU(λ·)/λ its error is largest at a = b, exactly 2/(1 + e^λ): 4.12·10⁻⁹ at λ = 20; proofs/cot.md); the suite's 003.lem5 checks the proof's two-block product form. The linear pre-map folds into {W₂, b₂}, not {W₁, b₁}.")
         .error(
             ErrorKind::FalseStatement,
             "Lemma 5 claims |f(a, b) − 𝕀(a, b, ∘)| ≤ ε 'for any a, b ∈ [−M, M]' with 'a Mamba block'. A Mamba block is continuous and 𝕀 jumps at a = b, so no block meets ε < ½ near a = b; the proof's select g(1, 0, a − b) needs |a − b| ≥ α (Lemma 4) and at a = b returns ½, so 𝕀[a > b] errs by ½ and 𝕀[a ≠ b] = 1 − ½·½ = 0.75 instead of 0. The lemma defines 𝕀: ℝ² × {≠, >, <} → {0, 1}, so the reals are the printed domain; read on integers (as Assumption 2 would supply), the proof's unshifted construction still fails at a = b, and the statement holds with a ½-shifted threshold (003.lem5), and 𝕀[≠] fits in one block (see the correction).",

@@ -793,13 +793,52 @@ fn claim_rem3_printed() -> Claim {
     .correction("The saving holds for the error rate on random instances (000.thm3.reduced: per-query error ≤ 1% at N = ⌈16 ln κ⌉, below κ from κ = 69 on), not for answering every instance: any κ unit key codes in p < κ/2 dimensions have a key i with Σ_{j≠i} ⟨k_j, k_i⟩² ≥ κ/p − 1 > 1, and the adversary that sends the positively aligned keys to one wrong value and the negatively aligned ones to the target's value wins (the paper's own Remark 7 is the one-direction case).")
     .error(
         ErrorKind::Reading,
-        "Remark 3 says 'the extra convolutions included in the Mamba-2 layer over vanilla Mamba in general allow for a more parameter-efficient solution of MQAR, by noting that … N = log κ < κ'. Reading checked: both constructions solve MQAR in the same sense, on every instance, as Theorem 2's does (000.thm2). Then it is false: for κ unit codes in p dimensions the Gram matrix G has ‖G‖_F² ≥ κ²/p, so some key i has Σ_{j≠i} |⟨k_j, k_i⟩| ≥ Σ_{j≠i} ⟨k_j, k_i⟩² ≥ κ/p − 1, which exceeds 1 when p < κ/2, and an instance with the positively aligned keys on one wrong value and the others on the target's value makes the retrieval answer wrong (Remark 7 is the case of one direction). The other reading, a small error rate on random instances, holds (000.thm3.reduced)",
+        "Remark 3 says 'the extra convolutions included in the Mamba-2 layer over vanilla Mamba in general allow for a more parameter-efficient solution of MQAR, by noting that … N = log κ < κ'. Reading checked: both constructions solve MQAR in the same sense, on every instance, as Theorem 2's does (000.thm2). Then it is false: for κ unit codes in p dimensions the Gram matrix G has ‖G‖_F² ≥ κ²/p, so some key i has Σ_{j≠i} |⟨k_j, k_i⟩| ≥ Σ_{j≠i} ⟨k_j, k_i⟩² ≥ κ/p − 1, which exceeds 1 when p < κ/2, and an instance with the positively aligned keys on one wrong value and the others on the target's value makes the retrieval answer wrong (Remark 7 is the case of one direction). The search's witness is one code with its adversarial instance; that every code with p < κ/2 fails, which refutes the existence of such a saving, rests on the Gram argument, checked over random codes by 000.rem3.gram. The other reading, a small error rate on random instances, holds (000.thm3.reduced)",
     )
-    .holds_instead(&["000.thm3.reduced"])
+    .holds_instead(&["000.thm3.reduced", "000.rem3.gram"])
     .uncertified(
         crate::claim::Uncertified::FloatingPoint,
         "the logits are computed in f64 from the code entries ±fl(1/√p); in exact arithmetic each is an integer multiple of 1/p (sums of products of signs), and the recorded gap is at least 1/p against a rounding bound below 10⁻¹³, but no enclosure is computed",
     )
+}
+
+impl NarrowCodes {
+    /// The Gram argument on these codes, in integers: with the signs s_j ∈ {±1}^p of the codes
+    /// (k_j = s_j/√p), c_ij = ⟨s_i, s_j⟩ = p·⟨k_i, k_j⟩. Returns (max_i Σ_{j≠i} c_ij², max_i
+    /// Σ_{j≠i} |c_ij|): the argument says the first is at least p²(κ/p − 1) = κp − p² and the
+    /// second then exceeds p (Σ|⟨k_j, k_i⟩| > 1) when p < κ/2.
+    fn gram_sums(&self) -> (f64, f64) {
+        let signs: Vec<Vec<i64>> = self.codes().iter().map(|k| k.iter().map(|&v| if v < 0.0 { -1 } else { 1 }).collect()).collect();
+        let c = |i: usize, j: usize| -> i64 { signs[i].iter().zip(&signs[j]).map(|(a, b)| a * b).sum() };
+        let sums = (0..self.keys).map(|i| (0..self.keys).filter(|&j| j != i).fold((0i64, 0i64), |(sq, ab), j| (sq + c(i, j).pow(2), ab + c(i, j).abs())));
+        let (sq, ab) = sums.fold((0, 0), |(m1, m2), (sq, ab)| (m1.max(sq), m2.max(ab)));
+        (sq as f64, ab as f64)
+    }
+}
+
+/// The Gram step of `000.rem3.printed`'s correction on one code: max_i Σ_{j≠i} c_ij² ≥ κp − p²
+/// (exact integers; `factor` multiplies κp, 1 for the argument), and max_i Σ_{j≠i} |c_ij| > p,
+/// the interference the adversary needs.
+fn gram_argument(c: &NarrowCodes, factor: f64) -> Eval {
+    let (p, k) = (c.width as f64, c.keys as f64);
+    let (squares, absolute) = c.gram_sums();
+    Eval::ge_by(squares, factor * k * p - p * p, Scale(p * p), Tolerance::NONE).min(Eval::gt(absolute, p, Scale(p), Tolerance::NONE))
+}
+
+/// `000.rem3.gram` (theorem): the correction's Gram argument, on random codes.
+fn claim_rem3_gram() -> Claim {
+    Claim::theorem(
+        "000.rem3.gram",
+        super::FAMILY,
+        "The Gram argument behind 000.rem3.printed, on every Rademacher code of κ unit keys in p dimensions (8 ≤ κ ≤ 64, ⌈log₂ κ⌉ ≤ p < κ/2): \
+         G = (⟨k_i, k_j⟩) is positive semidefinite of rank ≤ p with trace κ, so ‖G‖_F² ≥ κ²/p and some key i has Σ_{j≠i} ⟨k_j, k_i⟩² ≥ κ/p − 1 \
+         (> 1); since |⟨k_j, k_i⟩| ≤ 1 that key also has Σ_{j≠i} |⟨k_j, k_i⟩| > 1, the interference with which Remark 7's adversary wins. \
+         Counted exactly in integers (p·⟨k_i, k_j⟩ = ⟨s_i, s_j⟩ for the sign vectors).",
+        property([60, 300, 3000], narrow_codes(), |c: &NarrowCodes| gram_argument(c, 1.0))
+            .sides("max_i Σ_{j≠i} ⟨s_j, s_i⟩² (and max_i Σ_{j≠i} |⟨s_j, s_i⟩|)", "κp − p² (and p)"),
+    )
+    .source(crate::claim::Origin::Derived(Paper::InputSelectivity), "proofs/recall.md, Remark 3: the Gram argument", "—")
+    .control("the bound 2κ/p − 1 in place of κ/p − 1", property([60, 300, 3000], narrow_codes(), |c: &NarrowCodes| gram_argument(c, 2.0)))
 }
 
 /// `000.thm4` (theorem): Theorem 4, step 1 (eq 81–99).
@@ -906,6 +945,7 @@ pub fn register(r: &mut crate::claim::Registry) {
     r.add(claim_thm3_condition());
     r.add(claim_rem7());
     r.add(claim_rem3_printed());
+    r.add(claim_rem3_gram());
     r.add(claim_thm4());
     r.add(claim_thm4_reduced_printed());
     r.add(claim_thm4_reduced());
