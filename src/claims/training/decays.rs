@@ -6,7 +6,7 @@
 //! Both claims judge the same trained runs: Mamba+PE on Keep Fifth (|V| = 16, d = N = 8, as
 //! `000.table1`) at T = 10 and T = 20, one pair of runs per seed (the unit of replication), the
 //! decays `e^{Λ[a,n]Δ_t[a]}` computed on held-out sequences (every t, a, n), judged by
-//! [`experiment::judge`](crate::claim::experiment::judge) (Student-t intervals over seeds).
+//! [`experiment::judge`] (intervals over seeds).
 //!
 //! * `000.fig1` (Experiment), the right panel: the runs solve the task, and more decays lie above
 //!   0.95 from n on than before n (the smaller of the two runs' gaps). Positive control:
