@@ -24,7 +24,7 @@
 
 use super::comparison::{Comparison, Relation};
 use super::verdict::{Outcome, Verdict};
-use crate::stats::{interval::student_t_quantile, ConfidenceInterval};
+use crate::stats::ConfidenceInterval;
 use serde::Serialize;
 
 /// The two-sided level of an experiment's intervals over seeds, before the Bonferroni correction
@@ -265,7 +265,8 @@ fn far(c: &CriterionResult) -> f64 {
 /// or median (order statistics) at two-sided level [`EXPERIMENT_ALPHA`], Bonferroni over the
 /// criteria. With one seed the
 /// interval is the whole line (nothing is decided); with identical values at every seed it is
-/// that value.
+/// that value ([`mean_interval`](crate::stats::mean_interval),
+/// [`median_interval`](crate::stats::median_interval)).
 pub fn judge(runs: &Replicates, criteria: &[Criterion]) -> Judgement {
     let confidence = 1.0 - EXPERIMENT_ALPHA / criteria.len().max(1) as f64;
     let criteria = criteria
@@ -273,7 +274,7 @@ pub fn judge(runs: &Replicates, criteria: &[Criterion]) -> Judgement {
         .map(|c| {
             let per_seed = runs.values(c.metric).to_vec();
             let interval = match c.estimator {
-                Estimator::Mean => seed_interval(&per_seed, confidence),
+                Estimator::Mean => crate::stats::mean_interval(&per_seed, confidence),
                 Estimator::Median => crate::stats::median_interval(&per_seed, confidence),
             };
             let (margin, far) = (c.side.margin(&interval, c.threshold), c.side.far_margin(&interval, c.threshold));
@@ -289,19 +290,6 @@ pub fn judge(runs: &Replicates, criteria: &[Criterion]) -> Judgement {
         })
         .collect();
     Judgement { configuration: runs.configuration.clone(), seeds: runs.seeds.clone(), criteria }
-}
-
-/// The Student-t interval for the mean of `values` (one per seed) at two-sided `confidence`; a
-/// point when every value is the same, the whole line for fewer than two.
-pub fn seed_interval(values: &[f64], confidence: f64) -> ConfidenceInterval {
-    let n = values.len();
-    let mean = values.iter().sum::<f64>() / n.max(1) as f64;
-    if n < 2 {
-        return ConfidenceInterval { estimate: mean, lo: f64::NEG_INFINITY, hi: f64::INFINITY, confidence };
-    }
-    let sd = (values.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64).sqrt();
-    let half = student_t_quantile(1.0 - (1.0 - confidence) / 2.0, (n - 1) as f64) * sd / (n as f64).sqrt();
-    ConfidenceInterval { estimate: mean, lo: mean - half, hi: mean + half, confidence }
 }
 
 /// What an experiment records in the JSON (the `experiment` detail).
@@ -381,14 +369,15 @@ mod tests {
         r
     }
 
-    /// Mean 2.5, sd 1.2910 over 4 seeds, t_{0.975, 3} = 3.1824 (t tables): ± 2.0543.
+    /// Identical values at every seed give a point; one seed decides nothing.
     #[test]
-    fn the_interval_over_seeds_is_student_t() {
-        let ci = seed_interval(&[1.0, 2.0, 3.0, 4.0], 0.95);
-        assert!((ci.hi - ci.lo - 2.0 * 2.0543).abs() < 1e-3, "{ci:?}");
-        let point = seed_interval(&[0.7; 5], 0.95);
+    fn the_interval_over_seeds_is_a_point_for_identical_seeds_and_the_line_for_one() {
+        let at = |values: &[f64]| judge(&runs(values), &[Criterion::new("m", Direction::AtLeast, 0.5, "test")]).criteria[0].interval;
+        let point = at(&[0.7; 5]);
         assert_eq!((point.lo, point.hi), (0.7, 0.7));
-        assert!(seed_interval(&[0.7], 0.95).lo.is_infinite());
+        assert!(at(&[0.7]).lo.is_infinite());
+        let median = judge(&runs(&[0.7; 20]), &[Criterion::new("m", Direction::AtLeast, 0.5, "test").median()]).criteria[0].interval;
+        assert_eq!((median.lo, median.hi), (0.7, 0.7));
     }
 
     #[test]
