@@ -25,7 +25,7 @@ import unicodedata
 from pathlib import Path
 
 # Characters that mark a formula in a quote: the piece around it is cut there.
-MATH = re.compile(r"[\^_{}=<>≤≥∈∑∏√∞→←⊤⋅·×∫∂λΛΔδαβγσθμνπρτφψωΩ𝕀ℝ∥‖|/\\]")
+MATH = re.compile(r"[\^_{}=<>≤≥∈∑∏√∞→←⊤⋅·×∫∂λΛΔδαβγσθμνπρτφψωΩ𝕀ℝ∥‖|/\\⁰¹²³⁴⁵⁶⁷⁸⁹⁻₀₁₂₃₄₅₆₇₈₉]")
 SECTION = re.compile(r"(?:§|Sec\.?\s*|Section\s+|App\.?\s*|Appendix\s+)([A-Z]?\d*(?:\.\d+)*|[A-Z])")
 # A numbered heading: "4.1 Title", "A.2 Title", "Appendix B …", or a markdown "## 2.1 Title".
 HEADING = re.compile(r"^(?:#+\s*)?(?:Appendix\s+)?([A-Z]|\d+)((?:\.\d+)*)\.?\s+[A-Z][A-Za-z]")

@@ -282,7 +282,7 @@ fn moreover_bound(q: &CopyQuery, factor: f64) -> Eval {
     Eval::lt(lhs, factor * q.eps_rel(), Scale(q.eps_rel()), Tolerance::absolute(Rounding::gamma(q.len() + 16) * lhs))
 }
 
-const PRINTED: &str = "Under Assumption 1, for any ε > 0 there exists a Mamba block of constant size such that ‖y_i − o_i‖ ≤ ε if ρ ≥ (1 − ε/(2M‖Δ‖∞))·1/α_pos(i) + (δ/2)(a_max,</(1 − a_max,<) + ((1/a_min,>)^{L−1} − 1)/(1 − a_min,>)), where a_max,< = max_{1≤j<pos(i)} a_j and a_min,> = min_{pos(i)<j≤i} a_j.";
+const PRINTED: &str = "Under Assumption 1, given a input sequence x_1, x_2, …, x_N and for any ε > 0, there exists a Mamba block with constant size that can approximate the COPY operation, that is, for i ∈ [N], we have ‖y_i − o_i‖ ≤ ε if the following condition is satisfied: ρ ≥ (1 − ε/(2M‖Δ‖∞))·1/α_pos(i) + (δ/2)(a_max,</(1 − a_max,<) + ((1/a_min,>)^{L−1} − 1)/(1 − a_min,>)), where a_max,< = max_{1≤j<pos(i)} a_j and a_min,> = min_{pos(i)<j≤i} a_j.";
 
 /// `003.thm1.printed` (erratum): Theorem 1 (eq 7); proof A.1, eqs (14)–(18).
 fn claim_thm1_printed() -> Claim {

@@ -114,7 +114,7 @@ fn size_check(dense: bool, predicted: f64) -> impl crate::claim::Check {
     })
 }
 
-const PRINTED: &str = "Given x_1, …, x_N ∈ [−M, M]^d, there exists a Mamba block of size O(N) that performs COPY, i.e. y_i = o_i for every i ∈ [N]; the ℓ∞ norm of its parameters is O(poly(M, N)).";
+const PRINTED: &str = "Given sequence x_1, x_2, …, x_N ∈ [−M, M]^d, there exists a Mamba block with size O(N) that can perform the defined COPY operation, that is, y_i = o_i for any i ∈ [N]. Moreover, the l_∞ norm of the Mamba block parameters is upper bounded by O(ploy(M, N)) [sic: poly].";
 
 /// `003.thm2` (theorem): Theorem 2 / Theorem 6 (App. A.2).
 fn claim_thm2() -> Claim {
@@ -127,7 +127,7 @@ fn claim_thm2() -> Claim {
              pos(i) ≤ i; N up to 48 through the full block, 4096 with the dense state (N²d ≤ 10⁸), 10⁶ with the sparse state.",
         construction([30, 60, 600], exact_copies(0.0), exact).expand(first_mismatch),
     )
-    .source(Paper::FreeLunch, "Theorem 2 / Theorem 6 (App. A.2)", PRINTED)
+    .source(Paper::FreeLunch, "§4.2, Theorem 2 (Theorem 6 and its proof, App. A.2)", PRINTED)
     .control("A = −10⁻³ in place of 0 (the state forgets)", construction([30, 60, 600], exact_copies(-1e-3), exact).expand(first_mismatch))
 }
 
@@ -140,7 +140,7 @@ fn claim_thm2_size() -> Claim {
              allocates): the least-squares slope of its log size on log N (N = 16…256, d = 4) is at most 1.",
             size_check(true, 1.0),
         )
-        .source(Paper::FreeLunch, "Theorem 2 / Theorem 6; App. A.2 ('the model size we need is O(Nd)')", PRINTED)
+        .source(Paper::FreeLunch, "§4.2, Theorem 2 (Theorem 6; App. A.2: 'the model size we need is O(Nd)')", PRINTED)
         .correction("Dense, the state is N(d + 2N) = Θ(N²) and W_b, W_c are N × (d + 2N) each; O(N) (O(Nd)) counts the state dimension d_h = N or the nonzeros N(d + 2): 003.thm2.nonzeros.")
         .error(
             ErrorKind::Reading,
@@ -158,7 +158,7 @@ fn claim_thm2_nonzeros() -> Claim {
              of log nonzeros on log N is 1 (N = 16…256, d = 4).",
         size_check(false, 1.0),
     )
-    .source(Paper::FreeLunch, "Theorem 2, App. A.2 ('the model size we need is O(Nd)')", PRINTED)
+    .source(Paper::FreeLunch, "§4.2, Theorem 2 (App. A.2: 'the model size we need is O(Nd)')", PRINTED)
     .control("a quadratic size (slope 2)", size_check(false, 2.0))
 }
 

@@ -248,7 +248,7 @@ fn claim() -> Claim {
     .source(
         Paper::FreeLunch,
         "§4.3, Fig. 2 (centre): examples needed 1.36·10⁴, 3.52·10⁴, 1.15·10⁵ at N_max = 10, 20, 30; N_max = 40 not learned within 5.8·10⁵",
-        "Mamba needs more than linear growth of examples as the length increases",
+        "the number of training examples needed for Mamba to learn the task … is approximately 1.36 × 10⁴, 3.52 × 10⁴, and 1.15 × 10⁵ respectively, indicating that the required number grows more than linearly relative to N_max",
     )
     .correction("At a small scale (one layer, strings of 2 to 8 symbols; proofs/training.md); the paper's own numbers are encoded in 003.fig2.")
     .control("the prediction reversed (at most linear growth), on the same runs", copy_check(Prediction::Reversed))
