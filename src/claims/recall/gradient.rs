@@ -335,7 +335,8 @@ fn wide_support() -> impl Strategy<Value = TheoryDistribution> {
 }
 
 const PRINTED: &str = "∂L/∂W_Δ[i,j] = −1/T if i = 0; 2/T if i = |V|; ≈ T/|V|² − 1/|V| if 0 < i < |V|; ≈ −T/|V|² + 1/|V| if i > |V|. \
-                       For |V| ≫ T, one gradient step mostly updates rows 0 and |V| and so performs the read and write of associative recall.";
+                       For |V| ≫ T, we see that one gradient step mostly updates the weights on the 0, |V|-th rows in W_Δ, and thus correctly succeeds at \
+                       performing the read and write operations for associative recall.";
 
 /// `002.lem1.exact` (theorem): Lemma 1 (Sec. 4), corrected (proofs/recall.md).
 fn claim_lem1_exact() -> Claim {
