@@ -46,7 +46,8 @@ def pieces(quote):
     # Ellipses, editorial brackets, parenthesised formulas or citations ("(§1.1)", "(Abstract)")
     # and dashes between two quoted passages end a piece.
     for part in re.split(r"…|\.\.\.|\[[^\]]*\]|\([^)]*[\^_=§][^)]*\)|\((?:Abstract|Sec|App|Eq|eq|Fig|Table|Thm|Lemma)[^)]*\)| — ", quote):
-        for chunk in re.split(r"\S*" + MATH.pattern + r"\S*", part):
+        # A formula, or a lone capital (a matrix such as A: extraction often doubles it), ends a piece.
+        for chunk in re.split(r"\S*" + MATH.pattern + r"\S*|\b[A-Z]\b", part):
             words = normalise(chunk).split()
             # Single letters are variables more often than words: they end a piece.
             run = []

@@ -338,7 +338,7 @@ fn cumulative_check(rate_factor: f64) -> impl crate::claim::Check {
 }
 
 const CASES: [u64; 3] = [400, 3000, 30000];
-const PRINTED: &str = "‖LRD_SSM(t+k+1,t)‖₂ ≤ exp(λ₁Δ_{t+k+1}) ‖LRD_SSM(t+k,t)‖₂, where λ₁ is the largest eigenvalue of A (non-positive if the SSM is stable).";
+const PRINTED: &str = "Given an input x_t, the L_2 norm of LRD decays exponentially with rate λ₁ per unit time, where λ₁ is the largest eigenvalue of A and is non-positive if the SSM is stable. ‖LRD_SSM(t+k+1,t)‖₂ ≤ exp(λ₁Δ_{t+k+1}) ‖LRD_SSM(t+k,t)‖₂.";
 
 /// `004.cor1.printed` (erratum): Corollary 1, Eq. (11).
 fn claim_cor1_printed() -> Claim {
