@@ -278,7 +278,7 @@ fn claim_prop1() -> Claim {
     .source(
         Paper::InputSelectivity,
         "Proposition 1, eq (24)",
-        "A 1-layer Mamba can recover absolute time given an all-ones input: with B ≡ 1 and λ ≡ 0, h^M(t) = ∫_0^t x(s) ds = t.",
+        "A 1-layer Mamba can recover absolute time, given an all-ones input. Proof. The proof follows by considering a Mamba layer Equation 8 with B ≡ 1, λ ≡ 0 … h^M(t) = ∫_0^t x(s) ds = t. (24)",
     )
     .correction("Discrete form: h_t = tΔB (Δ = 1 needs the softplus bias ln(e − 1) ≈ 0.5413).")
     .control("a decaying mode, λ = 10⁻³", property([100, 500, 5000], all_ones(), |p: &AllOnes| prop1_margin(p, 1e-3)))

@@ -223,7 +223,7 @@ fn claim_rem1_printed() -> Claim {
             property([100, 1000, 10000], heads(), |p: &HeadProposal| Eval::le(head_error(p, false), 0.1, Tolerance::NONE))
                 .sides("best L² error of ψ_{j,k} by one Mamba-2 head (shared Δ) at the proposal's threshold", "0.1"),
         )
-        .source(Paper::InputSelectivity, "Remark 1", "Theorem 1, Lemma 1 and Lemma 2 hold analogously for Mamba-2 (Λ = λI).")
+        .source(Paper::InputSelectivity, "Remark 1", "we note that the results proven in Thm. 1, Lem. 1 and Lem. 2 hold analogously for the Mamba-2 mixer (Dao & Gu, 2024). We remind that the Mamba-2 mixer layer can be seen as a simplification of Mamba's, whereby the state matrix is parameterized by a single scalar, Λ = λI, rather than its full diagonal.")
         .correction(
             "In Mamba-2 Δ is a scalar per head, so the three differently-thresholded bases need three heads (000.rem1.heads); \
              a single head spans one function and its best error is ≥ ~0.5 for ψ_{0,0}. Lemmas 1–2 do carry over with a scalar λ.",
@@ -242,7 +242,7 @@ fn claim_rem1_heads() -> Claim {
              (same instances as 000.rem1.printed).",
         property([100, 1000, 10000], heads(), |p: &HeadProposal| Eval::le(head_error(p, true), 1.01 * predicted_l2(p.j, p.k, p.w()), Tolerance::NONE)),
     )
-    .source(Paper::InputSelectivity, "Remark 1, corrected (proofs/haar.md)", "Theorem 1, Lemma 1 and Lemma 2 hold analogously for Mamba-2 (Λ = λI).")
+    .source(Paper::InputSelectivity, "Remark 1, corrected (proofs/haar.md)", "we note that the results proven in Thm. 1, Lem. 1 and Lem. 2 hold analogously for the Mamba-2 mixer (Dao & Gu, 2024). We remind that the Mamba-2 mixer layer can be seen as a simplification of Mamba's, whereby the state matrix is parameterized by a single scalar, Λ = λI, rather than its full diagonal.")
     .correction("One head per basis function.")
     .control(
         "a single head (shared Δ) in place of three",
