@@ -324,7 +324,7 @@ fn claim_attn() -> Claim {
     .source(
         Paper::InputSelectivity,
         "App. B, eq (44)–(45)",
-        "|∂y_t/∂x_j| ≤ C (1/t) (min_r e^{x_t W_QᵀW_K x_r})^{−1}: attention sensitivity decays polynomially (O(1/t)).",
+        "For comparison, we provide a similar sensitivity analysis for the softmax Attention layer as well. … Even in this case, the second term can be bound by a constant C in terms of ‖W_Q‖, ‖W_K‖, ‖W_V‖ … |∂h_t^Attn/∂x_j| ≤ C (1/t) (min_r e^{x_t W_Qᵀ W_K x_r})^{−1}. (45)",
     )
     .correction("The constant C is made explicit for bounded inputs (proofs/decay.md).")
     .control("t² in place of t (a claimed O(1/t²) decay)", property(CASES, scalar_instances(), |i: &ScalarAttention| sensitivity_margin(i, 2)))
@@ -340,7 +340,7 @@ fn claim_attn_slope() -> Claim {
              fitted log–log slope −1 ± 0.05 (10 / 40 / 200 sequences per setting, Student-t, Bonferroni over the 3 settings at α = 10⁻⁴).",
         slope_check(-1.0),
     )
-    .source(Paper::InputSelectivity, "App. B, eq (44)–(45)", "Attention sensitivity decays polynomially (O(1/t)).")
+    .source(Paper::InputSelectivity, "App. B, eq (45)", "|∂h_t^Attn/∂x_j| ≤ C (1/t) (min_r e^{x_t W_Qᵀ W_K x_r})^{−1}. (45)")
     .correction("The bound of 000.attn is attained in rate: each weight a_j is Θ(1/t) for bounded inputs, so the mean sensitivity is Θ(1/t).")
     .control("slope −2", slope_check(-2.0))
 }
