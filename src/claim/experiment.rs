@@ -98,6 +98,16 @@ pub enum Estimator {
     Median,
 }
 
+impl Estimator {
+    /// The location's name, as the summaries print it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Estimator::Mean => "mean",
+            Estimator::Median => "median",
+        }
+    }
+}
+
 /// One criterion of an experiment: a metric's mean (or median) over seeds against a threshold.
 #[derive(Clone, Debug, Serialize)]
 pub struct Criterion {
@@ -198,7 +208,8 @@ pub enum Resolution {
 pub struct CriterionResult {
     /// The criterion.
     pub criterion: Criterion,
-    /// Student-t interval over the seeds for the metric's mean (Bonferroni-corrected level).
+    /// The interval over the seeds for the metric's mean (Student t) or median (order
+    /// statistics), at the Bonferroni-corrected level.
     pub interval: ConfidenceInterval,
     /// The metric at every seed.
     pub per_seed: Vec<f64>,
@@ -240,10 +251,7 @@ impl Judgement {
                 format!(
                     "{} ({}) {:.4} [{:.4}, {:.4}] {} {} ({:?})",
                     c.criterion.metric,
-                    match c.criterion.estimator {
-                        Estimator::Mean => "mean",
-                        Estimator::Median => "median",
-                    },
+                    c.criterion.estimator.name(),
                     c.interval.estimate,
                     c.interval.lo,
                     c.interval.hi,
@@ -339,7 +347,7 @@ pub fn decide(judged: Judgement, positive: Option<ControlRun>, paper: Vec<PaperN
             };
             let violation =
                 Comparison::custom(lhs, c.criterion.threshold, c.criterion.side.relation(), far(c), "interval's far end − threshold (signed by the side)")
-                    .named(&format!("{} ({lhs_is}, mean {:.4})", c.criterion.metric, c.interval.estimate), &c.criterion.derivation);
+                    .named(&format!("{} ({lhs_is}, {} {:.4})", c.criterion.metric, c.criterion.estimator.name(), c.interval.estimate), &c.criterion.derivation);
             let counterexample = serde_json::json!({ "configuration": judged.configuration, "seeds": judged.seeds, "metric": c.criterion.metric, "per_seed": c.per_seed, "interval": c.interval });
             Verdict::Refuted { counterexample, violation, margin: far(c), summary: format!("not reproduced: {summary}") }
         }

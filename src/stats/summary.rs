@@ -8,6 +8,11 @@ use super::ConfidenceInterval;
 pub fn median(values: &[f64]) -> f64 {
     let mut v = values.to_vec();
     v.sort_by(f64::total_cmp);
+    sorted_median(&v)
+}
+
+/// The median of values already sorted.
+fn sorted_median(v: &[f64]) -> f64 {
     match v.len() {
         0 => f64::NAN,
         m => 0.5 * (v[(m - 1) / 2] + v[m / 2]),
@@ -25,7 +30,7 @@ pub fn median_interval(values: &[f64], confidence: f64) -> ConfidenceInterval {
     // P(Bin(n, ½) ≤ j), summed exactly in f64 (n is a number of seeds: small).
     let below = |j: usize| (0..=j).map(|i| binomial(n, i)).sum::<f64>() / 2f64.powi(n as i32);
     let k = (1..=n / 2).take_while(|&k| 1.0 - 2.0 * below(k - 1) >= confidence).last();
-    let estimate = median(values);
+    let estimate = sorted_median(&v);
     match k {
         Some(k) => ConfidenceInterval { estimate, lo: v[k - 1], hi: v[n - k], confidence },
         None => ConfidenceInterval { estimate, lo: f64::NEG_INFINITY, hi: f64::INFINITY, confidence },
