@@ -3,6 +3,8 @@
 was removed, and the fields that are new (allowed). Exits 1 when something old changed or went.
 
 usage: scripts/json_unchanged.py OLD.json NEW.json [--ignore KEY ...]
+
+Each claim's `seconds` (a measurement of the run, not a result) is always ignored.
 """
 import json
 import sys
@@ -27,10 +29,10 @@ def walk(old, new, path, out):
 
 def main():
     args = sys.argv[1:]
-    ignore = set()
+    ignore = {"seconds"}
     if "--ignore" in args:
         i = args.index("--ignore")
-        ignore = set(args[i + 1:])
+        ignore |= set(args[i + 1:])
         args = args[:i]
     old, new = (json.load(open(p)) for p in args)
     out = {"removed": [], "changed": [], "added": set()}

@@ -6,7 +6,8 @@ the failure message is the verdict, the counterexample and both sides of the vio
 
 Options: --ssmcheck-budget (quick), --ssmcheck-seed (1), --ssmcheck-backend (auto), and
 --ssmcheck-json PATH: the results JSON of every claim and conjecture that ran (the layout of
-`ssmcheck check --json`, for `ssmcheck report --from PATH`), written when the session ends."""
+`ssmcheck check --json`, for `ssmcheck report --from PATH`), written when the session ends.
+The terminal summary ends with each claim's and conjecture's time, slowest first."""
 
 from __future__ import annotations
 
@@ -99,6 +100,25 @@ _RUNS = pytest.StashKey[List[Results]]()
 
 def _record(config: pytest.Config, results: Results) -> None:
     config.stash.setdefault(_RUNS, []).append(results)
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    """The time of every claim and conjecture that ran (its check and control, as measured by
+    the engine: the claims collected by --ssmcheck run in one batch, so pytest's own durations
+    charge the whole batch to its first item), slowest first, with the total."""
+    timed = [(c.seconds, c.id) for run in config.stash.get(_RUNS, []) for c in run if c.seconds is not None]
+    if not timed:
+        return
+    timed.sort(key=lambda t: (-t[0], t[1]))
+    terminalreporter.write_sep("=", f"ssmcheck: {len(timed)} claims in {sum(s for s, _ in timed):.2f} s")
+    for seconds, claim in timed[:_SLOWEST]:
+        terminalreporter.write_line(f"{seconds:9.3f} s  {claim}")
+    if len(timed) > _SLOWEST:
+        terminalreporter.write_line(f"({len(timed) - _SLOWEST} faster claims not shown)")
+
+
+#: How many claims the terminal summary's time list shows.
+_SLOWEST = 10
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

@@ -88,6 +88,8 @@ class ClaimResult:
     certificate: Optional[Json]
     correction: Optional[str]
     disagreement: Optional[str]
+    seconds: Optional[float]
+    """Wall-clock seconds of the check and its control (a measurement, not a result)."""
     raw: Json = field(repr=False)
     """The claim's whole JSON record (source, error, control, details, figures, sizes)."""
 
@@ -109,8 +111,14 @@ class ClaimResult:
             certificate=d.get("certificate"),
             correction=d.get("correction"),
             disagreement=d.get("disagreement"),
+            seconds=d.get("seconds"),
             raw=d,
         )
+
+    def untimed(self) -> Json:
+        """The claim's JSON record without its time: what two runs at the same seed and budget
+        agree on, whatever the thread count, backend or shard split."""
+        return {k: v for k, v in self.raw.items() if k != "seconds"}
 
     def explain_failure(self) -> str:
         """What went against the claim's status, in a few lines: the verdict, the counterexample
@@ -132,7 +140,7 @@ class ClaimResult:
 
 #: The layout of the results JSON this package reads (`schema/results.schema.json`): a file of a
 #: newer major version is refused; a newer minor one only adds fields.
-SCHEMA_VERSION = "1.0"
+SCHEMA_VERSION = "1.1"
 
 
 def _check_schema(version: str) -> None:
@@ -182,6 +190,14 @@ class Results:
     def disagreements(self) -> List[ClaimResult]:
         """The claims whose verdict contradicts their status."""
         return [c for c in self.claims if not c.agrees]
+
+    def untimed(self) -> Json:
+        """The run's JSON without the claims' times ([`ClaimResult.untimed`])."""
+        return {**self.raw, "claims": [c.untimed() for c in self.claims]}
+
+    def seconds(self) -> float:
+        """The sum of the claims' times, seconds."""
+        return sum(c.seconds or 0.0 for c in self.claims)
 
     def to_json(self) -> str:
         return json.dumps(self.raw)

@@ -10,7 +10,7 @@ import ssmcheck
 def test_shipped_claims_are_tests_selectable_with_k(pytester: pytest.Pytester) -> None:
     result = pytester.runpytest("--ssmcheck", "-k", "004.cor1.printed or 004.eq10.selective", "-v")
     result.assert_outcomes(passed=2)
-    result.stdout.fnmatch_lines(["*004.cor1.printed PASSED*"])
+    result.stdout.fnmatch_lines(["*004.cor1.printed PASSED*", "*= ssmcheck: 2 claims in * s =*", "* s  004.cor1.printed"])
 
 
 def test_the_results_of_a_session_are_written_as_one_json(pytester: pytest.Pytester) -> None:
@@ -32,6 +32,7 @@ def x_at_most_one(x):
     assert sorted(c["id"] for c in doc["claims"]) == ["004.cor1.printed", "user.x_at_most_one"]
     assert doc["tool"] == "ssmcheck" and doc["budget"] == "quick" and "schema_version" in doc
     assert ssmcheck.load(out)["004.cor1.printed"].verdict == "refuted"
+    assert all(c["seconds"] >= 0 for c in doc["claims"]), "every claim has its time"
 
 
 def test_without_the_flag_no_claim_is_collected(pytester: pytest.Pytester) -> None:

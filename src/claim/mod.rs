@@ -49,6 +49,7 @@ pub use registry::Registry;
 pub use replay::Replay;
 pub use results::{CheckResult, ClaimResult, ControlResult, RunBackends, RunResults, SCHEMA_VERSION};
 pub use rounding::Rounding;
+pub(crate) use runner::milliseconds;
 pub use runner::{check, run_claim, run_claim_on, run_claims, RunConfig, RunSettings};
 pub use search::Phase;
 pub use source::{Origin, Paper, Source};

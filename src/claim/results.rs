@@ -93,9 +93,19 @@ pub struct ClaimResult {
     /// does not depend on the budget.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sizes: Vec<super::budget::SizeRow>,
+    /// Wall-clock seconds the check and its negative control took, on the machine that ran them
+    /// (for a claim split over shards, the sum of the shards' shares). A measurement of the run,
+    /// not a result: two runs agree when everything else does ([`ClaimResult::without_time`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seconds: Option<f64>,
 }
 
 impl ClaimResult {
+    /// The result without its time: what must be the same for the same seed and budget whatever
+    /// the thread count, backend or shard split.
+    pub fn without_time(self) -> ClaimResult {
+        ClaimResult { seconds: None, ..self }
+    }
     /// Panics with the result unless the claim holds (a theorem's control must be refuted
     /// too): the assertion of a conjecture believed true, in a user's test.
     #[track_caller]
@@ -195,7 +205,7 @@ impl<'de> Deserialize<'de> for RunBackends {
 /// The version of the results JSON's layout, `MAJOR.MINOR` (`schema/results.schema.json`): the
 /// minor number grows when fields are added, the major when a field changes meaning or goes. A
 /// reader refuses a file of a newer major version ([`RunResults::check_schema`]).
-pub const SCHEMA_VERSION: &str = "1.0";
+pub const SCHEMA_VERSION: &str = "1.1";
 
 /// The schema version of a results file written before the field existed.
 fn first_schema() -> String {
@@ -255,6 +265,15 @@ impl RunResults {
     /// The result of the claim with this id.
     pub fn claim(&self, id: &str) -> Option<&ClaimResult> {
         self.claims.iter().find(|c| c.meta.id == id)
+    }
+    /// The run without its claims' times ([`ClaimResult::without_time`]): what two runs at the
+    /// same seed and budget must agree on byte for byte.
+    pub fn without_times(self) -> RunResults {
+        RunResults { claims: self.claims.into_iter().map(ClaimResult::without_time).collect(), ..self }
+    }
+    /// The sum of the claims' times, seconds (claims without one count nothing).
+    pub fn seconds(&self) -> f64 {
+        self.claims.iter().filter_map(|c| c.seconds).sum()
     }
 }
 

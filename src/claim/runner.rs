@@ -69,6 +69,11 @@ fn undetected(c: &ControlResult, cases: u64) -> Option<String> {
     }
 }
 
+/// `seconds` rounded to the millisecond (a wall-clock time has no more digits worth writing).
+pub(crate) fn milliseconds(seconds: f64) -> f64 {
+    (seconds * 1e3).round() / 1e3
+}
+
 /// Runs one claim and its control (each with its own progress observer).
 pub fn run_claim(claim: &Claim, cfg: &RunConfig) -> ClaimResult {
     run_claim_on(claim, cfg, cfg.backend, cfg.backend)
@@ -78,6 +83,7 @@ pub fn run_claim(claim: &Claim, cfg: &RunConfig) -> ClaimResult {
 /// its own recorder; `cfg.backend` is not used).
 pub fn run_claim_on(claim: &Claim, cfg: &RunConfig, backend: &dyn Backend, control_backend: &dyn Backend) -> ClaimResult {
     let id = claim.meta.id.as_str();
+    let started = std::time::Instant::now();
     let run = |check: &dyn Check, backend: &dyn Backend| {
         let progress = observer(id, cfg.progress);
         let ctx = Context::new(cfg.seed, cfg.budget, backend, id, progress.as_ref());
@@ -97,7 +103,18 @@ pub fn run_claim_on(claim: &Claim, cfg: &RunConfig, backend: &dyn Backend, contr
             w.certificate = certify(Some(&w.violation));
         }
     }
-    ClaimResult { meta: claim.meta.clone(), result, agrees: disagreement.is_none(), disagreement, control, details: out.details, figures: out.figures, sizes }
+    let seconds = Some(milliseconds(started.elapsed().as_secs_f64()));
+    ClaimResult {
+        meta: claim.meta.clone(),
+        result,
+        agrees: disagreement.is_none(),
+        disagreement,
+        control,
+        details: out.details,
+        figures: out.figures,
+        sizes,
+        seconds,
+    }
 }
 
 /// Runs one claim (and its control) the way a user's test does: on the CPU, at the seed and

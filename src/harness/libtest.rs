@@ -2,9 +2,9 @@
 //! behaves under `cargo test` as a built-in one does: filters (`cargo test -- 004.cor1`),
 //! `--exact`, `--skip`, `--list` (with `--format terse`, as IDEs ask), `--ignored`,
 //! `--test-threads` (and `RUST_TEST_THREADS`), `-q`; `--nocapture`, `--show-output` and
-//! `--color` are accepted. Tests run on a pool of threads and report as they finish; a test that
-//! panics fails with the panic's message. Its own, so a crate of conjectures needs no
-//! command-line parser (libtest-mimic brings clap).
+//! `--color` are accepted. Tests run on a pool of threads and report as they finish, each line
+//! ending with the test's time; a test that panics fails with the panic's message. Its own, so a
+//! crate of conjectures needs no command-line parser (libtest-mimic brings clap).
 
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -150,7 +150,7 @@ pub fn run(args: &Arguments, tests: Vec<Test>) -> Conclusion {
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |p| p.get())).min(n.max(1));
     let queue: Mutex<Vec<Option<Test>>> = Mutex::new(selected.into_iter().map(Some).collect());
     let next = AtomicUsize::new(0);
-    let (tx, rx) = mpsc::channel::<(String, Result<(), String>)>();
+    let (tx, rx) = mpsc::channel::<(String, Result<(), String>, f64)>();
     let mut failures: Vec<(String, String)> = vec![];
     let mut passed = 0;
     std::thread::scope(|s| {
@@ -160,14 +160,15 @@ pub fn run(args: &Arguments, tests: Vec<Test>) -> Conclusion {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(test) = queue.lock().ok().and_then(|mut q| q.get_mut(i).and_then(Option::take)) else { break };
                 let name = label(&test);
+                let started = Instant::now();
                 let result = catch_unwind(AssertUnwindSafe(test.run)).unwrap_or_else(|p| Err(panic_message(&*p)));
-                if tx.send((name, result)).is_err() {
+                if tx.send((name, result, started.elapsed().as_secs_f64())).is_err() {
                     break;
                 }
             });
         }
         drop(tx);
-        for (done, (name, result)) in rx.iter().enumerate() {
+        for (done, (name, result, seconds)) in rx.iter().enumerate() {
             let ok = result.is_ok();
             if args.terse {
                 print!("{}", if ok { '.' } else { 'F' });
@@ -175,7 +176,7 @@ pub fn run(args: &Arguments, tests: Vec<Test>) -> Conclusion {
                     println!(" {}/{n}", done + 1);
                 }
             } else {
-                println!("test {name} ... {}", if ok { "ok" } else { "FAILED" });
+                println!("test {name} ... {} ({seconds:.2} s)", if ok { "ok" } else { "FAILED" });
             }
             let _ = std::io::stdout().flush();
             match result {

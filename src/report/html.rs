@@ -158,15 +158,16 @@ fn paper_summary(out: &mut String, groups: &[PaperGroup]) {
 
 /// The verdict table, one block of rows per paper under its title.
 fn table(out: &mut String, groups: &[PaperGroup]) {
-    out.push_str("<table><tr><th>claim</th><th>source</th><th>status</th><th>verdict</th><th>cases</th><th>margin</th><th>control</th><th>agrees</th></tr>\n");
+    out.push_str("<table><tr><th>claim</th><th>source</th><th>status</th><th>verdict</th><th>cases</th><th>margin</th><th>control</th><th>agrees</th><th>seconds</th></tr>\n");
     for g in groups {
-        let _ = writeln!(out, "<tr class=\"paper\" id=\"paper-{}\"><th colspan=\"8\">{}</th></tr>", escape(g.key), escape(&g.title));
+        let _ = writeln!(out, "<tr class=\"paper\" id=\"paper-{}\"><th colspan=\"9\">{}</th></tr>", escape(g.key), escape(&g.title));
         for c in &g.claims {
             let control = c.control.as_ref().map_or("–".to_string(), |k| if k.detected { "refuted ✓".into() } else { format!("{} ✗", k.result.verdict) });
             let _ = writeln!(
                 out,
                 "<tr><td><a href=\"#{id}\">{id}</a></td><td>{locus}</td><td>{status}</td><td><span class=\"v {v}\">{label}</span></td>\
-                 <td class=\"num\">{cases}</td><td class=\"num\">{margin}</td><td class=\"ctl\">{control}</td><td>{agrees}</td></tr>",
+                 <td class=\"num\">{cases}</td><td class=\"num\">{margin}</td><td class=\"ctl\">{control}</td><td>{agrees}</td>\
+                 <td class=\"num\">{seconds}</td></tr>",
                 id = escape(&c.meta.id),
                 locus = escape(&c.meta.source.locus),
                 status = escape(&status_label(c)),
@@ -175,6 +176,7 @@ fn table(out: &mut String, groups: &[PaperGroup]) {
                 cases = c.result.cases,
                 margin = fmt_margin(c.result.margin),
                 agrees = if c.agrees { "<span class=\"yes\">yes</span>" } else { "<span class=\"v no\">NO</span>" },
+                seconds = super::reporter::seconds(c.seconds),
             );
         }
     }
@@ -320,14 +322,15 @@ pub fn page(results: &RunResults) -> String {
     let _ = write!(
         out,
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>ssmcheck evidence report</title><style>{STYLE}</style></head><body>\n\
-         <h1>ssmcheck evidence report</h1>\n<p class=\"meta\">ssmcheck {} · seed {} · budget {} · backend {} · {} claims, {} agree with their status, {} disagree</p>\n",
+         <h1>ssmcheck evidence report</h1>\n<p class=\"meta\">ssmcheck {} · seed {} · budget {} · backend {} · {} claims, {} agree with their status, {} disagree · {:.1} s of checks</p>\n",
         escape(&results.version),
         results.seed,
         results.budget,
         escape(&results.backend.to_string()),
         results.claims.len(),
         results.claims.len() - bad,
-        bad
+        bad,
+        results.seconds()
     );
     out.push_str(
         "<div class=\"legend\"><b>How to read this.</b> A <i>theorem</i> must hold: its verdict should be <span class=\"v holds\">holds</span> \

@@ -46,18 +46,19 @@ pub fn table(results: &RunResults) -> String {
     use std::fmt::Write;
     let mut out = String::new();
     let width = results.claims.iter().map(|c| c.meta.id.chars().count()).max().unwrap_or(0).max(24);
-    let _ = writeln!(out, "{:<width$} {:<10} {:<12} {:<12} {:>9} {:>11}  agrees", "claim", "status", "kind", "verdict", "cases", "margin");
+    let _ = writeln!(out, "{:<width$} {:<10} {:<12} {:<12} {:>9} {:>11} {:>9}  agrees", "claim", "status", "kind", "verdict", "cases", "margin", "seconds");
     for c in &results.claims {
         let margin = c.result.margin.map_or("-".into(), |m| format!("{m:.3e}"));
         let _ = writeln!(
             out,
-            "{:<width$} {:<10} {:<12} {:<12} {:>9} {:>11}  {}",
+            "{:<width$} {:<10} {:<12} {:<12} {:>9} {:>11} {:>9}  {}",
             c.meta.id,
             c.meta.status.name(),
             c.meta.kind.name(),
             c.meta.status.verdict_name(c.result.verdict),
             c.result.cases,
             margin,
+            seconds(c.seconds),
             if c.agrees { "yes" } else { "NO" }
         );
         if let Some(why) = &c.disagreement {
@@ -67,15 +68,21 @@ pub fn table(results: &RunResults) -> String {
     let bad = results.disagreements().len();
     let _ = writeln!(
         out,
-        "\n{} claims, {} agree, {} disagree (seed {}, budget {}, backend {})",
+        "\n{} claims, {} agree, {} disagree (seed {}, budget {}, backend {}; {:.1} s of checks)",
         results.claims.len(),
         results.claims.len() - bad,
         bad,
         results.seed,
         results.budget,
-        results.backend
+        results.backend,
+        results.seconds()
     );
     out
+}
+
+/// A claim's time for a table: seconds to the millisecond, or "-" when it was not measured.
+pub fn seconds(seconds: Option<f64>) -> String {
+    seconds.map_or("-".into(), |s| format!("{s:.3}"))
 }
 
 /// The results JSON, written atomically (what `check --json`, `merge` and `SSMCHECK_RESULTS`
@@ -123,7 +130,7 @@ mod tests {
         preflight_all(&[&reporter]).unwrap();
         report_all(&results, &[&reporter]).unwrap();
         assert_eq!(crate::report::read_results(&path).unwrap(), results);
-        assert!(table(&results).contains("0 claims, 0 agree, 0 disagree (seed 3, budget quick, backend cpu)"));
+        assert!(table(&results).contains("0 claims, 0 agree, 0 disagree (seed 3, budget quick, backend cpu; 0.0 s of checks)"));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -102,7 +102,7 @@ pub fn merge(registry: &Registry, parts: &[(PathBuf, Part)]) -> Result<RunResult
                     .ok_or_else(|| Error::Merge(format!("{} (shard {s}/{count}) lacks claim {id}", path.display())))?
             }
             Assignment::Split => {
-                let mut shares = (vec![], vec![]);
+                let (mut shares, mut seconds) = ((vec![], vec![]), 0.0);
                 for (path, r) in &by_shard {
                     let share = r
                         .shard
@@ -112,9 +112,12 @@ pub fn merge(registry: &Registry, parts: &[(PathBuf, Part)]) -> Result<RunResult
                         .ok_or_else(|| Error::Merge(format!("{} lacks its share of split claim {id}", path.display())))?;
                     shares.0.push((r.shard.shard.index, share.claim.clone()));
                     shares.1.push((r.shard.shard.index, share.control.clone()));
+                    seconds += share.seconds;
                 }
                 let (check, control) = (Playback::new(shares.0), Playback::new(shares.1));
-                let result = run_claim_on(claim, &cfg, &check, &control);
+                let mut result = run_claim_on(claim, &cfg, &check, &control);
+                // The shards' time and the merge's (which plays their jobs back and judges).
+                result.seconds = Some(crate::claim::milliseconds(seconds + result.seconds.unwrap_or(0.0)));
                 if let Some(problem) = check.problems().into_iter().chain(control.problems()).next() {
                     return Err(Error::Merge(format!("split claim {id}: {problem}")));
                 }

@@ -16,7 +16,9 @@
 //! selection; every shard exactly once), takes each whole claim from its shard, and re-runs each
 //! split claim's check on the merged paths ([`record::Playback`]): counts, intervals and verdicts
 //! are computed from all paths, as in the single run. The merged JSON is byte-identical to the
-//! single process's for the same seed and budget.
+//! single process's for the same seed and budget, but for each claim's time
+//! ([`RunResults::without_times`](crate::claim::RunResults::without_times)): a split claim's is
+//! the sum of its shares' and the merge's.
 
 pub mod merge;
 pub mod plan;

@@ -40,6 +40,9 @@ pub struct SplitPart {
     pub claim: Vec<JobRecord>,
     /// The negative control's jobs.
     pub control: Vec<JobRecord>,
+    /// Wall-clock seconds this shard spent on its share (claim and control).
+    #[serde(default)]
+    pub seconds: f64,
 }
 
 /// Runs shard `shard` of the run of `claims` (the whole selection, in order) under `cfg`.
@@ -50,8 +53,8 @@ pub fn run_shard(claims: &[&Claim], cfg: &RunConfig, shard: Shard) -> Part {
         Assignment::Whole(_) => None,
         Assignment::Split => {
             let (check, control) = (Recorder::new(cfg.backend, shard), Recorder::new(cfg.backend, shard));
-            run_claim_on(claim, cfg, &check, &control);
-            Some(Work::Split(SplitPart { id: claim.meta.id.clone(), claim: check.into_records(), control: control.into_records() }))
+            let seconds = run_claim_on(claim, cfg, &check, &control).seconds.unwrap_or(0.0);
+            Some(Work::Split(SplitPart { id: claim.meta.id.clone(), claim: check.into_records(), control: control.into_records(), seconds }))
         }
     };
     // In selection order either way (rayon's indexed collect keeps it).

@@ -1,5 +1,5 @@
-//! What several modules share: the `ssmcheck` binary and the recomputation of errata's
-//! counterexamples.
+//! What several modules share: the `ssmcheck` binary, results compared without their times, and
+//! the recomputation of errata's counterexamples.
 
 use serde_json::Value;
 use ssmcheck::claim::{run_claims, Budget, RunConfig};
@@ -10,6 +10,14 @@ use std::process::{Command, Output};
 /// Runs the `ssmcheck` binary with `args`.
 pub fn ssmcheck(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_ssmcheck")).args(args).output().expect("runs")
+}
+
+/// A results file's text without its claims' times (a measurement, not a result): what two runs
+/// that must agree are compared on.
+pub fn without_times(json: &[u8]) -> String {
+    let results: ssmcheck::claim::RunResults = serde_json::from_slice(json).expect("a results file");
+    assert!(results.claims.iter().all(|c| c.seconds.is_some()), "every claim that ran has a time");
+    serde_json::to_string_pretty(&results.without_times()).expect("serialises")
 }
 
 /// Runs the errata `ids` at the quick budget (seed 1) and asserts that each one is refuted and

@@ -128,7 +128,11 @@ fn a_run_validates_against_the_schema_and_a_foreign_verdict_does_not() {
     assert_eq!(doc["schema_version"], SCHEMA_VERSION);
     assert!(doc["claims"].as_array().unwrap().iter().any(|c| c["control"].is_object()), "a control is in the document");
     assert!(doc["claims"].as_array().unwrap().iter().any(|c| c["certificate"].is_object()), "a certificate is in the document");
+    assert!(doc["claims"].as_array().unwrap().iter().all(|c| c["seconds"].as_f64().is_some_and(|s| s >= 0.0)), "every claim has its time");
     assert_eq!(validate(&doc), Vec::<String>::new());
+    let mut negative = doc.clone();
+    negative["claims"][0]["seconds"] = (-1.0).into();
+    assert_eq!(validate(&negative).len(), 1, "a negative time is refused");
     let mut foreign = doc.clone();
     foreign["claims"][0]["verdict"] = "maybe".into();
     foreign["claims"][1].as_object_mut().unwrap().remove("agrees");
