@@ -962,6 +962,59 @@ def bmojo_c17(cx):
     return float(gap), 0.0, gap > 0
 
 
+def special_case(cx):
+    """004 §4.2's special case in exact fractions: P = I − 2vvᵀ/(vᵀv), Ā = PΛPᵀ, γ = gw, and the
+    transition M_t = Ā + γ x_t² p_H p_Hᵀ of (14) (G = g p_H, W = w p_H)."""
+    lam = [Fr(v) for v in cx["lambda"]]
+    v = [Fr(x) for x in cx["householder"]]
+    h = len(lam)
+    vv = sum(x * x for x in v)
+    p = [[Fr(int(i == j)) - 2 * v[i] * v[j] / vv for j in range(h)] for i in range(h)]
+    gamma = Fr(cx["g"]) * Fr(cx["w"])
+    x = [Fr(t) for t in cx["x"]]
+
+    def conj(d):
+        return [[sum(p[i][n] * d[n] * p[j][n] for n in range(h)) for j in range(h)] for i in range(h)]
+
+    def transition(t):
+        abar = conj(lam)
+        return [[abar[i][j] + gamma * x[t - 1] ** 2 * p[i][h - 1] * p[j][h - 1] for j in range(h)] for i in range(h)]
+
+    return lam, p, gamma, x, conj, transition
+
+
+def eq17_printed(cx):
+    lam, p, gamma, x, conj, transition = special_case(cx)
+    h, gap = len(lam), Fr(0)
+    for t in range(1, len(x)):
+        d = lam[:-1] + [lam[-1] + gamma * x[t] ** 2]  # the printed x_{t+1}²
+        m, rhs = transition(t), conj(d)
+        gap = max([gap] + [abs(m[i][j] - rhs[i][j]) for i in range(h) for j in range(h)])
+    return float(gap), 0.0, gap > 0
+
+
+def eq18_printed(cx):
+    lam, p, gamma, x, conj, transition = special_case(cx)
+    h, gap = len(lam), Fr(0)
+    b = [Fr(v) for v in cx["b_bar"]]
+    state = [Fr(v) for v in cx["h0"]]
+    pt = lambda vec: [sum(p[i][j] * vec[i] for i in range(h)) for j in range(h)]  # noqa: E731
+    m = [lam[-1] + gamma * xi ** 2 for xi in x]
+    for t in range(1, len(x) + 1):
+        mt = transition(t)
+        state = [sum(mt[i][j] * state[j] for j in range(h)) + b[i] * x[t - 1] for i in range(h)]
+        prod = lambda frm: math.prod(m[frm - 1:t], start=Fr(1))  # noqa: E731
+        free = [(prod(1) if n == h - 1 else lam[n] ** t) * u for n, u in enumerate(pt([Fr(v) for v in cx["h0"]]))]
+        free = [sum(p[i][n] * free[n] for n in range(h)) for i in range(h)]
+        driven = [Fr(0)] * h
+        for i in range(1, t + 1):
+            for n, u in enumerate(pt(b)):
+                # As printed: λ_n^t inside the sum, and no P before it.
+                driven[n] += (prod(i + 1) if n == h - 1 else lam[n] ** t) * u * x[i - 1]
+        gap = max([gap] + [abs(state[k] - free[k] - driven[k]) for k in range(h)])
+    return float(gap), 0.0, gap > 0
+
+
 def mv(w, x):
     return [sum(a * b for a, b in zip(r, x)) for r in w]
 
@@ -1182,6 +1235,8 @@ RECOMPUTE = {
     "001.c13": bmojo_c13,
     "001.c16.printed": bmojo_c16,
     "001.c17.printed": bmojo_c17,
+    "004.eq17.printed": eq17_printed,
+    "004.eq18.printed": eq18_printed,
     "001.c6.unmasked": bmojo_c6_unmasked,
     "001.c7.linear": bmojo_c7,
     "001.c10.printed": bmojo_c10,

@@ -19,6 +19,8 @@
 //! `ssmcheck report --from FILE` renders (beside the shipped claims' results, if given both).
 //! [`run`] is `main` returning the results too, for a target that then checks the run as a
 //! whole (the suite's own `tests/each_claim/` renders its report and recomputes its errata).
+//! Claims start longest first (by the shard planner's cost estimates, a claim it does not know
+//! costing the median) and report as they finish; the final table is in the order given.
 
 pub mod libtest;
 
@@ -112,9 +114,15 @@ pub fn run(claims: Vec<Claim>) -> Finished {
         Err(e) => return Finished::error(nothing(), e.to_string()),
     };
     let done: Arc<Mutex<Vec<(usize, ClaimResult)>>> = Arc::default();
+    let mut claims: Vec<(usize, Claim)> = claims.into_iter().enumerate().collect();
+    if !args.list {
+        // The longest first (the shard planner's estimates), so that the run does not end on one
+        // long claim with the other threads idle; results and the table keep the given order.
+        let cost = |c: &Claim| crate::shard::plan::estimated_cost(&c.meta.id, settings.budget);
+        claims.sort_by(|(i, a), (j, b)| cost(b).total_cmp(&cost(a)).then(i.cmp(j)));
+    }
     let tests: Vec<Test> = claims
         .into_iter()
-        .enumerate()
         .map(|(i, claim)| {
             let (name, kind) = (claim.meta.id.clone(), claim.meta.family.name().to_string());
             let done = Arc::clone(&done);

@@ -151,9 +151,9 @@ fn errata_certified(results: &RunResults) -> Result<(), Failed> {
             ensure(w.certificate.is_some(), || format!("{id}: the most violating instance has no certificate"))?;
         }
     }
-    // Measured at quick seeds 1–10 and 1234: 26 errata are certified, shrunk and most violating
+    // Measured at quick seeds 1–10 and 1234: 28 errata are certified, shrunk and most violating
     // instance both (exact counts, ranks and rationals; the rest re-evaluated on enclosures:
     // interval exponentials, eigenvalue discs, quadratures with remainders, dual numbers over
     // intervals); a change that loses one shows here.
-    ensure(certified >= 26, || format!("only {certified} errata certified at seed {seed}"))
+    ensure(certified >= 28, || format!("only {certified} errata certified at seed {seed}"))
 }

@@ -7,6 +7,7 @@ use crate::claim::{Family, Registry};
 pub mod figure2;
 pub mod lemma1;
 pub mod sharp;
+pub mod special_case;
 pub mod stationarity;
 pub mod theorem4;
 pub mod thm2;
@@ -17,6 +18,7 @@ pub const FAMILY: Family = Family::new("stability");
 /// Registers the stability claims.
 pub fn register(r: &mut Registry) {
     thm2::register(r);
+    special_case::register(r);
     lemma1::register(r);
     theorem4::register(r);
     sharp::register(r);
