@@ -4,7 +4,16 @@
 //! **Enclosures** (rigorous: the exact real value is inside; compare them with
 //! [`Eval`](crate::claim::Eval) and no tolerance, and a refutation is certified):
 //! - [`Interval`]: `+ − × ÷ √`, `exp`, `ln`, `exp_m1`, `ln_1p`, `erfc`, `powi`, `abs`, `max` —
-//!   each end at most one ulp outside the exact result (CORE-MATH's correctly rounded functions).
+//!   each end at most one ulp outside the exact result (CORE-MATH's correctly rounded functions);
+//!   `sin`, `cos` (the same at the ends, ±1 where an extremum may lie inside, [−1, 1] past
+//!   |x| = 4·10¹⁵) and `atan2` (the rectangle's corners; [−π, π] across the branch cut), with
+//!   [`PI`] enclosed.
+//! - [`ComplexInterval`]: complex rectangles with `+ − × ÷`, `exp`, `powi`, `abs`, `arg`,
+//!   `conj` (a few ulps wide for point arguments; the whole plane when dividing by a rectangle
+//!   around 0), for S4's and LRU's complex diagonal recurrences.
+//! - [`spectral_norm`]: ‖A‖₂ enclosed: below by ‖Av‖/‖v‖ at a power-iteration vector, above by
+//!   ‖(AᵀA)^k‖_F^{1/(2k)}, k = 2¹² (over by a factor at most rank^{1/16384}: 3·10⁻⁴ relative at
+//!   rank 100; a lower end near the top unless the top two singular values nearly tie).
 //!   Every model written over [`Real`] (the S6 and S4D recurrences, [`softplus`], [`softplus_inv`])
 //!   runs on intervals as it runs on `f64`.
 //! - [`expm`]: e^A, entrywise enclosures (Taylor with remainder after scaling, interval
@@ -60,14 +69,14 @@
 
 pub use crate::estimate::lambda_top;
 pub use crate::math::eigen::{spectral_abscissa, spectral_radius, EigenvalueEnclosure};
-pub use crate::math::interval::{expm, logsumexp, matmul};
+pub use crate::math::interval::{expm, logsumexp, matmul, spectral_norm, PI};
 pub use crate::math::linalg;
 pub use crate::math::logsumexp as logsumexp_f64;
 pub use crate::math::quadrature::{expected_log_c_plus_gamma_x2, normal_expectation, EULER_GAMMA};
 pub use crate::math::softplus::{softplus, softplus_inv};
 pub use crate::math::subexp::LogChi2;
 pub use crate::math::taylor::{normal_expectation_enclosure, Growth, Taylor};
-pub use crate::math::{derivative, Dual, Interval, Real};
+pub use crate::math::{derivative, ComplexInterval, Dual, Interval, Real};
 pub use crate::model::DenseSsm;
 pub use crate::stats::ConfidenceInterval;
 pub use crate::tasks::mqar::MqarInstance;

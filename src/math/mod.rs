@@ -6,6 +6,7 @@
 
 #[cfg(target_arch = "x86_64")]
 pub mod avx2;
+pub mod complex_interval;
 pub mod dilog;
 pub mod dual;
 pub mod eigen;
@@ -22,6 +23,7 @@ pub mod subexp;
 pub mod taylor;
 pub mod vecmath;
 
+pub use complex_interval::ComplexInterval;
 pub use dual::{central_difference, derivative, Dual};
 pub use interval::Interval;
 pub use real::Real;
