@@ -58,6 +58,10 @@
 //!   search: a value at a point of the domain, below the sup by at most its grid; the
 //!   enclosure above bounds it).
 //! - [`logsumexp_f64`]: the f64 version, error about (n + 2)·u·|result|.
+//! - [`bilinear`], [`bilinear_diagonal`]: S4's bilinear (Tustin) discretisation,
+//!   Ā = (I − ΔA/2)⁻¹(I + ΔA/2), B̄ = (I − ΔA/2)⁻¹ΔB, by an LU solve (error about u·κ(I − ΔA/2));
+//!   the diagonal form is written over [`Real`] and runs on intervals. ZOH and Euler are
+//!   [`Discretization`]'s rules.
 //!
 //! **Statistical** (an interval at a stated confidence, not an enclosure):
 //! - [`lambda_top`]: the top Lyapunov exponent of the interaction model's product, a Student-t
@@ -77,6 +81,7 @@ pub use crate::math::softplus::{softplus, softplus_inv};
 pub use crate::math::subexp::LogChi2;
 pub use crate::math::taylor::{normal_expectation_enclosure, Growth, Taylor};
 pub use crate::math::{derivative, ComplexInterval, Dual, Interval, Real};
+pub use crate::model::discretize::{bilinear, bilinear_diagonal, Discretization};
 pub use crate::model::DenseSsm;
 pub use crate::stats::ConfidenceInterval;
 pub use crate::tasks::mqar::MqarInstance;
