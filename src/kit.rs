@@ -41,6 +41,11 @@
 //!   enclosed (chords of the convex ψ, a bound through Λ″ next to λ = 0, refinement near the
 //!   sup): about 10⁻⁸ relative, 60–400 quadratures (seconds); upper end +∞ for b < 1/36.
 //!
+//! **Exact** (rationals; a refutation by them is certified): [`exact`] (the module:
+//! [`Exact`](exact::Exact), num-rational's `BigRational` re-exported, `exact(x)` the exact value
+//! of a double, `rank`, `solve`, `sign_changes`), for statements about ranks, solutions and signs
+//! of matrices and sequences built from the strategies' dyadic draws.
+//!
 //! **Floating point, with a stated accuracy but no enclosure** (give the relation a tolerance
 //! derived from [`Rounding`](crate::claim::Rounding); a refutation by them is not certified):
 //! - [`linalg::expm`]: nalgebra's scaling-and-squaring Padé; its error grows like u·‖A‖ (not
@@ -73,6 +78,7 @@
 
 pub use crate::estimate::lambda_top;
 pub use crate::math::eigen::{spectral_abscissa, spectral_radius, EigenvalueEnclosure};
+pub use crate::math::exact;
 pub use crate::math::interval::{expm, logsumexp, matmul, spectral_norm, PI};
 pub use crate::math::linalg;
 pub use crate::math::logsumexp as logsumexp_f64;

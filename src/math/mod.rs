@@ -10,6 +10,7 @@ pub mod complex_interval;
 pub mod dilog;
 pub mod dual;
 pub mod eigen;
+pub mod exact;
 pub mod haar;
 pub mod interval;
 pub mod isa;

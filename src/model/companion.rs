@@ -13,23 +13,10 @@
 //! `f64` (Vandermonde-like growth of the coefficients), so the claims check it in [`Exact`]
 //! arithmetic, where it is an identity, and report the `f64` error against the order.
 
-use num_rational::BigRational;
-use num_traits::{Num, One, ToPrimitive, Zero};
+use num_traits::{Num, One};
 use serde::{Deserialize, Serialize};
 
-/// An exact rational: every dyadic `f64` the generators draw converts to one without loss.
-pub type Exact = BigRational;
-
-/// The exact rational value of a finite `f64`.
-pub fn exact(x: f64) -> Exact {
-    BigRational::from_float(x).unwrap_or_else(|| panic!("exact({x}): not finite"))
-}
-
-/// The `f64` nearest an exact rational (num-rational's correctly rounded conversion; ±∞ or 0
-/// outside f64's range).
-pub fn to_f64(x: &Exact) -> f64 {
-    x.to_f64().unwrap_or(f64::NAN)
-}
+pub use crate::math::exact::{exact, rank, to_f64, Exact};
 
 /// The scalar of a generic system: `f64` or [`Exact`].
 pub trait Field: Num + Clone + std::fmt::Debug {}
@@ -209,27 +196,6 @@ impl<S: Field> Companion<S> {
         }
         cols
     }
-}
-
-/// The rank of a matrix over an exact field, by Gaussian elimination.
-pub fn rank(rows: &[Vec<Exact>]) -> usize {
-    let mut m: Vec<Vec<Exact>> = rows.to_vec();
-    let cols = m.first().map_or(0, Vec::len);
-    let mut r = 0;
-    for c in 0..cols {
-        let Some(p) = (r..m.len()).find(|&i| !m[i][c].is_zero()) else { continue };
-        m.swap(r, p);
-        let (top, rest) = m.split_at_mut(r + 1);
-        let pivot = &top[r];
-        for row in rest.iter_mut().filter(|row| !row[c].is_zero()) {
-            let f = &row[c] / &pivot[c];
-            for (x, p) in row[c..].iter_mut().zip(&pivot[c..]) {
-                *x -= &f * p;
-            }
-        }
-        r += 1;
-    }
-    r
 }
 
 /// `Π_{j≠i}(λ_i − λ_j)`, `α′(λ_i)`: the residue denominator of a simple pole.

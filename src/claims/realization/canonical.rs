@@ -13,10 +13,11 @@
 
 use crate::claim::{property, Claim, ErrorKind, Eval, Figure, Paper, Rounding, Series, Style};
 use crate::claim::{Scale, Tolerance};
+use crate::math::exact::sign_changes;
 use crate::math::Interval;
 use crate::model::companion::{exact, rank, to_f64, Companion, DiagonalLti, Exact};
 use crate::strategy::grid_vec;
-use num_traits::{One, Signed, Zero};
+use num_traits::{One, Zero};
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -294,12 +295,6 @@ fn frozen_companion_span_excess(c: &SelectiveCase) -> f64 {
     let y = selective_output(&sys, c);
     let augmented: Vec<Vec<Exact>> = rows.iter().zip(y).map(|(row, yt)| row.iter().cloned().chain([yt]).collect()).collect();
     (rank(&augmented) - rank(&rows)) as f64
-}
-
-/// Sign changes of a sequence, zeros skipped.
-fn sign_changes(h: &[Exact]) -> usize {
-    let signs: Vec<bool> = h.iter().filter(|v| !v.is_zero()).map(|v| v.is_positive()).collect();
-    signs.windows(2).filter(|w| w[0] != w[1]).count()
 }
 
 /// Sign changes of `h_t = Σ_i w_i λ_i^{t−1}`, 1 ≤ t < `len`, counted only between terms whose
