@@ -1,14 +1,16 @@
 //! The Python extension module `ssmcheck._ssmcheck`: the engine of the `ssmcheck` crate behind
 //! a few functions that trade JSON text with the Python package (`python/ssmcheck`), which turns
-//! it into Python objects. Four parts, one module each: running and reading claims (`engine`),
+//! it into Python objects. Five parts, one module each: running and reading claims (`engine`),
 //! conjectures written in Python and judged by the engine (`conjecture`), the verified models as
-//! functions of flat arrays (`models`), and the rounding bounds for tolerances (`rounding`).
+//! functions of flat arrays (`models`), the rounding bounds for tolerances (`rounding`), and the
+//! kit's enclosures (`interval`).
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 mod conjecture;
 mod engine;
+mod interval;
 mod models;
 mod rounding;
 
@@ -34,5 +36,7 @@ fn _ssmcheck(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(models::induction_lemma3, m)?)?;
     m.add_function(wrap_pyfunction!(models::copy_theorem2, m)?)?;
     m.add_function(wrap_pyfunction!(rounding::rounding_bounds, m)?)?;
+    m.add_class::<interval::Interval>()?;
+    m.add_function(wrap_pyfunction!(interval::spectral_norm, m)?)?;
     Ok(())
 }

@@ -31,10 +31,17 @@ PathLike = Union[str, "os.PathLike[str]"]
 
 __version__ = _ssmcheck.__version__
 
+#: An enclosure [lo, hi] of an exact real, with arithmetic (`+ − × ÷ **`, `sqrt`, `exp`, `ln`,
+#: `exp_m1`, `ln_1p`, `erfc`, `sin`, `cos`, `atan2`) that keeps the exact result inside (the
+#: crate's `kit::Interval`: each end at most one ulp outside); a side of a relation.
+Interval = _ssmcheck.Interval
+#: ‖A‖₂ of a matrix given by its rows, enclosed (`kit::spectral_norm`): an `Interval`.
+spectral_norm = _ssmcheck.spectral_norm
+
 __all__ = [
-    "ClaimResult", "Conjecture", "ConjectureError", "Results", "Violation", "check", "claims", "close", "conjecture",
+    "ClaimResult", "Conjecture", "ConjectureError", "Interval", "Results", "Violation", "check", "claims", "close", "conjecture",
     "enclosure", "explain", "ge_by", "gt", "le", "le_by", "load", "lt", "models", "positive", "registered", "reject",
-    "relations", "replay", "report", "rounding", "strategies",
+    "relations", "replay", "report", "rounding", "spectral_norm", "strategies",
 ]
 
 

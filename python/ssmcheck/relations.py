@@ -1,6 +1,7 @@
 """The relation a conjecture returns for one instance: the same helpers as the Rust route's
 `Eval` (`le`, `le_by`, `ge_by`, `lt`, `gt`, `close`, `positive`, `reject`), with the same
-tolerances and margins. A side is a float, or an enclosure `(lo, hi)` of the exact value: a
+tolerances and margins. A side is a float, or an enclosure of the exact value (a pair `(lo, hi)`
+or an `ssmcheck.Interval`, whose arithmetic keeps the exact value inside): a
 relation on enclosures is violated only when they are separated (a certified refutation) and is
 a tie when they overlap.
 
@@ -12,15 +13,19 @@ from __future__ import annotations
 import math
 from typing import Any, Dict, Sequence, SupportsFloat, Tuple, Union
 
+from . import _ssmcheck
+
 #: A relation as the engine reads it (`{"op": …, sides, tolerances}`).
 Relation = Dict[str, Any]
 #: An exact value's enclosure (lo, hi).
 Enclosure = Tuple[float, float]
-#: A side as given: a number, or an enclosure (a pair).
-SideLike = Union[SupportsFloat, Sequence[SupportsFloat]]
+#: A side as given: a number, or an enclosure (a pair, or an `Interval`).
+SideLike = Union[SupportsFloat, Sequence[SupportsFloat], _ssmcheck.Interval]
 
 
 def _side(x: SideLike) -> Union[float, Enclosure]:
+    if isinstance(x, _ssmcheck.Interval):
+        return (x.lo, x.hi)
     if isinstance(x, (tuple, list)) and len(x) == 2:
         lo, hi = float(x[0]), float(x[1])
         return (lo, hi)
