@@ -3,7 +3,7 @@
 #   1. the machine: GPU, driver, CPU, and the NVRTC the CUDA backend loads;
 #   2. agreement: every family with a Monte Carlo kernel (decay, stability, realization) at the
 #      standard budget, seed 1, on `--backend cuda` and `--backend cpu`, results JSON compared
-#      field by field (scripts/json_unchanged.py, ignoring only the recorded backend); then the
+#      field by field (scripts/json_unchanged.py, ignoring only the recorded backend and each claim's time); then the
 #      same at the quick budget for more seeds;
 #   3. the deep budget: each Monte Carlo claim alone on the GPU (and on the CPU where time is
 #      left), timed, its JSON compared where both finish;
