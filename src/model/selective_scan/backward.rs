@@ -56,15 +56,19 @@ pub fn selective_scan_backward(inp: &ScanInputs<'_>, dy: &[f64]) -> Result<ScanG
     };
     let mut g = ScanGradients { delta: vec![0.0; len * d], a: vec![0.0; n * d], b: vec![0.0; len * n], c: vec![0.0; len * n], u: vec![0.0; len * d] };
     // Per channel: the decays ā_t and the states h_0..h_L (h_0 = 0) as the forward computes
-    // them (the same expressions, so the same bits), then the adjoint.
+    // them (the same expressions, so the same bits), then the adjoint. The channel's steps Δ_t and
+    // its column of ∂ℓ/∂A are kept in buffers of their own (the column is summed in the same order
+    // as in place, so the same bits, without a write of stride d per term).
     let mut h = vec![0.0; (len + 1) * n];
     let mut abar = vec![0.0; len * n];
     let mut a_col = vec![0.0; n];
     let mut lambda = vec![0.0; n];
+    let mut steps = vec![0.0; len];
+    let mut g_a = vec![0.0; n];
     for c in 0..d {
         a_col.iter_mut().enumerate().for_each(|(k, x)| *x = inp.a[k * d + c]);
-        for t in 0..len {
-            let dl = step(t, c);
+        steps.iter_mut().enumerate().for_each(|(t, s)| *s = step(t, c));
+        for (t, &dl) in steps.iter().enumerate() {
             let dbu = dl * inp.u[t * d + c];
             let decay = &mut abar[t * n..(t + 1) * n];
             decay.iter_mut().zip(&a_col).for_each(|(e, &a)| *e = exp(dl * a));
@@ -74,8 +78,9 @@ pub fn selective_scan_backward(inp: &ScanInputs<'_>, dy: &[f64]) -> Result<ScanG
             }
         }
         lambda.fill(0.0);
+        g_a.fill(0.0);
         for t in (0..len).rev() {
-            let (dl, u, gy) = (step(t, c), inp.u[t * d + c], dy[t * d + c]);
+            let (dl, u, gy) = (steps[t], inp.u[t * d + c], dy[t * d + c]);
             let (mut g_delta, mut g_u) = (0.0, 0.0);
             for k in 0..n {
                 let (a, b, e) = (a_col[k], inp.b[t * n + k], abar[t * n + k]);
@@ -86,13 +91,16 @@ pub fn selective_scan_backward(inp: &ScanInputs<'_>, dy: &[f64]) -> Result<ScanG
                 g_delta += lam * (e * a * h_prev + b * u);
                 g_u += lam * dl * b;
                 g.b[t * n + k] += lam * dl * u;
-                g.a[k * d + c] += lam * e * dl * h_prev;
+                g_a[k] += lam * e * dl * h_prev;
                 // What step t − 1 receives: ā_t λ_t.
                 lambda[k] = e * lam;
             }
             g.u[t * d + c] = g_u;
             let r = inp.delta[t * d + c];
             g.delta[t * d + c] = if inp.delta_softplus { g_delta * sigmoid(r) } else { g_delta };
+        }
+        for (k, &x) in g_a.iter().enumerate() {
+            g.a[k * d + c] = x;
         }
     }
     Ok(g)
