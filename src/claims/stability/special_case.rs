@@ -248,29 +248,27 @@ fn eq17_printed_margin(c: &SpecialCase) -> Eval {
     (1..c.x.len()).map(|t| eq17_gap(c, &p, t, 1)).fold(Eval::Margin(f64::INFINITY), Eval::min)
 }
 
-/// (17) as printed on enclosures (the exact P, exact grid values), with no rounding allowance.
-fn enclosed_eq17(c: &SpecialCase) -> Eval {
-    let p = c.p::<Interval>();
-    let mut worst = Eval::Margin(f64::INFINITY);
-    for t in 1..c.x.len() {
-        let (l, r) = (c.transition(&p, t), c.eq17(&p, t, 1));
-        for (a, b) in l.iter().flatten().zip(r.iter().flatten()) {
-            worst = worst.min(Eval::le_by((*a - *b).abs(), Interval::exact(0.0), Scale(1.0), Tolerance::NONE));
-        }
-    }
-    worst
+/// Pairs of enclosures that must be equal, with no rounding allowance: violated where a pair is
+/// certainly apart.
+fn enclosed_equal<'a>(pairs: impl Iterator<Item = (&'a Interval, &'a Interval)>) -> Eval {
+    pairs.map(|(a, b)| Eval::le_by((*a - *b).abs(), Interval::exact(0.0), Scale(1.0), Tolerance::NONE)).fold(Eval::Margin(f64::INFINITY), Eval::min)
 }
 
-/// Recursion (14) against (18) in `form` on enclosures, with no rounding allowance.
+/// (17) as printed on enclosures (the exact P, exact grid values).
+fn enclosed_eq17(c: &SpecialCase) -> Eval {
+    let p = c.p::<Interval>();
+    (1..c.x.len())
+        .map(|t| {
+            let (l, r) = (c.transition(&p, t), c.eq17(&p, t, 1));
+            enclosed_equal(l.iter().flatten().zip(r.iter().flatten()))
+        })
+        .fold(Eval::Margin(f64::INFINITY), Eval::min)
+}
+
+/// Recursion (14) against (18) in `form` on enclosures.
 fn enclosed_eq18(c: &SpecialCase, form: Form) -> Eval {
     let p = c.p::<Interval>();
-    let mut worst = Eval::Margin(f64::INFINITY);
-    for (t, h) in (1..).zip(c.recursion(&p)) {
-        for (a, b) in h.iter().zip(&c.eq18(&p, t, form)) {
-            worst = worst.min(Eval::le_by((*a - *b).abs(), Interval::exact(0.0), Scale(1.0), Tolerance::NONE));
-        }
-    }
-    worst
+    (1..).zip(c.recursion(&p)).map(|(t, h)| enclosed_equal(h.iter().zip(&c.eq18(&p, t, form)))).fold(Eval::Margin(f64::INFINITY), Eval::min)
 }
 
 const CASES: [u64; 3] = [300, 3000, 20000];
