@@ -273,7 +273,8 @@ impl RunResults {
     }
     /// The sum of the claims' times, seconds (claims without one count nothing).
     pub fn seconds(&self) -> f64 {
-        self.claims.iter().filter_map(|c| c.seconds).sum()
+        // A fold from +0.0: `Iterator::sum` of no f64 is −0.0, which prints as "-0.0".
+        self.claims.iter().filter_map(|c| c.seconds).fold(0.0, |total, s| total + s)
     }
 }
 
