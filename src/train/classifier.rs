@@ -41,6 +41,32 @@ pub struct ClassifierShape {
     pub n: usize,
     /// The position t in the last embedding coordinate.
     pub position: bool,
+    /// What follows the scan, before the read-out.
+    pub head: Head,
+}
+
+/// What follows the scan of an [`SsmClassifier`], before its linear read-out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Head {
+    /// Nothing: the scan's output y_t goes to the read-out (000 App. D.2: "embedding layer, SSM
+    /// layer, and output linear layer").
+    Linear,
+    /// The output of the field's S4D layer (the standalone `S4D` of state-spaces/s4): the skip
+    /// y_t + D ⊙ x_t, GELU (erf form), a position-wise linear map to 2d and a GLU (the first half
+    /// times the sigmoid of the second), then the read-out. Its GLU mixes the channels
+    /// multiplicatively, so the position coordinate can gate what the other channels carry.
+    GeluGlu,
+}
+
+/// The weights of [`Head::GeluGlu`].
+#[derive(Clone, Debug)]
+struct GluHead {
+    /// D (d × 1).
+    skip: Var,
+    /// The linear map to 2d (2d × d) and its bias (2d × 1).
+    w: Var,
+    b: Var,
 }
 
 /// How Δ, B and C are made.
@@ -60,6 +86,7 @@ pub struct SsmClassifier {
     embedding: Var,
     log_neg_lambda: Var,
     selection: Selection,
+    glu: Option<GluHead>,
     w_o: Var,
     b_o: Var,
 }
@@ -67,9 +94,10 @@ pub struct SsmClassifier {
 impl SsmClassifier {
     /// Fresh weights from `key`: embedding entries N(0, 1), projections N(0, 1/d), Λ at the
     /// S4D-real start, Δ's bias so that Δ starts log-uniform in [10⁻³, 10⁻¹] (Mamba's
-    /// initialisation), read-out bias 0.
+    /// initialisation), read-out bias 0; with [`Head::GeluGlu`], D N(0, 1) (as s4d.py), the map to
+    /// 2d N(0, 1/d) and its bias 0.
     pub fn init(shape: ClassifierShape, key: StreamKey) -> Result<Self> {
-        let ClassifierShape { kind, vocab, d, n, position, .. } = shape;
+        let ClassifierShape { kind, vocab, d, n, position, head } = shape;
         if !matches!(kind, MixerKind::Mamba | MixerKind::Mamba2 | MixerKind::S4d) || d < 1 + usize::from(position) || n == 0 || vocab < 2 {
             return Err(Error::InvalidParameter(format!(
                 "a trained classifier is Mamba, a Mamba-2 head or S4D with d ≥ {} channels, N ≥ 1 and |V| ≥ 2 (got {kind:?}, d = {d}, N = {n}, |V| = {vocab})",
@@ -101,7 +129,15 @@ impl SsmClassifier {
                 Selection::Constant { delta, b, c }
             }
         };
-        Ok(SsmClassifier { shape, embedding, log_neg_lambda, selection, w_o, b_o: var(vec![0.0; vocab], vocab, 1)? })
+        let glu = match head {
+            Head::Linear => None,
+            Head::GeluGlu => {
+                let mut s = Stream::new(key, 3);
+                let skip = var((0..d).map(|_| s.normal()).collect(), d, 1)?;
+                Some(GluHead { skip, w: var((0..2 * d * d).map(|_| inv_sqrt_d * s.normal()).collect(), 2 * d, d)?, b: var(vec![0.0; 2 * d], 2 * d, 1)? })
+            }
+        };
+        Ok(SsmClassifier { shape, embedding, log_neg_lambda, selection, glu, w_o, b_o: var(vec![0.0; vocab], vocab, 1)? })
     }
 
     /// Every trainable variable.
@@ -110,6 +146,9 @@ impl SsmClassifier {
         match &self.selection {
             Selection::Input { w_delta, b_delta, w_b, w_c } => v.extend([w_delta, b_delta, w_b, w_c].map(Var::clone)),
             Selection::Constant { delta, b, c } => v.extend([delta, b, c].map(Var::clone)),
+        }
+        if let Some(GluHead { skip, w, b }) = &self.glu {
+            v.extend([skip, w, b].map(Var::clone));
         }
         v
     }
@@ -161,7 +200,16 @@ impl SsmClassifier {
         let [delta, lambda, b, c] = self.recurrence(&x)?;
         let y = selective_scan(&x.contiguous()?, &delta.contiguous()?, &lambda.t()?.contiguous()?, &b.contiguous()?, &c.contiguous()?)?;
         let (batch, len, d) = y.dims3()?;
-        let z = y.reshape((batch * len, d))?.matmul(&self.w_o.as_tensor().t()?)?.broadcast_add(&self.b_o.as_tensor().t()?)?;
+        let y = match &self.glu {
+            None => y.reshape((batch * len, d))?,
+            Some(GluHead { skip, w, b }) => {
+                let skipped = (y + x.broadcast_mul(&skip.as_tensor().reshape((1, 1, d))?)?)?;
+                let z = skipped.reshape((batch * len, d))?.gelu_erf()?.matmul(&w.as_tensor().t()?)?.broadcast_add(&b.as_tensor().t()?)?;
+                let gate = (z.narrow(1, d, d)?.neg()?.exp()? + 1.0)?.recip()?;
+                (z.narrow(1, 0, d)? * gate)?
+            }
+        };
+        let z = y.matmul(&self.w_o.as_tensor().t()?)?.broadcast_add(&self.b_o.as_tensor().t()?)?;
         z.reshape((batch, len, self.shape.vocab))
     }
 
@@ -180,6 +228,11 @@ impl SsmClassifier {
         let matrix = super::var_matrix;
         let column = |v: &Var| -> Result<DVector<f64>> { Ok(DVector::from_column_slice(matrix(v)?.as_slice())) };
         let (d, n, kind) = (self.shape.d, self.shape.n, self.shape.kind);
+        if self.glu.is_some() {
+            return Err(Error::InvalidParameter(
+                "the suite's Mixer and Readout have no GELU-GLU head: only a classifier with Head::Linear is a suite model".into(),
+            ));
+        }
         let (delta, b, c) = match &self.selection {
             Selection::Input { w_delta, b_delta, w_b, w_c } => {
                 (StepSize::Softplus { w: matrix(w_delta)?, b: column(b_delta)? }, Projection::Linear(matrix(w_b)?), Projection::Linear(matrix(w_c)?))
@@ -230,7 +283,7 @@ mod tests {
     use crate::model::mixer::argmax_margin;
 
     fn shape(kind: MixerKind, position: bool) -> ClassifierShape {
-        ClassifierShape { kind, vocab: 7, d: 5, n: 3, position }
+        ClassifierShape { kind, vocab: 7, d: 5, n: 3, position, head: Head::Linear }
     }
 
     /// The trained model and the suite's mixer give the same logits on the same weights. They
@@ -262,6 +315,38 @@ mod tests {
                 assert_eq!(best, argmax_margin(&z).0);
             }
         }
+    }
+
+    /// The S4D layer's head on the same scan: y_t + D ⊙ x_t, GELU (erf form), the linear map to
+    /// 2d, the GLU and the read-out, by hand in f64 from the suite's mixer. The twin with a
+    /// linear head shares every other weight (the head's weights come from a stream of their
+    /// own). GELU is candle's own on a scalar (the test is of the head's structure, not of erf);
+    /// the map and the read-out add 2d and d terms in another order: 10⁻¹² leaves room, as above.
+    #[test]
+    fn the_s4d_layers_head_is_skip_gelu_and_glu_on_the_scan() {
+        let glu_shape = |pe| ClassifierShape { head: Head::GeluGlu, ..shape(MixerKind::S4d, pe) };
+        for pe in [false, true] {
+            let key = StreamKey::new(5, "glu");
+            let (twin, m) = (SsmClassifier::init(shape(MixerKind::S4d, pe), key).unwrap(), SsmClassifier::init(glu_shape(pe), key).unwrap());
+            assert!(m.to_model(&[1, 2]).is_err(), "no suite model has the head");
+            let tokens = vec![3, 1, 4, 1, 5, 6, 2];
+            let logits = m.logits(std::slice::from_ref(&tokens)).unwrap().squeeze(0).unwrap().to_vec2::<f64>().unwrap();
+            let (mixer, readout, xs) = twin.to_model(&tokens).unwrap();
+            let g = m.glu.as_ref().unwrap();
+            let (skip, w, b) = (super::super::var_matrix(&g.skip).unwrap(), super::super::var_matrix(&g.w).unwrap(), super::super::var_matrix(&g.b).unwrap());
+            let gelu = |v: f64| Tensor::new(v, &Device::Cpu).and_then(|t| t.gelu_erf()).and_then(|t| t.to_scalar::<f64>()).unwrap();
+            let d = 5;
+            for (t, y) in mixer.forward(&xs).iter().enumerate() {
+                let u = DVector::from_iterator(d, (0..d).map(|a| gelu(y[a] + skip[(a, 0)] * xs[t][a])));
+                let z = &w * u + b.column(0);
+                let out = DVector::from_iterator(d, (0..d).map(|a| z[a] / (1.0 + (-z[d + a]).exp())));
+                for (a, want) in logits[t].iter().zip(readout.logits(&out).iter()) {
+                    assert!((a - want).abs() <= 1e-12 * want.abs().max(1.0), "PE {pe} t {t}: {a} vs {want}");
+                }
+            }
+        }
+        // D (d), the map to 2d (2d·d) and its bias (2d) on top of the linear S4D's count.
+        assert_eq!(SsmClassifier::init(glu_shape(false), StreamKey::new(0, "t")).unwrap().parameters(), 35 + 15 + 35 + 7 + 1 + 3 + 3 + 5 + 50 + 10);
     }
 
     #[test]

@@ -183,11 +183,11 @@ mod tests {
     use super::*;
     use crate::model::mixer::MixerKind;
     use crate::tasks::keep_nth::KeepNth;
-    use crate::train::classifier::ClassifierShape;
+    use crate::train::classifier::{ClassifierShape, Head};
 
     fn run(kind: MixerKind, seed: u64, targets: Targets) -> FitLog {
         let task = KeepNth::new(8, 8, 3).unwrap();
-        let shape = ClassifierShape { kind, vocab: 8, d: 8, n: 4, position: true };
+        let shape = ClassifierShape { kind, vocab: 8, d: 8, n: 4, position: true, head: Head::Linear };
         let cfg = FitConfig { steps: 1000, batch: 16, adam: AdamConfig { lr: 0.03, ..Default::default() }, min_lr: 1e-4, test_size: 256 };
         let keys = RunKeys::new(seed, "test");
         let model = SsmClassifier::init(shape, keys.init).unwrap();

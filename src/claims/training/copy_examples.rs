@@ -26,7 +26,7 @@ use crate::stats::clopper_pearson;
 use crate::tasks::copy::StringCopy;
 use crate::train::adam::AdamConfig;
 use crate::train::attention::{AttentionClassifier, AttentionInput, AttentionShape};
-use crate::train::classifier::{ClassifierShape, SsmClassifier};
+use crate::train::classifier::{ClassifierShape, Head, SsmClassifier};
 use crate::train::fit::{fit_until, LearnedWhen, RunKeys};
 use rayon::prelude::*;
 use std::sync::{Arc, OnceLock};
@@ -94,7 +94,7 @@ fn train(ctx: &crate::claim::Context, model: Model, len: usize, seed: u64, max_s
     let adam = AdamConfig { lr: LR, ..Default::default() };
     let learning = match model {
         Model::Mamba => {
-            let m = SsmClassifier::init(ClassifierShape { kind: MixerKind::Mamba, vocab, d: WIDTH, n: WIDTH, position: true }, keys.init)?;
+            let m = SsmClassifier::init(ClassifierShape { kind: MixerKind::Mamba, vocab, d: WIDTH, n: WIDTH, position: true, head: Head::Linear }, keys.init)?;
             fit_until(&m, &task, BATCH, adam, &keys, &when)?
         }
         Model::Transformer => {

@@ -32,7 +32,7 @@ use crate::mc::StreamKey;
 use crate::model::mixer::MixerKind;
 use crate::tasks::keep_nth::KeepNth;
 use crate::train::adam::AdamConfig;
-use crate::train::classifier::{ClassifierShape, SsmClassifier};
+use crate::train::classifier::{ClassifierShape, Head, SsmClassifier};
 use crate::train::fit::{fit, FitConfig, RunKeys, Targets};
 use rayon::prelude::*;
 use std::sync::{Arc, OnceLock};
@@ -182,7 +182,7 @@ fn train_run(seed: u64, t_len: usize, run: u64, steps: usize, test_size: usize) 
     let task = KeepNth::new(VOCAB, t_len, KEEP)?;
     let cfg = FitConfig { steps, batch: 16, adam: AdamConfig { lr: 0.03, ..Default::default() }, min_lr: 1e-4, test_size };
     let keys = RunKeys::from_parts(|part| StreamKey::new(seed, &format!("000.fig1/{run}/{part}")));
-    let model = SsmClassifier::init(ClassifierShape { kind: MixerKind::Mamba, vocab: VOCAB, d: D, n: N, position: true }, keys.init)?;
+    let model = SsmClassifier::init(ClassifierShape { kind: MixerKind::Mamba, vocab: VOCAB, d: D, n: N, position: true, head: Head::Linear }, keys.init)?;
     let log = fit(&model, &task, &cfg, &keys, Targets::Task)?;
     let held_out = task.batch(keys.test, 0, test_size);
     let decays = model
