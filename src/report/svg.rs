@@ -47,6 +47,32 @@ fn draw_legend<DB: DrawingBackend>(area: &DrawingArea<DB, plotters::coord::Shift
 
 /// A tick label: integers without a decimal point ("10", not "10.0"), other values with at most
 /// four significant decimals and no trailing zeros, very small or large ones in exponent form.
+/// The labelled ticks of a logarithmic axis over [lo, hi] (0 < lo < hi): the 1-2-5 values of every
+/// decade that fall inside, thinned to the powers of ten when there are more than ten (and to
+/// every k-th power when those are too), so that labels run over the whole range, whatever it
+/// spans; when fewer than three 1-2-5 values fall inside (a range within a decade or two), evenly
+/// spaced round values instead. plotters' own log axis labels only the powers of ten inside the
+/// range, none at all when the range spans less than a decade.
+fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
+    let (first, last) = (lo.log10().floor() as i32, hi.log10().ceil() as i32);
+    let inside = |v: &f64| *v >= lo && *v <= hi;
+    let nice: Vec<f64> = (first..=last).flat_map(|e| [1.0, 2.0, 5.0].map(|m| m * 10f64.powi(e))).filter(inside).collect();
+    if nice.len() > 10 {
+        let powers: Vec<f64> = (first..=last).map(|e| 10f64.powi(e)).filter(inside).collect();
+        let every = powers.len().div_ceil(10);
+        return powers.into_iter().step_by(every).collect();
+    }
+    if nice.len() >= 3 {
+        return nice;
+    }
+    // Round steps: 1, 2 or 5 times a power of ten, about five of them over the range.
+    let raw = (hi - lo) / 5.0;
+    let unit = 10f64.powf(raw.log10().floor());
+    let step = [1.0, 2.0, 5.0, 10.0].into_iter().map(|m| m * unit).find(|s| *s >= raw).unwrap_or(10.0 * unit);
+    let start = (lo / step).ceil() as i64;
+    (start..).map(|k| k as f64 * step).take_while(|v| *v <= hi).filter(|v| *v >= lo).collect()
+}
+
 pub fn tick_label(v: f64) -> String {
     if !v.is_finite() {
         return format!("{v}");
@@ -173,10 +199,11 @@ pub fn render(fig: &Figure) -> Result<String, String> {
                 }
             }};
         }
+        let (log_x, log_y) = (|| (x0..x1).log_scale().with_key_points(log_ticks(x0, x1)), || (y0..y1).log_scale().with_key_points(log_ticks(y0, y1)));
         match (fig.x_log, fig.y_log) {
-            (true, true) => draw!(builder.build_cartesian_2d((x0..x1).log_scale(), (y0..y1).log_scale()).map_err(|e| e.to_string())?),
-            (true, false) => draw!(builder.build_cartesian_2d((x0..x1).log_scale(), y0..y1).map_err(|e| e.to_string())?),
-            (false, true) => draw!(builder.build_cartesian_2d(x0..x1, (y0..y1).log_scale()).map_err(|e| e.to_string())?),
+            (true, true) => draw!(builder.build_cartesian_2d(log_x(), log_y()).map_err(|e| e.to_string())?),
+            (true, false) => draw!(builder.build_cartesian_2d(log_x(), y0..y1).map_err(|e| e.to_string())?),
+            (false, true) => draw!(builder.build_cartesian_2d(x0..x1, log_y()).map_err(|e| e.to_string())?),
             (false, false) => draw!(builder.build_cartesian_2d(x0..x1, y0..y1).map_err(|e| e.to_string())?),
         }
         root.present().map_err(|e| e.to_string())?;
@@ -196,6 +223,21 @@ mod tests {
         assert_eq!(tick_label(0.25), "0.25");
         assert_eq!(tick_label(1.0 / 3.0), "0.3333");
         assert_eq!(tick_label(2.5e-5), "2.5e-5");
+    }
+
+    /// Labels run over the whole range of a log axis: 1-2-5 within a few decades, powers of ten
+    /// over many, round steps within one; every tick inside the range.
+    #[test]
+    fn log_axis_ticks_cover_the_range() {
+        assert_eq!(log_ticks(3.0, 120.0), [5.0, 10.0, 20.0, 50.0, 100.0]);
+        assert_eq!(log_ticks(0.5, 2e12).len(), 7);
+        assert_eq!(log_ticks(0.5, 2e12)[0], 1.0);
+        // Within a decade (the copy experiment's lengths 4..9): round steps, not nothing.
+        assert_eq!(log_ticks(3.6, 9.4), [4.0, 6.0, 8.0]);
+        for (lo, hi) in [(3.6, 9.4), (1e-7, 3e-6), (17.0, 31.0), (0.9, 1.1)] {
+            let t = log_ticks(lo, hi);
+            assert!(t.len() >= 2 && t.iter().all(|v| (lo..=hi).contains(v)), "{lo}..{hi}: {t:?}");
+        }
     }
 
     #[test]
