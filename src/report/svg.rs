@@ -45,8 +45,6 @@ fn draw_legend<DB: DrawingBackend>(area: &DrawingArea<DB, plotters::coord::Shift
     Ok(())
 }
 
-/// A tick label: integers without a decimal point ("10", not "10.0"), other values with at most
-/// four significant decimals and no trailing zeros, very small or large ones in exponent form.
 /// The labelled ticks of a logarithmic axis over [lo, hi] (0 < lo < hi): the 1-2-5 values of every
 /// decade that fall inside, thinned to the powers of ten when there are more than ten (and to
 /// every k-th power when those are too), so that labels run over the whole range, whatever it
@@ -73,6 +71,8 @@ fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
     (start..).map(|k| k as f64 * step).take_while(|v| *v <= hi).filter(|v| *v >= lo).collect()
 }
 
+/// A tick label: integers without a decimal point ("10", not "10.0"), other values with at most
+/// four significant decimals and no trailing zeros, very small or large ones in exponent form.
 pub fn tick_label(v: f64) -> String {
     if !v.is_finite() {
         return format!("{v}");
