@@ -15,7 +15,8 @@
 //! refuted, an erratum is refuted, a conjecture has the verdict it [expects](crate::claim::Claim::expect),
 //! if any), and, when it ran parallel code, when a second run on one thread gives the same
 //! results JSON. The seed and budget come from `SSMCHECK_SEED` and `SSMCHECK_BUDGET` (default 1,
-//! quick); `SSMCHECK_RESULTS=FILE` also writes the results JSON, which
+//! quick); `SSMCHECK_THREAD_CHECK=0` leaves out the one-thread reruns (for a second seed in the
+//! same CI, whose first run checked thread independence: about a third of the quick run's time); `SSMCHECK_RESULTS=FILE` also writes the results JSON, which
 //! `ssmcheck report --from FILE` renders (beside the shipped claims' results, if given both).
 //! [`run`] is `main` returning the results too, for a target that then checks the run as a
 //! whole (the suite's own `tests/each_claim/` renders its report and recomputes its errata).
@@ -101,6 +102,16 @@ impl Finished {
     }
 }
 
+/// Whether to rerun a claim that ran parallel code on one thread, from `SSMCHECK_THREAD_CHECK`'s
+/// value: unset or `1` yes, `0` no, anything else an error naming the variable.
+fn thread_check(value: Option<&str>) -> Result<bool, String> {
+    match value.map(str::trim) {
+        None | Some("1") => Ok(true),
+        Some("0") => Ok(false),
+        Some(other) => Err(format!("SSMCHECK_THREAD_CHECK='{other}' is neither 0 (no one-thread reruns) nor 1 (the default)")),
+    }
+}
+
 /// [`main`], returning the results instead of only the exit code; a bad setting or an
 /// unwritable results file is printed as one error line.
 pub fn run(claims: Vec<Claim>) -> Finished {
@@ -112,6 +123,10 @@ pub fn run(claims: Vec<Claim>) -> Finished {
     let settings = match RunSettings::from_env() {
         Ok(s) => s,
         Err(e) => return Finished::error(nothing(), e.to_string()),
+    };
+    let thread_check = match thread_check(std::env::var("SSMCHECK_THREAD_CHECK").ok().as_deref()) {
+        Ok(on) => on,
+        Err(why) => return Finished::error(nothing(), why),
     };
     let done: Arc<Mutex<Vec<(usize, ClaimResult)>>> = Arc::default();
     let mut claims: Vec<(usize, Claim)> = claims.into_iter().enumerate().collect();
@@ -128,7 +143,13 @@ pub fn run(claims: Vec<Claim>) -> Finished {
             let done = Arc::clone(&done);
             let run = Box::new(move || {
                 let cfg = RunConfig { seed: settings.seed, budget: settings.budget, backend: &crate::mc::CpuBackend, progress: false, parallel: false };
-                let (result, failure) = run_as_test(&claim, &cfg);
+                let (result, failure) = if thread_check {
+                    run_as_test(&claim, &cfg)
+                } else {
+                    let result = run_claim(&claim, &cfg);
+                    let failure = (!result.agrees).then(|| result.to_string());
+                    (result, failure)
+                };
                 done.lock().expect("no test panicked holding the lock").push((i, result));
                 failure.map_or(Ok(()), Err)
             });
@@ -155,6 +176,14 @@ mod tests {
     use super::*;
     use crate::claim::{custom, Family, Kind, Outcome, Verdict};
     use crate::mc::CpuBackend;
+
+    #[test]
+    fn the_thread_check_is_on_unless_turned_off() {
+        assert_eq!(thread_check(None), Ok(true));
+        assert_eq!(thread_check(Some("1")), Ok(true));
+        assert_eq!(thread_check(Some(" 0 ")), Ok(false));
+        assert!(thread_check(Some("no")).unwrap_err().contains("SSMCHECK_THREAD_CHECK='no'"));
+    }
 
     fn cfg() -> RunConfig<'static> {
         RunConfig { seed: 1, budget: crate::claim::Budget::Quick, backend: &CpuBackend, progress: false, parallel: false }
