@@ -11,7 +11,6 @@ pub mod gradient;
 pub mod induction;
 pub mod jl;
 pub mod mqar;
-pub mod training;
 
 /// The recall family: MQAR and induction-head constructions (000 Thm 2–4, Lem 3–4; 002).
 pub const FAMILY: Family = Family::new("recall");
@@ -22,5 +21,4 @@ pub fn register(r: &mut Registry) {
     mqar::register(r);
     induction::register(r);
     gradient::register(r);
-    training::register(r);
 }

@@ -10,6 +10,7 @@ pub mod decays;
 pub mod keep_fifth;
 pub mod mqar_states;
 pub mod readout;
+pub mod recall_gate;
 pub mod recall_spikes;
 pub mod recall_table;
 
@@ -21,6 +22,7 @@ pub fn register(r: &mut Registry) {
     keep_fifth::register(r);
     decays::register(r);
     mqar_states::register(r);
+    recall_gate::register(r);
     recall_spikes::register(r);
     readout::register(r);
     recall_table::register(r);
