@@ -4,19 +4,19 @@
 //! (x_{t−1}, x_t) = (x, k).
 //!
 //! * `002.fig5` (|K| = 2, |V| = 8) and `002.fig6` (|K| = 4, |V| = 12) (Experiments): the model of
-//!   [`crate::train::recall`] trained once per seed (the unit of replication) at a small scale,
-//!   then probed on held-out sequences. In a sequence, *B spikes at writes* when the median
-//!   ‖B(x̂_t)‖ over its write positions is at least twice the median over its other positions, and
-//!   *C spikes at reads* likewise for ‖C(x̂_t)‖ at the positions whose token is a key. Each seed
-//!   gives its held-out query accuracy and the fractions of held-out sequences with each spike;
-//!   [`experiment::judge`] decides over the seeds: the mean accuracy ≥ 0.9 and both mean
-//!   fractions > ½. Positive control: planted W_B and W_C that spike by construction, probed on
-//!   the same sequences (the spike criteria). Negative control: W_B and W_C frozen at their random
-//!   start.
+//!   [`crate::train::recall`] trained from independent seeds at a small scale, then probed on
+//!   held-out sequences. In a sequence, *B spikes at writes* when the median ‖B(x̂_t)‖ over its
+//!   write positions is at least twice the median over its other positions, and *C spikes at
+//!   reads* likewise for ‖C(x̂_t)‖ at the positions whose token is a key. Reproduced when, in
+//!   every run, the held-out query accuracy is ≥ 0.9 and both spikes occur in more than half of
+//!   the held-out sequences, each decided by an interval (Hoeffding for the mean accuracy,
+//!   Clopper–Pearson for the two fractions) at family-wise α = 10⁻⁴ (Bonferroni over the runs and
+//!   the three statistics); not reproduced when some interval lies wholly on the wrong side.
+//!   Control: the same training with W_B and W_C frozen at their random start.
 
-use crate::claim::experiment::{self, ControlRun, Criterion, Direction, PaperNumber, Replicates};
-use crate::claim::{custom, Claim, Figure, HeatMap, Kind, Paper, Series, Sizes, Style};
-use crate::stats::median;
+use crate::claim::{custom, Claim, Comparison, Figure, HeatMap, Kind, Outcome, Paper, Relation, Sizes, Verdict, ALPHA};
+use crate::stats::clopper_pearson;
+use crate::stats::{hoeffding_half_width, median};
 use crate::train::adam::AdamConfig;
 use crate::train::fit::{RunKeys, Targets};
 use crate::train::recall::{
@@ -116,6 +116,9 @@ struct Setting {
     steps: [usize; 3],
 }
 
+/// A statistic's interval, [lo, hi].
+type Interval = [f64; 2];
+
 /// One trained and probed run.
 struct Run {
     seed: u64,
@@ -127,106 +130,105 @@ struct Run {
     /// Fractions of held-out sequences with the B and the C spike.
     b_spikes: f64,
     c_spikes: f64,
+    /// Intervals of the three statistics, in that order.
+    intervals: [Interval; 3],
     /// Medians over sequences of the two ratios.
     b_ratio: f64,
     c_ratio: f64,
     addressing: (Vec<f64>, f64),
     weights: RecallWeights,
-    /// The held-out token sequences (the positive control probes the same ones).
-    held_out: Vec<Vec<usize>>,
 }
 
-/// The judged metrics, as [`Replicates`] names them.
-const ACCURACY: &str = "held_out_query_accuracy";
-const B_SPIKES: &str = "b_spike_fraction";
-const C_SPIKES: &str = "c_spike_fraction";
+/// The three statistics, as the verdict names them.
+const STATISTICS: [&str; 3] = ["held-out query accuracy", "fraction of sequences where B spikes at writes", "fraction of sequences where C spikes at reads"];
+/// Each statistic's threshold: the accuracy must reach it, the spike fractions exceed it.
+const THRESHOLDS: [f64; 3] = [LEARNED, MOST, MOST];
 
-/// The criteria, fixed before the first run (proofs/training.md): the accuracy's, then the two
-/// spikes'.
-fn criteria() -> Vec<Criterion> {
-    vec![
-        Criterion::new(
-            ACCURACY,
-            Direction::AtLeast,
-            LEARNED,
-            "the figures are of a trained model that solves the task (App. A, Table 1: the 1-layer Mamba answers 99–100%); 0.9 is the suite's 'learned' \
-             (000.table1), leaving room for the simplified model",
-        ),
-        Criterion::new(
-            B_SPIKES,
-            Direction::Above,
-            MOST,
-            "'spikes in B(x̂_t) upon encountering new key-value pairs': in more than half of the held-out sequences",
-        ),
-        Criterion::new(C_SPIKES, Direction::Above, MOST, "'[spikes in] C(x̂_t) upon query': in more than half of the held-out sequences"),
-    ]
+/// What the runs' intervals decide.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Decision {
+    /// In every run every statistic's interval is on the reproducing side.
+    Reproduced,
+    /// This run's statistic (index into [`STATISTICS`]) lies wholly on the failing side; the
+    /// one with the lowest upper limit relative to its threshold.
+    NotReproduced { run: usize, statistic: usize },
+    /// Some interval straddles its threshold.
+    Undecided,
 }
 
-/// The fractions of `sequences` in which `w_b` spikes at writes and `w_c` at reads (sequences
-/// without a position of the kind say nothing and are left out), and the medians of the ratios.
-fn spike_fractions(
-    w_b: &nalgebra::DMatrix<f64>,
-    w_c: &nalgebra::DMatrix<f64>,
-    sequences: &[Vec<usize>],
-    shape: RecallShape,
-) -> ([f64; 2], [f64; 2], [usize; 2]) {
-    let (n, k) = (shape.vocab, shape.keys);
-    let mut b: Vec<f64> = sequences.iter().map(|x| spike_ratio(w_b, x, k, n, PairKind::Write)).collect();
-    let mut c: Vec<f64> = sequences.iter().map(|x| spike_ratio(w_c, x, k, n, PairKind::Read)).collect();
-    b.retain(|v| !v.is_nan());
-    c.retain(|v| !v.is_nan());
-    // A zero median elsewhere under a positive one at the named positions is a spike (ratio ∞).
-    let fraction = |r: &[f64]| r.iter().filter(|&&v| v >= SPIKE_RATIO).count() as f64 / r.len().max(1) as f64;
-    ([fraction(&b), fraction(&c)], [median(&b), median(&c)], [b.len(), c.len()])
-}
-
-/// Planted projections that spike by construction: W_B reads 10·e_k off a key k in the previous
-/// token (so B is large at writes (k, v), and at the rare (k, k′)), W_C reads 10·e_k off a key k
-/// in the current token (large at every read).
-fn planted(shape: RecallShape) -> (nalgebra::DMatrix<f64>, nalgebra::DMatrix<f64>) {
-    let (n, k) = (shape.vocab, shape.keys);
-    let (mut w_b, mut w_c) = (nalgebra::DMatrix::zeros(shape.states, 2 * n), nalgebra::DMatrix::zeros(shape.states, 2 * n));
-    for key in 0..k.min(shape.states) {
-        w_b[(key, key)] = 10.0;
-        w_c[(key, n + key)] = 10.0;
+/// The decision from each run's three intervals: accuracy must reach 0.9 (lo ≥ 0.9 reproduces,
+/// hi < 0.9 fails), each spike fraction must exceed ½ (lo > ½ reproduces, hi ≤ ½ fails).
+fn decide(runs: &[[Interval; 3]]) -> Decision {
+    let fails = |i: usize, [_, hi]: Interval| if i == 0 { hi < THRESHOLDS[i] } else { hi <= THRESHOLDS[i] };
+    let holds = |i: usize, [lo, _]: Interval| if i == 0 { lo >= THRESHOLDS[i] } else { lo > THRESHOLDS[i] };
+    let worst = runs
+        .iter()
+        .enumerate()
+        .flat_map(|(r, s)| (0..3).map(move |i| (r, i, s[i])))
+        .filter(|&(_, i, iv)| fails(i, iv))
+        .min_by(|a, b| (a.2[1] - THRESHOLDS[a.1]).total_cmp(&(b.2[1] - THRESHOLDS[b.1])));
+    match worst {
+        Some((run, statistic, _)) => Decision::NotReproduced { run, statistic },
+        None if runs.iter().all(|s| (0..3).all(|i| holds(i, s[i]))) => Decision::Reproduced,
+        None => Decision::Undecided,
     }
-    (w_b, w_c)
-}
-
-/// Each run's metrics: the three judged, then the two medians (reported).
-fn replicates(configuration: String, runs: &[Run]) -> Replicates {
-    let mut r = Replicates::new(configuration);
-    for run in runs {
-        r.push(
-            run.seed,
-            &[(ACCURACY, run.accuracy), (B_SPIKES, run.b_spikes), (C_SPIKES, run.c_spikes), ("median_b_ratio", run.b_ratio), ("median_c_ratio", run.c_ratio)],
-        );
-    }
-    r
 }
 
 /// Trains and probes one run.
-fn run(ctx: &crate::claim::Context, setting: Setting, cfg: &RecallFit, test_size: usize, trainable: Trainable, seed: u64) -> crate::error::Result<Run> {
+fn run(
+    ctx: &crate::claim::Context,
+    setting: Setting,
+    cfg: &RecallFit,
+    test_size: usize,
+    trainable: Trainable,
+    seed: u64,
+    alpha: f64,
+) -> crate::error::Result<Run> {
     let keys = RunKeys::from_parts(|part| ctx.key(&format!("{seed}/{part}")));
     let model = RecallMamba::init(setting.shape, keys.init, trainable)?;
     let loss = fit_recall(&model, model.shape, cfg, &keys)?;
     let weights = model.weights()?;
+    let (n, k) = (setting.shape.vocab, setting.shape.keys);
     let held_out = recall_batch(setting.shape, cfg, keys.test, 0, test_size)?;
     let accuracies = held_out_accuracies(&model, &held_out)?;
     let tokens = held_out.0;
-    let ([b_spikes, c_spikes], [b_ratio, c_ratio], [b_scored, c_scored]) = spike_fractions(&weights.w_b, &weights.w_c, &tokens, setting.shape);
-    let scored = [accuracies.len(), b_scored, c_scored];
+    let mut b: Vec<f64> = tokens.iter().map(|x| spike_ratio(&weights.w_b, x, k, n, PairKind::Write)).collect();
+    let mut c: Vec<f64> = tokens.iter().map(|x| spike_ratio(&weights.w_c, x, k, n, PairKind::Read)).collect();
+    // A sequence without a query, or without positions of the kind (a NaN ratio), says nothing
+    // of that statistic and is left out of it (with T ≥ 32 none was measured to be).
+    b.retain(|v| !v.is_nan());
+    c.retain(|v| !v.is_nan());
+    let scored = [accuracies.len(), b.len(), c.len()];
     if scored.contains(&0) {
         return Err(crate::error::Error::InvalidParameter(format!("no held-out sequence has a query, a write and a read (T = {})", cfg.len)));
     }
     let accuracy = accuracies.iter().sum::<f64>() / scored[0] as f64;
+    // A zero median elsewhere under a positive one at the named positions is a spike (ratio ∞).
+    let count = |r: &[f64]| r.iter().filter(|&&v| v >= SPIKE_RATIO).count() as u64;
+    let confidence = 1.0 - alpha;
+    let (bi, ci) = (clopper_pearson(count(&b), scored[1] as u64, confidence), clopper_pearson(count(&c), scored[2] as u64, confidence));
+    let half = hoeffding_half_width(scored[0], 1.0, alpha);
+    let intervals = [[(accuracy - half).max(0.0), (accuracy + half).min(1.0)], [bi.lo, bi.hi], [ci.lo, ci.hi]];
     ctx.progress.advance(1);
-    Ok(Run { seed, loss, accuracy, scored, b_spikes, c_spikes, b_ratio, c_ratio, addressing: addressing(&weights, setting.shape), weights, held_out: tokens })
+    Ok(Run {
+        seed,
+        loss,
+        accuracy,
+        scored,
+        b_spikes: bi.estimate,
+        c_spikes: ci.estimate,
+        intervals,
+        b_ratio: median(&b),
+        c_ratio: median(&c),
+        addressing: addressing(&weights, setting.shape),
+        weights,
+    })
 }
 
 fn row(r: &Run) -> serde_json::Value {
     serde_json::json!({
         "seed": r.seed, "held_out_sequences_with_a_query_a_write_a_read": r.scored, "held_out_query_accuracy": r.accuracy, "b_spike_fraction": r.b_spikes, "c_spike_fraction": r.c_spikes,
+        "intervals": { "accuracy": r.intervals[0], "b_spike_fraction": r.intervals[1], "c_spike_fraction": r.intervals[2] },
         "median_b_ratio_write_vs_other": r.b_ratio, "median_c_ratio_read_vs_other": r.c_ratio,
         "first_loss": r.loss[0], "last_loss": r.loss[r.loss.len() - 1],
         "cosine_mean_b_write_vs_mean_c_read_per_key": r.addressing.0, "largest_cosine_between_different_keys": r.addressing.1,
@@ -242,10 +244,11 @@ fn components(w: &nalgebra::DMatrix<f64>, x: &[usize], n: usize, window: usize) 
 
 fn spikes_check(setting: Setting, trainable: Trainable) -> impl crate::claim::Check {
     custom(Kind::Training, move |ctx| {
-        let seeds: u64 = ctx.size("seeds (one training run each)", Sizes::new(3, 5, 5));
+        // One seed at the standard budget too: the report's three minutes (proofs/training.md).
+        let seeds: u64 = ctx.size("training runs (seeds)", Sizes::new(1, 1, 5));
         let [quick, standard, deep] = setting.steps;
         let (len, steps): (usize, usize) = ctx.size("(sequence length T, Adam steps of 16 sequences)", Sizes::new((64, quick), (64, standard), (128, deep)));
-        let test_size: usize = ctx.size("held-out sequences per run", Sizes::new(2000, 2000, 4000));
+        let test_size: usize = ctx.size("held-out sequences per run", Sizes::new(6000, 6000, 10000));
         let cfg = RecallFit {
             len,
             data: RecallData::Latest { max_noise: MAX_NOISE },
@@ -254,39 +257,38 @@ fn spikes_check(setting: Setting, trainable: Trainable) -> impl crate::claim::Ch
             adam: AdamConfig { lr: LR, ..Default::default() },
             targets: Targets::Task,
         };
+        let alpha = ALPHA / (3 * seeds) as f64;
         ctx.progress.expect(seeds);
         // Runs in parallel, each on one thread.
         crate::parallel::enter();
-        let runs: Vec<Run> = (0..seeds).into_par_iter().map(|seed| run(ctx, setting, &cfg, test_size, trainable, seed)).collect::<crate::error::Result<_>>()?;
+        let runs: Vec<Run> =
+            (0..seeds).into_par_iter().map(|seed| run(ctx, setting, &cfg, test_size, trainable, seed, alpha)).collect::<crate::error::Result<_>>()?;
         let rows: Vec<serde_json::Value> = runs.iter().map(row).collect();
-        let configuration = format!(
-            "002's simplified Mamba, |K| = {}, |V| = {}, N = {}, T = {len}, {steps} Adam steps, W_B and W_C {}",
+        let mean = |f: fn(&Run) -> f64| runs.iter().map(f).sum::<f64>() / runs.len() as f64;
+        let summary = format!(
+            "|K| = {}, {seeds} run(s): query accuracy {:.3}, B spikes at writes in {:.3} of sequences (median ratio {:.2}), C spikes at reads in {:.3} (median ratio {:.2}); means over runs",
             setting.shape.keys,
-            setting.shape.vocab,
-            setting.shape.states,
-            if trainable == Trainable::All { "learned" } else { "frozen at their random start" }
+            mean(|r| r.accuracy),
+            mean(|r| r.b_spikes),
+            mean(|r| r.b_ratio),
+            mean(|r| r.c_spikes),
+            mean(|r| r.c_ratio)
         );
-        let judged = replicates(configuration, &runs);
-        let (w_b, w_c) = planted(setting.shape);
-        let mut anchors = Replicates::new("planted W_B, W_C (spikes by construction)");
-        for r in &runs {
-            let ([b, c], _, _) = spike_fractions(&w_b, &w_c, &r.held_out, setting.shape);
-            anchors.push(r.seed, &[(B_SPIKES, b), (C_SPIKES, c)]);
-        }
-        let positive = ControlRun {
-            what: "planted W_B = 10·e_k at a key k in the previous token and W_C = 10·e_k at a key in the current token, probed on each seed's held-out \
-                   sequences: B spikes at writes and C at reads by construction (judged on the two spike criteria; accuracy has no planted analogue)"
-                .into(),
-            judgement: experiment::judge(&anchors, &criteria()[1..]),
+        let intervals: Vec<[Interval; 3]> = runs.iter().map(|r| r.intervals).collect();
+        let verdict = match decide(&intervals) {
+            Decision::NotReproduced { run, statistic } => {
+                let [_, hi] = intervals[run][statistic];
+                let threshold = THRESHOLDS[statistic];
+                let violation = Comparison::custom(hi, threshold, Relation::AtLeast, hi - threshold, "upper limit − threshold")
+                    .named(&format!("{}, upper limit (seed {})", STATISTICS[statistic], runs[run].seed), &format!("{threshold}"));
+                Verdict::Refuted { counterexample: rows[run].clone(), violation, margin: hi - threshold, summary }
+            }
+            Decision::Reproduced => Verdict::Holds { evidence: summary },
+            Decision::Undecided => Verdict::Inconclusive { why: format!("an interval straddles its threshold; {summary}") },
         };
-        let paper = vec![
-            PaperNumber::words(
-                "spikes in B(x̂_t) upon encountering new key-value pairs and C(x̂_t) upon query",
-                format!("002 Sec. 3, Case |K| > 1, {}", setting.figure),
-            ),
-            PaperNumber::value("1-layer Mamba on MQAR, κ = 4, T = 128 (the nearest printed accuracy; the figures print none)", 1.0, "002 App. A, Table 1"),
-        ];
-        let metrics_fig = metrics_figure(&judged);
+        let half = hoeffding_half_width(runs.iter().map(|r| r.scored[0]).min().unwrap_or(test_size), 1.0, alpha);
+        let widest = intervals.iter().flat_map(|s| [s[1], s[2]]).map(|[lo, hi]| hi - lo).fold(0.0, f64::max);
+        let margin = intervals.iter().flat_map(|s| (0..3).map(move |i| s[i][0] - THRESHOLDS[i])).fold(f64::INFINITY, f64::min);
         let first = &runs[0];
         let probe = recall_batch(setting.shape, &cfg, ctx.key("probe"), 0, 1)?.0.remove(0);
         let window = 40;
@@ -314,29 +316,37 @@ fn spikes_check(setting: Setting, trainable: Trainable) -> impl crate::claim::Ch
         let title = format!("Training loss at the queries, 002 {} at small scale", setting.figure);
         let curves =
             super::loss_figure(&title, runs.iter().map(|r| (format!("seed {}", r.seed), &r.loss[..])), n, steps).caption("Means over windows of steps.");
-        Ok(experiment::decide(experiment::judge(&judged, &criteria()), Some(positive), paper, (runs.len() * test_size) as u64)
+        Ok(Outcome::new(verdict, (runs.len() * test_size) as u64, Some(margin))
             .detail("runs", rows)
-            .detail("per_seed_metrics", &judged)
             .detail(
                 "setting",
                 serde_json::json!({ "vocabulary": n, "keys": setting.shape.keys, "N": setting.shape.keys, "d": 2 * n, "T": len, "max_noise": MAX_NOISE, "steps": steps, "batch": 16,
-                    "learning_rate": LR, "loss": "cross-entropy at the query positions only", "held_out_sequences": test_size, "seeds": seeds, "trained": format!("{trainable:?}") }),
+                    "learning_rate": LR, "loss": "cross-entropy at the query positions only", "held_out_sequences": test_size, "trained": format!("{trainable:?}") }),
             )
             .detail("paper_setting", "not given (|V|, T, n_ε, optimiser and steps are not stated for Figs. 5 and 6); Table 1 trains at T ∈ {128, 256, 512}")
-            .figures([b_fig, c_fig, metrics_fig, curves]))
+            .detail(
+                "paper_numbers",
+                "Figs. 5 and 6 print no numbers (the spikes are read off the plots); the nearest printed ones, App. A Table 1, 1-layer Mamba on MQAR, accuracy (%): \
+                 κ = 1: 100, 100, 100 and κ = 4: 100, 99, 99 at T = 128, 256, 512",
+            )
+            .detail(
+                "criterion",
+                format!(
+                    "reproduced: in every run the held-out query accuracy ≥ {LEARNED} and, in more than half of the held-out sequences, median ‖B‖ at writes ≥ {SPIKE_RATIO}× median ‖B‖ elsewhere and median ‖C‖ at reads ≥ {SPIKE_RATIO}× median ‖C‖ elsewhere"
+                ),
+            )
+            .detail("confidence", format!("Hoeffding (accuracy) and Clopper–Pearson (fractions) at α′ = {alpha:e} each: family-wise α = {ALPHA:e}, Bonferroni over {seeds} run(s) × 3 statistics"))
+            .detail(
+                "power",
+                format!(
+                    "a run's accuracy interval is ±{half:.3}: a true accuracy ≥ {:.3} is decided as learned, one < {:.3} as not, each with probability ≥ 1 − α′; \
+                     the spike fractions' Clopper–Pearson intervals were at most {widest:.3} wide, so a true fraction beyond ½ ± {widest:.3} is decided",
+                    LEARNED + 2.0 * half,
+                    LEARNED - 2.0 * half,
+                ),
+            )
+            .figures([b_fig, c_fig, curves]))
     })
-}
-
-/// Each seed's three judged metrics, with their thresholds.
-fn metrics_figure(runs: &Replicates) -> Figure {
-    let mut fig = Figure::new("per_seed_metrics", "Per-seed held-out query accuracy and spike fractions, with the criteria", "seed", "value");
-    for (i, name) in [ACCURACY, B_SPIKES, C_SPIKES].into_iter().enumerate() {
-        fig = fig.with(Series::new(name, Style::Points, runs.values(name).iter().zip(&runs.seeds).map(|(&v, &s)| [s as f64, v]).collect()).color(i));
-    }
-    let last = (runs.seeds.len().max(2) - 1) as f64;
-    fig.with(Series::new(format!("accuracy ≥ {LEARNED}"), Style::Dashed, vec![[0.0, LEARNED], [last, LEARNED]]).color(0))
-        .with(Series::new(format!("spike fractions > {MOST}"), Style::Dashed, vec![[0.0, MOST], [last, MOST]]).color(1))
-        .caption("The criteria are on the means over seeds (Student-t intervals, two-sided 0.05, Bonferroni over the three).")
 }
 
 fn claim(setting: Setting, id: &str, locus: &str) -> Claim {
@@ -346,11 +356,10 @@ fn claim(setting: Setting, id: &str, locus: &str) -> Claim {
         super::FAMILY,
         &format!(
             "002's simplified Mamba with |K| = {keys} keys, |V| = {vocab}, N = {keys}, learned W_Δ, b_Δ, Λ = −exp(θ), B = W_B x̂ and C = W_C x̂ (fixed pair embedding and W_o = [−I I]), \
-             trained once per seed, 3 / 5 / 5 seeds (quick / standard / deep), by Adam (lr {LR}, batches of 16 fresh sequences of Algorithm 1, n_ε = 3, \
-             T = 64 / 64 / 128, {} / {} / {} steps, loss at the queries): over the seeds, the mean held-out query accuracy is ≥ {LEARNED}, and the mean fractions \
-             of held-out sequences in which the median ‖B(x̂_t)‖ at write pairs (key, value) is ≥ {SPIKE_RATIO}× its median at the other positions, and in which the \
-             median ‖C(x̂_t)‖ at read pairs (·, key) is ≥ {SPIKE_RATIO}× its median elsewhere, are > ½ (Student-t intervals over seeds, two-sided 0.05, \
-             Bonferroni over the three; 2000 / 2000 / 4000 held-out sequences per run).",
+             trained from 1 / 1 / 5 seeds (quick / standard / deep) by Adam (lr {LR}, batches of 16 fresh sequences of Algorithm 1, n_ε = 3, T = 64 / 64 / 128, \
+             {} / {} / {} steps, loss at the queries): in every run the held-out query accuracy is ≥ {LEARNED}, and in more than half of the held-out sequences \
+             the median ‖B(x̂_t)‖ at write pairs (key, value) is ≥ {SPIKE_RATIO}× its median at the other positions, and the median ‖C(x̂_t)‖ at read pairs (·, key) \
+             ≥ {SPIKE_RATIO}× its median elsewhere (Hoeffding and Clopper–Pearson intervals over 6000 / 6000 / 10000 held-out sequences, family-wise α = 1e−4).",
             setting.steps[0],
             setting.steps[1],
             setting.steps[2]
@@ -393,16 +402,17 @@ mod tests {
         assert_eq!(kinds, [Read, Write, Read, Read, Write, Noise]);
     }
 
-    /// The planted projections spike in every sequence with a write and a read.
     #[test]
-    fn the_planted_projections_spike_by_construction() {
-        let shape = RecallShape { vocab: 8, keys: 2, states: 2 };
-        let (w_b, w_c) = planted(shape);
-        // keys 0, 1: writes (0, 5), (1, 6); reads (4, 0), (7, 1), (5, 1).
-        let x = vec![4, 0, 5, 2, 3, 1, 6, 7, 1, 5, 1];
-        let ([b, c], [rb, rc], _) = spike_fractions(&w_b, &w_c, &[x], shape);
-        assert_eq!((b, c), (1.0, 1.0));
-        assert!(rb >= SPIKE_RATIO && rc >= SPIKE_RATIO, "{rb} {rc}");
+    fn every_run_must_be_on_the_reproducing_side() {
+        let good = [[0.95, 1.0], [0.8, 0.9], [0.7, 0.85]];
+        assert_eq!(decide(&[good, good]), Decision::Reproduced);
+        // A spike fraction straddling ½.
+        assert_eq!(decide(&[good, [[0.95, 1.0], [0.45, 0.6], [0.7, 0.85]]]), Decision::Undecided);
+        // Exactly ½ at the top fails (more than half is needed); the worst side is named.
+        assert_eq!(decide(&[good, [[0.95, 1.0], [0.3, 0.5], [0.0, 0.2]]]), Decision::NotReproduced { run: 1, statistic: 2 });
+        assert_eq!(decide(&[[[0.5, 0.89], [0.8, 0.9], [0.8, 0.9]], good]), Decision::NotReproduced { run: 0, statistic: 0 });
+        // Accuracy exactly at 0.9 from below is enough.
+        assert_eq!(decide(&[[[0.9, 0.95], [0.6, 0.7], [0.6, 0.7]]]), Decision::Reproduced);
     }
 
     #[test]
