@@ -198,7 +198,10 @@ fn training_check(selective: bool) -> impl crate::claim::Check {
             .enumerate()
             .map(|(i, r)| serde_json::json!({ "seed": i, "query_error": r.query_error(), "queries": r.queries, "gate_ratio": r.gate_ratio(), "write_delta": r.write, "other_delta": r.other, "forgetting_write_noise_read": r.forgetting }))
             .collect();
-        let configuration = format!("simplified Mamba, |V| = {N}, |K| = 1, T = {len}, {steps} Adam steps of {batch}, W_Δ {}", if selective { "learned" } else { "frozen at 0" });
+        let configuration = format!(
+            "simplified Mamba, |V| = {N}, |K| = 1, T = {len}, {steps} Adam steps of {batch}, W_Δ {}",
+            if selective { "learned" } else { "frozen at 0" }
+        );
         let judged = replicates(&configuration, &runs);
         let built = built_gate();
         let anchors: Vec<Run> = (0..seeds).map(|r| score(ctx, r, &built, len, tests)).collect();
