@@ -125,7 +125,7 @@ const ERROR: &str = "query_error";
 const GATE: &str = "gate_ratio";
 const ORDER: &str = "forgetting_gap";
 
-/// The criteria, fixed when the claim was first written (as a conjecture; proofs/recall.md).
+/// The criteria, fixed when the claim was first written (as a conjecture; proofs/training.md).
 fn criteria() -> Vec<Criterion> {
     vec![
         Criterion::new(ERROR, Direction::AtMost, 0.01, "'until it reaches 100% accuracy on the training set': at most the 1% per-query error the recall family allows its constructions"),
@@ -260,7 +260,7 @@ fn claim_training() -> Claim {
             training_check(true),
         )
         .source(Paper::AssociativeRecall, "Sec. 3 and App. C (training the simplified model, |K| = 1)", "We train the simplified Mamba model on our MQAR variant … until it reaches 100% accuracy on the training set. … leading to the discretization step Δ_t = Softplus(W_Δ conv(x_{t−1}, x_t)) being close to zero unless a key token is present in the input embedding pair.")
-        .correction("No hyper-parameters are given in the paper; these are ours. \"Near zero almost everywhere else\" is not reproduced literally (proofs/recall.md); the ordinal gate test is.")
+        .correction("No hyper-parameters are given in the paper; these are ours. \"Near zero almost everywhere else\" is not reproduced literally (proofs/training.md); the ordinal gate test is.")
         .control("W_Δ frozen at 0 (Δ cannot depend on the input)", training_check(false))
 }
 
