@@ -12,7 +12,7 @@
 //!   control: the same training with W_Δ frozen at 0 (no input selectivity).
 
 use crate::claim::experiment::{self, ControlRun, Criterion, Direction, PaperNumber, Replicates};
-use crate::claim::{custom, Claim, Figure, HeatMap, Kind, Paper, Sizes};
+use crate::claim::{custom, Claim, Figure, HeatMap, Kind, Paper, Series, Sizes, Style};
 use crate::math::softplus::softplus;
 use crate::mc::Stream;
 use crate::model::recall_toy::SimplifiedMamba;
@@ -242,8 +242,28 @@ fn training_check(selective: bool) -> impl crate::claim::Check {
             .detail("batch", batch)
             .detail("learning_rate", 0.05)
             .detail("test_sequences_per_run", tests)
-            .figures([fig]))
+            .figures([fig, forgetting_figure(&runs)]))
     })
+}
+
+/// Each seed's mean forgetting factors at write, noise and read pairs beside the paper's 0.3, 0.4
+/// and 0.8 (the criterion is their order, not their values).
+fn forgetting_figure(runs: &[Run]) -> Figure {
+    let classes = ["write (key, value)", "noise (value, value)", "read (value, key)"];
+    let paper = [0.3, 0.4, 0.8];
+    let mut fig = Figure::new(
+        "forgetting_per_seed",
+        "Mean second-half forgetting factor e^{ΛΔ} by pair class, each seed (circles) and the paper's (crosses)",
+        "seed",
+        "forgetting factor",
+    );
+    let last = (runs.len().max(2) - 1) as f64;
+    for (c, name) in classes.iter().enumerate() {
+        fig = fig
+            .with(Series::new(*name, Style::Points, runs.iter().enumerate().map(|(s, r)| [s as f64, r.forgetting[c]]).collect()).color(c))
+            .with(Series::new(format!("paper: {name} {}", paper[c]), Style::Crosses, vec![[0.0, paper[c]], [last, paper[c]]]).color(c));
+    }
+    fig.caption("The paper prints 0.3 < 0.4 < 0.8 (Sec. 3); the judged criterion is the order write < noise < read at every seed's mean, not the decimals.")
 }
 
 /// `002.training` (experiment): Sec. 3 and App. C (training the simplified model, |K| = 1).
