@@ -34,10 +34,15 @@ use std::sync::{Arc, Mutex};
 /// Runs one claim as a test: its result, and why the test fails (its verdict does not agree
 /// with its status, or it ran parallel code and its results differ on one thread), if it does.
 pub fn run_as_test(claim: &Claim, cfg: &RunConfig) -> (ClaimResult, Option<String>) {
+    run_as_test_checking(claim, cfg, true)
+}
+
+/// [`run_as_test`], with the one-thread rerun only when `thread_check` (`SSMCHECK_THREAD_CHECK`).
+fn run_as_test_checking(claim: &Claim, cfg: &RunConfig, thread_check: bool) -> (ClaimResult, Option<String>) {
     let before = crate::parallel::sections();
     let result = run_claim(claim, cfg);
     let mut failure = (!result.agrees).then(|| result.to_string());
-    if failure.is_none() && crate::parallel::sections() > before {
+    if thread_check && failure.is_none() && crate::parallel::sections() > before {
         failure = differs_on_one_thread(claim, cfg, &result);
     }
     (result, failure)
@@ -143,13 +148,7 @@ pub fn run(claims: Vec<Claim>) -> Finished {
             let done = Arc::clone(&done);
             let run = Box::new(move || {
                 let cfg = RunConfig { seed: settings.seed, budget: settings.budget, backend: &crate::mc::CpuBackend, progress: false, parallel: false };
-                let (result, failure) = if thread_check {
-                    run_as_test(&claim, &cfg)
-                } else {
-                    let result = run_claim(&claim, &cfg);
-                    let failure = (!result.agrees).then(|| result.to_string());
-                    (result, failure)
-                };
+                let (result, failure) = run_as_test_checking(&claim, &cfg, thread_check);
                 done.lock().expect("no test panicked holding the lock").push((i, result));
                 failure.map_or(Ok(()), Err)
             });
