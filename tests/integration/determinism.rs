@@ -1,8 +1,8 @@
 //! Same seed, same results, whatever the thread count. Claim by claim, the test harness
-//! (`tests/each_claim/main.rs`, at every seed CI runs) runs again on one thread every claim that ran
-//! parallel code and requires the same JSON; here the command line, which runs claims
-//! concurrently, gives the same bytes at 1 and 2 threads (each claim's time aside), and the targeted search does not
-//! depend on threads either.
+//! (`tests/each_claim/main.rs`) runs again on one thread every claim that ran parallel code, trained
+//! experiments aside, and requires the same JSON; here the command line, which runs claims
+//! concurrently, gives the same bytes at 1 and 2 threads (each claim's time aside), for a trained
+//! experiment too, and the targeted search does not depend on threads either.
 
 /// The seed of the command-line runs.
 const SEED: &str = "42";
@@ -32,6 +32,16 @@ fn the_command_line_gives_the_same_bytes_at_one_and_two_threads() {
         ["004.cor1.cumulative", "004.sec41", "000.thm2.adjacent", "000.rem7", "001.c18.integrator", "001.c24", "001.c2", "004.thm3.corrected", "000.cor1"];
     let run = |threads: &str| check(&[&ids[..], &["--budget", "quick", "--seed", SEED]].concat(), threads, &dir.path().join(format!("{threads}.json")));
     assert!(run("1") == run("2"), "results differ between 1 and 2 threads");
+}
+
+#[test]
+fn a_trained_experiment_gives_the_same_bytes_at_one_and_two_threads() {
+    // The harness does not rerun trained experiments on one thread (they are most of the quick
+    // budget's time); each trains its (cell, seed) runs as parallel jobs collected in order, as
+    // 000.figA3 does here (four state sizes, its controls too).
+    let dir = tempfile::tempdir().unwrap();
+    let run = |threads: &str| check(&["000.figA3", "--budget", "quick", "--seed", SEED], threads, &dir.path().join(format!("{threads}.json")));
+    assert!(run("1") == run("2"), "a trained experiment's results differ between 1 and 2 threads");
 }
 
 #[test]

@@ -1,6 +1,8 @@
 //! The training family: the papers' experiments with trained models, rerun at a small scale
 //! on the CPU ([`crate::train`]), each an [`Experiment`](crate::claim::Status::Experiment) whose
-//! verdict is *reproduced* or *not reproduced at this scale* — never an erratum of the paper.
+//! verdict is *reproduced* or *not reproduced at this scale* — never an erratum of the paper;
+//! and what a paper's text says of its own printed experiment tables, checked cell by cell
+//! ([`printed`]: property claims over the printed numbers, which can be errata).
 //! Settings, criteria and what was scaled down: `proofs/training.md`.
 
 use crate::claim::{Family, Figure, Registry, Series, Style};
@@ -9,6 +11,7 @@ pub mod copy_examples;
 pub mod decays;
 pub mod keep_fifth;
 pub mod mqar_states;
+pub mod printed;
 pub mod readout;
 pub mod recall_gate;
 pub mod recall_spikes;
@@ -20,6 +23,7 @@ pub const FAMILY: Family = Family::new("training");
 /// Registers the training claims.
 pub fn register(r: &mut Registry) {
     keep_fifth::register(r);
+    printed::register(r);
     decays::register(r);
     mqar_states::register(r);
     recall_gate::register(r);
