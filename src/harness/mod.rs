@@ -16,10 +16,11 @@
 //! if any), and, when it ran parallel code, when a second run on one thread gives the same
 //! results JSON — except a trained experiment ([`Kind::Training`]), whose rerun would double the
 //! quick budget's longest claims: its runs are independent jobs collected in order, and the
-//! trainers' own tests ([`crate::train`]) and the command line's (`tests/integration/
-//! determinism.rs`, with `000.figA3`) check that training gives the same bits on one thread. The seed and budget come from `SSMCHECK_SEED` and `SSMCHECK_BUDGET` (default 1,
-//! quick); `SSMCHECK_THREAD_CHECK=0` leaves out the one-thread reruns (for a second seed in the
-//! same CI, whose first run checked thread independence: about a third of the quick run's time); `SSMCHECK_RESULTS=FILE` also writes the results JSON, which
+//! trainers' own tests (`src/train/`) and the command line's (`tests/integration/determinism.rs`,
+//! with `000.figA3`) check that training gives the same bits on one thread. The seed and budget
+//! come from `SSMCHECK_SEED` and `SSMCHECK_BUDGET` (default 1, quick); `SSMCHECK_THREAD_CHECK=0`
+//! leaves out the one-thread reruns (a second seed after a run that checked thread independence);
+//! `SSMCHECK_RESULTS=FILE` also writes the results JSON, which
 //! `ssmcheck report --from FILE` renders (beside the shipped claims' results, if given both).
 //! [`run`] is `main` returning the results too, for a target that then checks the run as a
 //! whole (the suite's own `tests/each_claim/` renders its report and recomputes its errata).

@@ -16,7 +16,7 @@
 //!   gate with and without forgetting. Negative control: Λ learned in both.
 
 use crate::claim::experiment::{self, ControlRun, Criterion, Direction, PaperNumber, Replicates};
-use crate::claim::{custom, Claim, Figure, HeatMap, Kind, Paper, Series, Sizes, Style};
+use crate::claim::{custom, Claim, Figure, HeatMap, Kind, Outcome, Paper, Series, Sizes, Style};
 use crate::math::softplus::softplus;
 use crate::mc::Stream;
 use crate::model::recall_toy::SimplifiedMamba;
@@ -26,6 +26,8 @@ use crate::tasks::associative_recall::latest_association;
 const N: usize = 8;
 /// Algorithm 1's maximum noise length n_ε.
 const MAX_NOISE: usize = 3;
+/// Adam's learning rate (constant; no schedule).
+const LR: f64 = 0.05;
 
 /// Adam (Kingma & Ba) on a flat parameter vector.
 struct Adam {
@@ -73,7 +75,7 @@ fn train(stream: &mut Stream, len: usize, steps: usize, batch: usize, learn: Lea
         model.a_log.fill(f64::NEG_INFINITY);
     }
     let size = model.w.len() + model.b.len() + model.a_log.len();
-    let mut adam = Adam::new(size, 0.05);
+    let mut adam = Adam::new(size, LR);
     for _ in 0..steps {
         let mut grads = vec![0.0; size];
         for _ in 0..batch {
@@ -215,6 +217,17 @@ const SIZES: Sizes<(usize, usize, usize, usize)> = Sizes::new((64, 200, 8, 100),
 /// Seeds per budget.
 const SEEDS: Sizes<u64> = Sizes::new(3, 5, 16);
 
+/// An experiment's record with its per-seed metrics and the training setting of `sizes`.
+fn with_setting(outcome: Outcome, judged: &Replicates, (len, steps, batch, tests): (usize, usize, usize, usize)) -> Outcome {
+    outcome
+        .detail("per_seed_metrics", judged)
+        .detail("sequence_length", len)
+        .detail("adam_steps", steps)
+        .detail("batch", batch)
+        .detail("learning_rate", LR)
+        .detail("test_sequences_per_run", tests)
+}
+
 fn training_check(selective: bool) -> impl crate::claim::Check {
     custom(Kind::Training, move |ctx| {
         let sizes = ctx.size("(length, steps, batch, test sequences)", SIZES);
@@ -262,15 +275,8 @@ fn training_check(selective: bool) -> impl crate::claim::Check {
             range: Some([0.0, first.write.max(first.other)]),
         })
         .caption("Column u = 0 holds the write pairs (key, value): Δ is large there and small at noise and read pairs, a learned input gate.");
-        Ok(experiment::decide(experiment::judge(&judged, &criteria()), Some(positive), paper, queries)
-            .detail("runs", per_run)
-            .detail("per_seed_metrics", &judged)
-            .detail("sequence_length", len)
-            .detail("adam_steps", steps)
-            .detail("batch", batch)
-            .detail("learning_rate", 0.05)
-            .detail("test_sequences_per_run", tests)
-            .figures([fig, forgetting_figure(&runs)]))
+        let outcome = experiment::decide(experiment::judge(&judged, &criteria()), Some(positive), paper, queries).detail("runs", per_run);
+        Ok(with_setting(outcome, &judged, sizes).figures([fig, forgetting_figure(&runs)]))
     })
 }
 
@@ -394,15 +400,8 @@ fn forgetting_check(ablate: bool) -> impl crate::claim::Check {
             )
             .with(Series::new("criterion: Λ = 0 at least 0.1", Style::Dashed, vec![[0.0, 0.1], [(seeds.max(2) - 1) as f64, 0.1]]).color(1))
             .caption("Without forgetting every write of a value adds to its channel, so the latest value is not told from earlier ones.");
-        Ok(experiment::decide(experiment::judge(&judged, &forgetting_criteria()), Some(positive), paper, queries)
-            .detail("runs", per_run)
-            .detail("per_seed_metrics", &judged)
-            .detail("sequence_length", len)
-            .detail("adam_steps", steps)
-            .detail("batch", batch)
-            .detail("learning_rate", 0.05)
-            .detail("test_sequences_per_run", tests)
-            .figures([fig]))
+        let outcome = experiment::decide(experiment::judge(&judged, &forgetting_criteria()), Some(positive), paper, queries).detail("runs", per_run);
+        Ok(with_setting(outcome, &judged, sizes).figures([fig]))
     })
 }
 
