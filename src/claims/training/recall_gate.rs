@@ -14,6 +14,10 @@
 //!   the same training twice, Λ learned and Λ frozen at 0 (no forgetting); over the seeds the first
 //!   recalls (mean query error ≤ 1%) and the second does not (≥ 10%). Positive control: the built
 //!   gate with and without forgetting. Negative control: Λ learned in both.
+//! * `002.fig8` (Experiment): App. C's "[W_Δ's] weights are close to zero almost everywhere, except
+//!   in the second part of rows 0 and V": over the seeds, the mean share of the trained W_Δ's squared
+//!   norm in that block ≥ 0.5. Positive control: the built gate (share 1). Negative control:
+//!   shuffled targets.
 
 use crate::claim::experiment::{self, ControlRun, Criterion, Direction, PaperNumber, Replicates};
 use crate::claim::{custom, Claim, Figure, HeatMap, Kind, Outcome, Paper, Series, Sizes, Style};
@@ -21,6 +25,8 @@ use crate::math::softplus::softplus;
 use crate::mc::Stream;
 use crate::model::recall_toy::SimplifiedMamba;
 use crate::tasks::associative_recall::latest_association;
+use crate::tasks::uniform_index;
+use crate::train::fit::Targets;
 
 /// |V| = 8 tokens: the key 0 and the values 1..7 (002 Sec. 3).
 const N: usize = 8;
@@ -68,8 +74,9 @@ struct Learn {
 /// The paper's model: W_Δ, b_Δ and Λ learned.
 const ALL: Learn = Learn { selective: true, forgetting: true };
 
-/// Trains from W = 0, b = 0, A_log = 0 with Adam, the weights `learn` leaves out frozen.
-fn train(stream: &mut Stream, len: usize, steps: usize, batch: usize, learn: Learn) -> SimplifiedMamba {
+/// Trains from W = 0, b = 0, A_log = 0 with Adam, the weights `learn` leaves out frozen, on the
+/// task's targets or (`Targets::Shuffled`) on independent uniform values in their place.
+fn train(stream: &mut Stream, len: usize, steps: usize, batch: usize, learn: Learn, targets: Targets) -> SimplifiedMamba {
     let mut model = SimplifiedMamba::zeros(N);
     if !learn.forgetting {
         model.a_log.fill(f64::NEG_INFINITY);
@@ -79,8 +86,11 @@ fn train(stream: &mut Stream, len: usize, steps: usize, batch: usize, learn: Lea
     for _ in 0..steps {
         let mut grads = vec![0.0; size];
         for _ in 0..batch {
-            let (x, targets) = latest_association(stream, N, 1, MAX_NOISE, len).expect("valid sizes");
-            let (_, g) = model.loss_and_gradients(&x, &targets);
+            let (x, mut y) = latest_association(stream, N, 1, MAX_NOISE, len).expect("valid sizes");
+            if targets == Targets::Shuffled {
+                y.iter_mut().flatten().for_each(|v| *v = 1 + uniform_index(stream, N - 1));
+            }
+            let (_, g) = model.loss_and_gradients(&x, &y);
             let flat = g.w.iter().chain(&g.b).chain(&g.a_log);
             for (acc, v) in grads.iter_mut().zip(flat) {
                 *acc += v / batch as f64;
@@ -117,6 +127,21 @@ fn pair_delta(m: &SimplifiedMamba, u: usize, v: usize) -> f64 {
     (0..N).map(|k| softplus(m.w[(N + k) * d + u] + m.w[(N + k) * d + N + v] + m.b[N + k])).sum::<f64>() / N as f64
 }
 
+/// The share of W_Δ's squared Frobenius norm in App. C's block: the second-half output channels
+/// |V| + k (rows of the suite's W) fed by the input coordinates 0 (previous token the key) and |V|
+/// (current token the key) — 2|V| of W's 4|V|² entries, those the hand-built gate uses. The paper
+/// plots W_Δ with the input coordinates as rows ("the second part of rows 0 and V"). 0 for W = 0.
+fn gate_block_share(m: &SimplifiedMamba) -> f64 {
+    let d = 2 * N;
+    let total: f64 = m.w.iter().map(|w| w * w).sum();
+    let block: f64 = (N..d).map(|i| m.w[i * d].powi(2) + m.w[i * d + N].powi(2)).sum();
+    if total > 0.0 {
+        block / total
+    } else {
+        0.0
+    }
+}
+
 /// One seeded training run and its test: query errors, and the learned Δ at every pair.
 struct Run {
     wrong: u64,
@@ -129,6 +154,8 @@ struct Run {
     other: f64,
     /// Mean second-half forgetting factors at write, noise and read pairs.
     forgetting: [f64; 3],
+    /// The share of W_Δ's squared norm in the gate's block ([`gate_block_share`]).
+    block_share: f64,
 }
 
 impl Run {
@@ -171,7 +198,7 @@ fn replicates(configuration: &str, runs: &[Run]) -> Replicates {
 /// Training run `r`: its own training and test streams.
 fn run(ctx: &crate::claim::Context, r: u64, learn: Learn, (len, steps, batch, tests): (usize, usize, usize, usize)) -> Run {
     let mut s = Stream::new(ctx.key("training"), r);
-    score(ctx, r, &train(&mut s, len, steps, batch, learn), len, tests)
+    score(ctx, r, &train(&mut s, len, steps, batch, learn, Targets::Task), len, tests)
 }
 
 /// The gate the paper describes, by hand: in the second-half rows, W_Δ adds +20 when the previous
@@ -209,7 +236,7 @@ fn score(ctx: &crate::claim::Context, r: u64, model: &SimplifiedMamba, len: usiz
     let write = (1..N).map(|v| deltas[v][0]).fold(f64::INFINITY, f64::min);
     // Noise pairs (value, value) and read pairs (value, key); (key, key) never occurs with |K| = 1.
     let other = (1..N).flat_map(|u| (0..N).map(move |v| (u, v))).map(|(u, v)| deltas[v][u]).fold(0.0, f64::max);
-    Run { wrong, queries, deltas, write, other, forgetting: forgetting_by_class(model) }
+    Run { wrong, queries, deltas, write, other, forgetting: forgetting_by_class(model), block_share: gate_block_share(model) }
 }
 
 /// (length, Adam steps, batch, test sequences) per budget.
@@ -425,10 +452,95 @@ fn claim_forgetting() -> Claim {
     .control("Λ learned in the ablation too (the ablation undone)", forgetting_check(false))
 }
 
+/// The metric of `002.fig8`.
+const BLOCK: &str = "gate_block_share";
+
+/// `002.fig8`'s criterion, fixed before its first run (proofs/training.md).
+fn block_criteria() -> Vec<Criterion> {
+    vec![Criterion::new(
+        BLOCK,
+        Direction::AtLeast,
+        0.5,
+        "App. C: W_Δ's 'weights are close to zero almost everywhere, except in the second part of rows 0 and V': that block (2|V| of 4|V|² entries, \
+         1/16 of them here) carries at least half of W_Δ's squared norm",
+    )]
+}
+
+/// Each run's block share.
+fn block_replicates(configuration: &str, runs: &[Run]) -> Replicates {
+    let mut r = Replicates::new(configuration);
+    for (seed, run) in runs.iter().enumerate() {
+        r.push(seed as u64, &[(BLOCK, run.block_share)]);
+    }
+    r
+}
+
+/// `002.fig8`'s check: 002.training's runs (on shuffled targets for the negative control), W_Δ's
+/// block share per seed.
+fn block_check(targets: Targets) -> impl crate::claim::Check {
+    custom(Kind::Training, move |ctx| {
+        let sizes = ctx.size("(length, steps, batch, test sequences)", SIZES);
+        let (len, steps, batch, tests) = sizes;
+        let seeds: u64 = ctx.size("seeds (one training run each)", SEEDS);
+        let runs: Vec<Run> = (0..seeds)
+            .map(|r| {
+                let mut s = Stream::new(ctx.key("training"), r);
+                score(ctx, r, &train(&mut s, len, steps, batch, ALL, targets), len, tests)
+            })
+            .collect();
+        let configuration = format!(
+            "simplified Mamba, |V| = {N}, |K| = 1, T = {len}, {steps} Adam steps of {batch}, W_Δ, b_Δ and Λ learned{}",
+            if targets == Targets::Shuffled { ", targets shuffled" } else { "" }
+        );
+        let judged = block_replicates(&configuration, &runs);
+        let anchors: Vec<Run> = (0..seeds).map(|r| score(ctx, r, &built_gate(), len, tests)).collect();
+        let positive = ControlRun {
+            what: "the gate the paper describes, built by hand (all of W_Δ in the block)".into(),
+            judgement: experiment::judge(&block_replicates("built gate", &anchors), &block_criteria()),
+        };
+        let paper = vec![PaperNumber::words(
+            "After training, the matrix W_Δ exhibits a clear block structure (see Fig. 8). In fact, its weights are close to zero almost everywhere, except in the second part of rows 0 and V.",
+            "002 App. C, Fig. 8",
+        )];
+        let queries = runs.iter().map(|r| r.queries).sum();
+        let fig = Figure::new("block_share_per_seed", "Share of W_Δ's squared norm in App. C's block, each seed", "seed", "share")
+            .with(Series::new("trained", Style::Points, runs.iter().enumerate().map(|(i, r)| [i as f64, r.block_share]).collect()).color(0))
+            .with(Series::new("criterion: at least 0.5", Style::Dashed, vec![[0.0, 0.5], [(seeds.max(2) - 1) as f64, 0.5]]).color(1))
+            .with(Series::new("uniform spread: 1/16", Style::Dashed, vec![[0.0, 1.0 / 16.0], [(seeds.max(2) - 1) as f64, 1.0 / 16.0]]).color(2))
+            .caption(
+                "The block is the second-half output channels fed by 'previous token = key' and 'current token = key', the entries the hand-built gate uses.",
+            );
+        let outcome = experiment::decide(experiment::judge(&judged, &block_criteria()), Some(positive), paper, queries)
+            .detail("block_share_per_seed", runs.iter().map(|r| r.block_share).collect::<Vec<_>>());
+        Ok(with_setting(outcome, &judged, sizes).figures([fig]))
+    })
+}
+
+/// `002.fig8` (experiment): App. C's description of the trained W_Δ.
+fn claim_fig8() -> Claim {
+    Claim::experiment(
+        "002.fig8",
+        super::FAMILY,
+        "002.training's setting (the simplified Mamba, |V| = 8, |K| = 1, N = 1, B = C = 1, Adam lr 0.05 from W_Δ = 0 on the query positions of \
+         Algorithm 1's sequences), once per seed (3 / 5 / 16 at quick / standard / deep): over the seeds, the mean share of the trained W_Δ's \
+         squared norm in App. C's block — the second-half channels fed by 'previous token = key' and 'current token = key', 2|V| of its 4|V|² \
+         entries — is ≥ 0.5 (Student-t interval over seeds, two-sided 0.05).",
+        block_check(Targets::Task),
+    )
+    .source(
+        Paper::AssociativeRecall,
+        "App. C, Structure of the matrix W_Δ, Fig. 8",
+        "After training, the matrix W_Δ exhibits a clear block structure (see Fig. 8). In fact, its weights are close to zero almost everywhere, except in the second part of rows 0 and V.",
+    )
+    .correction("The paper plots W_Δ with the input coordinates as rows; the suite's W has them as columns, so the block is its second-half rows in columns 0 and |V| (proofs/training.md). Hyper-parameters are 002.training's.")
+    .control("targets shuffled (independent uniform values: no gate to learn)", block_check(Targets::Shuffled))
+}
+
 /// Registers the training claims.
 pub fn register(r: &mut crate::claim::Registry) {
     r.add(claim_training());
     r.add(claim_forgetting());
+    r.add(claim_fig8());
 }
 
 #[cfg(test)]
@@ -455,11 +567,21 @@ mod tests {
         assert!(r.query_error() > 0.3, "{} of {} wrong", r.wrong, r.queries);
     }
 
+    /// The built gate lies wholly in App. C's block; a W with one entry outside it does not.
+    #[test]
+    fn the_block_share_counts_the_gate_entries() {
+        let mut m = built_gate();
+        assert_eq!(gate_block_share(&m), 1.0);
+        m.w[3] = 20.0 * (2.0 * N as f64).sqrt();
+        assert!((gate_block_share(&m) - 0.5).abs() < 1e-12);
+        assert_eq!(gate_block_share(&SimplifiedMamba::zeros(N)), 0.0);
+    }
+
     /// Λ frozen at 0 stays at 0 through training (A_log = −∞ receives no update and no NaN).
     #[test]
     fn frozen_forgetting_stays_frozen() {
         let mut s = Stream::new(crate::mc::StreamKey::new(1, "test"), 0);
-        let m = train(&mut s, 16, 5, 2, Learn { selective: true, forgetting: false });
+        let m = train(&mut s, 16, 5, 2, Learn { selective: true, forgetting: false }, Targets::Task);
         assert!(m.a_log.iter().all(|&a| a == f64::NEG_INFINITY));
         assert!(m.w.iter().chain(&m.b).all(|v| v.is_finite()) && m.w.iter().any(|&v| v != 0.0));
     }
