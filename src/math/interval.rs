@@ -87,6 +87,12 @@ impl Interval {
         let e = (ulps * (f64::EPSILON / 2.0) * x.abs() + abs).next_up();
         Interval::exact(x) + Interval { lo: -e, hi: e }
     }
+    /// Every value that prints as `x` with `decimals` decimals (a number read from a paper's
+    /// table): `x ± ½·10^−decimals`, widened by two units of roundoff for the binary `x` and the
+    /// rounded half-digit, outward.
+    pub fn printed(x: f64, decimals: i32) -> Interval {
+        Interval::around(x, 2.0, 0.5 * 10f64.powi(-decimals))
+    }
     /// The midpoint (the value a floating-point computation would report).
     pub fn mid(self) -> f64 {
         if self.lo == self.hi {

@@ -104,17 +104,11 @@ pub const TABLE2: [Table2Row; 8] = [
     Table2Row { params_m: 790, task: Task::ScrollsNarraqa, mamba: 9.62, hybrid: 3.62, fading: 9.66, fading_eidetic: 7.64, decimals: 2 },
 ];
 
-/// The value of `v` printed with `decimals` decimals, as the interval of every value that prints
-/// as it.
-fn printed(v: f64, decimals: i32) -> Interval {
-    Interval::around(v, 2.0, 0.5 * 10f64.powi(-decimals))
-}
-
 /// "`bmojo` is better than `mamba`" (lower when `lower_is_better`, else higher), both printed
 /// with `decimals` decimals and compared as the intervals of the values that print as them (a tie
 /// when they overlap).
 fn better(bmojo: f64, mamba: f64, decimals: i32, lower_is_better: bool) -> Eval {
-    let (b, m, scale) = (printed(bmojo, decimals), printed(mamba, decimals), Scale(mamba.abs()));
+    let (b, m, scale) = (Interval::printed(bmojo, decimals), Interval::printed(mamba, decimals), Scale(mamba.abs()));
     if lower_is_better {
         Eval::lt(b, m, scale, Tolerance::NONE)
     } else {
@@ -635,7 +629,7 @@ pub const TABLE3: [(Table3Model, [Option<&str>; 8]); 5] = [
 /// A printed decimal as the interval of the values that print as it (±½ in its last digit).
 fn printed_decimal(text: &str) -> Interval {
     let decimals = text.split_once('.').map_or(0, |(_, f)| f.len()) as i32;
-    printed(text.parse().expect("Table 3's cells are decimals"), decimals)
+    Interval::printed(text.parse().expect("Table 3's cells are decimals"), decimals)
 }
 
 /// One column of Table 3: the better of the two B'MOJO models there against one baseline.
@@ -670,7 +664,9 @@ impl Table3Cell {
     /// baseline's, as the intervals of the printed values (a tie when they overlap).
     pub fn matches(&self) -> Eval {
         let (b, o) = (printed_decimal(&self.bmojo), printed_decimal(&self.other));
-        Eval::ge_by(b + Interval::exact(self.slack), o, Scale(100.0), Tolerance::NONE)
+        // The slack is a decimal (0.1 is not a binary point): enclosed as the decimal it prints as.
+        let slack = Interval::decimal(&self.slack.to_string()).expect("a finite slack");
+        Eval::ge_by(b + slack, o, Scale(100.0), Tolerance::NONE)
     }
 }
 
@@ -763,7 +759,7 @@ fn claim_speed_printed() -> Claim {
          the paper prints as a number is within the abstract's 'up to 10% faster to train', each printed figure taken as every \
          value that prints as it.",
         property(CASES, (0..SPEED_QUOTES.len()).prop_map(|i| SPEED_QUOTES[i]), |q: &SpeedQuote| {
-            Eval::le(printed(q.percent, 0), printed(SPEED_BOUND.percent, 0), Tolerance::NONE)
+            Eval::le(Interval::printed(q.percent, 0), Interval::printed(SPEED_BOUND.percent, 0), Tolerance::NONE)
         })
         .sides("a speed-up printed elsewhere (%, ±0.5)", "the abstract's 'up to 10%' (±0.5)"),
     )
@@ -792,7 +788,7 @@ fn claim_speed_faster() -> Claim {
         super::FAMILY,
         "Every training speed-up the paper prints as a number (the abstract's 10%, §1.1's 15%) is positive: B'MOJO trains faster than \
          the similarly-sized Transformers and SSMs it is compared with, as §4.2 says in words.",
-        property(CASES, speed_quotes(), |q: &SpeedQuote| Eval::gt(printed(q.percent, 0), Interval::exact(0.0), Scale(q.percent), Tolerance::NONE))
+        property(CASES, speed_quotes(), |q: &SpeedQuote| Eval::gt(Interval::printed(q.percent, 0), Interval::exact(0.0), Scale(q.percent), Tolerance::NONE))
             .sides("a printed speed-up (%, ±0.5)", "0 (no speed-up)"),
     )
     .source(
@@ -802,7 +798,7 @@ fn claim_speed_faster() -> Claim {
     )
     .control(
         "a speed-up of more than 12.5% (between the two figures) asked of each",
-        property(CASES, speed_quotes(), |q: &SpeedQuote| Eval::gt(printed(q.percent, 0), Interval::exact(12.5), Scale(q.percent), Tolerance::NONE))
+        property(CASES, speed_quotes(), |q: &SpeedQuote| Eval::gt(Interval::printed(q.percent, 0), Interval::exact(12.5), Scale(q.percent), Tolerance::NONE))
             .sides("a printed speed-up (%, ±0.5)", "12.5%"),
     )
 }
@@ -904,12 +900,12 @@ mod tests {
         // readable Mamba value: 24 − 3 − 1 cells.
         let cells = (0..8).flat_map(|c| Table3Model::BASELINES.into_iter().filter_map(move |b| Table3Cell::new(c, b, 0.0))).count();
         assert_eq!(cells, 20);
-        assert_eq!(printed_decimal("7.6"), printed(7.6, 1));
+        assert_eq!(printed_decimal("7.6"), Interval::printed(7.6, 1));
     }
 
     #[test]
     fn the_speed_figures_contradict_each_other_but_agree_on_the_sign() {
-        let within = |q: SpeedQuote| Eval::le(printed(q.percent, 0), printed(SPEED_BOUND.percent, 0), Tolerance::NONE);
+        let within = |q: SpeedQuote| Eval::le(Interval::printed(q.percent, 0), Interval::printed(SPEED_BOUND.percent, 0), Tolerance::NONE);
         assert!(within(SPEED_QUOTES[0]).refutes());
         assert!(!within(SPEED_BOUND).refutes());
         // An 11% figure would be a tie with 'up to 10%' (11 − ½ = 10 + ½), never a violation.

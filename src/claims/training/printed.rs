@@ -75,8 +75,9 @@ pub const SWEEP: [SweepRow; 18] = {
     ]
 };
 
-/// The held-out accuracy read as solving the task (see the module's doc).
-pub const SOLVES: f64 = 0.9;
+/// The held-out accuracy read as solving the task (see the module's doc), as the decimal it is
+/// (enclosed by [`Interval::decimal`], not taken as the binary point nearest it).
+pub const SOLVES: &str = "0.9";
 
 /// One printed cell of the sweep: a configuration at one length.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -102,8 +103,8 @@ impl SweepCell {
     /// "The configuration solves the task at this length": its printed accuracy, as the interval
     /// of the values that print as it, at least [`SOLVES`] (a tie when the interval reaches it).
     pub fn solves(&self) -> Eval {
-        let printed = Interval::around(self.accuracy, 2.0, 0.005);
-        Eval::ge_by(printed, Interval::exact(SOLVES), Scale(1.0), Tolerance::NONE)
+        let solves = Interval::decimal(SOLVES).expect("a decimal");
+        Eval::ge_by(Interval::printed(self.accuracy, 2), solves, Scale(1.0), Tolerance::NONE)
     }
 }
 
