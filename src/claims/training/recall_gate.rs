@@ -196,9 +196,9 @@ fn replicates(configuration: &str, runs: &[Run]) -> Replicates {
 }
 
 /// Training run `r`: its own training and test streams.
-fn run(ctx: &crate::claim::Context, r: u64, learn: Learn, (len, steps, batch, tests): (usize, usize, usize, usize)) -> Run {
+fn run(ctx: &crate::claim::Context, r: u64, learn: Learn, targets: Targets, (len, steps, batch, tests): (usize, usize, usize, usize)) -> Run {
     let mut s = Stream::new(ctx.key("training"), r);
-    score(ctx, r, &train(&mut s, len, steps, batch, learn, Targets::Task), len, tests)
+    score(ctx, r, &train(&mut s, len, steps, batch, learn, targets), len, tests)
 }
 
 /// The gate the paper describes, by hand: in the second-half rows, W_Δ adds +20 when the previous
@@ -260,7 +260,7 @@ fn training_check(selective: bool) -> impl crate::claim::Check {
         let sizes = ctx.size("(length, steps, batch, test sequences)", SIZES);
         let (len, steps, batch, tests) = sizes;
         let seeds: u64 = ctx.size("seeds (one training run each)", SEEDS);
-        let runs: Vec<Run> = (0..seeds).map(|r| run(ctx, r, Learn { selective, forgetting: true }, sizes)).collect();
+        let runs: Vec<Run> = (0..seeds).map(|r| run(ctx, r, Learn { selective, forgetting: true }, Targets::Task, sizes)).collect();
         let per_run: Vec<_> = runs
             .iter()
             .enumerate()
@@ -388,7 +388,7 @@ fn forgetting_check(ablate: bool) -> impl crate::claim::Check {
         let (len, steps, batch, tests) = sizes;
         let seeds: u64 = ctx.size("seeds (each trains both models once)", SEEDS);
         let ablation = Learn { selective: true, forgetting: !ablate };
-        let pairs: Vec<(Run, Run)> = (0..seeds).map(|r| (run(ctx, r, ALL, sizes), run(ctx, r, ablation, sizes))).collect();
+        let pairs: Vec<(Run, Run)> = (0..seeds).map(|r| (run(ctx, r, ALL, Targets::Task, sizes), run(ctx, r, ablation, Targets::Task, sizes))).collect();
         let configuration = format!(
             "simplified Mamba, |V| = {N}, |K| = 1, T = {len}, {steps} Adam steps of {batch}: Λ learned, and {}",
             if ablate { "Λ frozen at 0 (no forgetting)" } else { "Λ learned again (the ablation undone)" }
@@ -482,12 +482,7 @@ fn block_check(targets: Targets) -> impl crate::claim::Check {
         let sizes = ctx.size("(length, steps, batch, test sequences)", SIZES);
         let (len, steps, batch, tests) = sizes;
         let seeds: u64 = ctx.size("seeds (one training run each)", SEEDS);
-        let runs: Vec<Run> = (0..seeds)
-            .map(|r| {
-                let mut s = Stream::new(ctx.key("training"), r);
-                score(ctx, r, &train(&mut s, len, steps, batch, ALL, targets), len, tests)
-            })
-            .collect();
+        let runs: Vec<Run> = (0..seeds).map(|r| run(ctx, r, ALL, targets, sizes)).collect();
         let configuration = format!(
             "simplified Mamba, |V| = {N}, |K| = 1, T = {len}, {steps} Adam steps of {batch}, W_Δ, b_Δ and Λ learned{}",
             if targets == Targets::Shuffled { ", targets shuffled" } else { "" }
