@@ -196,7 +196,8 @@ fn train_step(c: &mut Criterion) {
     let mut g = c.benchmark_group("train_step");
     g.throughput(Throughput::Elements(16 * 20));
     for (name, kind, position) in [("Mamba+PE", MixerKind::Mamba, true), ("Mamba-2 head+PE", MixerKind::Mamba2, true), ("S4D", MixerKind::S4d, false)] {
-        let model = SsmClassifier::init(ClassifierShape { kind, vocab: 16, d: 8, n: 8, position, head: Head::Linear }, StreamKey::new(1, name)).unwrap();
+        let model =
+            SsmClassifier::init(ClassifierShape { kind, vocab: 16, d: 8, n: 8, position, head: Head::Linear, conv: false }, StreamKey::new(1, name)).unwrap();
         let mut opt = Adam::new(model.vars(), Default::default()).unwrap();
         g.bench_function(format!("{name} B16_T20 (tokens)"), |b| b.iter(|| fit::train_step(&model, &mut opt, black_box(&batch)).unwrap()));
     }

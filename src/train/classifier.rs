@@ -7,18 +7,21 @@
 //!
 //! Parameters (d channels, N states, vocabulary |V|):
 //!
-//! | | Mamba | Mamba-2 head | S4D |
-//! |---|---|---|---|
-//! | Λ (d × N) | `−exp(θ_Λ)`, S4D-real start `Λ[a,n] = −(n+1)` | one scalar `−exp(θ)` for every entry, start −U[1, 16] (Mamba-2's) | as Mamba |
-//! | Δ | `softplus(W_Δ x + b_Δ)` ∈ ℝ^d per step | `softplus(w_Δ·x + b_Δ)`, one scalar per step shared by the channels | `softplus(δ)`, one scalar |
-//! | B_t, C_t | `W_B x`, `W_C x` | same (B and C from x itself: Mamba-2's convolutions taken as the identity) | constant vectors b, c |
+//! | | Mamba | Mamba-2 head | S4D | Mamba-Δᵀ (000 eq 15) |
+//! |---|---|---|---|---|
+//! | Λ (d × N) | `−exp(θ_Λ)`, S4D-real start `Λ[a,n] = −(n+1)` | one scalar `−exp(θ)` for every entry, start −U[1, 16] (Mamba-2's) | as Mamba | as Mamba |
+//! | Δ | `softplus(W_Δ x̂ + b_Δ)` ∈ ℝ^d per step | `softplus(w_Δ·x + b_Δ)`, one scalar per step shared by the channels | `softplus(δ)`, one scalar | `softplus(W_Δ x̂ + b_Δ)` ∈ ℝ^N per step, one per state slot |
+//! | B_t, C_t | `W_B x̂`, `W_C x̂` | same (B and C from x itself: Mamba-2's convolutions taken as the identity) | constant vectors b, c | as Mamba |
+//! | input term | `Δ[a] x̂[a] B[n]` | `Δ x[a] B[n]` | `Δ x[a] B[n]` | `x̂[a] B[n]` (no Δ, as printed) |
 //!
-//! and the read-out `W_o y_t + b_o`. With PE the embedding is |V| × (d − 1) and the last
+//! and the read-out `W_o y_t + b_o`. x̂ is x, or with [`ClassifierShape::conv`] Mamba's short
+//! convolution of x (kernel 2, SiLU). With PE the embedding is |V| × (d − 1) and the last
 //! coordinate of x_t is the position t = 1, 2, …, T itself. The paper does not say how the
 //! position is scaled; t/T trains far slower (measured on Keep Fifth, T = 20, |V| = 16, d = N = 8,
 //! 2000 Adam steps: Mamba + PE's held-out accuracy 0.45 with t/T, 1.00 with t, at every seed
 //! tried).
 
+use super::delta_t_scan::delta_t_scan;
 use super::scan_op::selective_scan;
 use super::{softplus, var};
 use crate::error::{Error, Result};
@@ -43,6 +46,10 @@ pub struct ClassifierShape {
     pub position: bool,
     /// What follows the scan, before the read-out.
     pub head: Head,
+    /// Mamba's short convolution before the SSM (Mamba and Mamba-Δᵀ only): per channel,
+    /// `x̂_t = SiLU(c₀ ⊙ x_{t−1} + c₁ ⊙ x_t − b)`, kernel 2 as in the suite's
+    /// [`ShortConv`] and 000's constructions (Mamba's own default is 4). Without it x̂ = x.
+    pub conv: bool,
 }
 
 /// What follows the scan of an [`SsmClassifier`], before its linear read-out.
@@ -69,6 +76,14 @@ struct GluHead {
     b: Var,
 }
 
+/// The weights of the short convolution: c₀, c₁ and the bias b (each 1 × d).
+#[derive(Clone, Debug)]
+struct ConvWeights {
+    c0: Var,
+    c1: Var,
+    bias: Var,
+}
+
 /// How Δ, B and C are made.
 #[derive(Clone, Debug)]
 enum Selection {
@@ -87,6 +102,7 @@ pub struct SsmClassifier {
     log_neg_lambda: Var,
     selection: Selection,
     glu: Option<GluHead>,
+    conv: Option<ConvWeights>,
     w_o: Var,
     b_o: Var,
 }
@@ -95,14 +111,18 @@ impl SsmClassifier {
     /// Fresh weights from `key`: embedding entries N(0, 1), projections N(0, 1/d), Λ at the
     /// S4D-real start, Δ's bias so that Δ starts log-uniform in [10⁻³, 10⁻¹] (Mamba's
     /// initialisation), read-out bias 0; with [`Head::GeluGlu`], D N(0, 1) (as s4d.py), the map to
-    /// 2d N(0, 1/d) and its bias 0.
+    /// 2d N(0, 1/d) and its bias 0; with the convolution, c₀, c₁ and b uniform on ±1/√2
+    /// (PyTorch's default for a depthwise kernel of 2, as Mamba's `conv1d`).
     pub fn init(shape: ClassifierShape, key: StreamKey) -> Result<Self> {
-        let ClassifierShape { kind, vocab, d, n, position, head } = shape;
-        if !matches!(kind, MixerKind::Mamba | MixerKind::Mamba2 | MixerKind::S4d) || d < 1 + usize::from(position) || n == 0 || vocab < 2 {
+        let ClassifierShape { kind, vocab, d, n, position, head, conv } = shape;
+        if d < 1 + usize::from(position) || n == 0 || vocab < 2 {
             return Err(Error::InvalidParameter(format!(
-                "a trained classifier is Mamba, a Mamba-2 head or S4D with d ≥ {} channels, N ≥ 1 and |V| ≥ 2 (got {kind:?}, d = {d}, N = {n}, |V| = {vocab})",
+                "a trained classifier has d ≥ {} channels, N ≥ 1 and |V| ≥ 2 (got {kind:?}, d = {d}, N = {n}, |V| = {vocab})",
                 1 + usize::from(position)
             )));
+        }
+        if conv && !matches!(kind, MixerKind::Mamba | MixerKind::DeltaT) {
+            return Err(Error::InvalidParameter(format!("only Mamba and Mamba-Δᵀ classifiers have the short convolution here (got {kind:?})")));
         }
         let mut s = Stream::new(key, 0);
         let mut normal = |rows: usize, cols: usize, scale: f64| -> Result<Var> { var((0..rows * cols).map(|_| scale * s.normal()).collect(), rows, cols) };
@@ -115,9 +135,14 @@ impl SsmClassifier {
         };
         let log_uniform_delta = |u: f64| softplus_inv((1e-3f64.ln() + u * (1e-1f64.ln() - 1e-3f64.ln())).exp());
         let selection = match kind {
-            MixerKind::Mamba | MixerKind::Mamba2 => {
-                // Mamba: Δ per channel (d rows); a Mamba-2 head: one Δ per step (one row).
-                let rows = if kind == MixerKind::Mamba2 { 1 } else { d };
+            MixerKind::Mamba | MixerKind::Mamba2 | MixerKind::DeltaT => {
+                // Mamba: Δ per channel (d rows); a Mamba-2 head: one Δ per step (one row);
+                // Mamba-Δᵀ: one per state slot (N rows).
+                let rows = match kind {
+                    MixerKind::Mamba2 => 1,
+                    MixerKind::DeltaT => n,
+                    _ => d,
+                };
                 let (w_delta, w_b, w_c) = (normal(rows, d, 0.1 * inv_sqrt_d)?, normal(n, d, inv_sqrt_d)?, normal(n, d, inv_sqrt_d)?);
                 let mut u = Stream::new(key, 1);
                 let b_delta = var((0..rows).map(|_| log_uniform_delta(u.uniform())).collect(), rows, 1)?;
@@ -137,7 +162,14 @@ impl SsmClassifier {
                 Some(GluHead { skip, w: var((0..2 * d * d).map(|_| inv_sqrt_d * s.normal()).collect(), 2 * d, d)?, b: var(vec![0.0; 2 * d], 2 * d, 1)? })
             }
         };
-        Ok(SsmClassifier { shape, embedding, log_neg_lambda, selection, glu, w_o, b_o: var(vec![0.0; vocab], vocab, 1)? })
+        let conv = if conv {
+            let mut s = Stream::new(key, 4);
+            let mut uniform = || var((0..d).map(|_| std::f64::consts::FRAC_1_SQRT_2 * (2.0 * s.uniform() - 1.0)).collect(), 1, d);
+            Some(ConvWeights { c0: uniform()?, c1: uniform()?, bias: uniform()? })
+        } else {
+            None
+        };
+        Ok(SsmClassifier { shape, embedding, log_neg_lambda, selection, glu, conv, w_o, b_o: var(vec![0.0; vocab], vocab, 1)? })
     }
 
     /// Every trainable variable.
@@ -149,6 +181,9 @@ impl SsmClassifier {
         }
         if let Some(GluHead { skip, w, b }) = &self.glu {
             v.extend([skip, w, b].map(Var::clone));
+        }
+        if let Some(ConvWeights { c0, c1, bias }) = &self.conv {
+            v.extend([c0, c1, bias].map(Var::clone));
         }
         v
     }
@@ -172,18 +207,30 @@ impl SsmClassifier {
         x.reshape((batch, len, self.shape.d))
     }
 
-    /// Δ (batch × T × d), Λ (d × N), B and C (batch × T × N) for inputs x.
+    /// x̂ (batch × T × d): the short convolution of x, or x itself.
+    fn convolved(&self, x: &Tensor) -> candle_core::Result<Tensor> {
+        let Some(ConvWeights { c0, c1, bias }) = &self.conv else { return Ok(x.clone()) };
+        let (batch, len, d) = x.dims3()?;
+        let previous = Tensor::cat(&[&Tensor::zeros((batch, 1, d), DType::F64, &Device::Cpu)?, &x.narrow(1, 0, len - 1)?], 1)?;
+        let z = (previous.broadcast_mul(&c0.as_tensor().unsqueeze(0)?)? + x.broadcast_mul(&c1.as_tensor().unsqueeze(0)?)?)?
+            .broadcast_sub(&bias.as_tensor().unsqueeze(0)?)?;
+        z.silu()
+    }
+
+    /// Δ (batch × T × d, or × N for Mamba-Δᵀ), Λ (d × N), B and C (batch × T × N) for the
+    /// SSM's inputs x (x̂ when there is a convolution).
     fn recurrence(&self, x: &Tensor) -> candle_core::Result<[Tensor; 4]> {
         let (batch, len, d) = x.dims3()?;
         let n = self.shape.n;
         // Λ is d × N (Mamba, S4D) or one scalar (a Mamba-2 head), broadcast to d × N.
         let lambda = self.log_neg_lambda.as_tensor().exp()?.neg()?.broadcast_as((d, n))?.contiguous()?;
         let flat = x.reshape((batch * len, d))?;
+        let width = if self.shape.kind == MixerKind::DeltaT { n } else { d };
         let [delta, b, c] = match &self.selection {
             Selection::Input { w_delta, b_delta, w_b, w_c } => {
                 let pre = flat.matmul(&w_delta.as_tensor().t()?)?.broadcast_add(&b_delta.as_tensor().t()?)?;
                 // A Mamba-2 head's one Δ per step drives every channel.
-                [softplus(&pre)?.broadcast_as((batch * len, d))?.contiguous()?, flat.matmul(&w_b.as_tensor().t()?)?, flat.matmul(&w_c.as_tensor().t()?)?]
+                [softplus(&pre)?.broadcast_as((batch * len, width))?.contiguous()?, flat.matmul(&w_b.as_tensor().t()?)?, flat.matmul(&w_c.as_tensor().t()?)?]
             }
             Selection::Constant { delta, b, c } => [
                 softplus(delta.as_tensor())?.broadcast_as((batch * len, d))?,
@@ -191,14 +238,18 @@ impl SsmClassifier {
                 c.as_tensor().t()?.broadcast_as((batch * len, n))?,
             ],
         };
-        Ok([delta.reshape((batch, len, d))?, lambda, b.reshape((batch, len, n))?, c.reshape((batch, len, n))?])
+        Ok([delta.reshape((batch, len, width))?, lambda, b.reshape((batch, len, n))?, c.reshape((batch, len, n))?])
     }
 
     /// The logits (batch × T × |V|) of a batch of token sequences of one length.
     pub fn logits(&self, tokens: &[Vec<usize>]) -> candle_core::Result<Tensor> {
-        let x = self.inputs(tokens)?;
+        let x = self.convolved(&self.inputs(tokens)?)?;
         let [delta, lambda, b, c] = self.recurrence(&x)?;
-        let y = selective_scan(&x.contiguous()?, &delta.contiguous()?, &lambda.t()?.contiguous()?, &b.contiguous()?, &c.contiguous()?)?;
+        let y = if self.shape.kind == MixerKind::DeltaT {
+            delta_t_scan(&x, &lambda, &delta, &b, &c)?
+        } else {
+            selective_scan(&x.contiguous()?, &delta.contiguous()?, &lambda.t()?.contiguous()?, &b.contiguous()?, &c.contiguous()?)?
+        };
         let (batch, len, d) = y.dims3()?;
         let y = match &self.glu {
             None => y.reshape((batch * len, d))?,
@@ -213,16 +264,17 @@ impl SsmClassifier {
         z.reshape((batch, len, self.shape.vocab))
     }
 
-    /// The decays `e^{Λ[a,n] Δ_t[a]}` (batch × T × d × N) on a batch: 000 Figure 1's histogram
-    /// variable (the paper's `e^{−λΔ_t}` with λ = −Λ).
+    /// The decays `e^{Λ[a,n] Δ_t[a]}` (batch × T × d × N; `e^{Λ[a,n] Δ_t[n]}` for Mamba-Δᵀ) on
+    /// a batch: 000 Figure 1's histogram variable (the paper's `e^{−λΔ_t}` with λ = −Λ).
     pub fn decays(&self, tokens: &[Vec<usize>]) -> candle_core::Result<Tensor> {
-        let [delta, lambda, _, _] = self.recurrence(&self.inputs(tokens)?)?;
-        let d = delta.dims3()?.2;
-        delta.unsqueeze(3)?.broadcast_mul(&lambda.reshape((1, 1, d, self.shape.n))?)?.exp()
+        let [delta, lambda, _, _] = self.recurrence(&self.convolved(&self.inputs(tokens)?)?)?;
+        let (d, n) = (self.shape.d, self.shape.n);
+        let steps = if self.shape.kind == MixerKind::DeltaT { delta.unsqueeze(2)? } else { delta.unsqueeze(3)? };
+        steps.broadcast_mul(&lambda.reshape((1, 1, d, n))?)?.exp()
     }
 
-    /// The same weights as the suite's mixer (convolution the identity, no gate) and read-out,
-    /// with the embeddings x_t of a token sequence.
+    /// The same weights as the suite's mixer (its convolution, or the identity; no gate) and
+    /// read-out, with the embeddings x_t of a token sequence.
     pub fn to_model(&self, tokens: &[usize]) -> Result<(Mixer, Readout, Vec<DVector<f64>>)> {
         let err = |e| super::candle_error("reading the weights", e);
         let matrix = super::var_matrix;
@@ -244,9 +296,14 @@ impl SsmClassifier {
             ),
         };
         let identity = || ShortConv::uniform(d, 0.0, 1.0, 0.0, Activation::Identity);
+        let row = |v: &Var| -> Result<DVector<f64>> { Ok(DVector::from_row_slice(matrix(v)?.as_slice())) };
+        let conv = match &self.conv {
+            Some(ConvWeights { c0, c1, bias }) => ShortConv { c0: row(c0)?, c1: row(c1)?, bias: row(bias)?, act: Activation::Silu },
+            None => identity(),
+        };
         let theta = matrix(&self.log_neg_lambda)?;
         let lambda = if kind == MixerKind::Mamba2 { nalgebra::DMatrix::from_element(d, n, -theta[(0, 0)].exp()) } else { theta.map(|v| -v.exp()) };
-        let mixer = Mixer { kind, conv: identity(), conv_bc: (kind == MixerKind::Mamba2).then(|| (identity(), identity())), lambda, delta, b, c, gate: None };
+        let mixer = Mixer { kind, conv, conv_bc: (kind == MixerKind::Mamba2).then(|| (identity(), identity())), lambda, delta, b, c, gate: None };
         let readout = Readout { w: matrix(&self.w_o)?, b: column(&self.b_o)? };
         let x = self.inputs(&[tokens.to_vec()]).and_then(|x| x.reshape((tokens.len(), d))).map_err(err)?;
         let xs = matrix(&Var::from_tensor(&x).map_err(err)?)?.row_iter().map(|r| r.transpose()).collect();
@@ -283,7 +340,7 @@ mod tests {
     use crate::model::mixer::argmax_margin;
 
     fn shape(kind: MixerKind, position: bool) -> ClassifierShape {
-        ClassifierShape { kind, vocab: 7, d: 5, n: 3, position, head: Head::Linear }
+        ClassifierShape { kind, vocab: 7, d: 5, n: 3, position, head: Head::Linear, conv: false }
     }
 
     /// The trained model and the suite's mixer give the same logits on the same weights. They
@@ -349,10 +406,36 @@ mod tests {
         assert_eq!(SsmClassifier::init(glu_shape(false), StreamKey::new(0, "t")).unwrap().parameters(), 35 + 15 + 35 + 7 + 1 + 3 + 3 + 5 + 50 + 10);
     }
 
+    /// Mamba and Mamba-Δᵀ with the short convolution (SiLU) against the suite's mixer, which
+    /// runs its own loop for Mamba-Δᵀ; the convolution adds two products and a sum per entry
+    /// and SiLU's exponential (≤ 1 ulp apart): the same 10⁻¹² as above.
     #[test]
-    fn only_mamba_mamba2_and_s4d_with_room_for_the_position() {
-        let bad = ClassifierShape { kind: MixerKind::DeltaT, ..shape(MixerKind::Mamba, false) };
-        assert!(SsmClassifier::init(bad, StreamKey::new(0, "t")).unwrap_err().to_string().contains("Mamba, a Mamba-2 head or S4D"));
+    fn the_convolution_and_mamba_delta_t_are_the_suites_mixer() {
+        for (i, kind) in [MixerKind::Mamba, MixerKind::DeltaT].into_iter().enumerate() {
+            for conv in [false, true] {
+                let m = SsmClassifier::init(ClassifierShape { kind, conv, ..shape(MixerKind::Mamba, false) }, StreamKey::new(10 + i as u64, "conv")).unwrap();
+                let tokens = vec![3, 1, 4, 1, 5, 6, 2, 6, 5];
+                let logits = m.logits(std::slice::from_ref(&tokens)).unwrap().squeeze(0).unwrap().to_vec2::<f64>().unwrap();
+                let (mixer, readout, xs) = m.to_model(&tokens).unwrap();
+                mixer.validate().unwrap();
+                assert_eq!(mixer.conv.act, if conv { Activation::Silu } else { Activation::Identity });
+                for (t, y) in mixer.forward(&xs).iter().enumerate() {
+                    for (a, b) in logits[t].iter().zip(readout.logits(y).iter()) {
+                        assert!((a - b).abs() <= 1e-12 * b.abs().max(1.0), "{kind:?} conv {conv} t {t}: {a} vs {b}");
+                    }
+                }
+            }
+        }
+        // Mamba-Δᵀ's decays vary along the state slots: e^{Λ[a,n] Δ_t[n]} is Λ[a,n] Δ_t[n].
+        let m =
+            SsmClassifier::init(ClassifierShape { kind: MixerKind::DeltaT, conv: true, ..shape(MixerKind::Mamba, false) }, StreamKey::new(3, "conv")).unwrap();
+        assert_eq!(m.decays(&[vec![1, 2, 3]]).unwrap().dims(), &[1, 3, 5, 3]);
+    }
+
+    #[test]
+    fn bad_shapes_are_one_clear_error() {
+        let bad = ClassifierShape { kind: MixerKind::S4d, conv: true, ..shape(MixerKind::Mamba, false) };
+        assert!(SsmClassifier::init(bad, StreamKey::new(0, "t")).unwrap_err().to_string().contains("only Mamba and Mamba-Δᵀ"));
         let narrow = ClassifierShape { d: 1, ..shape(MixerKind::Mamba, true) };
         assert!(SsmClassifier::init(narrow, StreamKey::new(0, "t")).is_err());
     }
@@ -362,6 +445,10 @@ mod tests {
         // Mamba + PE: 7·4 + 5·3 + 7·5 + 7 + 5·5 + 5 + 3·5 + 3·5; S4D: 7·5 + 15 + 35 + 7 + 1 + 3 + 3.
         assert_eq!(SsmClassifier::init(shape(MixerKind::Mamba, true), StreamKey::new(0, "t")).unwrap().parameters(), 28 + 15 + 35 + 7 + 25 + 5 + 15 + 15);
         assert_eq!(SsmClassifier::init(shape(MixerKind::S4d, false), StreamKey::new(0, "t")).unwrap().parameters(), 35 + 15 + 35 + 7 + 1 + 3 + 3);
+        // Mamba-Δᵀ with the convolution: Mamba's count with W_Δ N × d (15) and b_Δ N (3) for
+        // 5·5 and 5, and c₀, c₁, b (5 each).
+        let delta_t = ClassifierShape { kind: MixerKind::DeltaT, conv: true, ..shape(MixerKind::Mamba, false) };
+        assert_eq!(SsmClassifier::init(delta_t, StreamKey::new(0, "t")).unwrap().parameters(), 35 + 15 + 35 + 7 + 15 + 3 + 15 + 15 + 15);
         // A Mamba-2 head: 7·5 + 1 (Λ) + 35 + 7 + 5 + 1 (w_Δ, b_Δ) + 15 + 15.
         assert_eq!(SsmClassifier::init(shape(MixerKind::Mamba2, false), StreamKey::new(0, "t")).unwrap().parameters(), 35 + 1 + 35 + 7 + 5 + 1 + 15 + 15);
     }

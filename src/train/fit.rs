@@ -187,7 +187,7 @@ mod tests {
 
     fn run(kind: MixerKind, seed: u64, targets: Targets) -> FitLog {
         let task = KeepNth::new(8, 8, 3).unwrap();
-        let shape = ClassifierShape { kind, vocab: 8, d: 8, n: 4, position: true, head: Head::Linear };
+        let shape = ClassifierShape { kind, vocab: 8, d: 8, n: 4, position: true, head: Head::Linear, conv: false };
         let cfg = FitConfig { steps: 1000, batch: 16, adam: AdamConfig { lr: 0.03, ..Default::default() }, min_lr: 1e-4, test_size: 256 };
         let keys = RunKeys::new(seed, "test");
         let model = SsmClassifier::init(shape, keys.init).unwrap();

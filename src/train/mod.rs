@@ -10,9 +10,12 @@
 //!   reverse-time adjoint recurrence ([`crate::model::selective_scan::selective_scan_backward`]);
 //!   [`scan_op::selective_scan_by_ops`] is the same recurrence written in candle's tensor
 //!   operations, whose op-by-op autograd the custom operation is tested against.
-//! - [`classifier`]: 000's one-layer Mamba and S4D classifiers, with the same weights as the
-//!   suite's [`Mixer`](crate::model::mixer::Mixer), trained on
-//!   [`crate::tasks::keep_nth`].
+//! - [`classifier`]: 000's one-layer Mamba, Mamba-2-head, S4D and Mamba-Δᵀ classifiers,
+//!   optionally with Mamba's short convolution, with the same weights as the suite's
+//!   [`Mixer`](crate::model::mixer::Mixer), trained on [`crate::tasks::keep_nth`] and on
+//!   induction heads ([`crate::tasks::induction::InductionHeads`]).
+//! - [`delta_t_scan`]: the Mamba-Δᵀ scan (000 eq 15: Δ per state slot) as a candle custom
+//!   operation with its own backward pass, tested against central differences.
 //! - [`recall`]: 002's simplified Mamba with learned B and C (N = |K|), the same weights as
 //!   the suite's [`Mixer`](crate::model::mixer::Mixer), trained on
 //!   [`crate::tasks::associative_recall::latest_association`] with the loss at the queries.
@@ -32,6 +35,7 @@ pub mod adam;
 pub mod attention;
 pub mod causal_softmax;
 pub mod classifier;
+pub mod delta_t_scan;
 pub mod fit;
 pub mod recall;
 pub mod scan_op;

@@ -94,7 +94,10 @@ fn train(ctx: &crate::claim::Context, model: Model, len: usize, seed: u64, max_s
     let adam = AdamConfig { lr: LR, ..Default::default() };
     let learning = match model {
         Model::Mamba => {
-            let m = SsmClassifier::init(ClassifierShape { kind: MixerKind::Mamba, vocab, d: WIDTH, n: WIDTH, position: true, head: Head::Linear }, keys.init)?;
+            let m = SsmClassifier::init(
+                ClassifierShape { kind: MixerKind::Mamba, vocab, d: WIDTH, n: WIDTH, position: true, head: Head::Linear, conv: false },
+                keys.init,
+            )?;
             fit_until(&m, &task, BATCH, adam, &keys, &when)?
         }
         Model::Transformer => {

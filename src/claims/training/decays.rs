@@ -182,7 +182,8 @@ fn train_run(seed: u64, t_len: usize, run: u64, steps: usize, test_size: usize) 
     let task = KeepNth::new(VOCAB, t_len, KEEP)?;
     let cfg = FitConfig { steps, batch: 16, adam: AdamConfig { lr: 0.03, ..Default::default() }, min_lr: 1e-4, test_size };
     let keys = RunKeys::from_parts(|part| StreamKey::new(seed, &format!("000.fig1/{run}/{part}")));
-    let model = SsmClassifier::init(ClassifierShape { kind: MixerKind::Mamba, vocab: VOCAB, d: D, n: N, position: true, head: Head::Linear }, keys.init)?;
+    let model =
+        SsmClassifier::init(ClassifierShape { kind: MixerKind::Mamba, vocab: VOCAB, d: D, n: N, position: true, head: Head::Linear, conv: false }, keys.init)?;
     let log = fit(&model, &task, &cfg, &keys, Targets::Task)?;
     let held_out = task.batch(keys.test, 0, test_size);
     let decays = model

@@ -157,7 +157,7 @@ fn run(ctx: &Context, arm: Arm, seed: u64, cfg: &FitConfig, targets: Targets) ->
     let log = match arm.model {
         Model::Ssm { kind, position } => {
             let head = if kind == S4D { Head::GeluGlu } else { Head::Linear };
-            fit(&SsmClassifier::init(ClassifierShape { kind, vocab: VOCAB, d: D, n: N, position, head }, keys.init)?, &task, cfg, &keys, targets)?
+            fit(&SsmClassifier::init(ClassifierShape { kind, vocab: VOCAB, d: D, n: N, position, head, conv: false }, keys.init)?, &task, cfg, &keys, targets)?
         }
         Model::Attention => {
             let shape = AttentionShape { vocab: VOCAB, d: D, input: AttentionInput::Position { max_len: arm.len } };

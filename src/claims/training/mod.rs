@@ -9,6 +9,7 @@ use crate::claim::{Family, Figure, Registry, Series, Style};
 
 pub mod copy_examples;
 pub mod decays;
+pub mod induction_heads;
 pub mod keep_fifth;
 pub mod mqar_states;
 pub mod printed;
@@ -25,6 +26,7 @@ pub fn register(r: &mut Registry) {
     keep_fifth::register(r);
     printed::register(r);
     decays::register(r);
+    induction_heads::register(r);
     mqar_states::register(r);
     recall_gate::register(r);
     recall_spikes::register(r);
