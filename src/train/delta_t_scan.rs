@@ -17,8 +17,8 @@
 //! The backward pass is the adjoint recurrence, run from t = L down to 1 over the states kept by
 //! a forward pass: with `g` the gradient with respect to h_t (`g += dy_t[a] C_t[n]`), the
 //! gradients of C_t, u_t and B_t are `Σ_a dy_t[a] h_t[a,n]`, `Σ_n g B_t[n]` and `Σ_a g u_t[a]`;
-//! the decay `e = e^{Λ Δ_t}` gives `q = g h_{t−1} e` to Λ (times Δ_t[n]) and to Δ_t[n] (times
-//! Λ[a,n], summed over a), and `g ← g e` carries it one step back.
+//! the decay `e = e^{Λ Δ_t}` gives `q = g h_{t−1} e` to Λ (times `Δ_t[n]`) and to `Δ_t[n]` (times
+//! `Λ[a,n]`, summed over a), and `g ← g e` carries it one step back.
 
 use candle_core::{backend::BackendStorage, CpuStorage, CustomOp3, Layout, Shape, Tensor};
 use rayon::prelude::*;
