@@ -95,6 +95,14 @@ impl InductionHeads {
         (x, Some(self.len - r - 1))
     }
 
+    /// The [`TokenTask`] batch and, for each sequence, the position of v*'s second occurrence
+    /// when it is hard ([`InductionHeads::draw`]).
+    pub fn batch_with_gaps(&self, key: StreamKey, first: u64, size: usize) -> (Batch, Vec<Option<usize>>) {
+        let (tokens, gaps): (Vec<Vec<usize>>, Vec<Option<usize>>) = (0..size as u64).map(|i| self.draw(&mut Stream::new(key, first + i))).unzip();
+        let targets = tokens.iter().map(|x| targets(x).into_iter().map(|y| y.unwrap_or(self.vocab)).collect()).collect();
+        (Batch { tokens, positions: (0..self.len).collect(), targets }, gaps)
+    }
+
     /// The blank token: |V|.
     pub fn blank(&self) -> usize {
         self.vocab
@@ -107,9 +115,7 @@ impl TokenTask for InductionHeads {
     }
 
     fn batch(&self, key: StreamKey, first: u64, size: usize) -> Batch {
-        let tokens: Vec<Vec<usize>> = (0..size as u64).map(|i| self.draw(&mut Stream::new(key, first + i)).0).collect();
-        let targets = tokens.iter().map(|x| targets(x).into_iter().map(|y| y.unwrap_or(self.vocab)).collect()).collect();
-        Batch { tokens, positions: (0..self.len).collect(), targets }
+        self.batch_with_gaps(key, first, size).0
     }
 }
 

@@ -13,10 +13,8 @@ use crate::claim::experiment::{self, ControlRun, Criterion, Direction, PaperNumb
 use crate::claim::{custom, Claim, Context, Figure, Kind, Paper, Series, Sizes, Style};
 use crate::constructions::induction::lemma3;
 use crate::error::Result;
-use crate::mc::Stream;
 use crate::model::mixer::MixerKind;
 use crate::tasks::induction::InductionHeads;
-use crate::tasks::TokenTask;
 use crate::train::adam::AdamConfig;
 use crate::train::classifier::{ClassifierShape, Head, SsmClassifier};
 use crate::train::fit::{fit, FitConfig, RunKeys, Targets};
@@ -98,8 +96,7 @@ struct Scores {
 
 /// Scores logits (one T × (|V| + 1) matrix per held-out sequence) against the targets.
 fn score(task: &InductionHeads, keys: &RunKeys, test_size: usize, logits: impl Fn(&[Vec<usize>]) -> Result<Vec<Vec<Vec<f64>>>>) -> Result<Scores> {
-    let held_out = task.batch(keys.test, 0, test_size);
-    let seconds: Vec<Option<usize>> = (0..test_size as u64).map(|i| task.draw(&mut Stream::new(keys.test, i)).1).collect();
+    let (held_out, seconds) = task.batch_with_gaps(keys.test, 0, test_size);
     let z = logits(&held_out.tokens)?;
     let argmax = |row: &[f64]| row.iter().enumerate().fold(0, |k, (j, &v)| if v > row[k] { j } else { k });
     let (mut right, mut all, mut long_right, mut long_all) = (0usize, 0usize, 0usize, 0usize);
