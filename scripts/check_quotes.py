@@ -9,11 +9,12 @@ PAPERS_DIR holds one plain-text file per paper, named after its seed number (`00
 "derived", not a user's), the quote is cut into prose pieces at ellipses, brackets and
 mathematics (extracted text spells formulas unpredictably); every piece of three words or more
 must occur in the paper, in order, after normalisation (case, accents, dashes, quotes,
-punctuation, spacing). The locus's first section reference (`§4.1`, `Sec. 3`, `App. D`,
-`Appendix B.2`) must then name the section where the first piece is found: the last numbered
-heading before it starts with that number (an appendix letter is matched the same way), or, for
-a quote from a figure or table caption, the caption's own section. Exit status 1 and one line
-per mismatch when any is found; 0 and a count otherwise.
+punctuation, spacing). One of the locus's section references (`§4.1`, `Sec. 3`, `App. D`,
+`Appendix B.2`) must then name the section where the quote's longest piece is found (a short
+piece can occur anywhere): the last numbered heading before it starts with that number, or is
+the start of it (an appendix letter is matched the same way). A caption is judged where the
+extracted text places it, so a locus citing a table names the section that holds it. Exit status
+1 and one line per mismatch when any is found; 0 and a count otherwise.
 """
 
 import argparse
@@ -24,11 +25,16 @@ import sys
 import unicodedata
 from pathlib import Path
 
-# Characters that mark a formula in a quote: the piece around it is cut there.
-MATH = re.compile(r"[\^_{}=<>≤≥∈∑∏√∞→←⊤⋅·×∫∂λΛΔδαβγσθμνπρτφψωΩ𝕀ℝ∥‖|/\\⁰¹²³⁴⁵⁶⁷⁸⁹⁻₀₁₂₃₄₅₆₇₈₉]")
+# Characters that mark a formula in a quote (Greek letters among them): the piece around it is
+# cut there. Accented symbols (Ã, x̂, x̄: combining tilde, hat, macron, dot, arrow once
+# decomposed) are formulas too.
+MATH = re.compile(r"[\^_{}=<>≤≥∈∑∏√∞→←⊤⋅·×∫∂𝕀ℝ∥‖|/\\⁰¹²³⁴⁵⁶⁷⁸⁹⁻₀₁₂₃₄₅₆₇₈₉%\u0370-\u03ff\u0302\u0303\u0304\u0307\u20d7]")
+# Function notation (pos(i), log(N), poly(M, N)), a variable in brackets ((i)), products of two
+# matrices (CB) and dimensions (2V): formulas, which the extracted text repeats in several spellings.
+CALL = re.compile(r"\S*\w\([^)]*\)\S*|\(\w\)|\b[A-Z]{2}\b|\b\d+[A-Z]\w*")
 SECTION = re.compile(r"(?:§|Sec\.?\s*|Section\s+|App\.?\s*|Appendix\s+)([A-Z]?\d*(?:\.\d+)*|[A-Z])")
 # A numbered heading: "4.1 Title", "A.2 Title", "Appendix B …", or a markdown "## 2.1 Title".
-HEADING = re.compile(r"^(?:#+\s*)?(?:Appendix\s+)?([A-Z]|\d+)((?:\.\d+)*)\.?\s+[A-Z][A-Za-z]")
+HEADING = re.compile(r"^(?:#+\s*)?(?:Appendix\s+)?([A-Z]|\d+)((?:\.\d+)*)\.?\s+[A-Z][A-Za-z’']")
 
 
 def normalise(text):
@@ -37,6 +43,8 @@ def normalise(text):
     text = "".join(c for c in text if not unicodedata.combining(c))
     text = re.sub(r"[\u2010-\u2015\u2212-]", " ", text)
     text = re.sub(r"[^A-Za-z0-9]+", " ", text)
+    # A footnote mark runs into the next word in extracted text ("3Under"): digits and letters apart.
+    text = re.sub(r"(\d)([A-Za-z])", r"\1 \2", text)
     return " ".join(text.lower().split())
 
 
@@ -45,9 +53,10 @@ def pieces(quote):
     out = []
     # Ellipses, editorial brackets, parenthesised formulas or citations ("(§1.1)", "(Abstract)")
     # and dashes between two quoted passages end a piece.
-    for part in re.split(r"…|\.\.\.|\[[^\]]*\]|\([^)]*[\^_=§][^)]*\)|\((?:Abstract|Sec|App|Eq|eq|Fig|Table|Thm|Lemma)[^)]*\)| — ", quote):
+    for part in re.split(r"…|\.\.\.|\[[^\]]*\]|\S*\([^)]*[\^_=§][^)]*\)\S*|\((?:Abstract|Sec|App|Eq|eq|Fig|Table|Thm|Lemma)[^)]*\)| — ", quote):
         # A formula, or a lone capital (a matrix such as A: extraction often doubles it), ends a piece.
-        for chunk in re.split(r"\S*" + MATH.pattern + r"\S*|\b[A-Z]\b", part):
+        part = unicodedata.normalize("NFD", part)
+        for chunk in re.split(CALL.pattern + r"|\S*" + MATH.pattern + r"\S*|\b[A-Z]\b", part):
             words = normalise(chunk).split()
             # Single letters are variables more often than words: they end a piece.
             run = []
@@ -81,9 +90,9 @@ def section_of(position, heads):
     return current
 
 
-def cited_section(locus):
-    m = SECTION.search(locus)
-    return m.group(1) if m and m.group(1) else None
+def cited_sections(locus):
+    """Every section the locus cites (`§4.2 and §5` cites both)."""
+    return [m.group(1) for m in SECTION.finditer(locus) if m.group(1)]
 
 
 def load_papers(directory):
@@ -114,7 +123,7 @@ def check(meta, papers):
         return [f"{meta['id']}: no text for paper {seed}"], 0
     text, heads = papers[seed]
     wanted = pieces(source.get("printed", ""))
-    problems, start, first = [], 0, None
+    problems, start, anchor = [], 0, None
     for piece in wanted:
         at = text.find(piece, start)
         if at < 0:
@@ -124,13 +133,16 @@ def check(meta, papers):
         if at < 0:
             problems.append(f"{meta['id']}: '{piece}' not found in {seed}")
             continue
-        first = at if first is None else first
+        # The section is judged where the longest piece is: a short one ("in the bound") can
+        # occur anywhere, a long one only where it was written.
+        if anchor is None or len(piece) > len(anchor[0]):
+            anchor = (piece, text.find(piece))
         start = at + len(piece)
-    cited = cited_section(source.get("locus", ""))
-    if first is not None and cited:
-        found = section_of(first, heads)
-        if found is not None and not (found == cited or found.startswith(cited + ".") or cited.startswith(found + ".")):
-            problems.append(f"{meta['id']}: the locus cites {cited}, the quote's first words are in section {found} of {seed}")
+    cited = cited_sections(source.get("locus", ""))
+    if anchor is not None and cited:
+        found = section_of(anchor[1], heads)
+        if found is not None and not any(found == c or found.startswith(c + ".") or c.startswith(found + ".") for c in cited):
+            problems.append(f"{meta['id']}: the locus cites {', '.join(cited)}, the quote's longest piece is in section {found} of {seed}")
     return problems, len(wanted)
 
 

@@ -180,9 +180,10 @@ fn f32_region() -> Figure {
         .caption("The printed form's rounding is ≈ 4Mλ·2⁻²⁴ = 2.6·10⁻⁵M⁴/ε, so it misses ε once M²/ε exceeds ≈ 200, up to the blank region where f32 cannot hold ab within ε at all (ε < 2⁻¹⁶M²). The stable form meets ε everywhere shown (003.lem1.stable).")
 }
 
-const PRINTED: &str = "For any ε > 0 and M > 0, there exists Mamba block parameters with l∞ norm upper bounded by O(poly(M, 1/ε)) such that |f(a,b) − ab| ≤ ε holds for all a, b ∈ [−M, M]. (Proof: eq (30); 'if we set λ ≥ 216M³/(2ε) we will have |g(a,b) − ab| ≤ ε'.)";
+const PRINTED: &str = "For any ε > 0 and M > 0, there exists Mamba block parameters with l∞ norm upper bounded by O(poly(M, 1/ε)) such that |f(a,b) − ab| ≤ ε holds for all a, b ∈ [−M, M]. […] [proof, after eq (30)] Thus if we set λ ≥ 216M³/(2ε) we will have |g(a,b) − ab| ≤ (λ²/2)|R₂| ≤ ε.";
 const LOCUS: &str = "Lemma 1 and its proof, eq (30) (App. A.3)";
-const SIGMA3: &str = "σ‴(x) = [(x−3)e^{−x} − 4xe^{−2} + (x+3)e^{−3x}]/(1+e^{−x})⁴ (in the bound |R₂| ≤ (4/3!)(2M/λ)² max_{x∈[−1,1]}|σ‴(x)|).";
+const SIGMA3: &str = "Assuming that λ > 2M, we have |(±a ± b)/λ| < 2M/λ < 1 and then |R₂| ≤ (4/3!)(2M/λ)² max_{x∈[−1,1]}|σ‴(x)| \
+                      = (4/3!)(2M/λ)² max_{x∈[−1,1]}|((x−3)e^{−x} − 4xe^{−2} + (x+3)e^{−3x})/(1+e^{−x})⁴|";
 
 /// `003.lem1` (theorem): Lemma 1 and its proof, eq (30) (App. A.3).
 fn claim_lem1() -> Claim {

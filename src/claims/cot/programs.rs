@@ -463,8 +463,10 @@ fn claim_precision() -> Claim {
     )
     .source(
         Paper::FreeLunch,
-        "§5, Assumption 2 and the paragraph after it ('represented by the log-precision model')",
-        "All parameters bounded by O(poly(M, N)) means … the same Mamba block with log(N) precision.",
+        "§5, Assumption 2 and the paragraph after it, of the precision §4.2 names after Theorem 2",
+        "All parameters being upper bounded by O(ploy(M,N)) [sic] means that the problem can also be solved by the same Mamba block with \
+         log(N) precision […] (§5) The second constraint allows that all involved inputs and outputs used in functions can be represented by \
+         the log-precision model.",
     )
 }
 

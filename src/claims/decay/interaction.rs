@@ -413,7 +413,7 @@ fn claim_sec41() -> Claim {
             sec41_check(false),
         )
         .split_samples()
-        .source(Paper::RethinkingLrd, "§4.1 and Fig. 1", "The new formulation does not follow the exponential decaying constraint [...] the dependency is the sum between exp(λ₁Δ) and the other term, breaking the exponential decay property.")
+        .source(Paper::RethinkingLrd, "§4.1 and Fig. 1", "… why the new formula does not follow the exponential decaying constaints [sic] as SSM/Mamba. […] the dependency is the sum between exp(λ₁Δ) and the other term, breaking the exponential decay property.")
         .correction(
             "Read as \"not exponentially decaying\", the claim is false whenever the model is stable: the LRD is a product of \
              iid random matrices applied to v_0, so it decays at the top Lyapunov exponent (Furstenberg–Kesten); only the \
@@ -432,7 +432,7 @@ fn claim_sec41_mean() -> Claim {
              Monte Carlo mean over 2000 / 20000 / 200000 draws contains the exact value (Student-t, Bonferroni over the 72 coordinates at α = 10⁻⁴).",
             mean_check(true),
         )
-        .source(Paper::RethinkingLrd, "§4.1, eq (16) (the interaction model's LRD, in mean), and §4.2, eq (17)", "The new formulation does not follow the exponential decaying constraint.")
+        .source(Paper::RethinkingLrd, "§4.1, eq (16) (the interaction model's LRD, in mean), and §4.2, eq (17)", "… why the new formula does not follow the exponential decaying constaints [sic] as SSM/Mamba.")
         .correction("In the mean the interaction model is an ordinary linear recurrence with transition Ā + GWᵀ: its mean LRD decays exponentially at rate ln ρ(Ā + GWᵀ) (whereas typical paths decay at λ_top, 004.sec41).")
         .control("the SSM's mean Ā^k v_0 (the interaction term's mean dropped)", mean_check(false))
 }

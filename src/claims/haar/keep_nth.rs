@@ -284,7 +284,7 @@ fn claim_prop1() -> Claim {
     .control("a decaying mode, λ = 10⁻³", property([100, 500, 5000], all_ones(), |p: &AllOnes| prop1_margin(p, 1e-3)))
 }
 
-/// `000.cor2.printed` (erratum): Corollary 2 (App. A.3, eq 32–33).
+/// `000.cor2.printed` (erratum): Corollary 2 (§4.1; proof App. A.3, eq 32–33).
 fn claim_cor2_printed() -> Claim {
     Claim::erratum(
             "000.cor2.printed",
@@ -296,7 +296,7 @@ fn claim_cor2_printed() -> Claim {
                 .certify(|p: &KeepNth| keep_margin_enclosed(p, &printed_output_enclosed(p)))
                 .illustrate(keep_figure),
         )
-        .source(Paper::InputSelectivity, "Corollary 2 (App. A.3, eq 32–33)", "There is an S6 layer that solves Keep n-th on input augmented with time PE: h₁ = H(s − n), h₂ = H(s − (n − 1)), with Δ₁ = SoftPlus(w_Δ t − w_Δ n), Δ₂ = SoftPlus(w_Δ t − w_Δ(n−1)), λ ≡ 1, B = 1, w_Δ → −∞.")
+        .source(Paper::InputSelectivity, "Corollary 2 (§4.1; proof App. A.3, eq 32–33)", "There exists an S6 layer that solves Keep n-th on input augmented with time Positional Encoding. […] (App. A.3) it suffices to represent two Heaviside functions h₁ = H(s − n), h₂ = H(s − (n − 1)) […] Δ₁ = SoftPlus(w_Δ t − w_Δ n), Δ₂ = SoftPlus(w_Δ t − w_Δ(n−1)) […] Suppose λ ≡ 1, B = 1 in the Mamba basis function Equation 8.")
         .correction(
             "The continuous-time argument does not survive discretisation: B̄ = ΔB (Euler) or (1 − e^{−Δ})B (ZOH) switches the input \
              off with Δ, integer thresholds give softplus(0) = ln 2, and a discrete reset keeps x_r. Also h₂ − h₁ (not h₁ − h₂) \
@@ -316,7 +316,7 @@ fn claim_cor2_corrected() -> Claim {
              (the retention after n is e^{−Σ_{r>n}Δ_r} with a geometric sum, Lemma 2's freezing time).",
         construction([200, 1000, 10000], keep_instances(40.0), |p: &KeepNth| keep_margin(p, &corrected_output(p))).illustrate(keep_figure),
     )
-    .source(Paper::InputSelectivity, "Corollary 2, corrected (proofs/haar.md)", "There is an S6 layer that solves Keep n-th on input augmented with time PE.")
+    .source(Paper::InputSelectivity, "Corollary 2, corrected (proofs/haar.md)", "There exists an S6 layer that solves Keep n-th on input augmented with time Positional Encoding.")
     .correction("A half-integer threshold in a single ZOH channel (max error 7e−9 at W = 40, proofs/haar.md).")
     .control("a soft threshold, W = 5", construction([200, 1000, 10000], keep_instances(5.0), |p: &KeepNth| keep_margin(p, &corrected_output(p))))
 }

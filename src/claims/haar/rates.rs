@@ -283,7 +283,7 @@ fn cor1_s6_check(rate: fn(usize) -> f64) -> impl Check {
     })
 }
 
-/// `000.cor1` (theorem): Corollary 1 (App. A.2, eq 25–31).
+/// `000.cor1` (theorem): Corollary 1 (§4.1; proof App. A.2, eq 25–31).
 fn claim_cor1() -> Claim {
     Claim::theorem(
             "000.cor1",
@@ -294,7 +294,7 @@ fn claim_cor1() -> Claim {
              log–log slope −1 ± 0.1; 30 / 100 / 400 targets per m, Student-t intervals, Bonferroni over 8 cells at α = 10⁻⁴.",
             cor1_check(|m| -1.0 / (3.0 * m as f64), -1.0),
         )
-        .source(Paper::InputSelectivity, "Corollary 1 (App. A.2, eq 25–31)", "For a piecewise-constant ρ(t) with m ≥ 1 discontinuities there are N Mamba basis functions with ‖ρ − Σ_{n≤N} g^M_n‖_{L²} = O(2^{−N/(3m)}); S4D basis functions only reach O(N^{−1}).")
+        .source(Paper::InputSelectivity, "Corollary 1 (§4.1; proof App. A.2, eq 25–31)", "For a piecewise-constant function ρ(t) with m ≥ 1 discontinuities, there exist N Mamba basis functions Equation 8 such that the L² approximation error ‖ρ − Σ_{n=1}^N g^M_n‖_{L²} is of order O(2^{−N/(3m)}). On the other hand, S4D basis functions can achieve an approximation error of O(N^{−1}).")
         .correction(
             "Eq 28 equates the norm with a sum of squared coefficients: both rates are for the squared error (norms: 2^{−N/(6m)} \
              and N^{−1/2}). A constant basis is needed for nonzero means. The Haar route is loose: m + 1 Heaviside-type bases \
@@ -303,7 +303,7 @@ fn claim_cor1() -> Claim {
         .control("faster claimed rates: −1/m per Mamba basis (one basis per wavelet) and N^{−2} for Fourier", cor1_check(|m| -1.0 / m as f64, -2.0))
 }
 
-/// `000.cor1.s6` (theorem): Corollary 1 (App. A.2, eq 25–31), with Theorem 1's bases.
+/// `000.cor1.s6` (theorem): Corollary 1 (§4.1; proof App. A.2, eq 25–31), with Theorem 1's bases.
 fn claim_cor1_s6() -> Claim {
     Claim::theorem(
             "000.cor1.s6",
@@ -314,7 +314,7 @@ fn claim_cor1_s6() -> Claim {
              mean fitted slope of log₂ err² per basis ≤ −1/(3m) + 0.05/(3m), one-sided; 30 / 100 / 400 targets per m, Bonferroni over 4 cells at α = 10⁻⁴.",
             cor1_s6_check(|m| -1.0 / (3.0 * m as f64)),
         )
-        .source(Paper::InputSelectivity, "Corollary 1 (App. A.2, eq 25–31), with Theorem 1's bases", "For a piecewise-constant ρ(t) with m ≥ 1 discontinuities there are N Mamba basis functions with ‖ρ − Σ_{n≤N} g^M_n‖_{L²} = O(2^{−N/(3m)}).")
+        .source(Paper::InputSelectivity, "Corollary 1 (§4.1; proof App. A.2, eq 25–31), with Theorem 1's bases", "For a piecewise-constant function ρ(t) with m ≥ 1 discontinuities, there exist N Mamba basis functions Equation 8 such that the L² approximation error ‖ρ − Σ_{n=1}^N g^M_n‖_{L²} is of order O(2^{−N/(3m)}).")
         .correction("Counting distinct bases, the construction does better than 3 per wavelet: nested wavelets share thresholds, and the measured decay is near 2^{−N/m}. At finite W each basis adds Theorem 1's layer error (000.thm1.l2), which vanishes as W → ∞.")
         .control("a claimed decay of 2^{−2N/m} per basis", cor1_s6_check(|m| -2.0 / m as f64))
 }

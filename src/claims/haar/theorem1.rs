@@ -171,9 +171,9 @@ fn sup_cases() -> impl Strategy<Value = SupProposal> {
         .prop_map(|(j, k, log10_w, eps_fraction)| SupProposal { j, k, log10_w, eps_fraction })
 }
 
-const PRINTED: &str = "For every ε > 0 there are three Mamba basis functions with |ψ_{j,k}(s) − (g^{M1}_{j,k}(s;1,x̃) + g^{M3}_{j,k}(s;1,x̃) − 2g^{M2}_{j,k}(s;1,x̃))| < ε for all s ∈ [0,1], x̃_s = concat[x_s; s].";
+const PRINTED: &str = "Let x̃_s ≔ concat[x_s; s] be the input signal augmented with time positional encoding. For any ε > 0, there exist 3 Mamba basis functions g^{M1}_{j,k}, g^{M2}_{j,k}, g^{M3}_{j,k} such that the approximation error |ψ_{j,k}(s) − (g^{M1}_{j,k}(s;1,x̃) + g^{M3}_{j,k}(s;1,x̃) − 2g^{M2}_{j,k}(s;1,x̃))| is smaller than ε, ∀s ∈ [0,1].";
 
-/// `000.thm1.sup` (erratum): Theorem 1 (App. A.2, eq 19–23).
+/// `000.thm1.sup` (erratum): Theorem 1 (§4.1; proof App. A.2, eq 19–23).
 fn claim_thm1_sup() -> Claim {
     Claim::erratum(
             "000.thm1.sup",
@@ -186,7 +186,7 @@ fn claim_thm1_sup() -> Claim {
                 "ε = eps_fraction·2^{j/2}",
             ),
         )
-        .source(Paper::InputSelectivity, "Theorem 1 (App. A.2, eq 19–23)", PRINTED)
+        .source(Paper::InputSelectivity, "Theorem 1 (§4.1; proof App. A.2, eq 19–23)", PRINTED)
         .correction(
             "A continuous function cannot approximate a jump of 2·2^{j/2} uniformly: the sup error is ≥ 2^{j/2} for every \
              finite W (and for any continuous basis). Convergence holds pointwise off the jumps and in L²: 000.thm1.l2.",

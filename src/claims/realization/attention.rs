@@ -344,7 +344,7 @@ fn claim_c6() -> Claim {
         .control("window N − 1", property(CASES, attn_cases(24), attention_reduction(true, -1)))
 }
 
-/// `001.c6.unmasked` (erratum): Sec. 3.1, eq (9).
+/// `001.c6.unmasked` (erratum): Sec. 3.1, eqs (1) and (9).
 fn claim_c6_unmasked() -> Claim {
     Claim::erratum(
             "001.c6.unmasked",
@@ -353,7 +353,7 @@ fn claim_c6_unmasked() -> Claim {
              window-N attention at every t.",
             property(CASES, attn_cases(24), attention_reduction(false, 0)).sides("max_t ‖y_t(eq 9, unmasked) − y_t(attention)‖∞", "0, plus the rounding"),
         )
-        .source(Paper::Bmojo, "Sec. 3.1, eq (9)", "A(u_t) = A_ATT … ρ is the softmax read-out. A Transformer has only short-term eidetic memory that is deadbeat in N steps.")
+        .source(Paper::Bmojo, "Sec. 3.1, eqs (1) and (9)", "x_{t+1} = A(u_t)x_t + B(u_t); y_t = ρ(u_t, x_t) (1) […] A(u_t) = A_ATT … (9) […] A Transformer has only short-term eidetic memory that is deadbeat in N steps: what slides “out of context” is permanently removed.")
         .correction("With a validity mask over the written blocks (or only for t ≥ N − 1) the identity is exact: 001.c6.")
         .error(
             ErrorKind::Reading,
@@ -665,7 +665,7 @@ fn claim_c20() -> Claim {
              tokens of its own chunk, and attention over the window equals attention over that set, up to the rounding.",
             property(CASES, chunk_cases(), |c: &ChunkCase| chunk_uniform(c, 0)).sides("tokens with another visible set + output gap", "0, plus the rounding"),
         )
-        .source(Paper::Bmojo, "Sec. 3.3; App. B.2", "use chunks of length w … a sliding window over the interleaved concatenation of input chunks and their respective memory tokens … we set the window size to w + m_f + m_e to make sure that every token is computed uniformly.")
+        .source(Paper::Bmojo, "Sec. 3.3; App. B.2", "we use chunks of length w […] we use a sliding window over the interleaved concatenation of input chunks and their respective memory tokens […] (App. B.2) To make sure that every token is computed uniformly we pick the size of the sliding window to be K := w + m_f + m_e")
         .correction("Uniform in this sense. The fading token's lag is then g − jw + 1 ∈ [1, w], not exactly w as in Algorithm 1's y_{t−w}.")
         .control("K = w + m − 1", property(CASES, chunk_cases().prop_filter("w + m ≥ 2", |c| c.w + c.m >= 2), |c: &ChunkCase| chunk_uniform(c, 1)))
 }

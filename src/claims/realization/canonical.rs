@@ -381,7 +381,7 @@ fn claim_c3() -> Claim {
              (companion form with α = 0) with β = [g_{T−1}, …, g_1] and D = g_0, whose response is g followed by zeros — exactly.",
             c3(false).sides("max_j |h_j − g_j| (2T terms, exact)", "0"),
         )
-        .source(Paper::Bmojo, "Sec. 2", "Any finite sequence can be realized by an LTI system driven by IID Gaussian noise [27].")
+        .source(Paper::Bmojo, "Sec. 2", "Any finite sequence can be realized by a linear time-invariant (LTI) system driven by IID Gaussian noise [27].")
         .correction("The deterministic core, which the suite checks: any finite sequence is the impulse response of an FIR (nilpotent) system of order T − 1. The stochastic version (a spectral factor driven by white noise) is the cited background, not checked.")
         .control("β in the other order, [g_1, …, g_{T−1}]", c3(true))
 }
@@ -401,11 +401,11 @@ fn claim_c4() -> Claim {
         )
         .sides("|rank H − N| + ‖CH residual‖ (exact)", "0"),
     )
-    .source(Paper::Bmojo, "Sec. 2", "For linear Gaussian models, the true order can be inferred (e.g. greedily) … by Cayley-Hamilton's theorem.")
+    .source(Paper::Bmojo, "Sec. 2", "If the model is linear and driven by Gaussian noise, the Cayley-Hamilton theorem [22] implies that the model’s “true” order can be inferred with a variety of model selection criteria, including greedy selection.")
     .control("rank N − 1 (one order fewer suffices)", property([200, 2000, 10000], diagonal_cases(6, -0.95, 0.95, true), |c: &DiagonalCase| hankel_rank(c, 1)))
 }
 
-/// `001.c5` (theorem): Sec. 2, footnote 3.
+/// `001.c5` (theorem): §1, footnote 3.
 fn claim_c5() -> Claim {
     let c5 = |shift: usize| {
         property([300, 3000, 20000], diagonal_cases(6, -0.95, 0.95, false), move |c: &DiagonalCase| {
@@ -423,7 +423,7 @@ fn claim_c5() -> Claim {
              order ≤ 6 and inputs of length ≤ 24 — exactly.",
         c5(0).sides("max_t |y_t − (h ∗ u)_t| (exact)", "0"),
     )
-    .source(Paper::Bmojo, "Sec. 2, footnote 3", "… an LTI SSM's input-output map is a convolution … the two are related by standard transformations.")
+    .source(Paper::Bmojo, "§1, footnote 3", "Under the stationary assumption, one stochastic realization of an SSM is a convolution. This input-output map is equivalent to an SSM and standard transformations can be applied from one to the other.")
     .control("the kernel shifted by one, h_{j+1}", c5(1))
 }
 
@@ -491,7 +491,7 @@ fn claim_c13() -> Claim {
                 serde_json::json!({ "y_diagonal": yd, "y_frozen_companion_printed": yc, "largest_gap_printed": gap })
             }),
         )
-        .source(Paper::Bmojo, "App. C.3, Remark", "Extending the previous canonical form to Time-Varying Systems is tedious but straightforward … The controllable canonical form … can be easily extended to Time-Varying Systems and Input-Varying as well.")
+        .source(Paper::Bmojo, "App. C.3, Remark", "Remark: Extending the previous canonical from [sic] to Time-Varying Systems is tedious but straightforward. The controllable canonical form we introduced in Equation 20 can be easily extended to Time-Varying Systems and Input-Varying as well.")
         .correction("Exact for frozen (LTI) systems: 001.c12; and at order 1 (gain b at input time). An input-varying system of order ≥ 2 with switching poles needs a time-varying state transform T_{t+1}A_tT_t⁻¹, which is not the companion matrix of A_t's characteristic polynomial.")
         .error(
             ErrorKind::Construction,

@@ -143,7 +143,7 @@ fn claim_c17() -> Claim {
              x̂_t = x_{t−1}, up to 2γ_{2(n+m)+2} of the absolute terms.",
             property(CASES, causal_cases(), |c: &CausalCase| strict_gap(c, false)).sides("|y_t − ŷ_t| per output", "0, plus the rounding"),
         )
-        .source(Paper::Bmojo, "App. C.3, eqs (21)–(24)", "{x̂_{t+1} = Ax̂_t + u_{t−1}; x_t = ABx̂_t + Bu_t; y_t = Cx_t + Du_t} → {…; y_t = CABx̂_t + (CB + D)u_t} … C and B only appear as the product CB, which then we can rename as Ĉ.")
+        .source(Paper::Bmojo, "App. C.3, eqs (21)–(24)", "{x̂_{t+1} = Ax̂_t + u_{t−1}; x_t = ABx̂_t + Bu_t; y_t = Cx_t + Du_t} → {…; y_t = CABx̂_t + (CB + D)u_t} … Note that the terms C and B only appear as the product CB, which then we can rename as Ĉ.")
         .correction("In general (A, B, C, D) ↦ (A, B, CA, CB + D) with x̂_t = x_{t−1}; the paper's CAB form is the scalar case with x̂_t = x_{t−1}/b, and it holds for input-varying systems with C(u_t)A(u_t) and C(u_t)B(u_t) + D.")
         .control("C·x̂ instead of CA·x̂", property(CASES, causal_cases(), |c: &CausalCase| strict_gap(c, true)))
 }

@@ -433,7 +433,7 @@ fn claim_c23_taylor() -> Claim {
             .sides("|e^{ΔA} − (1 + ΔA)|", "(ΔA)²/2")
             .illustrate(|_| vec![taylor_figure()]),
     )
-    .source(Paper::Bmojo, "App. E.1", "exp(Diag(Δ_t)A) ≈ Diag(Δ_t)A + 11ᵀ (first-order Taylor expansion)")
+    .source(Paper::Bmojo, "App. E.1", "With some approximations, we can further show that Mamba can be written as a bilinear system on an augmented input space. Using the first order Taylor Series, we have exp(Diag(Δ_t)A)x_t ≈ (Diag(Δ_t)A + 11ᵀ)x_t")
     .control("(ΔA)²/4", property(CASES, grid(-20.0, 0.0, 1.0 / 1024.0), |x: &f64| taylor(*x, 2.0)))
 }
 
@@ -477,7 +477,7 @@ fn claim_c25() -> Claim {
              x′₀, and every later output equals the scan started from x′₀, bit for bit (N ≤ 3, d ≤ 4, T ≤ 12).",
             property(CASES, loader_cases(), |c: &LoaderCase| loader_gap(c, true)).sides("max_t ‖y_t(loaded) − y_t(from x′₀)‖∞", "0"),
         )
-        .source(Paper::Bmojo, "App. B.2", "… we prepend h tokens … for t ∈ [0, h]: x_{t+1} = x_t + B′_t ∗ x′_{0,t}, with B′_t one-hot at t. Then x_h = x′_0.")
+        .source(Paper::Bmojo, "App. B.2", "… to enable processing non-zero initial hidden states (or caching) we need to process chunks of size T + h […] for t ∈ [0, h]: x_{t+1} = x_t + B′_t ⊙ x′_{0,t} […] B′_t is one-hot with 1 in dimension t, and acts a shifting operation which ensures that the tokenized previous hidden state is correctly loaded. Thus after h time-steps the hidden state x_h […]")
         .correction("Exact with the loader's Ā and B̄ set directly: in Mamba's parametrisation Ā = 1 needs Δ = 0, which also zeroes B̄ = ΔB, so the kernel's per-step (Ā, B̄) must be overridden. 't ∈ [0, h]' is h + 1 steps; the loader needs h.")
         .control("the loader through Mamba's discretisation at Δ = 10⁻³", property(CASES, loader_cases(), |c: &LoaderCase| loader_gap(c, false)))
 }

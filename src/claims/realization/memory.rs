@@ -250,7 +250,7 @@ fn claim_c22() -> Claim {
         })
         .sides("[M_T changes under a 10⁻⁹ move]", "0"),
     )
-    .source(Paper::Bmojo, "Sec. 3.3", "we use a fixed running average … so no extra weights need to be learned.")
+    .source(Paper::Bmojo, "Sec. 3.3", "In our implementation, we consider a fixed predictor so no extra weights need to be learned. We fix ŷ as a running weighted average and implement it using short 1D grouped causal convolutions.")
 }
 
 /// A window size and a time for Algorithm 1's line 1.

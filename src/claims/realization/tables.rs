@@ -443,7 +443,7 @@ fn claim_table1_caption() -> Claim {
     )
     .source(
         Paper::Bmojo,
-        "§4.3, Table 1 (caption)",
+        "§4.3, Table 1 (its caption, which the text places in §4.1)",
         "On pre-training perplexity B'MOJO performs on par with our pre-trained Mistral model and outperforms our pre-trained Mamba models at the largest scale we test 1.4B. However, on accuracy metrics, while B'MOJO still outperforms Mamba, its gap with the Mistral model increases.",
     )
     .correction("On the average accuracy B'MOJO is above Mamba at 1.4B (49.1 against 48.6; 001.table1.largest), not on every task: PIQA 69.9 against 70.3 and ARC-C 26.6 against 28.0 are below.")

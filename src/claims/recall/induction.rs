@@ -165,10 +165,12 @@ fn sequences(max_vocab: usize, lens: std::ops::RangeInclusive<usize>, hard_only:
     (2..=max_vocab, lens, any::<bool>(), any::<u64>()).prop_map(move |(vocab, len, hard, seed)| Sequence { vocab, len, hard: hard || hard_only, seed })
 }
 
-const PRINTED: &str = "A one-layer Mamba-Δᵀ without gating solves Induction Heads with d = 2|V| and N = |V|: Λ = −1, Δ(x̂) = SoftPlus(w_Δ[I|0]x̂), \
-                       B = [I|0]x̂, C = [0|I]x̂; as w_Δ → ∞ the key's column is erased and rewritten, the other columns are kept.";
+const PRINTED: &str = "There exists a 1-layer Mamba model with the Mamba-Δᵀ SSM mixer Equation 15 that solves Induction Heads with vocabulary V \
+                       using embedding size d = 2|V| and state size N = |V|. […] (App. C.2, the state matrix as Δ → ∞) […] has an all-zeros \
+                       j-th column and all-ones columns elsewhere. Consequently, the j-th column of the hidden state h_s[:, j] is erased by \
+                       the action […] since it preserves all other columns (except the j-th one)";
 
-/// `000.lem3.printed` (erratum): Lemma 3 (App. C.2, eq 110–120).
+/// `000.lem3.printed` (erratum): Lemma 3 (§5; proof App. C.2, eq 110–120).
 fn claim_lem3_printed() -> Claim {
     Claim::erratum(
             "000.lem3.printed",
@@ -180,7 +182,7 @@ fn claim_lem3_printed() -> Claim {
                 .expand(sequence_content)
                 .illustrate(|_| retention_figure()),
         )
-        .source(Paper::InputSelectivity, "Lemma 3 (App. C.2, eq 110–120)", PRINTED)
+        .source(Paper::InputSelectivity, "Lemma 3 (§5; proof App. C.2, eq 110–120)", PRINTED)
         .correction(
             "Eq 119 takes SoftPlus(0) = 0, but it is ln 2: untouched columns halve every step and underflow after ~1075 steps. \
                      Shift the argument, Δ = SoftPlus(w([I|0]x̂ − ½)), so Δ_key ≈ w/2 and Δ_other ≈ e^{−w/2}; retention ≥ 1 − T e^{−w/2} (000.lem3).",
@@ -190,7 +192,7 @@ fn claim_lem3_printed() -> Claim {
     .uncertified(Uncertified::Precision, "the point of this erratum is the f64 behaviour of the printed construction (its logits tie in floating point)")
 }
 
-/// `000.lem3.exact` (theorem): Lemma 3 (App. C.2, eq 110–120), in exact arithmetic.
+/// `000.lem3.exact` (theorem): Lemma 3 (§5; proof App. C.2, eq 110–120), in exact arithmetic.
 fn claim_lem3_exact() -> Claim {
     Claim::theorem(
         "000.lem3.exact",
@@ -203,7 +205,7 @@ fn claim_lem3_exact() -> Claim {
             .sides("the target's entry at the worst position (units of its column's scale)", "the largest other entry there")
             .expand(sequence_content),
     )
-    .source(Paper::InputSelectivity, "Lemma 3 (App. C.2, eq 110–120), in exact arithmetic", PRINTED)
+    .source(Paper::InputSelectivity, "Lemma 3 (§5; proof App. C.2, eq 110–120), in exact arithmetic", PRINTED)
     .correction("No change to the construction, only to the arithmetic: the stored answer halves every step but still wins the argmax.")
     .control(
         "one state slot too few, N = |V| − 1",

@@ -121,7 +121,7 @@ fn jl_check(shrink: f64) -> impl crate::claim::Check {
     })
 }
 
-/// `000.lem4` (theorem): Lemma 4 (App. C, eq 49–51).
+/// `000.lem4` (theorem): Lemma 4 (App. C, eq 48; proof eq 49–51).
 fn claim_lem4() -> Claim {
     Claim::theorem(
             "000.lem4",
@@ -131,7 +131,7 @@ fn claim_lem4() -> Claim {
              (exact Clopper–Pearson, family-wise α = 1e−4, Bonferroni over cells; each cell reports its power at twice its bound).",
             jl_check(1.0),
         )
-        .source(Paper::InputSelectivity, "Lemma 4 (App. C, eq 49–51)", "Given the standard basis {e_1..e_d} and ε ∈ (0, 0.5), there is M: ℝ^d → ℝ^p with p = O(ε^{−2} log d) and M_ij i.i.d. (1/√p)·Unif{±1} such that |⟨Me_i, Me_j⟩| ≤ ε for all pairs (‖Me_i‖ ≈ 1).")
+        .source(Paper::InputSelectivity, "Lemma 4 (App. C, eq 48; proof eq 49–51)", "Given a set of standard bases {e_1, …, e_d} and ε ∈ (0, 0.5), there exists a random projection matrix M: ℝ^d → ℝ^p, p = O(ε^{−2} log d), M_{i,j} ~ i.i.d. (1/√p) Unif{±1}, such that for all pairs (i, j), |⟨Me_i, Me_j⟩| ≤ ε. (48)")
         .correction("\"All pairs\" means i ≠ j; ‖Me_i‖ = 1 exactly, not approximately; the union bound is loose, so the measured failure rate stays below δ².")
         .control("p sixteen times smaller, ⌈ln(d/δ)/(4ε²)⌉", jl_check(16.0))
 }

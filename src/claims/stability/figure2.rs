@@ -91,7 +91,7 @@ fn claim_fig2() -> Claim {
             fig2_check(false),
         )
         .split_samples()
-        .source(Paper::RethinkingLrd, "Figure 2", "Histogram of 10000 samples of log(∏_{i=1}^t(λ_H+γx_i²)). (Left) λ_H=0.9, γ=0.099, t=10000. (Right) λ_H=0.5, γ=0.499, t=10000. […] the sums of log-transformed values are very negative.")
+        .source(Paper::RethinkingLrd, "§4.2 and Figure 2", "The sums of log-transformed values are very negative for two settings of (λ_H, γ) pair (Figure 2) […] Figure 2: Histogram of 10000 samples of log(∏_{i=1}^t(λ_H+γx_i²)). (Left) λ_H=0.9, γ=0.099, t=10000. (Right) λ_H=0.5, γ=0.499, t=10000.")
         .correction("The paper shows the histograms without their centre: Y_t ≈ N(tμ, t·Var), far below t ln(λ_H + γ).")
         .control("the mean t ln(λ_H + γ) suggested by the text's reference (λ_H + γ)^t", fig2_check(true))
 }

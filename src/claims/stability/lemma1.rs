@@ -217,7 +217,7 @@ fn claim_lem1_chi2() -> Claim {
                     Eval::le((t * 0.5).sqrt().erfc().ln(), -(t * t / Interval::exact(p.k1)), Tolerance::NONE)
                 }),
         )
-        .source(Paper::RethinkingLrd, "Lemma 1, proof, Eq. (22)", "X² is sub-exponential, so P(X² ≥ t) ≤ e^{−t²/K₁}.")
+        .source(Paper::RethinkingLrd, "Lemma 1, proof, Eq. (22)", "Since X² is a chi-square random variable and is sub-exponential, it holds that P(X² ≥ t) ≤ e^{−t²/K₁}.")
         .correction("The χ²₁ tail is ~e^{−t/2}/√t: the bound must be linear in t, e^{−t/K₁} (K₁ = 2 works); the next line of the proof uses the linear form.")
         .error(ErrorKind::ProofStep, "The step 'P(X² ≥ t) ≤ e^{−t²/K₁}' of the proof of Lemma 1 is false for every K₁ (the χ²₁ tail is ~e^{−t/2}/√t). The statement survives: the next line of the proof uses the linear form e^{−t/K₁} (K₁ = 2 works), and the tails the lemma needs hold exactly (004.lem1.tails).")
         .holds_instead(&["004.lem1.tails"]).survives(true)

@@ -374,7 +374,7 @@ fn claim_stability_printed() -> Claim {
         )
         .source(
             Paper::RethinkingLrd,
-            "§4.2, after Theorem 4",
+            "§4.2, after Theorem 4, and §5 (the conclusion)",
             "If λ_H + γ < 1 and t is large, e^z(λ_H+γ)^t will be close to 0, and thus most of the terms in h_t will diminish, avoiding h_t to explode […] a high probability that the hidden states under this new model will not approach infinity.",
         )
         .correction(
@@ -400,7 +400,7 @@ fn claim_stability_paper() -> Claim {
         )
         .source(
             Paper::RethinkingLrd,
-            "§4.2 and the conclusion",
+            "§5 (the conclusion), of §4.2's condition",
             "This stability condition guarantees a high probability that the hidden states under this new model will not approach infinity when the sequence length becomes infinitely long.",
         )
         .correction("The paper's condition λ_H + γ < 1 does give almost-sure stability (no blow-up), as it says; it does not give a finite variance (004.stability.printed) and is not sharp (004.stability.as).")

@@ -115,8 +115,9 @@ fn claim_thm2() -> Claim {
     .source(
         Paper::RethinkingLrd,
         "Theorem 2, Eq. (13)–(15)",
-        "h_t = (∏_{i=1}^{t}(Ā_i + G x_i x_iᵀ Wᵀ)) h_0 + Σ_{i=1}^{t} (∏_{j=i+1}^{t}(Ā_j + G x_j x_jᵀ Wᵀ)) B̄_i x_i, products \
-             multiplying on the left from the bottom index to the top one.",
+        "The unrolled form of the hidden state update in equation (14) is h_t = (∏_{i=1}^{t}(Ā_i + G x_i x_iᵀ Wᵀ)) h_0 + \
+             Σ_{i=1}^{t} (∏_{j=i+1}^{t}(Ā_j + G x_j x_jᵀ Wᵀ)) B̄_i x_i. (15) Again, the ∏_i^j notation for matrix multiplication \
+             denotes the left matrix multiplication starting with the index at the bottom (i) and ending with the index at the top j.",
     )
     .control("the products of (15) multiplied in the reverse order", property(CASES, instances(), |i: &SequenceInstance| thm2_margin(i, true)))
 }
