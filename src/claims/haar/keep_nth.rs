@@ -316,7 +316,11 @@ fn claim_cor2_corrected() -> Claim {
              (the retention after n is e^{−Σ_{r>n}Δ_r} with a geometric sum, Lemma 2's freezing time).",
         construction([200, 1000, 10000], keep_instances(40.0), |p: &KeepNth| keep_margin(p, &corrected_output(p))).illustrate(keep_figure),
     )
-    .source(Paper::InputSelectivity, "Corollary 2, corrected (proofs/haar.md)", "There exists an S6 layer that solves Keep n-th on input augmented with time Positional Encoding.")
+    .source(
+        Paper::InputSelectivity,
+        "Corollary 2, corrected (proofs/haar.md)",
+        "There exists an S6 layer that solves Keep n-th on input augmented with time Positional Encoding.",
+    )
     .correction("A half-integer threshold in a single ZOH channel (max error 7e−9 at W = 40, proofs/haar.md).")
     .control("a soft threshold, W = 5", construction([200, 1000, 10000], keep_instances(5.0), |p: &KeepNth| keep_margin(p, &corrected_output(p))))
 }

@@ -471,7 +471,11 @@ fn claim_thm2() -> Claim {
         })
         .illustrate(|_| vec![slots_figure()]),
     )
-    .source(Paper::InputSelectivity, "Theorem 2 (§5); proof, step 1 (App. C.1, eq 53–66)", "There exists a 1-layer Mamba model without gating that solves MQAR with κ pairs using embedding size d = O(κ + log|V|), and state size N = κ.")
+    .source(
+        Paper::InputSelectivity,
+        "Theorem 2 (§5); proof, step 1 (App. C.1, eq 53–66)",
+        "There exists a 1-layer Mamba model without gating that solves MQAR with κ pairs using embedding size d = O(κ + log|V|), and state size N = κ.",
+    )
     .control(
         "one state slot too few, N = κ − 1",
         construction([40, 200, 2000], cases_separated(), |c: &Case| {
