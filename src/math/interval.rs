@@ -117,6 +117,14 @@ impl Interval {
     pub fn mag(self) -> f64 {
         self.lo.abs().max(self.hi.abs())
     }
+    /// The least |x| over the interval: 0 when it contains 0, else the smaller of `|lo|`, `|hi|`.
+    pub fn mig(self) -> f64 {
+        if self.contains(0.0) {
+            0.0
+        } else {
+            self.lo.abs().min(self.hi.abs())
+        }
+    }
     /// Whether `x` lies in the interval.
     pub fn contains(self, x: f64) -> bool {
         self.lo <= x && x <= self.hi

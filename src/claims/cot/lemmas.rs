@@ -11,6 +11,7 @@
 
 use crate::claim::{property, Claim, ErrorKind, Eval, Paper, Rounding};
 use crate::claim::{Scale, Tolerance};
+use crate::math::exact::{exact, to_f64, Exact};
 use crate::math::softplus::{silu, softplus, softplus_inv};
 use crate::math::{interval, Interval};
 use crate::model::gadgets::{linear_silu, select_relu, Comparison, Indicator, Mlp, Multiplier, Precision, RELU_GAP};
@@ -214,14 +215,32 @@ pub struct LinearCase {
     pub x: Vec<f64>,
 }
 
+/// Lemma 3's inputs: W on a grid of [−M, M] (d₁, d₂ ≤ 6). Two times in three x is a grid
+/// vector scaled so that max_k |(Wx)_k| is up to 700 (where SiLU's two branches both matter);
+/// otherwise its entries are ±10^e with integer e ∈ [0, 308], so equal magnitudes of opposite
+/// signs cancel (x = (10¹⁶, −10¹⁶, 1)) and the largest overflow.
 fn linear_cases() -> impl Strategy<Value = LinearCase> + Clone {
-    (1usize..=6, 1usize..=6, log_uniform(0.1, 10.0))
-        .prop_flat_map(|(d1, d2, m)| (grid_matrix(d2, d1, -m, m, m / 64.0), grid_vec(d1, -1.0, 1.0, 1.0 / 256.0), log_uniform(1e-3, 700.0)))
-        .prop_map(|(w, x, umax)| {
+    (1usize..=6, 1usize..=6, log_uniform(0.1, 10.0)).prop_flat_map(|(d1, d2, m)| {
+        let scaled = (grid_vec(d1, -1.0, 1.0, 1.0 / 256.0), log_uniform(1e-3, 700.0)).prop_map(|(x, umax)| (x, Some(umax)));
+        let powers = prop::collection::vec((any::<bool>(), 0i32..=308), d1)
+            .prop_map(|x| (x.into_iter().map(|(negative, e)| if negative { -(10f64.powi(e)) } else { 10f64.powi(e) }).collect(), None));
+        (grid_matrix(d2, d1, -m, m, m / 64.0), prop_oneof![2 => scaled, 1 => powers]).prop_map(|(w, (x, umax))| {
             let peak = w.iter().map(|r| r.iter().zip(&x).map(|(a, b)| a * b).sum::<f64>().abs()).fold(0.0, f64::max);
-            let s = if peak > 0.0 { umax / peak } else { 1.0 };
+            let s = match umax {
+                Some(umax) if peak > 0.0 => umax / peak,
+                _ => 1.0,
+            };
             LinearCase { w, x: x.into_iter().map(|v| v * s).collect() }
         })
+    })
+}
+
+/// The domain where Lemma 3's block can be evaluated in f64: every Σ_j |w_kj x_j| ≤ 2¹⁰²⁰, so
+/// no product, sum or SiLU overflows (the lemma is about real x; overflow is the machine's). The
+/// margin is in binary orders of magnitude.
+fn finite_evaluation(c: &LinearCase) -> f64 {
+    let largest = c.w.iter().map(|r| r.iter().zip(&c.x).map(|(a, b)| (a * b).abs()).sum::<f64>()).fold(0.0, f64::max);
+    (1020.0 - largest.log2()).max(-1e9)
 }
 
 fn lemma3(c: &LinearCase, one_branch: bool) -> Eval {
@@ -237,14 +256,33 @@ fn lemma3(c: &LinearCase, one_branch: bool) -> Eval {
         linear_silu(&c.w)
     };
     let f = block.forward(&c.x);
-    // u = Wx is computed in the same order for both sides (−W's rows give −u exactly); each
-    // SiLU is within γ₅ of its value and the difference adds one rounding: γ₆(|σ(u)| + |σ(−u)|),
-    // plus, where u is subnormal, the underflow of the six roundings (W₃'s ±1 scale nothing).
+    // Against the exact (Wx)_k (rationals): the block computes u = fl(Wx) (−W's rows give −u
+    // exactly), within γ_{d₁}Σ_j|w_kj x_j| of the exact value (plus the underflow of d₁
+    // products); each SiLU is within γ₅ of its value and the difference adds one rounding:
+    // γ₆(|σ(u)| + |σ(−u)|), plus, where u is subnormal, the underflow of six roundings (W₃'s ±1
+    // scale nothing).
+    let d1 = c.x.len();
     let mut worst = Eval::Margin(f64::INFINITY);
     for (k, fk) in f.iter().enumerate() {
         let u: f64 = c.w[k].iter().zip(&c.x).fold(0.0, |acc, (a, b)| acc + a * b);
-        let tol = Rounding::gamma(6) * (silu(u).abs() + silu(-u).abs()) + Rounding::underflow(6);
-        worst = worst.min(Eval::le_by((fk - u).abs(), 0.0, Scale(u.abs().max(f64::MIN_POSITIVE)), Tolerance::absolute(tol)));
+        let absolute: f64 = c.w[k].iter().zip(&c.x).map(|(a, b)| (a * b).abs()).sum();
+        let tol = Rounding::gamma(6) * (silu(u).abs() + silu(-u).abs()) + Rounding::gamma(d1 + 1) * absolute + Rounding::underflow(6 + d1);
+        // |f_k − (Wx)_k| from an enclosure of (Wx)_k (rigorous, one f64 pass); only when that
+        // enclosure does not settle the comparison either way, the exact rational value (slow
+        // for 10³⁰⁸).
+        let wx = c.w[k].iter().zip(&c.x).fold(Interval::exact(0.0), |acc, (a, b)| acc + Interval::exact(*a) * Interval::exact(*b));
+        let enclosed = Interval::exact(*fk) - wx;
+        let err = if !fk.is_finite() {
+            f64::INFINITY
+        } else if enclosed.mag() <= tol {
+            enclosed.mag()
+        } else if enclosed.mig() > tol {
+            enclosed.mig()
+        } else {
+            let exact_u: Exact = c.w[k].iter().zip(&c.x).map(|(a, b)| exact(*a) * exact(*b)).sum();
+            to_f64(&(exact(*fk) - &exact_u)).abs()
+        };
+        worst = worst.min(Eval::le_by(err, 0.0, Scale(absolute.max(f64::MIN_POSITIVE)), Tolerance::absolute(tol)));
     }
     worst
 }
@@ -442,12 +480,19 @@ fn claim_lem3() -> Claim {
             "003.lem3",
             super::FAMILY,
             "Linear maps are exact with SiLU: W₂ = [W; −W], W₃ = [I, −I] give f(x) = Wx (SiLU(u) − SiLU(−u) = u) for W with entries in \
-             [−M, M] (d₁, d₂ ≤ 6) and |(Wx)_k| up to 700, within γ₆(|SiLU(u)| + |SiLU(−u)|) + 6·2⁻¹⁰⁷⁴ (the underflow of a subnormal u).",
-            property([300, 3000, 30000], linear_cases(), |c: &LinearCase| lemma3(c, false)).sides("|f(x)_k − (Wx)_k|", "0, plus the rounding"),
+             [−M, M] (d₁, d₂ ≤ 6) and x with |(Wx)_k| up to 700 or entries ±10^e (e ≤ 308: cancelling and huge), within \
+             γ₆(|SiLU(u)| + |SiLU(−u)|) + γ_{d₁+1}Σ_j|w_kj x_j| + (6 + d₁)·2⁻¹⁰⁷⁴ of the exact (Wx)_k (u = fl(Wx)_k), wherever the f64 \
+             evaluation is finite (Σ_j|w_kj x_j| ≤ 2¹⁰²⁰).",
+            property([300, 3000, 30000], linear_cases(), |c: &LinearCase| lemma3(c, false))
+                .given("the evaluation is finite: Σ_j |w_kj x_j| ≤ 2¹⁰²⁰ for every k", finite_evaluation)
+                .sides("|f(x)_k − (Wx)_k|, against the exact (Wx)_k", "0, plus the rounding"),
         )
         .source(Paper::FreeLunch, "Lemma 3 (App. A.3)", "Let W ∈ ℝ^{d2×d1} be any matrix used for implementing linear transformations upper bounded by M … for any ε > 0, there exist Mamba block parameters with l∞ norm bounded by O(poly(M, 1/ε)), such that for any x ∈ ℝ^{d1}, we have ‖f(x) − Wx‖∞ ≤ ε.")
         .correction("Exact, not only within ε: SiLU(u) − SiLU(−u) = u·(s(u) + s(−u)) = u with parameters bounded by M.")
-        .control("one SiLU branch, f(x) = SiLU(Wx)", property([300, 3000, 30000], linear_cases(), |c: &LinearCase| lemma3(c, true)))
+        .control(
+            "one SiLU branch, f(x) = SiLU(Wx)",
+            property([300, 3000, 30000], linear_cases(), |c: &LinearCase| lemma3(c, true)).given("the evaluation is finite", finite_evaluation),
+        )
 }
 
 /// `003.lem4` (theorem): Lemma 4 (App. A.3; the construction is cited from Feng et al. 2024, Lemma C.4).
@@ -522,5 +567,22 @@ mod tests {
         let ind = Indicator { shift: 0.0, alpha: 0.1, lambda: 1e4, multiplier: Multiplier::tight(1.0, 1e-6) };
         let ne = ind.eval(2.0, 2.0, Comparison::NotEqual, Precision::F64);
         assert!((ne - 0.75).abs() < 1e-3, "{ne}");
+    }
+
+    #[test]
+    fn lemma3_against_the_exact_product_holds_on_cancelling_and_subnormal_inputs_and_excludes_overflow() {
+        let margin = |c: &LinearCase, one_branch: bool| lemma3(c, one_branch).margin().unwrap();
+        // x = (10¹⁶, −10¹⁶, 1): fl(Wx) may lose the 1; the tolerance carries the product's rounding.
+        let cancelling = LinearCase { w: vec![vec![1.0, 1.0, 1.0], vec![1.0, 1.0, -1.0], vec![-1.0, 1.0, 1.0]], x: vec![1e16, -1e16, 1.0] };
+        assert!(finite_evaluation(&cancelling) > 0.0);
+        assert!(margin(&cancelling, false) >= 0.0, "{}", margin(&cancelling, false));
+        let subnormal = LinearCase { w: vec![vec![1.0]], x: vec![3.0 * f64::from_bits(1)] };
+        assert!(margin(&subnormal, false) >= 0.0);
+        // Weights ±2 at x ≈ 10³⁰⁸ overflow f64: outside the domain, not a violation.
+        let overflowing = LinearCase { w: vec![vec![2.0, -2.0]], x: vec![1e308, 1e308] };
+        assert!(finite_evaluation(&overflowing) < 0.0);
+        // The control, one SiLU branch, misses Wx where the other branch matters.
+        let negative = LinearCase { w: vec![vec![1.0]], x: vec![-3.0] };
+        assert!(margin(&negative, false) >= 0.0 && margin(&negative, true) < 0.0);
     }
 }
