@@ -105,7 +105,10 @@ def test_report_from_results_writes_html(tmp_path: Path) -> None:
 
 def test_ctrl_c_stops_a_run_cleanly(tmp_path: Path) -> None:
     # A run of many claims, interrupted: KeyboardInterrupt comes back once the claims in flight
-    # finish (each quick stability claim takes seconds), and no results file is left behind.
+    # finish, and no results file is left behind. The quick budget: the family runs for about ten
+    # seconds on 2 cores, so it is still running at the signal, and each claim takes seconds (at
+    # the standard budget one takes 20 s, and a loaded machine once needed 61 s to finish the two
+    # in flight).
     import signal
     import subprocess
     import sys
@@ -115,7 +118,7 @@ def test_ctrl_c_stops_a_run_cleanly(tmp_path: Path) -> None:
     # The child restores Python's own SIGINT handler: a test runner started in the background by a
     # non-interactive shell ignores SIGINT, its children inherit that, and Python then never raises
     # KeyboardInterrupt (what a CI run on 2026-11-27 hit: the run completed, exit status 0).
-    code = f"import signal\nsignal.signal(signal.SIGINT, signal.default_int_handler)\nimport ssmcheck\nprint('ready', flush=True)\ntry:\n    ssmcheck.check(family='stability', budget='standard', json_path={str(out)!r})\nexcept KeyboardInterrupt:\n    print('interrupted')\n"
+    code = f"import signal\nsignal.signal(signal.SIGINT, signal.default_int_handler)\nimport ssmcheck\nprint('ready', flush=True)\ntry:\n    ssmcheck.check(family='stability', budget='quick', json_path={str(out)!r})\nexcept KeyboardInterrupt:\n    print('interrupted')\n"
     p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     # Interrupt the run, not the import (which can take seconds on a loaded machine).
     assert p.stdout is not None
