@@ -303,6 +303,16 @@ def lem1_printed(cx):
     return lhs, rhs, lhs > rhs
 
 
+def eq24_printed(cx):
+    """Eq (24)'s first equality at one factor: ln E (c + γX²)^λ against the printed exponent's
+    ln E e^{λ(c + γX²)} = λc − ½ ln(1 − 2λγ) (the log of Y's terms missing)."""
+    c, g, lam = cx["c"], cx["gamma"], cx["lambda"]
+    assert 2 * lam * g < 1, "the printed side needs 2λγ < 1"
+    truth = math.log(normal_expectation(lambda x: (c + g * x * x) ** lam))
+    printed = lam * c - 0.5 * math.log1p(-2 * lam * g)
+    return abs(truth - printed), 0.0, abs(truth - printed) > 1e-6 * (1 + abs(truth) + abs(printed))
+
+
 def lem1_chi2(cx):
     """The proof's step P(X² ≥ t) ≤ e^{−t²/K₁}, X ~ N(0, 1)."""
     k1, t = cx["k1"], cx["t"]
@@ -1281,6 +1291,7 @@ RECOMPUTE = {
     "001.c16.printed": bmojo_c16,
     "001.c17.printed": bmojo_c17,
     "004.eq17.printed": eq17_printed,
+    "004.eq24.printed": eq24_printed,
     "004.eq18.printed": eq18_printed,
     "001.c6.unmasked": bmojo_c6_unmasked,
     "001.c7.linear": bmojo_c7,

@@ -8,9 +8,11 @@
 //!   ν and at the open ends |λ| → 1/b. Control: 0.98·ν(b)², 2% short of the sup.
 //! * `004.lem1.tails` (Theorem): `P(Y−μ ≥ s) ≤ exp(−s e^μ/(2γ))` and `P(Y−μ ≤ −s) ≤ e^{−s/2}`,
 //!   exactly with erfc/erf. Control: K₁ = 1 in the upper tail.
+//! * `004.eq24.printed` (Erratum, typo): the proof of Theorem 4 applies Lemma 1 with its log
+//!   missing, `E e^{λY} = E e^{Σλ(λ_H + γx_i²)}` (eq (24)) for `Y = Σ log(λ_H + γx_i²)`.
 
-use crate::claim::Tolerance;
 use crate::claim::{property, Claim, ErrorKind, Eval, Paper};
+use crate::claim::{Scale, Tolerance};
 use crate::math::quadrature::expected_log_erfcx_form;
 use crate::math::subexp::{LogChi2, SAFETY};
 use crate::math::Interval;
@@ -255,10 +257,92 @@ fn claim_lem1_tails() -> Claim {
     .control("K₁ = 1 in the upper tail: exp(−s e^μ/γ)", property([1000, 3000, 30000], tail_points(), |p: &TailPoint| tails_margin(p, 1.0)))
 }
 
+/// One factor of eq (24)'s first equality (the x_i are independent, so each side is a t-th power
+/// of its one-factor form): c = λ_H, γ and the MGF's λ, with 2λγ < 1 so that the printed side is
+/// finite.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MgfFactor {
+    /// c = λ_H.
+    pub c: f64,
+    /// γ.
+    pub gamma: f64,
+    /// The MGF's argument λ (never 0, where both sides are 0).
+    pub lambda: f64,
+}
+
+impl MgfFactor {
+    /// ln E e^{λ(c + γX²)} = λc − ½ ln(1 − 2λγ): eq (24)'s printed exponent (the χ²₁ MGF).
+    fn printed(&self) -> f64 {
+        self.lambda * self.c - 0.5 * (-2.0 * self.lambda * self.gamma).ln_1p()
+    }
+}
+
+/// c and γ on a 1/16 grid in (0, 1]; λ = u/(2γ) with u on a 1/16 grid in [−2, 15/16], u ≠ 0.
+fn mgf_factors() -> impl Strategy<Value = MgfFactor> + Clone {
+    (grid(0.0625, 1.0, 0.0625), grid(0.0625, 1.0, 0.0625), grid(-2.0, 0.9375, 0.0625).prop_filter("λ ≠ 0", |u| *u != 0.0)).prop_map(|(c, gamma, u)| MgfFactor {
+        c,
+        gamma,
+        lambda: u / (2.0 * gamma),
+    })
+}
+
+/// |ln E e^{λY₁} − ln E e^{λ(c + γX²)}| = 0, Y₁ = ln(c + γX²): the quadrature of Λ is accurate to
+/// about 10⁻¹² relative (its enclosure's width, `LogChi2::log_mgf_enclosure`), the closed form to a
+/// few ulps; 10⁻⁹(1 + |Λ| + |printed|) covers both a thousand times over.
+fn eq24_margin(p: &MgfFactor) -> Eval {
+    let truth = LogChi2::new(p.c, p.gamma).expect("c, γ > 0").log_mgf(p.lambda);
+    let printed = p.printed();
+    let size = 1.0 + truth.abs() + printed.abs();
+    Eval::le_by((truth - printed).abs(), 0.0, Scale(size), Tolerance::absolute(1e-9 * size))
+}
+
+/// The same on enclosures: Λ's certified enclosure against λc − ½ln(1 − 2λγ) in interval
+/// arithmetic (the grid values are exact).
+fn eq24_enclosed(p: &MgfFactor) -> Eval {
+    let truth = LogChi2::new(p.c, p.gamma).expect("c, γ > 0").log_mgf_enclosure(p.lambda);
+    let (lambda, c, gamma) = (Interval::exact(p.lambda), Interval::exact(p.c), Interval::exact(p.gamma));
+    let printed = lambda * c - (Interval::exact(1.0) - lambda * gamma * 2.0).ln() * 0.5;
+    Eval::le_by((truth - printed).abs(), Interval::exact(0.0), Scale(1.0), Tolerance::NONE)
+}
+
+/// `004.eq24.printed` (erratum): Theorem 4's proof, eq (24) and the sentence before it.
+fn claim_eq24_printed() -> Claim {
+    Claim::erratum(
+        "004.eq24.printed",
+        super::FAMILY,
+        "Eq (24)'s first equality as printed, E(e^{λY}) = E(e^{Σ_{i=1}^t λ(λ_H + γx_i²)}) for Y = Σ_{i=1}^t log(λ_H + γx_i²), x_i iid \
+         N(0, 1), at one factor (both sides are t-th powers of it): ln E (c + γX²)^λ (adaptive quadrature) = λc − ½ln(1 − 2λγ), for c, γ \
+         on a 1/16 grid in (0, 1] and λ = u/(2γ), u on a 1/16 grid in [−2, 15/16], u ≠ 0.",
+        property([300, 3000, 30000], mgf_factors(), eq24_margin)
+            .sides("|ln E e^{λ log(c + γX²)} − ln E e^{λ(c + γX²)}|", "0, plus the quadrature's error")
+            .certify(eq24_enclosed),
+    )
+    .source(
+        Paper::RethinkingLrd,
+        "Theorem 4, proof (appendix), eq (24) and the sentence before it",
+        "Denote random variable Y = log(∏_{i=1}^t(λ_H + γx_i²)) = Σ_{i=1}^t log(λ_H + γx_i²). According to Lemma 1, (λ_H + γx_i²) is a \
+         sub-exponential random variable with parameters (ν, b). The moment generating function of Y satisfies E(e^{λY}) = \
+         E(e^{Σ_{i=1}^t λ(λ_H+γx_i²)}) = E(∏_{i=1}^t e^{λ(λ_H+γx_i²)}) = ∏_{i=1}^t E(e^{λ(λ_H+γx_i²)}) ≤ ∏_{i=1}^t e^{ν²λ²/2} (24)",
+    )
+    .correction(
+        "With the log in both places: E(e^{λY}) = ∏_{i=1}^t E(e^{λ log(λ_H + γx_i²)}) = ∏ E(λ_H + γx_i²)^λ; Lemma 1 is about \
+         log(λ_H + γx_i²), and its bound needs the centred variable (004.lem1.printed, 004.lem1.centered).",
+    )
+    .error(
+        ErrorKind::Typo,
+        "The sentence before (24) says '(λ_H + γx_i²) is a sub-exponential random variable', and (24) writes e^{λ(λ_H+γx_i²)}, where Y = \
+         Σ log(λ_H + γx_i²) gives e^{λ log(λ_H+γx_i²)}: the log is missing twice. As printed the exponent is a scaled χ²₁ variable, whose \
+         MGF e^{λc}(1 − 2λγ)^{−1/2} differs from E(c + γX²)^λ at every λ ≠ 0 (for small λ by about λ(c + γ − E log(c + γX²)) > 0). The \
+         proof goes on as if the log were there; its bound is Lemma 1's, whose uncentred form is false (004.lem1.printed).",
+    )
+    .holds_instead(&["004.lem1.centered"])
+}
+
 /// Registers the Lemma 1 claims.
 pub fn register(r: &mut crate::claim::Registry) {
     r.add(claim_lem1_printed());
     r.add(claim_lem1_chi2());
     r.add(claim_lem1_centered());
     r.add(claim_lem1_tails());
+    r.add(claim_eq24_printed());
 }
