@@ -78,18 +78,21 @@ pub fn required_score(q: &CopyQuery, reading: AMax, form: Form) -> f64 {
     (1.0 - q.eps_rel() / 2.0) * (-q.log_alpha_pos()).exp() + c * q.delta * g_factor(q, reading)
 }
 
-/// The hypothesis of Theorem 1: Assumption 1 and the score condition, as one margin, less its
-/// rounding, so that a query counted inside meets the hypothesis in exact arithmetic and a
-/// witness never rests on a hypothesis that holds only by rounding (the search bisects toward its
-/// edge). The margins are relative to δ, to 1 (the matched mass) and to the right-hand side of
-/// (7); their f64 evaluation errs by at most γ_{2i+16}(2 + |ln α_pos|) relative: the matched mass
-/// is summed as E_wc is (`within_eps`: γ_{2i+8}), and (7)'s right-hand side takes e^{−ln α_pos}
-/// from a sum of up to 12 logarithms, whose absolute error γ_{i+16}|ln α_pos| becomes a relative
-/// one through exp (proofs/copy.md).
+/// The hypothesis of Theorem 1: Assumption 1 and the score condition, as one margin, the computed
+/// parts less their rounding, so that a query counted inside meets the hypothesis in exact
+/// arithmetic and a witness never rests on a hypothesis that holds only by rounding (the search
+/// bisects toward its edge). Assumption 1.1 and 1.3 compare stored numbers (s_pos > δ,
+/// |s_j| < δ outside the window): their signs are exact. The matched mass of 1.2 (relative to 1)
+/// and (7) (relative to its right-hand side) are computed within γ_{2i+16}(2 + |ln α_pos|): the
+/// mass is summed as E_wc is (`within_eps`: γ_{2i+8}), and (7)'s right-hand side takes
+/// e^{−ln α_pos} from a sum of up to 12 logarithms, whose absolute error γ_{i+16}|ln α_pos| becomes
+/// a relative one through exp (proofs/copy.md).
 pub fn hypothesis(q: &CopyQuery, reading: AMax, form: Form) -> f64 {
     let rhs = required_score(q, reading, form);
     let rounding = Rounding::gamma(2 * q.len() + 16) * (2.0 + q.log_alpha_pos().abs());
-    q.assumption1().margin().min((q.score(q.pos) - rhs) / rhs) - rounding
+    let a1 = q.assumption1();
+    let computed = a1.matched_mass.min((q.score(q.pos) - rhs) / rhs) - rounding;
+    a1.target_score.min(a1.outside_window).min(computed)
 }
 
 /// E_wc ≤ ε, with the rounding of E_wc: ln α_j is a sum of up to i logarithms and E_wc a sum of
