@@ -333,7 +333,8 @@ fn claim_eq24_printed() -> Claim {
         "The sentence before (24) says '(λ_H + γx_i²) is a sub-exponential random variable', and (24) writes e^{λ(λ_H+γx_i²)}, where Y = \
          Σ log(λ_H + γx_i²) gives e^{λ log(λ_H+γx_i²)}: the log is missing twice. As printed the exponent is a scaled χ²₁ variable, whose \
          MGF e^{λc}(1 − 2λγ)^{−1/2} differs from E(c + γX²)^λ at every λ ≠ 0 (for small λ by about λ(c + γ − E log(c + γX²)) > 0). The \
-         proof goes on as if the log were there; its bound is Lemma 1's, whose uncentred form is false (004.lem1.printed).",
+         proof goes on as if the log were there; its bound is Lemma 1's, whose uncentred form is false (004.lem1.printed) and whose \
+         centred form holds (004.lem1.centered).",
     )
     .holds_instead(&["004.lem1.centered"])
 }
