@@ -112,6 +112,19 @@ impl Eval {
             (_, None) => other,
         }
     }
+    /// Both conditions, for a hypothesis of several parts: the first part that does not hold
+    /// (a reject, a tie, a violation, a NaN), else the one with the smaller margin. Unlike
+    /// [`Eval::min`], an enclosed part that its enclosures leave undecided is never hidden
+    /// behind another part's smaller margin, so the conjunction of enclosed parts holds only
+    /// when every part is decided ([`Property::certify_given`](super::Property::certify_given)).
+    pub fn and(self, other: Eval) -> Eval {
+        let holds = |e: &Eval| e.standing() == Some(Standing::Holds);
+        match (holds(&self), holds(&other)) {
+            (true, true) => self.min(other),
+            (false, _) => self,
+            (true, false) => other,
+        }
+    }
     /// The comparison behind this evaluation; a bare margin `m` becomes `m ≥ 0`.
     pub fn comparison(&self) -> Option<Comparison> {
         match *self {
@@ -158,5 +171,19 @@ mod tests {
         assert!(Eval::gt(1.0, 2.0, Scale(1.0), Tolerance::absolute(1e-12)).refutes());
         assert_eq!(Eval::Reject("no").standing(), None);
         assert_eq!(Eval::Margin(-1.0).standing(), Some(Standing::Violated));
+    }
+
+    #[test]
+    fn a_conjunction_never_hides_an_undecided_part_behind_a_smaller_margin() {
+        let holds = Eval::le_by(Interval::exact(0.0), Interval::exact(1.0), Scale(1.0), Tolerance::NONE);
+        let tight = Eval::le_by(Interval::exact(0.9), Interval::exact(1.0), Scale(1.0), Tolerance::NONE);
+        // Undecided: [−1.5, 1.5] ≤ 1 neither holds nor fails for every value, though its f64 margin is larger.
+        let undecided = Eval::le_by(Interval::new(-1.5, 1.5), Interval::exact(1.0), Scale(1.0), Tolerance::NONE);
+        assert_eq!(holds.and(tight), tight);
+        assert_eq!(tight.and(holds), tight);
+        assert_eq!(tight.and(undecided).standing(), Some(Standing::Tie));
+        assert_eq!(undecided.and(tight).standing(), Some(Standing::Tie));
+        assert_eq!(tight.min(undecided), tight, "min would hide it");
+        assert!(holds.and(Eval::Reject("no")).margin().is_none());
     }
 }

@@ -12,6 +12,7 @@
 //!   every position.
 
 use super::uniform_index;
+use crate::math::Interval;
 use crate::mc::Stream;
 use serde::{Deserialize, Serialize};
 
@@ -164,6 +165,60 @@ impl CopyQuery {
             }
         });
         (self.v_bound * (off + (target - 1.0).abs()), self.v_bound * (abs + 1.0))
+    }
+}
+
+/// The same quantities on enclosures, for certificates: every decay, score, δ, ε and V is a
+/// stored `f64`, hence exact; α_j = ∏_{k=j+1}^{i} a_k is a product of exact decays rounded
+/// outward (not a sum of logarithms), so each enclosure contains the exact real value.
+impl CopyQuery {
+    /// [`CopyQuery::for_each_term`] on enclosures, from j = i down to `last` ≥ 1:
+    /// `f(j, α_j, s_j)` with α_j enclosed.
+    pub fn for_each_term_enclosed(&self, last: usize, mut f: impl FnMut(usize, Interval, f64)) {
+        let mut alpha = Interval::exact(1.0);
+        for j in (last.max(1)..=self.len()).rev() {
+            f(j, alpha, self.score(j));
+            alpha = alpha * Interval::exact(self.decay(j));
+        }
+    }
+    /// α_pos = ∏_{k=pos+1}^{i} a_k, enclosed.
+    pub fn alpha_pos_enclosed(&self) -> Interval {
+        (self.pos + 1..=self.len()).fold(Interval::exact(1.0), |a, k| a * Interval::exact(self.decay(k)))
+    }
+    /// ε′ = ε/V, enclosed.
+    pub fn eps_rel_enclosed(&self) -> Interval {
+        Interval::exact(self.eps) / Interval::exact(self.v_bound)
+    }
+    /// The matched mass of Assumption 1.2 at threshold `delta`, Σ α_j|s_j| over the window's
+    /// positions with |s_j| ≥ `delta` (compared exactly), enclosed.
+    pub fn matched_mass_enclosed(&self, delta: f64) -> Interval {
+        let mut mass = Interval::exact(0.0);
+        self.for_each_term_enclosed(self.window_start(), |_, alpha, s| {
+            if s.abs() >= delta {
+                mass += alpha * Interval::exact(s.abs());
+            }
+        });
+        mass
+    }
+    /// The largest |s_j| outside the window (0 when the window starts at 1): exact.
+    pub fn largest_outside_score(&self) -> f64 {
+        let start = self.window_start();
+        let prefix = if start > 1 && self.prefix_len > 0 { self.prefix_score.abs() } else { 0.0 };
+        (self.prefix_len + 1..start).map(|j| self.score(j).abs()).fold(prefix, f64::max)
+    }
+    /// [`CopyQuery::worst_case_error`]'s E_wc, enclosed (one pass over all i positions).
+    pub fn worst_case_error_enclosed(&self) -> Interval {
+        let mut off = Interval::exact(0.0);
+        let mut target = Interval::exact(0.0);
+        self.for_each_term_enclosed(1, |j, alpha, s| {
+            let w = alpha * Interval::exact(s);
+            if j == self.pos {
+                target = w;
+            } else {
+                off += w.abs();
+            }
+        });
+        Interval::exact(self.v_bound) * (off + (target - Interval::exact(1.0)).abs())
     }
 }
 

@@ -14,6 +14,7 @@
 
 use crate::claim::{property, Claim, ErrorKind, Eval, Figure, Paper, Rounding, Series, Style};
 use crate::claim::{Scale, Tolerance};
+use crate::math::Interval;
 use crate::model::vector_ssm::{DenseState, Step};
 use crate::strategy::{log_uniform, real};
 use crate::tasks::copy::CopyQuery;
@@ -95,6 +96,48 @@ pub fn hypothesis(q: &CopyQuery, reading: AMax, form: Form) -> f64 {
     a1.target_score.min(a1.outside_window).min(computed)
 }
 
+/// G of (7) enclosed (a_max,< and a_min,> are stored decays, exact).
+fn g_enclosed(q: &CopyQuery, reading: AMax) -> Interval {
+    let one = Interval::exact(1.0);
+    let before = a_max_before(q, reading).map_or(Interval::exact(0.0), |a| Interval::exact(a) / (one - Interval::exact(a)));
+    let after = a_min_after(q).map_or(Interval::exact(0.0), |a| {
+        let a = Interval::exact(a);
+        (Interval::exact(q.window as f64 - 1.0) * -a.ln()).exp_m1() / (one - a)
+    });
+    before + after
+}
+
+/// The right-hand side of (7) (or (8)) enclosed.
+fn required_score_enclosed(q: &CopyQuery, reading: AMax, form: Form) -> Interval {
+    let c = Interval::exact(match form {
+        Form::MainText => 0.5,
+        Form::Appendix => 1.0,
+    });
+    (Interval::exact(1.0) - q.eps_rel_enclosed() * Interval::exact(0.5)) / q.alpha_pos_enclosed() + c * Interval::exact(q.delta) * g_enclosed(q, reading)
+}
+
+/// The hypothesis (Assumption 1 and (7)) on enclosures, each part a relation of its own, for
+/// certificates ([`Property::certify_given`](crate::claim::Property::certify_given)): pos in
+/// the window (else exactly false) and s_pos ≥ δ (1.1), the largest score outside the window below δ (1.3) — stored
+/// numbers, exact — the matched mass below 1 (1.2) and s_pos ≥ RHS(7), enclosed.
+pub fn hypothesis_enclosed(q: &CopyQuery, reading: AMax, form: Form) -> Eval {
+    let exact = Interval::exact;
+    if !(q.window_start()..=q.len()).contains(&q.pos) {
+        return Eval::holds_exactly(false);
+    }
+    let target = Eval::ge_by(exact(q.score(q.pos)), exact(q.delta), Scale(q.delta), Tolerance::NONE);
+    let outside = Eval::lt(exact(q.largest_outside_score()), exact(q.delta), Scale(q.delta), Tolerance::NONE);
+    let mass = Eval::lt(q.matched_mass_enclosed(q.delta), exact(1.0), Scale(1.0), Tolerance::NONE);
+    let rhs = required_score_enclosed(q, reading, form);
+    let seven = Eval::ge_by(exact(q.score(q.pos)), rhs, Scale(rhs.mag()), Tolerance::NONE);
+    target.and(outside).and(mass).and(seven)
+}
+
+/// E_wc ≤ ε on enclosures (the certificate of [`within_eps`]).
+fn within_eps_enclosed(q: &CopyQuery) -> Eval {
+    Eval::le_by(q.worst_case_error_enclosed(), Interval::exact(q.eps), Scale(q.eps), Tolerance::NONE)
+}
+
 /// E_wc ≤ ε, with the rounding of E_wc: ln α_j is a sum of up to i logarithms and E_wc a sum of
 /// i terms, so `γ_{2i+8}·V·(Σ_j α_j|s_j| + 1)` bounds it (proofs/copy.md).
 pub fn within_eps(q: &CopyQuery) -> Eval {
@@ -172,6 +215,8 @@ fn condition_claim(reading: AMax, form: Form) -> ConditionCheck {
     };
     property([300, 2000, 20000], queries(reading, form).sboxed(), within_eps as fn(&CopyQuery) -> Eval)
         .given(what, move |q| hypothesis(q, reading, form))
+        .certify_given(move |q| hypothesis_enclosed(q, reading, form))
+        .certify(within_eps_enclosed)
         .sides("E_wc = V(Σ_{j≠pos} α_j|s_j| + |α_pos s_pos − 1|), the exact worst-case copy error", "ε")
         .expand(move |q| expand(q, reading, form))
 }
@@ -287,6 +332,35 @@ fn moreover_printed(q: &CopyQuery) -> Eval {
     Eval::le(least_feasible_delta(q), bound, Tolerance::NONE)
 }
 
+/// [`moreover_printed`] on enclosures. The δ′ meeting Assumption 1 and (7) form an interval
+/// whose lower end is set by 1.3 (δ′ above the largest score outside the window) and 1.2 (the
+/// matched mass only falls as δ′ rises), both strict, and whose upper end is set by 1.1 and (7)
+/// (both harder as δ′ rises). So the infimum of the feasible δ′ is exactly the larger of the
+/// largest outside score and v*, the largest window score at which the mass reaches 1 (found
+/// with certainly decided masses; an undecided one leaves the certificate without an enclosure),
+/// and no feasible δ′ ≤ ε′/(L − 1) exists when that infimum exceeds the bound: certified
+/// when the enclosures separate them. The query's own δ being feasible is the hypothesis,
+/// certified apart.
+fn moreover_printed_enclosed(q: &CopyQuery) -> Eval {
+    let bound = q.eps_rel_enclosed() / Interval::exact(q.window as f64 - 1.0);
+    let mut window_scores = vec![];
+    q.for_each_term_enclosed(q.window_start(), |_, _, s| window_scores.push(s.abs()));
+    window_scores.sort_by(|a, b| b.total_cmp(a));
+    let mut mass_reaches_one = 0.0;
+    for v in window_scores {
+        let mass = q.matched_mass_enclosed(v);
+        if mass.lo >= 1.0 {
+            mass_reaches_one = v;
+            break;
+        }
+        if mass.hi >= 1.0 {
+            return Eval::le(least_feasible_delta(q), bound.mid(), Tolerance::NONE);
+        }
+    }
+    let infimum = Interval::exact(q.largest_outside_score().max(mass_reaches_one));
+    Eval::le_by(infimum, bound, Scale(bound.mid()), Tolerance::NONE)
+}
+
 fn moreover_bound(q: &CopyQuery, factor: f64) -> Eval {
     // δ < ε′/(α_pos G), multiplied out (G = 0 when pos = i = 1): δ·α_pos·G < factor·ε′, with
     // the roundings of α_pos (i logarithms) and G.
@@ -312,7 +386,6 @@ fn claim_thm1_printed() -> Claim {
             "Theorem 1 defines 'a_max,< = max_{1≤j<pos(i)} a_j', but the proof bounds α_j/α_pos = ∏_{k=j+1}^{pos} a_k (eq 14) by a_max,<^{pos−j} (eq 18), and that product contains a_pos, which the printed maximum omits. With a_pos near 1 and the earlier decays small, (7) holds and Assumption 1 holds, yet the worst-case error exceeds ε. The statement is read as the proof uses it (eqs 9–12): every block whose scores and decays meet Assumption 1 and (7) copies within ε for every input with ‖x_j‖∞ ≤ M; the violating ±V values are realised by the recurrence itself (003.thm1.vector). The statement holds with a_max,< = max_{2≤k≤pos} a_k: 003.thm1.corrected.",
         )
         .holds_instead(&["003.thm1.vector", "003.thm1.corrected"])
-    .uncertified(crate::claim::Uncertified::FloatingPoint, "E_wc and the hypothesis (Assumption 1 and (7)) are evaluated in f64 over positions up to 10⁶ (products of decays in log space); certifying would need the hypothesis enclosed as well as the conclusion, which the conditional form does not do yet")
 }
 
 /// `003.thm1.corrected` (theorem): Theorem 1 (eq 7), corrected (proofs/copy.md).
@@ -397,7 +470,15 @@ fn claim_thm1_moreover_printed() -> Claim {
                 .given("Assumption 1 and (7) (corrected), L ≥ 2, 2 ≤ pos < i", |q| {
                     hypothesis(q, AMax::Corrected, Form::MainText).min(q.window as f64 - 1.5).min(q.pos as f64 - 1.5).min((q.len() - q.pos) as f64 - 0.5)
                 })
-                .sides("the least δ′ meeting Assumption 1 and (7) (the query's δ is one)", "ε′/(L − 1)")
+                .certify_given(|q| {
+                    if q.window >= 2 && 2 <= q.pos && q.pos < q.len() {
+                        hypothesis_enclosed(q, AMax::Corrected, Form::MainText)
+                    } else {
+                        Eval::holds_exactly(false)
+                    }
+                })
+                .certify(moreover_printed_enclosed)
+                .sides("the least δ′ meeting Assumption 1 and (7) (the query's δ is one; certificate: their infimum)", "ε′/(L − 1)")
                 .expand(|q| {
                     let mut v = expand(q, AMax::Corrected, Form::MainText);
                     v["least_feasible_delta"] = least_feasible_delta(q).into();
@@ -414,7 +495,6 @@ fn claim_thm1_moreover_printed() -> Claim {
             "The clause 'there exists δ ≤ ε/((L−1)M‖Δ‖∞) when L ≥ 2' (Theorem 5: ε/(2(L−1)M‖Δ‖∞)) is false under both readings: the query's own δ, and some δ′ for which Assumption 1 and (7) still hold. Eq (26) gives (δ/2)G < ε′/(2α_pos), i.e. δ < ε′/(α_pos G); eq (27) drops the factor 1/α_pos ≥ 1. The corrected bound δ < ε′/(α_pos G) holds: 003.thm1.moreover.",
         )
         .holds_instead(&["003.thm1.moreover"])
-    .uncertified(crate::claim::Uncertified::FloatingPoint, "the least δ′ meeting Assumption 1 and (7) is found in f64 over positions up to 10⁶; certifying would need that search and the hypothesis enclosed, which the conditional form does not do yet")
 }
 
 /// `003.thm1.moreover` (theorem): Theorem 1, proof A.1 eq (26), corrected (proofs/copy.md).
@@ -464,6 +544,7 @@ fn small_queries() -> impl Strategy<Value = CopyQuery> + Clone {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::claim::Standing;
 
     #[test]
     fn a_convention_free_witness_refutes_the_moreover_clause() {
@@ -492,5 +573,69 @@ mod tests {
         assert!(moreover_printed(&q).refutes());
         // The corrected bound holds at the query's own δ.
         assert!(!moreover_bound(&q, 1.0).refutes());
+        // Certified: the hypothesis holds for the exact reals, and the infimum of the feasible
+        // δ′ is the outside score 1.00000042·10⁻⁴, above the bound 10⁻⁴ (exact: ε′ = 2·10⁻⁴).
+        assert_eq!(hypothesis_enclosed(&q, AMax::Corrected, Form::MainText).standing(), Some(Standing::Holds));
+        let cert = moreover_printed_enclosed(&q);
+        assert!(cert.refutes());
+        assert_eq!(cert.comparison().unwrap().lhs, 0.00010000004160467362);
+        // The control: with that score below the bound, the infimum is below it too and nothing
+        // is certified (the δ′ just above the outside scores is feasible).
+        let mut inside = q.clone();
+        inside.scores[8] = -0.99e-4;
+        assert!(!moreover_printed_enclosed(&inside).refutes());
+    }
+
+    #[test]
+    fn the_enclosed_hypothesis_refuses_a_query_that_meets_7_only_by_rounding() {
+        let q = CopyQuery {
+            eps: 1e-3,
+            v_bound: 1.0,
+            delta: 1e-5,
+            window: 3,
+            pos: 3,
+            prefix_len: 100_000,
+            prefix_decay: 0.9,
+            prefix_score: 3e-6,
+            decays: vec![0.3, 0.2, 0.97, 0.5],
+            scores: vec![0.0, 0.0, 0.0, 2e-4],
+        };
+        let mut q = CopyQuery { pos: 100_003, ..q };
+        let rhs = required_score_enclosed(&q, AMax::Corrected, Form::MainText);
+        // s_pos at the lower end of RHS(7)'s enclosure less one ulp: below the exact RHS, so (7)
+        // fails for the exact reals, whatever f64 evaluation of RHS says.
+        q.scores[2] = rhs.lo.next_down();
+        assert_ne!(hypothesis_enclosed(&q, AMax::Corrected, Form::MainText).standing(), Some(Standing::Holds));
+        // Well inside (7), and every other part of Assumption 1 holds: certified.
+        q.scores[2] = rhs.hi * (1.0 + 1e-9);
+        assert_eq!(hypothesis_enclosed(&q, AMax::Corrected, Form::MainText).standing(), Some(Standing::Holds));
+        assert!(hypothesis(&q, AMax::Corrected, Form::MainText) >= 0.0);
+        // A score outside the window at δ breaks 1.3 (strict), exactly.
+        let mut out = q.clone();
+        out.prefix_score = 1e-5;
+        assert_ne!(hypothesis_enclosed(&out, AMax::Corrected, Form::MainText).standing(), Some(Standing::Holds));
+    }
+
+    #[test]
+    fn the_enclosed_worst_case_error_contains_the_f64_one() {
+        let q = CopyQuery {
+            eps: 1e-3,
+            v_bound: 0.75,
+            delta: 1e-3,
+            window: 3,
+            pos: 100_003,
+            prefix_len: 100_000,
+            prefix_decay: 0.99999,
+            prefix_score: 3e-4,
+            decays: vec![0.3, 0.2, 0.97, 0.5],
+            scores: vec![0.0, 5e-4, 2.1, 2e-4],
+        };
+        let (e, scale) = q.worst_case_error();
+        let enclosed = q.worst_case_error_enclosed();
+        // The f64 E_wc is within its derived rounding γ_{2i+8}·scale of the enclosure, and the
+        // enclosure is narrow: 10⁵ outward-rounded products widen it by about 10⁵ ulps.
+        let rounding = Rounding::gamma(2 * q.len() + 8) * scale;
+        assert!(enclosed.lo - rounding <= e && e <= enclosed.hi + rounding, "{e} vs {enclosed}");
+        assert!(enclosed.width() < 1e-9 * enclosed.mag(), "{enclosed}");
     }
 }

@@ -100,6 +100,8 @@ fn in_f32(stable: bool, region: bool) -> impl crate::claim::Check {
         within_eps(p, v as f64)
     })
     .given("ε ≥ 2⁻¹⁶M² (f32 holds ab well within ε)", f32_resolves)
+    // ε and M are stored numbers and 2⁻¹⁶ a binary point: only M² rounds.
+    .certify_given(|p: &Product| Eval::ge_by(Interval::exact(p.eps), Interval::exact(2f64.powi(-16)) * Interval::exact(p.m).square(), Scale(p.eps), Tolerance::NONE))
     .sides("|g(a, b) − ab| evaluated in f32", "ε")
     .expand(|p| {
         let g = Multiplier::paper(p.m, p.eps);
