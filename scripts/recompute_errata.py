@@ -310,6 +310,10 @@ def eq24_printed(cx):
     assert 2 * lam * g < 1, "the printed side needs 2λγ < 1"
     truth = math.log(normal_expectation(lambda x: (c + g * x * x) ** lam))
     printed = lam * c - 0.5 * math.log1p(-2 * lam * g)
+    # The recorded sides, when the JSON has them, agree with the recomputed ones.
+    for key, mine in (("log_mgf_of_y", truth), ("printed", printed)):
+        if key in cx:
+            assert abs(cx[key] - mine) <= 1e-6 * (1 + abs(mine)), f"recorded {key} = {cx[key]}, recomputed {mine}"
     return abs(truth - printed), 0.0, abs(truth - printed) > 1e-6 * (1 + abs(truth) + abs(printed))
 
 

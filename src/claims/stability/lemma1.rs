@@ -315,7 +315,17 @@ fn claim_eq24_printed() -> Claim {
          on a 1/16 grid in (0, 1] and λ = u/(2γ), u on a 1/16 grid in [−2, 15/16], u ≠ 0.",
         property([300, 3000, 30000], mgf_factors(), eq24_margin)
             .sides("|ln E e^{λ log(c + γX²)} − ln E e^{λ(c + γX²)}|", "0, plus the quadrature's error")
-            .certify(eq24_enclosed),
+            .certify(eq24_enclosed)
+            .expand(|p| {
+                serde_json::json!({
+                    "log_mgf_of_y": LogChi2::new(p.c, p.gamma).expect("c, γ > 0").log_mgf(p.lambda),
+                    "printed": p.printed(),
+                    "legend": {
+                        "log_mgf_of_y": "ln E e^{λ log(c + γX²)} = ln E (c + γX²)^λ, X ~ N(0, 1) (adaptive quadrature): one factor of E(e^{λY})",
+                        "printed": "ln E e^{λ(c + γX²)} = λc − ½ ln(1 − 2λγ): one factor of (24)'s printed right-hand side",
+                    },
+                })
+            }),
     )
     .source(
         Paper::RethinkingLrd,
