@@ -317,6 +317,21 @@ def eq24_printed(cx):
     return abs(truth - printed), 0.0, abs(truth - printed) > 1e-6 * (1 + abs(truth) + abs(printed))
 
 
+def eq7_printed(cx):
+    """Eq (7) as printed, Softmax(βQKᵀ)V with K = (W_K x_t)ᵀ (1×d_k), V the T×H matrix of rows
+    (W_V x_i)ᵀ and Q read either as printed (one row of T·d_k numbers) or like V (T×d_k): the first
+    product whose inner dimensions differ, under the better reading (0: (7) is defined)."""
+    t_len, dk = len(cx["x"]), len(cx["wq"])
+
+    def mismatch(q_rows, q_cols):
+        if q_cols != dk:  # Q·Kᵀ: (q_rows × q_cols)(d_k × 1)
+            return abs(q_cols - dk)
+        return abs(1 - t_len)  # Softmax(βQKᵀ) is q_rows × 1; times V (T × H)
+
+    gap = min(mismatch(1, t_len * dk), mismatch(t_len, dk))
+    return float(gap), 0.0, gap > 0
+
+
 def lem1_chi2(cx):
     """The proof's step P(X² ≥ t) ≤ e^{−t²/K₁}, X ~ N(0, 1)."""
     k1, t = cx["k1"], cx["t"]
@@ -1296,6 +1311,7 @@ RECOMPUTE = {
     "001.c17.printed": bmojo_c17,
     "004.eq17.printed": eq17_printed,
     "004.eq24.printed": eq24_printed,
+    "004.eq7.printed": eq7_printed,
     "004.eq18.printed": eq18_printed,
     "001.c6.unmasked": bmojo_c6_unmasked,
     "001.c7.linear": bmojo_c7,
@@ -1316,7 +1332,7 @@ RECOMPUTE = {
 # Errata whose recorded sides are the same two numbers this script computes (so they are compared
 # too); the others record a scaled error or a summary of a sweep. For the LHS_ONLY ones the left
 # side is the same number (an error) and the right side a tolerance of the suite's own scale.
-SAME_SIDES = {"002.lem1.rows.printed", "004.cor1.printed", "000.lem2.printed", "004.lem1.printed", "004.lem1.chi2", "004.thm4.appendix", "004.stability.printed",
+SAME_SIDES = {"004.eq7.printed", "002.lem1.rows.printed", "004.cor1.printed", "000.lem2.printed", "004.lem1.printed", "004.lem1.chi2", "004.thm4.appendix", "004.stability.printed",
               "000.thm2.reduced.printed", "000.thm3.reduced.printed", "000.thm4.reduced.printed", "000.lem3.printed",
               "003.thm1.printed", "003.thm1.moreover.printed", "003.eq6.alpha.printed", "003.thm1.easier.printed", "003.lem1.f32", "003.lem1.sigma3.printed", "003.rem1.printed", "003.lem5.printed",
               "001.c13", "001.c16.printed", "001.c7.linear", "001.c21.literal",

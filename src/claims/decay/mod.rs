@@ -1,5 +1,5 @@
 //! The decay family: exponential decay of the long-range dependency (LRD) of SSMs and Mamba,
-//! and its absence in attention (004 Eq 10, Corollary 1, Theorems 1 and 3, §4.1; 000 Lemma 1,
+//! and its absence in attention (004 Eq 7 and 10, Corollary 1, Theorems 1 and 3, §4.1; 000 Lemma 1,
 //! Lemma 2 and the attention sensitivity of App. B). Proofs and corrections: `proofs/decay.md`.
 
 use crate::claim::{Family, Registry};
@@ -7,6 +7,7 @@ use crate::claim::{Family, Registry};
 pub mod attention;
 pub mod corollary1;
 pub mod eq10;
+pub mod eq7;
 pub mod interaction;
 pub mod monotone;
 pub mod overview;
@@ -17,6 +18,7 @@ pub const FAMILY: Family = Family::new("decay");
 
 /// Registers the decay claims.
 pub fn register(r: &mut Registry) {
+    eq7::register(r);
     eq10::register(r);
     corollary1::register(r);
     attention::register(r);
