@@ -1,11 +1,12 @@
 //! The haar family: S6 builds Haar wavelets from time-thresholded basis functions, and the
-//! approximation rates that follow (000 Theorem 1, Proposition 1, Corollaries 1–2, Remark 1).
+//! approximation rates that follow (000 Theorem 1, Proposition 1, Corollaries 1–2, Remarks 1 and 6).
 //! Proofs and corrections: `proofs/haar.md`.
 
 use crate::claim::{Family, Registry};
 
 pub mod keep_nth;
 pub mod rates;
+pub mod remark6;
 pub mod theorem1;
 
 /// The haar family: Haar wavelets from S6 and approximation rates (000 Thm 1, Prop 1, Cor 1–2).
@@ -16,4 +17,5 @@ pub fn register(r: &mut Registry) {
     theorem1::register(r);
     keep_nth::register(r);
     rates::register(r);
+    remark6::register(r);
 }
