@@ -1,6 +1,6 @@
 //! The recall family: how large a one-layer Mamba, Mamba-2 or S4D block must be to solve
 //! multi-query associative recall and induction heads (000 Lemma 3–4, Theorems 2–4, Remark 7),
-//! and what one gradient step of 002's simplified Mamba learns (002 Lemma 1).
+//! and what one gradient step of 002's simplified Mamba learns (002 Lemma 1), and the random-initialisation remark of 002 §2.2.
 //! Proofs and corrections: `proofs/recall.md`.
 
 use crate::claim::{Family, Registry};
@@ -11,6 +11,7 @@ pub mod gradient;
 pub mod induction;
 pub mod jl;
 pub mod mqar;
+pub mod random_embedding;
 
 /// The recall family: MQAR and induction-head constructions (000 Thm 2–4, Lem 3–4; 002).
 pub const FAMILY: Family = Family::new("recall");
@@ -21,4 +22,5 @@ pub fn register(r: &mut Registry) {
     mqar::register(r);
     induction::register(r);
     gradient::register(r);
+    random_embedding::register(r);
 }
