@@ -778,6 +778,31 @@ def copy_printed(cx):
     return e, cx["eps"], ok and e > cx["eps"] * (1 + 1e-9)
 
 
+def copy_normal(cx):
+    """§4.1's normal case: decays a_{k,n} per state and products s_{j,n} = c_{i,n}b_{j,n}. The
+    sentence's hypothesis (Assumption 1 and (7) on s_j = Σ_n s_{j,n}, a_k the largest element of Ã_k
+    and, separately, the smallest) holds, yet E_wc = V(Σ_{j≠pos}|w_j| + |w_pos − 1|) with
+    w_j = Σ_n α_{j,n}s_{j,n} exceeds ε."""
+    dec, prod, p = cx["decays"], cx["products"], cx["pos"]
+    i = len(dec)
+    ok = True
+    for pick in (max, min):
+        scalar = {"prefix_len": 0, "prefix_decay": 0.5, "prefix_score": 0.0, "decays": [pick(r) for r in dec],
+                  "scores": [sum(r) for r in prod], "pos": p, "window": cx["window"], "eps": cx["eps"], "v_bound": cx["v_bound"]}
+        ok = ok and copy_hypothesis(scalar, cx["delta"], printed=False)[0]
+    e = 0.0
+    for j in range(1, i + 1):
+        w = 0.0
+        for n in range(len(dec[0])):
+            alpha = 1.0
+            for k in range(j + 1, i + 1):
+                alpha *= dec[k - 1][n]
+            w += alpha * prod[j - 1][n]
+        e += abs(w - 1) if j == p else abs(w)
+    e *= cx["v_bound"]
+    return e, cx["eps"], ok and e > cx["eps"] * (1 + 1e-9)
+
+
 def copy_moreover(cx):
     """'There exists δ ≤ ε′/(L−1)': the least δ′ meeting Assumption 1 and (7) (corrected)
     exceeds ε′/(L − 1). S_i is constant between consecutive window scores and (7) is easiest at an
@@ -1298,6 +1323,7 @@ RECOMPUTE = {
     "002.lem1.printed": lem1_printed_002,
     "002.lem1.rows.printed": rows_printed_002,
     "003.thm1.printed": copy_printed,
+    "003.sec41.normal.printed": copy_normal,
     "003.thm1.moreover.printed": copy_moreover,
     "003.thm2.size": copy_size,
     "003.lem1.f32": lem1_f32,
@@ -1334,7 +1360,7 @@ RECOMPUTE = {
 # side is the same number (an error) and the right side a tolerance of the suite's own scale.
 SAME_SIDES = {"004.eq7.printed", "002.lem1.rows.printed", "004.cor1.printed", "000.lem2.printed", "004.lem1.printed", "004.lem1.chi2", "004.thm4.appendix", "004.stability.printed",
               "000.thm2.reduced.printed", "000.thm3.reduced.printed", "000.thm4.reduced.printed", "000.lem3.printed",
-              "003.thm1.printed", "003.thm1.moreover.printed", "003.eq6.alpha.printed", "003.thm1.easier.printed", "003.lem1.f32", "003.lem1.sigma3.printed", "003.rem1.printed", "003.lem5.printed",
+              "003.thm1.printed", "003.sec41.normal.printed", "003.thm1.moreover.printed", "003.eq6.alpha.printed", "003.thm1.easier.printed", "003.lem1.f32", "003.lem1.sigma3.printed", "003.rem1.printed", "003.lem5.printed",
               "001.c13", "001.c16.printed", "001.c7.linear", "001.c21.literal",
               "001.sec42.all_scales", "001.table1.caption", "001.speed.printed", "003.thm3.necessity", "001.alg1.window.printed", "000.rem3.printed",
               "000.appD2.every"}

@@ -1,5 +1,5 @@
 //! The copy family: 003's COPY bounds — Theorem 1 (constant size, exponential scores) as
-//! printed and corrected, Theorem 2 (exact copy with state N), the unrolled form (5)/(6), and
+//! printed and corrected (and in the normal case of §4.1, decays per state), Theorem 2 (exact copy with state N), the unrolled form (5)/(6), and
 //! the derived lower bounds that bracket them (score, distance, rank, bits).
 //! Proofs and corrections: `proofs/copy.md`. Models: [`crate::model::vector_ssm`]; COPY,
 //! Assumption 1 and the copy task: [`crate::tasks::copy`].
@@ -10,6 +10,7 @@ pub mod capacity;
 pub mod condition;
 pub mod distance;
 pub mod experiments;
+pub mod normal;
 pub mod theorem1;
 pub mod theorem2;
 pub mod unrolled;
@@ -21,6 +22,7 @@ pub const FAMILY: Family = Family::new("copy");
 pub fn register(r: &mut Registry) {
     unrolled::register(r);
     theorem1::register(r);
+    normal::register(r);
     condition::register(r);
     distance::register(r);
     theorem2::register(r);
