@@ -1,6 +1,7 @@
 //! The realization family: 001 (B'MOJO) — attention, Mamba and hybrids as realizations of one
 //! system. Canonical forms and their conversions ([`canonical`]), the attention side
-//! ([`attention`]), Mamba's scan ([`mamba`]), innovation selection and eidetic memory
+//! ([`attention`]), Mamba's scan ([`mamba`]) and the exact recall its convolution restores
+//! ([`eidetic`]), innovation selection and eidetic memory
 //! ([`memory`]), a toy associative recall task for it ([`mqar`]), the Kalman predictor's white
 //! innovations ([`whiteness`]), the suite-added stability of input-varying companions
 //! ([`stability`]), and Table 2's printed comparisons ([`tables`]).
@@ -13,6 +14,7 @@ use crate::claim::{Family, Registry};
 pub mod attention;
 pub mod canonical;
 pub mod causal;
+pub mod eidetic;
 pub mod mamba;
 pub mod memory;
 pub mod mqar;
@@ -29,6 +31,7 @@ pub fn register(r: &mut Registry) {
     causal::register(r);
     attention::register(r);
     mamba::register(r);
+    eidetic::register(r);
     memory::register(r);
     mqar::register(r);
     stability::register(r);
