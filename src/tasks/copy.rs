@@ -178,7 +178,7 @@ impl CopyQuery {
         let mut alpha = Interval::exact(1.0);
         for j in (last.max(1)..=self.len()).rev() {
             f(j, alpha, self.score(j));
-            alpha = alpha * Interval::exact(self.decay(j));
+            alpha *= Interval::exact(self.decay(j));
         }
     }
     /// α_pos = ∏_{k=pos+1}^{i} a_k, enclosed.
