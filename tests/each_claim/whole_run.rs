@@ -151,9 +151,10 @@ fn errata_certified(results: &RunResults) -> Result<(), Failed> {
             ensure(w.certificate.is_some(), || format!("{id}: the most violating instance has no certificate"))?;
         }
     }
-    // Measured at quick seeds 1–10 and 1234: 28 errata are certified, shrunk and most violating
-    // instance both (exact counts, ranks and rationals; the rest re-evaluated on enclosures:
-    // interval exponentials, eigenvalue discs, quadratures with remainders, dual numbers over
-    // intervals); a change that loses one shows here.
-    ensure(certified >= 28, || format!("only {certified} errata certified at seed {seed}"))
+    // Measured at quick seeds 1–10 and 1234 (the ones added since at 1–3, 42 and 1234, and 003
+    // Theorem 1's three conditional errata at 1–50): 35 errata are certified, shrunk and most
+    // violating instance both (exact counts, ranks and rationals; the rest re-evaluated on
+    // enclosures: interval exponentials, eigenvalue discs, quadratures with remainders, dual
+    // numbers over intervals); a change that loses one shows here.
+    ensure(certified >= 35, || format!("only {certified} errata certified at seed {seed}"))
 }

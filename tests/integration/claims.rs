@@ -66,6 +66,7 @@ fn the_recall_family_has_the_issue_ids() {
         ("002.lem1.rows.printed", Status::Erratum),
         ("002.lem1.alignment", Status::Theorem),
         ("002.onestep", Status::Theorem),
+        ("002.sec22.random", Status::Theorem),
     ];
     for (id, status) in expect {
         let c = registry.get(id).unwrap_or_else(|_| panic!("{id} missing"));

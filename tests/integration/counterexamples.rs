@@ -277,12 +277,21 @@ fn every_erratum_counterexample_recomputes_to_a_violation() {
             "004.thm1.printed" => thm1(cx),
             "004.thm3.printed" => thm3(cx),
             "000.lem2.printed" => lem2(cx),
+            "004.eq7.printed" => eq7_undefined(cx),
             other => panic!("{other}: no independent recomputation written for this erratum"),
         };
         assert!(violated, "{}: counterexample does not recompute to a violation: {cx}", c.meta.id);
         checked += 1;
     }
-    assert_eq!(checked, 5);
+    assert_eq!(checked, 6);
+}
+
+/// Eq (7) as printed, Softmax(βQKᵀ)V, is undefined under both readings of Q: as printed Q is a
+/// 1 × T·d_k row and QKᵀ needs T·d_k = d_k; read like V, Q is T × d_k, Softmax(βQKᵀ) is T × 1 and
+/// its product with V (T rows) needs T = 1.
+fn eq7_undefined(cx: &Value) -> bool {
+    let (t, dk) = (cx["x"].as_array().expect("x").len(), cx["wq"].as_array().expect("W_Q").len());
+    t * dk != dk && t != 1
 }
 
 /// The largest eigenvalue of the symmetric part, as ln ρ(e^{(A+Aᵀ)/2}).
