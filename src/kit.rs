@@ -8,9 +8,15 @@
 //!   `sin`, `cos` (the same at the ends, ±1 where an extremum may lie inside, [−1, 1] past
 //!   |x| = 4·10¹⁵) and `atan2` (the rectangle's corners; [−π, π] across the branch cut), with
 //!   [`PI`] enclosed.
-//! - [`ComplexInterval`]: complex rectangles with `+ − × ÷`, `exp`, `powi`, `abs`, `arg`,
-//!   `conj` (a few ulps wide for point arguments; the whole plane when dividing by a rectangle
-//!   around 0), for S4's and LRU's complex diagonal recurrences.
+//! - [`ComplexInterval`] = [`Complex`]`<Interval>`: complex rectangles with `+ − × ÷`, `exp`,
+//!   `powi`, `abs`, `arg`, `conj` (a few ulps wide for point arguments; the whole plane when
+//!   dividing by a rectangle around 0), for S4's and LRU's complex diagonal recurrences.
+//!   [`Complex`] is written once over any [`Real`] (values, dual numbers, enclosures).
+//! - [`solve`], [`inverse`]: linear systems `A X = B` and inverses, real or complex, by Gaussian
+//!   elimination with partial pivoting over any [`Field`]; on intervals it is interval
+//!   elimination, whose result encloses the exact solution (`None` when a pivot's enclosure
+//!   holds 0): relative width about n·κ(A)·u for small well-conditioned systems, growing with
+//!   n and κ. [`solve_enclosed`] takes `f64` data as exact.
 //! - [`spectral_norm`]: ‖A‖₂ enclosed: below by ‖Av‖/‖v‖ at a power-iteration vector, above by
 //!   ‖(AᵀA)^k‖_F^{1/(2k)}, k = 2¹² (over by a factor at most rank^{1/16384}: 3·10⁻⁴ relative at
 //!   rank 100; a lower end near the top unless the top two singular values nearly tie).
@@ -79,6 +85,7 @@
 pub use crate::estimate::lambda_top;
 pub use crate::math::eigen::{spectral_abscissa, spectral_radius, EigenvalueEnclosure};
 pub use crate::math::exact;
+pub use crate::math::field::{inverse, solve, solve_enclosed};
 pub use crate::math::interval::{expm, logsumexp, matmul, spectral_norm, PI};
 pub use crate::math::linalg;
 pub use crate::math::logsumexp as logsumexp_f64;
@@ -86,7 +93,7 @@ pub use crate::math::quadrature::{expected_log_c_plus_gamma_x2, normal_expectati
 pub use crate::math::softplus::{softplus, softplus_inv};
 pub use crate::math::subexp::LogChi2;
 pub use crate::math::taylor::{normal_expectation_enclosure, Growth, Taylor};
-pub use crate::math::{derivative, ComplexInterval, Dual, Interval, Real};
+pub use crate::math::{derivative, Complex, ComplexInterval, Dual, Field, Interval, Real};
 pub use crate::model::discretize::{bilinear, bilinear_diagonal, Discretization};
 pub use crate::model::DenseSsm;
 pub use crate::stats::ConfidenceInterval;

@@ -107,6 +107,19 @@ impl<T: Real> Real for Dual<T> {
     fn ln_1p(self) -> Self {
         Dual { v: self.v.ln_1p(), d: self.d / (self.v + 1.0) }
     }
+    fn sin(self) -> Self {
+        Dual { v: self.v.sin(), d: self.d * self.v.cos() }
+    }
+    fn cos(self) -> Self {
+        Dual { v: self.v.cos(), d: -(self.d * self.v.sin()) }
+    }
+    fn may_be_zero(self) -> bool {
+        self.v.may_be_zero()
+    }
+    fn sqrt(self) -> Self {
+        let r = self.v.sqrt();
+        Dual { v: r, d: self.d / (r * 2.0) }
+    }
 }
 
 /// Exact derivative of a vector function with respect to input `idx`, by seeding that input
@@ -137,6 +150,11 @@ mod tests {
         x * x.exp() / ((x * x).ln_1p() + 1.0) + x.exp_m1()
     }
 
+    fn g<R: Real>(x: R) -> R {
+        // sin(x)·cos(2x) + √(1 + x²)
+        x.sin() * (x * 2.0).cos() + (x * x + 1.0).sqrt()
+    }
+
     #[test]
     fn dual_derivative_matches_central_difference() {
         for &x in &[-1.3, 0.0, 0.4, 2.2] {
@@ -144,6 +162,10 @@ mod tests {
             let h = 1e-6;
             let fd = (f(x + h) - f(x - h)) / (2.0 * h);
             assert!((d - fd).abs() < 1e-7 * (1.0 + d.abs()), "x={x}: {d} vs {fd}");
+            // sin, cos and √ against the closed form g′ = cos x cos 2x − 2 sin x sin 2x + x/√(1 + x²).
+            let want = x.cos() * (2.0 * x).cos() - 2.0 * x.sin() * (2.0 * x).sin() + x / (1.0 + x * x).sqrt();
+            let got = g(Dual::var(x)).d;
+            assert!((got - want).abs() < 1e-14 * (1.0 + want.abs()), "x={x}: {got} vs {want}");
         }
     }
 

@@ -24,40 +24,26 @@
 //!
 //! Every entry of A is taken as the exact real it represents.
 
+use super::complex::ComplexInterval;
 use super::interval::Interval;
 use nalgebra::{Complex, DMatrix, DVector};
 
-/// A complex rectangle `re + i·im`, each part an enclosure.
-#[derive(Clone, Copy, Debug)]
-struct ComplexInterval {
-    re: Interval,
-    im: Interval,
+/// An upper bound on `|z|` over the rectangle.
+fn mag(z: ComplexInterval) -> f64 {
+    z.abs().hi
 }
 
-impl ComplexInterval {
-    const ZERO: ComplexInterval = ComplexInterval { re: Interval { lo: 0.0, hi: 0.0 }, im: Interval { lo: 0.0, hi: 0.0 } };
-
-    fn point(z: Complex<f64>) -> ComplexInterval {
-        ComplexInterval { re: Interval::exact(z.re), im: Interval::exact(z.im) }
-    }
-    fn add(self, o: ComplexInterval) -> ComplexInterval {
-        ComplexInterval { re: self.re + o.re, im: self.im + o.im }
-    }
-    fn mul(self, o: ComplexInterval) -> ComplexInterval {
-        ComplexInterval { re: self.re * o.re - self.im * o.im, im: self.re * o.im + self.im * o.re }
-    }
-    /// An upper bound on `|z|` over the rectangle.
-    fn mag(self) -> f64 {
-        (self.re.square() + self.im.square()).sqrt().hi
-    }
+/// The rectangle of one complex double.
+fn point(z: Complex<f64>) -> ComplexInterval {
+    ComplexInterval::exact(z.re, z.im)
 }
 
 /// The product of two complex interval matrices (row-major, `n × n`).
 fn product(a: &[ComplexInterval], b: &[ComplexInterval], n: usize) -> Vec<ComplexInterval> {
-    let mut out = vec![ComplexInterval::ZERO; n * n];
+    let mut out = vec![ComplexInterval::exact(0.0, 0.0); n * n];
     for i in 0..n {
         for j in 0..n {
-            out[i * n + j] = (0..n).fold(ComplexInterval::ZERO, |acc, k| acc.add(a[i * n + k].mul(b[k * n + j])));
+            out[i * n + j] = (0..n).fold(ComplexInterval::exact(0.0, 0.0), |acc, k| acc + a[i * n + k] * b[k * n + j]);
         }
     }
     out
@@ -263,7 +249,7 @@ fn refined_discs(rows: &[Vec<f64>]) -> Option<Vec<Disc>> {
         x.set_column(slot, &eigenvector(&a, lambda, slot)?);
     }
     let r = x.clone().try_inverse()?;
-    let flat = |m: &DMatrix<Complex<f64>>| (0..n * n).map(|k| ComplexInterval::point(m[(k / n, k % n)])).collect::<Vec<_>>();
+    let flat = |m: &DMatrix<Complex<f64>>| (0..n * n).map(|k| point(m[(k / n, k % n)])).collect::<Vec<_>>();
     let (ai, xi, ri) = (flat(&a), flat(&x), flat(&r));
     let c = product(&ri, &product(&ai, &xi, n), n);
     let mut e = product(&ri, &xi, n);
@@ -271,7 +257,7 @@ fn refined_discs(rows: &[Vec<f64>]) -> Option<Vec<Disc>> {
         e[i * n + i].re -= Interval::exact(1.0);
     }
     let row_sum = |m: &[ComplexInterval], i: usize, skip: Option<usize>| {
-        (0..n).filter(|&j| Some(j) != skip).fold(Interval::exact(0.0), |acc, j| acc + Interval::exact(m[i * n + j].mag())).hi
+        (0..n).filter(|&j| Some(j) != skip).fold(Interval::exact(0.0), |acc, j| acc + Interval::exact(mag(m[i * n + j]))).hi
     };
     let eta = (0..n).map(|i| row_sum(&e, i, None)).fold(0.0, f64::max);
     let norm_c = (0..n).map(|i| row_sum(&c, i, None)).fold(0.0, f64::max);

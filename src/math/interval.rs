@@ -521,6 +521,21 @@ impl Real for Interval {
     fn ln_1p(self) -> Self {
         Interval::ln_1p(self)
     }
+    fn sin(self) -> Self {
+        Interval::sin(self)
+    }
+    fn cos(self) -> Self {
+        Interval::cos(self)
+    }
+    fn sqrt(self) -> Self {
+        Interval::sqrt(self)
+    }
+    fn square(self) -> Self {
+        Interval::square(self)
+    }
+    fn may_be_zero(self) -> bool {
+        self.contains(0.0) || self.is_nan()
+    }
 }
 
 /// `log Σ exp(vᵢ)` on enclosures, without overflow (−∞ for an empty slice).

@@ -6,11 +6,12 @@
 
 #[cfg(target_arch = "x86_64")]
 pub mod avx2;
-pub mod complex_interval;
+pub mod complex;
 pub mod dilog;
 pub mod dual;
 pub mod eigen;
 pub mod exact;
+pub mod field;
 pub mod haar;
 pub mod interval;
 pub mod isa;
@@ -24,8 +25,9 @@ pub mod subexp;
 pub mod taylor;
 pub mod vecmath;
 
-pub use complex_interval::ComplexInterval;
+pub use complex::{Complex, ComplexInterval};
 pub use dual::{central_difference, derivative, Dual};
+pub use field::Field;
 pub use interval::Interval;
 pub use real::Real;
 

@@ -36,6 +36,21 @@ pub trait Real:
     fn exp_m1(self) -> Self;
     /// `ln(1 + x)`, accurate near 0.
     fn ln_1p(self) -> Self;
+    /// Sine (radians): for complex exponentials `e^{a + ib}` (LRU's and S4's eigenvalues).
+    fn sin(self) -> Self;
+    /// Cosine (radians).
+    fn cos(self) -> Self;
+    /// Square root (of a non-negative argument): for moduli `|z|` and LRU's `√(1 − |λ|²)`.
+    fn sqrt(self) -> Self;
+    /// `x²` (an enclosure overrides it with the tight square, which holds no negative value).
+    fn square(self) -> Self {
+        self * self
+    }
+    /// Whether the quantity may be 0: its value is, or (an enclosure) 0 is among the values it
+    /// holds. What a division or a pivot must rule out.
+    fn may_be_zero(self) -> bool {
+        self.value() == 0.0
+    }
     /// The zero constant.
     fn zero() -> Self {
         Self::cst(0.0)
@@ -60,5 +75,14 @@ impl Real for f64 {
     }
     fn ln_1p(self) -> Self {
         f64::ln_1p(self)
+    }
+    fn sin(self) -> Self {
+        f64::sin(self)
+    }
+    fn cos(self) -> Self {
+        f64::cos(self)
+    }
+    fn sqrt(self) -> Self {
+        f64::sqrt(self)
     }
 }

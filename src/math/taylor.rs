@@ -61,6 +61,21 @@ impl Taylor {
         }
         Taylor { c: l }
     }
+
+    /// Series of `sin(a)` and `cos(a)` together: `k·s_k = Σ_{j=1..k} j·a_j·c_{k−j}`,
+    /// `k·c_k = −Σ_{j=1..k} j·a_j·s_{k−j}`.
+    fn sin_cos(self) -> (Taylor, Taylor) {
+        let a = &self.c;
+        let (mut s, mut c) = ([Interval::exact(0.0); TAYLOR_ORDER], [Interval::exact(0.0); TAYLOR_ORDER]);
+        (s[0], c[0]) = (a[0].sin(), a[0].cos());
+        for k in 1..TAYLOR_ORDER {
+            let (ss, cs) =
+                (1..=k).fold((Interval::exact(0.0), Interval::exact(0.0)), |(ss, cs), j| (ss + a[j] * c[k - j] * j as f64, cs + a[j] * s[k - j] * j as f64));
+            s[k] = ss / Interval::exact(k as f64);
+            c[k] = -(cs / Interval::exact(k as f64));
+        }
+        (Taylor { c: s }, Taylor { c })
+    }
 }
 
 impl Add for Taylor {
@@ -161,6 +176,26 @@ impl Real for Taylor {
         let mut b = self.c;
         b[0] = Interval::exact(1.0) + b[0];
         Taylor::ln_from(&b, self.c[0].ln_1p())
+    }
+    fn sin(self) -> Self {
+        self.sin_cos().0
+    }
+    fn cos(self) -> Self {
+        self.sin_cos().1
+    }
+    fn may_be_zero(self) -> bool {
+        self.c[0].may_be_zero()
+    }
+    /// `r = √a`: `r_k = (a_k − Σ_{j=1..k−1} r_j·r_{k−j}) / (2r₀)`.
+    fn sqrt(self) -> Self {
+        let a = &self.c;
+        let mut r = [Interval::exact(0.0); TAYLOR_ORDER];
+        r[0] = a[0].sqrt();
+        for k in 1..TAYLOR_ORDER {
+            let s = (1..k).fold(Interval::exact(0.0), |s, j| s + r[j] * r[k - j]);
+            r[k] = (a[k] - s) / (r[0] * 2.0);
+        }
+        Taylor { c: r }
     }
 }
 
@@ -340,5 +375,35 @@ mod tests {
         }
         let em1 = t.exp_m1();
         assert!(em1.c[0].contains(0.0) && em1.c[3].contains(1.0 / 6.0));
+    }
+
+    /// sin, cos and √ against their expansions: at 0, sin t = Σ (−1)^m t^{2m+1}/(2m+1)!, cos
+    /// likewise; √(1 + t) = Σ C(½, k) t^k; and at x₀ = 0.7 the identity sin² + cos² = 1 holds
+    /// coefficient by coefficient (1 at degree 0, 0 beyond), while a cosine series with its
+    /// sign flipped (the control) breaks it at degree 2.
+    #[test]
+    fn sine_cosine_and_square_root_series_match_their_expansions() {
+        let t = Taylor::variable(Interval::exact(0.0));
+        let (s, c) = (t.sin(), t.cos());
+        let r = (t + 1.0).sqrt();
+        let (mut fact, mut binom) = (1.0, 1.0);
+        for k in 1..TAYLOR_ORDER {
+            fact *= k as f64;
+            binom *= (0.5 - (k - 1) as f64) / k as f64;
+            let (want_s, want_c) = match k % 4 {
+                1 => (1.0 / fact, 0.0),
+                2 => (0.0, -1.0 / fact),
+                3 => (-1.0 / fact, 0.0),
+                _ => (0.0, 1.0 / fact),
+            };
+            assert!(s.c[k].contains(want_s) && s.c[k].width() < 1e-15, "sin_{k} = {}", s.c[k]);
+            assert!(c.c[k].contains(want_c) && c.c[k].width() < 1e-15, "cos_{k} = {}", c.c[k]);
+            assert!(r.c[k].contains(binom) && r.c[k].width() < 1e-14, "√(1+t)_{k} = {} vs {binom}", r.c[k]);
+        }
+        let x = Taylor::variable(Interval::exact(0.7));
+        let one = x.sin() * x.sin() + x.cos() * x.cos();
+        assert!(one.c[0].contains(1.0) && (1..TAYLOR_ORDER).all(|k| one.c[k].contains(0.0) && one.c[k].width() < 1e-14));
+        let wrong = x.sin() * x.sin() + x.cos() * (-x.cos());
+        assert!(!wrong.c[2].contains(0.0), "the control breaks the identity");
     }
 }

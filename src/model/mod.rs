@@ -23,6 +23,17 @@
 //! | attention as a nilpotent system, B'MOJO-F, the interleaved window | [`bmojo`] | 001 Sec. 3.1, 3.3, eq 9, App. B.2 |
 //! | linear attention and its realizations (12), (13), (18) | [`linear_attention`] | 001 App. C.1–C.2.1 |
 //! | innovation selection and the eidetic memory | [`eidetic`] | 001 Sec. 3, Algorithm 1 |
+//!
+//! The field's models beyond the five papers, each over [`Real`](crate::math::Real) (so they run
+//! on enclosures and carry derivatives) and tested against an independent computation:
+//!
+//! | model | type | source |
+//! |---|---|---|
+//! | diagonal scan with given per-step decays, real or complex, and its unrolled sum | [`diagonal_scan`] | the loop of every gated linear RNN |
+//! | Mamba-2's SSD: recurrence, semiseparable matrix, chunked algorithm | [`Ssd`] | Dao & Gu 2024, §§3–6 |
+//! | S4's DPLR matrix Λ − PP*, S4D-Lin / S4D-Inv, bilinear and ZOH, kernels | [`Dplr`] | Gu et al. 2022 (S4 §3; S4D §4) |
+//! | LRU: exponential parameterisation, γ-normalisation, ring initialisation | [`Lru`] | Orvieto et al. 2023, §3 |
+//! | the (gated) delta rule | [`DeltaNet`] | Schlag et al. 2021; Yang et al. 2024, 2025 |
 
 #[cfg(feature = "quickcheck")]
 mod arbitrary;
@@ -30,6 +41,7 @@ pub mod attention;
 pub mod bmojo;
 pub mod companion;
 pub mod cot_machine;
+pub mod delta_net;
 pub mod dense;
 pub mod diagonal;
 pub mod discretize;
@@ -38,16 +50,25 @@ pub mod eidetic;
 pub mod gadgets;
 pub mod interaction;
 pub mod linear_attention;
+pub mod lru;
 pub mod lti;
 pub mod mixer;
 pub mod recall_toy;
+pub mod s4;
+pub mod scan;
 pub mod selective_scan;
+pub mod ssd;
 pub mod vector_ssm;
 pub mod windowed;
 
 pub use attention::Attention;
+pub use delta_net::DeltaNet;
 pub use dense::DenseSsm;
 pub use diagonal::{log_lrd_norm, DeltaRule, DiagonalSsm};
 pub use discretize::Discretization;
 pub use interaction::{InteractionSequence, InteractionSsm, StepRule};
+pub use lru::Lru;
+pub use s4::{Discrete, Dplr, S4Discretization, S4dInit};
+pub use scan::{diagonal_scan, diagonal_scan_unrolled};
 pub use selective_scan::{selective_scan, ScanInputs};
+pub use ssd::Ssd;

@@ -1,69 +1,100 @@
-//! Complex numbers enclosed as rectangles: [`ComplexInterval`] = re + i·im with both parts
-//! [`Interval`]s, so every complex value an expression can take is inside (the field
-//! operations, `exp`, `|z|`, the argument). For S4's and LRU's complex diagonal recurrences,
-//! complex eigenvalues in the unit disc, and certificates of statements about them.
+//! Complex numbers over any [`Real`]: [`Complex<R>`] = re + i·im, with the field operations,
+//! `exp`, `|z|` and integer powers written once, so a model with complex state (S4's and LRU's
+//! diagonal recurrences) runs on `f64`, on dual numbers (derivatives) and on enclosures.
 //!
-//! Accuracy: `+`, `−` and the conjugate are as tight as the parts; `×` and `÷` take the
-//! rectangle of the interval formulas ((a + ib)(c + id) = (ac − bd) + i(ad + bc), and z/w =
-//! z·w̄/|w|² with |w|² from squares; the whole plane when w may be 0), a few ulps wide for point arguments; `exp` is
-//! e^re·(cos im + i sin im) from CORE-MATH's correctly rounded functions; [`ComplexInterval::abs`]
-//! is √(re² + im²) from squares (one ulp per operation).
+//! Over [`Interval`] it is [`ComplexInterval`], a rectangle holding every complex value an
+//! expression can take (and the argument besides). Accuracy there: `+`, `−` and the conjugate
+//! are as tight as the parts; `×` and `÷` take the rectangle of the interval formulas,
+//! (a + ib)(c + id) = (ac − bd) + i(ad + bc) and z/w = z·w̄/|w|² (the whole plane when w may be
+//! 0), a few ulps wide for point arguments; `exp` is e^re·(cos im + i sin im) from CORE-MATH's correctly
+//! rounded functions; `abs` is √(re² + im²) (one ulp per operation).
 
 use super::interval::Interval;
+use super::Real;
 use serde::{Deserialize, Serialize};
-use std::ops::{Add, Div, Mul, Neg, Sub};
+use std::ops::{Add, AddAssign, Div, Mul, MulAssign, Neg, Sub};
 
-/// A complex number enclosed by a rectangle: every value re + i·im with re ∈ `re`, im ∈ `im`.
+/// A complex number `re + i·im` with parts in `R` (`f64`, [`Dual`](super::Dual), [`Interval`] …).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ComplexInterval {
+pub struct Complex<R> {
     /// The real part.
-    pub re: Interval,
+    pub re: R,
     /// The imaginary part.
-    pub im: Interval,
+    pub im: R,
 }
 
-impl ComplexInterval {
-    /// The rectangle re × im.
-    pub fn new(re: Interval, im: Interval) -> ComplexInterval {
-        ComplexInterval { re, im }
+/// A complex number enclosed by a rectangle: every value re + i·im with re ∈ `re`, im ∈ `im`.
+pub type ComplexInterval = Complex<Interval>;
+
+impl<R: Real> Complex<R> {
+    /// `re + i·im`.
+    pub fn new(re: R, im: R) -> Complex<R> {
+        Complex { re, im }
     }
-    /// The complex number re + i·im, exactly (two doubles).
-    pub fn exact(re: f64, im: f64) -> ComplexInterval {
-        ComplexInterval { re: Interval::exact(re), im: Interval::exact(im) }
+    /// The constant `re + i·im` (each part lifted by [`Real::cst`]).
+    pub fn cst(re: f64, im: f64) -> Complex<R> {
+        Complex { re: R::cst(re), im: R::cst(im) }
+    }
+    /// The real number `x` as a complex one.
+    pub fn real(x: R) -> Complex<R> {
+        Complex { re: x, im: R::zero() }
+    }
+    /// 0.
+    pub fn zero() -> Complex<R> {
+        Complex::cst(0.0, 0.0)
+    }
+    /// 1.
+    pub fn one() -> Complex<R> {
+        Complex::cst(1.0, 0.0)
+    }
+    /// The polar form `r·e^{iθ}`.
+    pub fn polar(r: R, theta: R) -> Complex<R> {
+        Complex { re: r * theta.cos(), im: r * theta.sin() }
     }
     /// The conjugate re − i·im.
-    pub fn conj(self) -> ComplexInterval {
-        ComplexInterval { re: self.re, im: -self.im }
+    pub fn conj(self) -> Complex<R> {
+        Complex { re: self.re, im: -self.im }
     }
-    /// |z|² = re² + im² (squares, so tight even when a part straddles 0).
-    pub fn norm_sqr(self) -> Interval {
+    /// |z|² = re² + im² (from [`Real::square`], so over intervals tight even when a part
+    /// straddles 0).
+    pub fn norm_sqr(self) -> R {
         self.re.square() + self.im.square()
     }
     /// |z| = √(re² + im²).
-    pub fn abs(self) -> Interval {
+    pub fn abs(self) -> R {
         self.norm_sqr().sqrt()
+    }
+    /// e^z = e^re (cos im + i sin im).
+    pub fn exp(self) -> Complex<R> {
+        Complex::polar(self.re.exp(), self.im)
+    }
+    /// `z^n` by repeated squaring (n ≥ 0; z⁰ = 1).
+    pub fn powi(self, n: u32) -> Complex<R> {
+        let (mut out, mut base, mut n) = (Complex::one(), self, n);
+        while n > 0 {
+            if n & 1 == 1 {
+                out *= base;
+            }
+            base *= base;
+            n >>= 1;
+        }
+        out
+    }
+    /// The value parts as `f64` ([`Real::value`]: the midpoint of an enclosure).
+    pub fn value(self) -> Complex<f64> {
+        Complex { re: self.re.value(), im: self.im.value() }
+    }
+}
+
+impl ComplexInterval {
+    /// The complex number re + i·im, exactly (two doubles).
+    pub fn exact(re: f64, im: f64) -> ComplexInterval {
+        Complex::cst(re, im)
     }
     /// The argument in (−π, π] ([`Interval::atan2`]; [−π, π] when the rectangle holds 0 or
     /// meets the negative real axis).
     pub fn arg(self) -> Interval {
         self.im.atan2(self.re)
-    }
-    /// e^z = e^re (cos im + i sin im).
-    pub fn exp(self) -> ComplexInterval {
-        let r = self.re.exp();
-        ComplexInterval { re: r * self.im.cos(), im: r * self.im.sin() }
-    }
-    /// `z^n` by repeated squaring (n ≥ 0; z⁰ = 1).
-    pub fn powi(self, n: u32) -> ComplexInterval {
-        let (mut out, mut base, mut n) = (ComplexInterval::exact(1.0, 0.0), self, n);
-        while n > 0 {
-            if n & 1 == 1 {
-                out = out * base;
-            }
-            base = base * base;
-            n >>= 1;
-        }
-        out
     }
     /// Whether `(re, im)` lies in the rectangle.
     pub fn contains(self, re: f64, im: f64) -> bool {
@@ -71,49 +102,62 @@ impl ComplexInterval {
     }
 }
 
-impl Add for ComplexInterval {
-    type Output = ComplexInterval;
-    fn add(self, o: ComplexInterval) -> ComplexInterval {
-        ComplexInterval { re: self.re + o.re, im: self.im + o.im }
+impl<R: Real> Add for Complex<R> {
+    type Output = Complex<R>;
+    fn add(self, o: Complex<R>) -> Complex<R> {
+        Complex { re: self.re + o.re, im: self.im + o.im }
     }
 }
 
-impl Sub for ComplexInterval {
-    type Output = ComplexInterval;
-    fn sub(self, o: ComplexInterval) -> ComplexInterval {
-        ComplexInterval { re: self.re - o.re, im: self.im - o.im }
+impl<R: Real> AddAssign for Complex<R> {
+    fn add_assign(&mut self, o: Complex<R>) {
+        *self = *self + o;
     }
 }
 
-impl Neg for ComplexInterval {
-    type Output = ComplexInterval;
-    fn neg(self) -> ComplexInterval {
-        ComplexInterval { re: -self.re, im: -self.im }
+impl<R: Real> Sub for Complex<R> {
+    type Output = Complex<R>;
+    fn sub(self, o: Complex<R>) -> Complex<R> {
+        Complex { re: self.re - o.re, im: self.im - o.im }
     }
 }
 
-impl Mul for ComplexInterval {
-    type Output = ComplexInterval;
-    fn mul(self, o: ComplexInterval) -> ComplexInterval {
-        ComplexInterval { re: self.re * o.re - self.im * o.im, im: self.re * o.im + self.im * o.re }
+impl<R: Real> Neg for Complex<R> {
+    type Output = Complex<R>;
+    fn neg(self) -> Complex<R> {
+        Complex { re: -self.re, im: -self.im }
     }
 }
 
-impl Mul<Interval> for ComplexInterval {
-    type Output = ComplexInterval;
-    fn mul(self, s: Interval) -> ComplexInterval {
-        ComplexInterval { re: self.re * s, im: self.im * s }
+impl<R: Real> Mul for Complex<R> {
+    type Output = Complex<R>;
+    fn mul(self, o: Complex<R>) -> Complex<R> {
+        Complex { re: self.re * o.re - self.im * o.im, im: self.re * o.im + self.im * o.re }
     }
 }
 
-/// z / w = z·w̄ / |w|²; the whole plane ([`Interval::ENTIRE`] parts) when |w|² may be 0 (w's
-/// rectangle holds the origin).
-impl Div for ComplexInterval {
-    type Output = ComplexInterval;
-    fn div(self, w: ComplexInterval) -> ComplexInterval {
+impl<R: Real> MulAssign for Complex<R> {
+    fn mul_assign(&mut self, o: Complex<R>) {
+        *self = *self * o;
+    }
+}
+
+/// A complex number times a real one.
+impl<R: Real> Mul<R> for Complex<R> {
+    type Output = Complex<R>;
+    fn mul(self, s: R) -> Complex<R> {
+        Complex { re: self.re * s, im: self.im * s }
+    }
+}
+
+/// z / w = z·w̄ / |w|²; over intervals the whole plane ([`Interval::ENTIRE`] parts) when |w|²
+/// may be 0 (w's rectangle holds the origin).
+impl<R: Real> Div for Complex<R> {
+    type Output = Complex<R>;
+    fn div(self, w: Complex<R>) -> Complex<R> {
         let d = w.norm_sqr();
         let num = self * w.conj();
-        ComplexInterval { re: num.re / d, im: num.im / d }
+        Complex { re: num.re / d, im: num.im / d }
     }
 }
 

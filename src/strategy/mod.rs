@@ -17,6 +17,14 @@
 //! | the 004 interaction model | [`interaction_model`] |
 //! | codes | [`rademacher`], [`one_hot`] |
 //! | tasks | [`mqar`] |
+//! | drawn sizes (shrinking the size first) | [`vec_of`], [`matrix_of`] |
+//! | the field's models | [`unit_vector`], [`positive_vec`], [`disc_eigenvalues`] |
+
+mod field;
+mod sized;
+
+pub use field::{disc_eigenvalues, positive_vec, unit_vector};
+pub use sized::{matrix_of, vec_of, MatrixOf, MatrixTree};
 
 use crate::math::linalg::{mat_from_rows, mat_to_rows, spectral_abscissa, Mat};
 use crate::model::{DeltaRule, DiagonalSsm, Discretization};
