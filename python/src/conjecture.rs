@@ -26,6 +26,8 @@ use std::sync::Mutex;
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum Value {
+    /// An integer (listed first: JSON's integers read back as integers, its floats as numbers).
+    Integer(i64),
     /// A number.
     Number(f64),
     /// A vector.
@@ -65,8 +67,55 @@ fn strategy_of(spec: &Bound<'_, PyDict>) -> PyResult<SBoxedStrategy<Value>> {
         "s6" => strategy::s6(n("n")?).prop_map(structured).sboxed(),
         "interaction_model" => strategy::interaction_model(n("h")?).prop_map(structured).sboxed(),
         "mqar" => strategy::mqar(n("keys")?, n("values")?, n("len")?).prop_map(structured).sboxed(),
+        "integer" => {
+            let i = |key: &str| -> PyResult<i64> { spec.get_item(key)?.ok_or_else(|| value_error(format!("strategy without '{key}'")))?.extract::<i64>() };
+            let (lo, hi) = (i("lo")?, i("hi")?);
+            if lo > hi {
+                return Err(value_error(format!("integer: lo = {lo} > hi = {hi}")));
+            }
+            (lo..=hi).prop_map(Value::Integer).sboxed()
+        }
+        "vec_of" => {
+            let (lo, hi) = sizes(n("min_len")?, n("max_len")?, "vec_of")?;
+            strategy::vec_of(lo..=hi, scalar_of(spec)?).prop_map(Value::Vector).sboxed()
+        }
+        "matrix_of" => {
+            let (rows, cols) = (sizes(n("min_rows")?, n("max_rows")?, "matrix_of")?, sizes(n("min_cols")?, n("max_cols")?, "matrix_of")?);
+            strategy::matrix_of(rows.0.max(1)..=rows.1.max(1), cols.0.max(1)..=cols.1.max(1), scalar_of(spec)?).prop_map(Value::Matrix).sboxed()
+        }
+        "unit_vector" => strategy::unit_vector(n("n")?.max(1)).prop_map(Value::Vector).sboxed(),
+        "positive_vec" => strategy::positive_vec(n("n")?, f("lo")?, f("hi")?).prop_map(Value::Vector).sboxed(),
+        "disc_eigenvalues" => {
+            let pairs: bool = spec.get_item("conjugate_pairs")?.map_or(Ok(false), |v| v.extract())?;
+            strategy::disc_eigenvalues(n("n")?, f("r_max")?, pairs).prop_map(|v| Value::Matrix(v.into_iter().map(|z| vec![z.re, z.im]).collect())).sboxed()
+        }
         other => return Err(value_error(format!("unknown strategy '{other}'"))),
     })
+}
+
+/// A size range `lo..=hi`, refused when empty.
+fn sizes(lo: usize, hi: usize, what: &str) -> PyResult<(usize, usize)> {
+    if lo > hi {
+        return Err(value_error(format!("{what}: a size range {lo}..={hi} is empty")));
+    }
+    Ok((lo, hi))
+}
+
+/// The scalar strategy a `vec_of` or `matrix_of` spec names for its entries (`elem`).
+fn scalar_of(spec: &Bound<'_, PyDict>) -> PyResult<SBoxedStrategy<f64>> {
+    let elem = spec.get_item("elem")?.ok_or_else(|| value_error("vec_of / matrix_of without 'elem'"))?;
+    let elem = elem.cast::<PyDict>().map_err(|_| value_error("elem: a strategy of ssmcheck.strategies"))?;
+    let kind: String = elem.get_item("kind")?.ok_or_else(|| value_error("elem without 'kind'"))?.extract()?;
+    if !["real", "log_uniform", "edge_biased", "grid", "integer"].contains(&kind.as_str()) {
+        return Err(value_error(format!("elem: a scalar strategy (real, log_uniform, edge_biased, grid, integer), not '{kind}'")));
+    }
+    Ok(strategy_of(elem)?
+        .prop_map(|v| match v {
+            Value::Number(x) => x,
+            Value::Integer(i) => i as f64,
+            _ => unreachable!("a scalar strategy draws numbers"),
+        })
+        .sboxed())
 }
 
 /// A rejection reason with a `'static` lifetime ([`Eval::Reject`] keeps static text): each
@@ -130,6 +179,7 @@ fn to_python<'py>(py: Python<'py>, values: &[Value]) -> PyResult<Bound<'py, PyLi
     let items: Vec<Bound<'py, PyAny>> = values
         .iter()
         .map(|v| match v {
+            Value::Integer(x) => x.into_bound_py_any(py),
             Value::Number(x) => x.into_bound_py_any(py),
             Value::Vector(x) => x.into_bound_py_any(py),
             Value::Matrix(x) => x.into_bound_py_any(py),
@@ -158,7 +208,8 @@ fn call(conjecture: &Py<PyAny>, method: &str, values: &[Value]) -> Eval {
 /// The claim of a Python `Conjecture` object: its attributes `id`, `statement`, `source`
 /// (file:line), `arguments` (a list of (name, strategy dict)), `cases` ([quick, standard,
 /// deep]), `sides` (None or (lhs is, rhs is)), `given` (None or its description; the method
-/// `_given(values)` returns the hypothesis's margin), `expect` (None, "holds" or "refuted") and
+/// `_given(values)` returns the hypothesis's margin; `given_exact` says it is decided exactly,
+/// `certify_given` that `_certify_given(values)` states it on enclosures), `expect` (None, "holds" or "refuted") and
 /// `control` (None or what its negative control mutates; the method `_evaluate_control(values)`
 /// evaluates the mutant, judged by the same property with the same options).
 pub fn conjecture_claim(obj: &Bound<'_, PyAny>) -> PyResult<Claim> {
@@ -169,6 +220,8 @@ pub fn conjecture_claim(obj: &Bound<'_, PyAny>) -> PyResult<Claim> {
     let cases: [u64; 3] = obj.getattr("cases")?.extract()?;
     let sides: Option<(String, String)> = obj.getattr("sides")?.extract()?;
     let given: Option<String> = obj.getattr("given")?.extract()?;
+    let given_exact: bool = obj.getattr("given_exact")?.extract()?;
+    let certify_given: bool = obj.getattr("certify_given")?.extract()?;
     let expect: Option<String> = obj.getattr("expect")?.extract()?;
     let control: Option<String> = obj.getattr("control")?.extract()?;
     if arguments.is_empty() {
@@ -191,6 +244,22 @@ pub fn conjecture_claim(obj: &Bound<'_, PyAny>) -> PyResult<Claim> {
                     to_python(py, values).and_then(|args| hypothesis.bind(py).call_method1("_given", (args,))).and_then(|m| m.extract::<f64>()).unwrap_or(-1.0)
                 })
             });
+            // The hypothesis for certificates: decided exactly (`given_exact`: integers,
+            // comparisons of exact values), or the conjecture's own relation on enclosures.
+            let certifier = this.clone_ref(obj.py());
+            if given_exact {
+                p = p.certify_given(move |values| {
+                    Python::attach(|py| {
+                        let m = to_python(py, values)
+                            .and_then(|args| certifier.bind(py).call_method1("_given", (args,)))
+                            .and_then(|m| m.extract::<f64>())
+                            .unwrap_or(-1.0);
+                        Eval::holds_exactly(m >= 0.0)
+                    })
+                });
+            } else if certify_given {
+                p = p.certify_given(move |values| call(&certifier, "_certify_given", values));
+            }
         }
         if let Some((lhs, rhs)) = &sides {
             p = p.sides(lhs, rhs);

@@ -35,6 +35,12 @@ fn _ssmcheck(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(models::mqar_construction, m)?)?;
     m.add_function(wrap_pyfunction!(models::induction_lemma3, m)?)?;
     m.add_function(wrap_pyfunction!(models::copy_theorem2, m)?)?;
+    m.add_function(wrap_pyfunction!(models::ssd_forms, m)?)?;
+    m.add_function(wrap_pyfunction!(models::ssd_matrix, m)?)?;
+    m.add_function(wrap_pyfunction!(models::lru_outputs, m)?)?;
+    m.add_function(wrap_pyfunction!(models::dplr_kernel, m)?)?;
+    m.add_function(wrap_pyfunction!(models::s4d_lambda, m)?)?;
+    m.add_function(wrap_pyfunction!(models::delta_net_outputs, m)?)?;
     m.add_function(wrap_pyfunction!(rounding::rounding_bounds, m)?)?;
     m.add_class::<interval::Interval>()?;
     m.add_function(wrap_pyfunction!(interval::spectral_norm, m)?)?;

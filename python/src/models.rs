@@ -9,6 +9,7 @@ use ssmcheck::constructions::copy::{augmented, unit_delta, CopyValues, ExactCopy
 use ssmcheck::constructions::induction::lemma3;
 use ssmcheck::constructions::mqar::{one_hot_codes, thm2_onehot, thm3_onehot, thm4};
 use ssmcheck::math::linalg::{mat_from_rows, mat_to_rows, Vector};
+use ssmcheck::math::Complex;
 use ssmcheck::mc::{Stream, StreamKey};
 use ssmcheck::model::diagonal::{DeltaRule, DiagonalSsm};
 use ssmcheck::model::discretize::Discretization;
@@ -16,6 +17,7 @@ use ssmcheck::model::interaction::InteractionSsm;
 use ssmcheck::model::mixer::Activation;
 use ssmcheck::model::selective_scan::ScanInputs;
 use ssmcheck::model::vector_ssm::{silu, SparseState, GATE_OFF};
+use ssmcheck::model::{DeltaNet, Dplr, Lru, S4Discretization, S4dInit, Ssd};
 use ssmcheck::tasks::induction;
 use ssmcheck::tasks::mqar::{MqarInstance, MqarSpec, QueryPlacement, Token};
 
@@ -184,4 +186,145 @@ pub fn copy_theorem2(xs: Vec<Vec<f64>>, pos: Vec<usize>) -> PyResult<String> {
     };
     let target: Vec<&Vec<f64>> = pos.iter().map(|&p| &xs[p]).collect();
     serde_json::to_string(&serde_json::json!({ "ssm": ssm, "block": block, "target": target })).map_err(value_error)
+}
+
+/// Complex numbers from their real and imaginary parts (equal lengths).
+fn complex(re: &[f64], im: &[f64], name: &str) -> PyResult<Vec<Complex<f64>>> {
+    if re.len() != im.len() {
+        return Err(value_error(format!("{name}: {} real parts and {} imaginary parts", re.len(), im.len())));
+    }
+    Ok(re.iter().zip(im).map(|(&r, &i)| Complex::new(r, i)).collect())
+}
+
+/// Rows of `cols` entries from a flat row-major vector.
+fn rows<T: Clone>(flat: &[T], cols: usize, name: &str) -> PyResult<Vec<Vec<T>>> {
+    if cols == 0 || !flat.len().is_multiple_of(cols) {
+        return Err(value_error(format!("{name}: {} values are not rows of {cols}", flat.len())));
+    }
+    Ok(flat.chunks(cols).map(<[T]>::to_vec).collect())
+}
+
+/// Mamba-2's SSD head (`model::Ssd`) by `form`: "scan", "matrix" (M x) or "chunked" (chunks of
+/// `chunk` steps); x (L × P), log-decays (L), B and C (L × N), flat. Returns y (L × P, flat).
+#[pyfunction]
+#[pyo3(signature = (x, p, log_decay, b, c, n, form, chunk))]
+#[allow(clippy::too_many_arguments)]
+pub fn ssd_forms(x: Vec<f64>, p: usize, log_decay: Vec<f64>, b: Vec<f64>, c: Vec<f64>, n: usize, form: &str, chunk: usize) -> PyResult<Vec<f64>> {
+    let (x, b, c) = (rows(&x, p, "x")?, rows(&b, n, "B")?, rows(&c, n, "C")?);
+    if log_decay.len() != x.len() || b.len() != x.len() || c.len() != x.len() {
+        return Err(value_error("ssd: x, log_decay, B and C need one row per step"));
+    }
+    let head = Ssd::new(x, log_decay, b, c);
+    let y = match form {
+        "scan" => head.scan(),
+        "matrix" => head.by_matrix(),
+        "chunked" if chunk >= 1 => head.chunked(chunk),
+        "chunked" => return Err(value_error("ssd: a chunk has at least one step")),
+        other => return Err(value_error(format!("ssd: form '{other}' is not scan, matrix or chunked"))),
+    };
+    Ok(y.concat())
+}
+
+/// The SSD head's semiseparable matrix M (L × L, flat) from log-decays (L) and B, C (L × N).
+#[pyfunction]
+pub fn ssd_matrix(log_decay: Vec<f64>, b: Vec<f64>, c: Vec<f64>, n: usize) -> PyResult<Vec<f64>> {
+    let (b, c) = (rows(&b, n, "B")?, rows(&c, n, "C")?);
+    if b.len() != log_decay.len() || c.len() != log_decay.len() {
+        return Err(value_error("ssd_matrix: log_decay, B and C need one row per step"));
+    }
+    Ok(Ssd::new(vec![vec![0.0]; log_decay.len()], log_decay, b, c).matrix().concat())
+}
+
+/// LRU (`model::Lru`): outputs y (T × H, flat) for inputs x (T × H), ν and θ (N), B (N × H) and C
+/// (H × N) as real and imaginary parts, D (H); γlog (N) given, or normalised when None.
+#[pyfunction]
+#[pyo3(signature = (x, nu_log, theta_log, b_re, b_im, c_re, c_im, d, gamma_log))]
+#[allow(clippy::too_many_arguments)]
+pub fn lru_outputs(
+    x: Vec<f64>,
+    nu_log: Vec<f64>,
+    theta_log: Vec<f64>,
+    b_re: Vec<f64>,
+    b_im: Vec<f64>,
+    c_re: Vec<f64>,
+    c_im: Vec<f64>,
+    d: Vec<f64>,
+    gamma_log: Option<Vec<f64>>,
+) -> PyResult<Vec<f64>> {
+    let (n, h) = (nu_log.len(), d.len());
+    if theta_log.len() != n || b_re.len() != n * h || c_re.len() != h * n || gamma_log.as_ref().is_some_and(|g| g.len() != n) || n == 0 {
+        return Err(value_error(format!("lru: ν, θ, γlog need N = {n} ≥ 1 entries, B N × H and C H × N with H = {h}")));
+    }
+    let (b, c) = (rows(&complex(&b_re, &b_im, "B")?, h, "B")?, rows(&complex(&c_re, &c_im, "C")?, n, "C")?);
+    let normalised = Lru::normalised(nu_log, theta_log, b, c, d);
+    let lru = match gamma_log {
+        Some(g) => Lru { gamma_log: g, ..normalised },
+        None => normalised,
+    };
+    Ok(lru.outputs(&rows(&x, h, "x")?).concat())
+}
+
+/// S4's DPLR system (`model::Dplr`) discretised with step `delta` by `rule` ("bilinear" or
+/// "zoh"), its kernel C Ā^k B̄ for k < `length` as (real parts, imaginary parts). Λ, B, C (N) and
+/// P (N × r, flat; r = 0 for S4D) as real and imaginary parts.
+#[pyfunction]
+#[pyo3(signature = (lambda_re, lambda_im, p_re, p_im, rank, b_re, b_im, c_re, c_im, delta, rule, length))]
+#[allow(clippy::too_many_arguments)]
+pub fn dplr_kernel(
+    lambda_re: Vec<f64>,
+    lambda_im: Vec<f64>,
+    p_re: Vec<f64>,
+    p_im: Vec<f64>,
+    rank: usize,
+    b_re: Vec<f64>,
+    b_im: Vec<f64>,
+    c_re: Vec<f64>,
+    c_im: Vec<f64>,
+    delta: f64,
+    rule: &str,
+    length: usize,
+) -> PyResult<(Vec<f64>, Vec<f64>)> {
+    let lambda = complex(&lambda_re, &lambda_im, "Λ")?;
+    let n = lambda.len();
+    let p = if rank == 0 { vec![Vec::new(); n] } else { rows(&complex(&p_re, &p_im, "P")?, rank, "P")? };
+    let (b, c) = (complex(&b_re, &b_im, "B")?, complex(&c_re, &c_im, "C")?);
+    if p.len() != n || b.len() != n || c.len() != n {
+        return Err(value_error(format!("dplr: Λ, B, C need N = {n} entries and P N rows")));
+    }
+    let rule = match rule {
+        "bilinear" => S4Discretization::Bilinear,
+        "zoh" => S4Discretization::Zoh,
+        other => return Err(value_error(format!("dplr: rule '{other}' is not bilinear or zoh"))),
+    };
+    let sys = Dplr { lambda, p, b, c }
+        .discretize(delta, rule)
+        .ok_or_else(|| value_error("dplr: I − ΔA/2 is singular, or ZOH was asked of a matrix with a low-rank part (or λ = 0)"))?;
+    Ok(sys.kernel(length).iter().map(|z| (z.re, z.im)).unzip())
+}
+
+/// S4D's initial Λ (N/2 modes) for `init` "lin" or "inv", as (real parts, imaginary parts).
+#[pyfunction]
+pub fn s4d_lambda(init: &str, state_size: usize) -> PyResult<(Vec<f64>, Vec<f64>)> {
+    let init = match init {
+        "lin" => S4dInit::Lin,
+        "inv" => S4dInit::Inv,
+        other => return Err(value_error(format!("s4d: init '{other}' is not lin or inv"))),
+    };
+    if state_size == 0 || !state_size.is_multiple_of(2) {
+        return Err(value_error(format!("s4d: the state size N = {state_size} must be even and positive")));
+    }
+    Ok(Dplr::<f64>::s4d(init, state_size).lambda.iter().map(|z| (z.re, z.im)).unzip())
+}
+
+/// The (gated) delta rule (`model::DeltaNet`): outputs o_t = S_t q_t (T × d_v, flat) from keys and
+/// queries (T × d_k), values (T × d_v), β and α (T).
+#[pyfunction]
+#[pyo3(signature = (keys, values, queries, dk, dv, beta, gate))]
+pub fn delta_net_outputs(keys: Vec<f64>, values: Vec<f64>, queries: Vec<f64>, dk: usize, dv: usize, beta: Vec<f64>, gate: Vec<f64>) -> PyResult<Vec<f64>> {
+    let (k, v, q) = (rows(&keys, dk, "keys")?, rows(&values, dv, "values")?, rows(&queries, dk, "queries")?);
+    let t = k.len();
+    if v.len() != t || q.len() != t || beta.len() != t || gate.len() != t {
+        return Err(value_error(format!("delta_net: keys, values, queries, β and α need T = {t} rows")));
+    }
+    Ok(DeltaNet::new(k, v, q, beta, gate).outputs().concat())
 }

@@ -53,6 +53,28 @@ def induction_lemma3(tokens: Sequence[int], vocab: int, slots: int, w: float, sh
 def copy_theorem2(xs: Sequence[Sequence[float]], pos: Sequence[int]) -> str:
     """003 Theorem 2's exact-copy construction (JSON out)."""
 
+def ssd_forms(x: Sequence[float], p: int, log_decay: Sequence[float], b: Sequence[float], c: Sequence[float], n: int, form: str, chunk: int) -> list[float]:
+    """One SSD head by form (scan, matrix, chunked), flat."""
+
+def ssd_matrix(log_decay: Sequence[float], b: Sequence[float], c: Sequence[float], n: int) -> list[float]:
+    """The SSD head's semiseparable matrix, flat."""
+
+def lru_outputs(x: Sequence[float], nu_log: Sequence[float], theta_log: Sequence[float], b_re: Sequence[float], b_im: Sequence[float],
+                c_re: Sequence[float], c_im: Sequence[float], d: Sequence[float], gamma_log: Sequence[float] | None) -> list[float]:
+    """LRU outputs, flat."""
+
+def dplr_kernel(lambda_re: Sequence[float], lambda_im: Sequence[float], p_re: Sequence[float], p_im: Sequence[float], rank: int,
+                b_re: Sequence[float], b_im: Sequence[float], c_re: Sequence[float], c_im: Sequence[float], delta: float, rule: str,
+                length: int) -> tuple[list[float], list[float]]:
+    """S4's DPLR kernel as (real parts, imaginary parts)."""
+
+def s4d_lambda(init: str, state_size: int) -> tuple[list[float], list[float]]:
+    """S4D's initial eigenvalues as (real parts, imaginary parts)."""
+
+def delta_net_outputs(keys: Sequence[float], values: Sequence[float], queries: Sequence[float], dk: int, dv: int, beta: Sequence[float],
+                      gate: Sequence[float]) -> list[float]:
+    """The (gated) delta rule's outputs, flat."""
+
 def rounding_bounds(n: int) -> tuple[float, float, float, float]:
     """The rounding bounds of a length-n computation (see `ssmcheck.rounding`)."""
 

@@ -46,6 +46,8 @@ class Conjecture:
         given: Optional[Tuple[str, Hypothesis]],
         expect: Optional[str],
         control: Optional[Tuple[str, Callable[..., Any]]] = None,
+        given_exact: Optional[Tuple[str, Hypothesis]] = None,
+        certify_given: Optional[Callable[..., Any]] = None,
     ) -> None:
         self.func = func
         self.id = id or f"user.{func.__name__}"
@@ -63,8 +65,16 @@ class Conjecture:
         if len(self.cases) != 3:
             raise ValueError("cases: three counts (quick, standard, deep)")
         self.sides: Optional[Tuple[str, ...]] = tuple(sides) if sides else None
-        self.given: Optional[str] = given[0] if given else None
-        self._hypothesis: Optional[Hypothesis] = given[1] if given else None
+        if given is not None and given_exact is not None:
+            raise ValueError("given and given_exact: one hypothesis, either judged in floating point or decided exactly")
+        if certify_given is not None and (given is None or not callable(certify_given)):
+            raise ValueError("certify_given: a function of the same arguments stating the `given` hypothesis on enclosures")
+        hypothesis = given if given is not None else given_exact
+        self.given: Optional[str] = hypothesis[0] if hypothesis else None
+        self._hypothesis: Optional[Hypothesis] = hypothesis[1] if hypothesis else None
+        self.given_exact: bool = given_exact is not None
+        self.certify_given: bool = certify_given is not None
+        self._certifier: Optional[Callable[..., Any]] = certify_given
         if expect not in (None, "holds", "refuted"):
             raise ValueError("expect: None, 'holds' or 'refuted'")
         self.expect: Optional[str] = expect
@@ -104,6 +114,11 @@ class Conjecture:
         out: Relation = relation
         return out
 
+    def _certify_given(self, values: List[Any]) -> Relation:
+        if self._certifier is None:
+            return {"op": "error", "why": "the conjecture has no enclosed hypothesis"}
+        return self._relation(self._certifier, values)
+
     def _given(self, values: List[Any]) -> float:
         if self._hypothesis is None:
             return 1.0
@@ -133,6 +148,8 @@ def conjecture(
     given: Optional[Tuple[str, Hypothesis]] = ...,
     expect: Optional[str] = ...,
     control: Optional[Tuple[str, Callable[..., Any]]] = ...,
+    given_exact: Optional[Tuple[str, Hypothesis]] = ...,
+    certify_given: Optional[Callable[..., Any]] = ...,
     **arguments: Spec,
 ) -> Conjecture: ...
 
@@ -147,6 +164,8 @@ def conjecture(
     given: Optional[Tuple[str, Hypothesis]] = ...,
     expect: Optional[str] = ...,
     control: Optional[Tuple[str, Callable[..., Any]]] = ...,
+    given_exact: Optional[Tuple[str, Hypothesis]] = ...,
+    certify_given: Optional[Callable[..., Any]] = ...,
     **arguments: Spec,
 ) -> Callable[[Callable[..., Any]], Conjecture]: ...
 
@@ -160,6 +179,8 @@ def conjecture(
     given: Optional[Tuple[str, Hypothesis]] = None,
     expect: Optional[str] = None,
     control: Optional[Tuple[str, Callable[..., Any]]] = None,
+    given_exact: Optional[Tuple[str, Hypothesis]] = None,
+    certify_given: Optional[Callable[..., Any]] = None,
     **arguments: Spec,
 ) -> Union[Conjecture, Callable[[Callable[..., Any]], Conjecture]]:
     """Declares a conjecture: keyword arguments name a strategy per parameter of the function,
@@ -177,10 +198,14 @@ def conjecture(
     ('holds' or 'refuted': the verdict you expect, for a test), `control` ((what is mutated, a
     function of the same arguments returning the mutant's relation): a negative control, run
     with the same strategies and options; when the conjecture holds, its control must be refuted
-    at the same sample size, or the result disagrees)."""
+    at the same sample size, or the result disagrees), `given_exact` (as `given`, for a
+    hypothesis decided exactly — integers, comparisons of exact values — so a refutation's
+    certificate covers it), `certify_given` (a function of the same arguments returning the
+    `given` hypothesis as a relation on enclosures, `ssmcheck.Interval` sides: a refutation is
+    certified only when the hypothesis holds for every value in them)."""
 
     def wrap(func: Callable[..., Any]) -> Conjecture:
-        c = Conjecture(func, arguments, id, cases, sides, given, expect, control)
+        c = Conjecture(func, arguments, id, cases, sides, given, expect, control, given_exact, certify_given)
         _REGISTERED.append(c)
         return c
 

@@ -132,3 +132,111 @@ def copy_theorem2(x: npt.ArrayLike, pos: Iterable[int]) -> Dict[str, Array]:
         raise ValueError("x: (N, d)")
     out = json.loads(_ssmcheck.copy_theorem2([_floats(row) for row in x_], [int(p) for p in pos]))
     return {k: np.asarray(v, dtype=float) for k, v in out.items()}
+
+
+#: A complex array (LRU's and S4's parameters and kernels).
+ComplexArray = npt.NDArray[np.complex128]
+
+
+def _parts(z: npt.ArrayLike) -> Tuple[List[float], List[float]]:
+    a = np.asarray(z, dtype=complex).ravel()
+    return [float(v) for v in a.real], [float(v) for v in a.imag]
+
+
+def ssd_head(x: npt.ArrayLike, log_decay: npt.ArrayLike, B: npt.ArrayLike, C: npt.ArrayLike, form: str = "scan", chunk: int = 1) -> Array:
+    """One Mamba-2 SSD head (Dao & Gu 2024) in one of its three forms, which agree:
+    "scan" (H_t = e^{a_t} H_{t−1} + B_t x_tᵀ, y_t = H_tᵀ C_t), "matrix" (y = M x with
+    M[t, s] = (C_t·B_s) e^{a_{s+1}+…+a_t}) or "chunked" (state-spaces/mamba's `ssd_minimal`
+    algorithm, chunks of `chunk` steps; any L).
+
+    x: (L, P); log_decay: (L,), a_t ≤ 0; B, C: (L, N). Returns y (L, P)."""
+    x_ = np.asarray(x, dtype=float)
+    if x_.ndim != 2:
+        raise ValueError("x: (L, P)")
+    length, p = x_.shape
+    B_ = np.asarray(B, dtype=float)
+    if B_.ndim != 2 or B_.shape[0] != length:
+        raise ValueError(f"B: (L, N) with L = {length}")
+    n = B_.shape[1]
+    y = _ssmcheck.ssd_forms(_floats(x_.ravel()), p, _flat(log_decay, (length,), "log_decay"), _floats(B_.ravel()), _flat(C, (length, n), "C"), n,
+                            str(form), int(chunk))
+    return np.asarray(y, dtype=float).reshape(length, p)
+
+
+def ssd_matrix(log_decay: npt.ArrayLike, B: npt.ArrayLike, C: npt.ArrayLike) -> Array:
+    """The SSD head's 1-semiseparable matrix M (L, L): M[t, s] = (C_t·B_s) e^{a_{s+1}+…+a_t} for
+    s ≤ t, 0 above the diagonal. log_decay: (L,); B, C: (L, N)."""
+    B_ = np.asarray(B, dtype=float)
+    if B_.ndim != 2:
+        raise ValueError("B: (L, N)")
+    length, n = B_.shape
+    m = _ssmcheck.ssd_matrix(_flat(log_decay, (length,), "log_decay"), _floats(B_.ravel()), _flat(C, (length, n), "C"), n)
+    return np.asarray(m, dtype=float).reshape(length, length)
+
+
+def lru(x: npt.ArrayLike, nu_log: npt.ArrayLike, theta_log: npt.ArrayLike, B: npt.ArrayLike, C: npt.ArrayLike, D: npt.ArrayLike,
+        gamma_log: Optional[npt.ArrayLike] = None) -> Array:
+    """The Linear Recurrent Unit (Orvieto et al. 2023): λ = exp(−e^ν + i e^θ),
+    h_t = λ ⊙ h_{t−1} + γ ⊙ (B x_t), y_t = Re(C h_t) + D ⊙ x_t, with γ = e^{γlog}, normalised
+    (γ = √(1 − |λ|²)) when `gamma_log` is None.
+
+    x: (T, H); nu_log, theta_log: (N,); B: (N, H) complex; C: (H, N) complex; D: (H,). Returns y (T, H)."""
+    x_ = np.asarray(x, dtype=float)
+    if x_.ndim != 2:
+        raise ValueError("x: (T, H)")
+    t, h = x_.shape
+    nu = _floats(np.asarray(nu_log, dtype=float).ravel())
+    n = len(nu)
+    B_, C_ = np.asarray(B, dtype=complex), np.asarray(C, dtype=complex)
+    if B_.shape != (n, h) or C_.shape != (h, n):
+        raise ValueError(f"B: (N, H) = ({n}, {h}) and C: (H, N) = ({h}, {n})")
+    (br, bi), (cr, ci) = _parts(B_), _parts(C_)
+    g = None if gamma_log is None else _flat(gamma_log, (n,), "gamma_log")
+    y = _ssmcheck.lru_outputs(_floats(x_.ravel()), nu, _flat(theta_log, (n,), "theta_log"), br, bi, cr, ci, _flat(D, (h,), "D"), g)
+    return np.asarray(y, dtype=float).reshape(t, h)
+
+
+def s4d_lambda(init: str, state_size: int) -> ComplexArray:
+    """S4D's initial eigenvalues (Gu et al. 2022), N/2 modes of a state of even size N:
+    "lin", λ_n = −½ + iπn; "inv", λ_n = −½ + i(N/π)(N/(2n + 1) − 1)."""
+    re, im = _ssmcheck.s4d_lambda(str(init), int(state_size))
+    return np.asarray(re, dtype=float) + 1j * np.asarray(im, dtype=float)
+
+
+def dplr_kernel(Lambda: npt.ArrayLike, B: npt.ArrayLike, C: npt.ArrayLike, delta: float, length: int, P: Optional[npt.ArrayLike] = None,
+                rule: str = "bilinear") -> ComplexArray:
+    """The convolution kernel K_k = C Ā^k B̄, k < length, of S4's system with A = Λ − P P*
+    (P: (N, r) complex, None for S4D) discretised with step `delta` by `rule`: "bilinear"
+    (Ā = (I − ΔA/2)⁻¹(I + ΔA/2), any P) or "zoh" (diagonal A only). S4D's real kernel is 2·Re K.
+    Lambda, B, C: (N,) complex."""
+    lr, li = _parts(Lambda)
+    n = len(lr)
+    if P is None:
+        pr: List[float] = []
+        pi: List[float] = []
+        rank = 0
+    else:
+        P_ = np.asarray(P, dtype=complex)
+        if P_.ndim != 2 or P_.shape[0] != n:
+            raise ValueError(f"P: (N, r) with N = {n}")
+        rank = P_.shape[1]
+        pr, pi = _parts(P_)
+    (br, bi), (cr, ci) = _parts(B), _parts(C)
+    re, im = _ssmcheck.dplr_kernel(lr, li, pr, pi, rank, br, bi, cr, ci, float(delta), str(rule), int(length))
+    return np.asarray(re, dtype=float) + 1j * np.asarray(im, dtype=float)
+
+
+def delta_net(keys: npt.ArrayLike, values: npt.ArrayLike, queries: npt.ArrayLike, beta: npt.ArrayLike, gate: Optional[npt.ArrayLike] = None) -> Array:
+    """The (gated) delta rule: S_t = α_t S_{t−1}(I − β_t k_t k_tᵀ) + β_t v_t k_tᵀ, o_t = S_t q_t,
+    S_0 = 0 (α ≡ 1, DeltaNet, when `gate` is None).
+
+    keys, queries: (T, d_k); values: (T, d_v); beta, gate: (T,). Returns o (T, d_v)."""
+    k = np.asarray(keys, dtype=float)
+    v = np.asarray(values, dtype=float)
+    if k.ndim != 2 or v.ndim != 2 or v.shape[0] != k.shape[0]:
+        raise ValueError("keys: (T, d_k) and values: (T, d_v)")
+    t, dk = k.shape
+    dv = v.shape[1]
+    g = [1.0] * t if gate is None else _flat(gate, (t,), "gate")
+    o = _ssmcheck.delta_net_outputs(_floats(k.ravel()), _floats(v.ravel()), _flat(queries, (t, dk), "queries"), dk, dv, _flat(beta, (t,), "beta"), g)
+    return np.asarray(o, dtype=float).reshape(t, dv)

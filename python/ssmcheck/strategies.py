@@ -99,3 +99,47 @@ def interaction_model(h: int) -> Spec:
 def mqar(keys: int, values: int, length: int) -> Spec:
     """An MQAR sequence: {'spec', 'tokens', 'targets'} (as `models.mqar_instance` gives)."""
     return _spec("mqar", keys=int(keys), values=int(values), len=int(length))
+
+
+def integer(lo: int, hi: int) -> Spec:
+    """An integer in [lo, hi] (a Python int), shrinking toward the end nearest 0."""
+    return _spec("integer", lo=int(lo), hi=int(hi))
+
+
+#: The strategies that draw one number, which `vec_of` and `matrix_of` take for their entries.
+SCALARS = ("real", "log_uniform", "edge_biased", "grid", "integer")
+
+
+def _scalar(elem: Spec) -> Spec:
+    if not isinstance(elem, dict) or elem.get("kind") not in SCALARS:
+        raise ValueError(f"elem: a scalar strategy ({', '.join(SCALARS)}), not {elem!r}")
+    return elem
+
+
+def vec_of(min_len: int, max_len: int, elem: Spec) -> Spec:
+    """A vector whose length is drawn from [min_len, max_len], entries from the scalar strategy
+    `elem` (real, log_uniform, edge_biased, grid, integer); shrinking shortens it first."""
+    return _spec("vec_of", min_len=int(min_len), max_len=int(max_len), elem=_scalar(elem))
+
+
+def matrix_of(min_rows: int, max_rows: int, min_cols: int, max_cols: int, elem: Spec) -> Spec:
+    """A matrix whose shape is drawn (rows in [min_rows, max_rows], columns in [min_cols,
+    max_cols], at least 1 each), entries from the scalar strategy `elem`; shrinking reduces the
+    rows, then the columns, keeping the entries it shows, then the entries."""
+    return _spec("matrix_of", min_rows=int(min_rows), max_rows=int(max_rows), min_cols=int(min_cols), max_cols=int(max_cols), elem=_scalar(elem))
+
+
+def unit_vector(n: int) -> Spec:
+    """A unit vector in R^n (a normalised draw; e_1 where the draw is 0)."""
+    return _spec("unit_vector", n=int(n))
+
+
+def positive_vec(n: int, lo: float, hi: float) -> Spec:
+    """n positive values, log-uniform in [lo, hi]."""
+    return _spec("positive_vec", n=int(n), lo=float(lo), hi=float(hi))
+
+
+def disc_eigenvalues(n: int, r_max: float, conjugate_pairs: bool = False) -> Spec:
+    """n complex numbers in the disc |z| ≤ r_max (moduli biased to r_max), as an (n, 2) array of
+    (real, imaginary) parts; with `conjugate_pairs`, as z, z̄ pairs (the last real for odd n)."""
+    return _spec("disc_eigenvalues", n=int(n), r_max=float(r_max), conjugate_pairs=bool(conjugate_pairs))

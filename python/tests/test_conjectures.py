@@ -161,3 +161,66 @@ def test_the_rounding_bounds_are_the_engines() -> None:
     assert ssmcheck.rounding.underflow(3) == 3 * 5e-324
     with pytest.raises(ValueError):
         ssmcheck.rounding.gamma(2 ** 53)
+
+
+def test_integer_and_drawn_size_strategies_shrink_their_size_first() -> None:
+    @ssmcheck.conjecture(v=st.vec_of(0, 20, st.grid(0.0, 9.0, 1.0)), expect="refuted")
+    def short_or_small(v: Array) -> Relation:
+        """No vector of length ≥ 4 has an entry ≥ 7 (false)."""
+        return ssmcheck.le(float(len(v) >= 4 and np.max(v) >= 7.0), 0.0)
+
+    @ssmcheck.conjecture(m=st.matrix_of(1, 8, 1, 6, st.integer(0, 9)), expect="refuted")
+    def narrow_or_small(m: Array) -> Relation:
+        """No matrix of at least 3 rows and 2 columns has an entry ≥ 5 (false)."""
+        return ssmcheck.le(float(m.shape[0] >= 3 and m.shape[1] >= 2 and np.max(m) >= 5), 0.0)
+
+    (r,) = ssmcheck.check(short_or_small, budget="quick")
+    assert r.verdict == "refuted" and r.counterexample is not None
+    v = r.counterexample["v"]
+    assert len(v) == 4 and sorted(v) == [0.0, 0.0, 0.0, 7.0], v
+    (r,) = ssmcheck.check(narrow_or_small, budget="quick")
+    assert r.verdict == "refuted" and r.counterexample is not None
+    m = np.asarray(r.counterexample["m"])
+    assert m.shape == (3, 2) and sorted(m.ravel().tolist()) == [0, 0, 0, 0, 0, 5], m
+
+    seen: List[Any] = []
+
+    @ssmcheck.conjecture(k=st.integer(-3, 40), u=st.unit_vector(4), z=st.disc_eigenvalues(5, 0.9, conjugate_pairs=True), p=st.positive_vec(3, 1e-3, 1.0),
+                         expect="holds")
+    def drawn_where_they_should_be(k: int, u: Array, z: Array, p: Array) -> Relation:
+        """Integers arrive as ints in range, unit vectors have norm 1, disc eigenvalues lie in the disc in conjugate pairs, positive vectors are positive."""
+        seen.append(k)
+        ok = isinstance(k, int) and -3 <= k <= 40 and abs(float(np.linalg.norm(u)) - 1.0) < 1e-15 and z.shape == (5, 2)
+        ok = ok and bool(np.all(np.hypot(z[:, 0], z[:, 1]) <= 0.9 * (1 + 1e-15))) and z[1, 1] == -z[0, 1] and z[4, 1] == 0.0 and bool(np.all(p > 0))
+        return ssmcheck.le(0.0 if ok else 1.0, 0.0)
+
+    (r,) = ssmcheck.check(drawn_where_they_should_be, budget="quick")
+    assert r.verdict == "holds" and r.agrees and len(set(seen)) > 20
+    with pytest.raises(ValueError, match="scalar strategy"):
+        st.vec_of(1, 3, st.unit_vector(2))
+
+
+@ssmcheck.conjecture(k=st.integer(0, 240), given_exact=("k ≡ 0 (mod 4)", lambda k: k % 4 == 0), expect="refuted")
+def quarter_square_below_three_at_whole_times(k: int) -> Relation:
+    """If k ≡ 0 (mod 4), (k/4)² ≤ 3 (false at k = 8: the hypothesis is decided exactly, the sides exact)."""
+    x = k / 4
+    return ssmcheck.le(ssmcheck.enclosure(x * x, x * x), ssmcheck.enclosure(3.0, 3.0))
+
+
+def test_an_exact_or_enclosed_hypothesis_is_certified_and_a_float_one_is_not() -> None:
+    (r,) = ssmcheck.check(quarter_square_below_three_at_whole_times, budget="quick")
+    assert r.verdict == "refuted" and r.certificate is not None and r.certificate["status"] == "certified", r.certificate
+
+    def conclusion(x: float) -> Relation:
+        """If x ≥ 2, x² ≤ 3 (false)."""
+        return ssmcheck.le(ssmcheck.enclosure(x * x, x * x), ssmcheck.enclosure(3.0, 3.0))
+
+    enclosed = ssmcheck.conjecture(id="user.enclosed_hypothesis", x=st.grid(0.0, 4.0, 1 / 64), given=("x ≥ 2", lambda x: x - 2.0),
+                                   certify_given=lambda x: ssmcheck.le(ssmcheck.enclosure(2.0, 2.0), ssmcheck.enclosure(x, x)))(conclusion)
+    floating = ssmcheck.conjecture(id="user.float_hypothesis", x=st.grid(0.0, 4.0, 1 / 64), given=("x ≥ 2", lambda x: x - 2.0))(conclusion)
+    (r,) = ssmcheck.check(enclosed, budget="quick")
+    assert r.verdict == "refuted" and r.certificate is not None and r.certificate["status"] == "certified", r.certificate
+    (r,) = ssmcheck.check(floating, budget="quick")
+    assert r.verdict == "refuted" and r.certificate is not None and r.certificate["status"] == "not_certified"
+    with pytest.raises(ValueError, match="given_exact"):
+        ssmcheck.conjecture(id="user.two_hypotheses", x=st.real(0.0, 1.0), given=("a", lambda x: 1.0), given_exact=("b", lambda x: True))(conclusion)

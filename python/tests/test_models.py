@@ -116,3 +116,75 @@ def test_the_copy_construction_copies_exactly() -> None:
     assert not np.array_equal(out["ssm"], x[shifted])
     with pytest.raises(ValueError, match="after position"):
         models.copy_theorem2(x[:3], [0, 2, 1])
+
+
+def test_ssd_head_forms_agree_with_a_numpy_recurrence() -> None:
+    rng = np.random.default_rng(5)
+    L, P, N = 11, 2, 3
+    x, B, C = rng.normal(size=(L, P)), rng.normal(size=(L, N)), rng.normal(size=(L, N))
+    a = -np.exp(rng.normal(size=L) - 1)
+    state, ref = np.zeros((N, P)), np.zeros((L, P))
+    for t in range(L):
+        state = np.exp(a[t]) * state + np.outer(B[t], x[t])
+        ref[t] = state.T @ C[t]
+    scale = np.abs(ref).max()
+    for form, chunk in [("scan", 1), ("matrix", 1), ("chunked", 1), ("chunked", 4), ("chunked", 20)]:
+        assert np.allclose(models.ssd_head(x, a, B, C, form, chunk), ref, rtol=0, atol=1e-12 * scale), (form, chunk)
+    M = models.ssd_matrix(a, B, C)
+    assert np.allclose(M @ x, ref, rtol=0, atol=1e-12 * scale) and M[2, 5] == 0.0
+    with pytest.raises(ValueError, match="form 'fast'"):
+        models.ssd_head(x, a, B, C, "fast")
+
+
+def test_lru_is_the_normalised_complex_recurrence() -> None:
+    rng = np.random.default_rng(6)
+    T, H, N = 9, 2, 3
+    x = rng.normal(size=(T, H))
+    nu, theta = np.log(-0.5 * np.log(rng.uniform(0.2, 0.9, size=N))), np.log(rng.uniform(0.1, 3.0, size=N))
+    B = rng.normal(size=(N, H)) + 1j * rng.normal(size=(N, H))
+    C = rng.normal(size=(H, N)) + 1j * rng.normal(size=(H, N))
+    D = rng.normal(size=H)
+    lam = np.exp(-np.exp(nu) + 1j * np.exp(theta))
+    gamma = np.sqrt(1 - np.abs(lam) ** 2)
+    h, ref = np.zeros(N, dtype=complex), np.zeros((T, H))
+    for t in range(T):
+        h = lam * h + gamma * (B @ x[t])
+        ref[t] = (C @ h).real + D * x[t]
+    assert np.allclose(models.lru(x, nu, theta, B, C, D), ref, rtol=1e-12, atol=1e-12)
+    unnormalised = models.lru(x, nu, theta, B, C, D, gamma_log=np.zeros(N))
+    assert not np.allclose(unnormalised, ref, rtol=1e-6)
+
+
+def test_dplr_kernels_agree_with_numpy_linear_algebra() -> None:
+    lam = models.s4d_lambda("inv", 8)
+    assert np.allclose(lam.imag, 8 / np.pi * (8 / (2 * np.arange(4) + 1) - 1)) and np.all(lam.real == -0.5)
+    assert np.allclose(models.s4d_lambda("lin", 8).imag, np.pi * np.arange(4))
+    rng = np.random.default_rng(7)
+    P = rng.normal(size=(4, 1)) + 1j * rng.normal(size=(4, 1))
+    B, C = rng.normal(size=4) + 0j, rng.normal(size=4) + 1j * rng.normal(size=4)
+    A = np.diag(lam) - P @ P.conj().T
+    d = 0.1
+    inv = np.linalg.inv(np.eye(4) - d / 2 * A)
+    Ab, Bb = inv @ (np.eye(4) + d / 2 * A), inv @ (d * B)
+    ref = np.array([C @ np.linalg.matrix_power(Ab, k) @ Bb for k in range(12)])
+    assert np.allclose(models.dplr_kernel(lam, B, C, d, 12, P=P), ref, rtol=1e-12, atol=1e-13)
+    zoh = models.dplr_kernel(lam, B, C, d, 12, rule="zoh")
+    e = np.exp(d * lam)
+    assert np.allclose(zoh, [np.sum(C * e ** k * (e - 1) / lam * B) for k in range(12)], rtol=1e-12, atol=1e-13)
+    with pytest.raises(ValueError, match="ZOH"):
+        models.dplr_kernel(lam, B, C, d, 12, P=P, rule="zoh")
+
+
+def test_the_delta_rule_is_its_matrix_recurrence() -> None:
+    rng = np.random.default_rng(8)
+    T, dk, dv = 7, 4, 3
+    k = rng.normal(size=(T, dk))
+    k /= np.linalg.norm(k, axis=1, keepdims=True)
+    v, q = rng.normal(size=(T, dv)), rng.normal(size=(T, dk))
+    beta, gate = rng.uniform(size=T), rng.uniform(0.5, 1.0, size=T)
+    S, ref = np.zeros((dv, dk)), np.zeros((T, dv))
+    for t in range(T):
+        S = gate[t] * S @ (np.eye(dk) - beta[t] * np.outer(k[t], k[t])) + beta[t] * np.outer(v[t], k[t])
+        ref[t] = S @ q[t]
+    assert np.allclose(models.delta_net(k, v, q, beta, gate), ref, rtol=1e-12, atol=1e-13)
+    assert not np.allclose(models.delta_net(k, v, q, beta), ref, rtol=1e-6)

@@ -36,7 +36,7 @@ pub fn disc_eigenvalues(n: usize, r_max: f64, conjugate_pairs: bool) -> impl Str
     assert!(r_max > 0.0, "disc_eigenvalues needs r_max > 0");
     let pi = std::f64::consts::PI;
     let count = if conjugate_pairs { n.div_ceil(2) } else { n };
-    let phase = if conjugate_pairs { real(0.0, pi).boxed() } else { real(-pi, pi).boxed() };
+    let phase = if conjugate_pairs { real(0.0, pi).sboxed() } else { real(-pi, pi).sboxed() };
     vec((edge_biased(0.0, r_max), phase), count).prop_map(move |polar| {
         let mut out = Vec::with_capacity(n);
         for (k, &(r, theta)) in polar.iter().enumerate() {
