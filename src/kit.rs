@@ -22,6 +22,8 @@
 //!   rank 100; a lower end near the top unless the top two singular values nearly tie).
 //!   Every model written over [`Real`] (the S6 and S4D recurrences, [`softplus`], [`softplus_inv`])
 //!   runs on intervals as it runs on `f64`.
+//! - [`expm_complex`]: e^A of a complex matrix, enclosed through its real 2n × 2n form (the
+//!   accuracy of [`expm`] below at twice the norm).
 //! - [`expm`]: e^A, entrywise enclosures (Taylor with remainder after scaling, interval
 //!   squarings): relative width about 2ˢ·n·u with s = ⌈log₂ 2‖A‖∞⌉, ~10⁻¹³ at ‖A‖ = 100.
 //! - [`logsumexp`]: log Σ e^{vᵢ}, without overflow; [`matmul`]: products of enclosed matrices.
@@ -85,6 +87,7 @@
 pub use crate::estimate::lambda_top;
 pub use crate::math::eigen::{spectral_abscissa, spectral_radius, EigenvalueEnclosure};
 pub use crate::math::exact;
+pub use crate::math::complex::expm_complex;
 pub use crate::math::field::{inverse, solve, solve_enclosed};
 pub use crate::math::interval::{expm, logsumexp, matmul, spectral_norm, PI};
 pub use crate::math::linalg;
