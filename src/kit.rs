@@ -85,9 +85,9 @@
 //! `strategy::one_hot`), [`EULER_GAMMA`].
 
 pub use crate::estimate::lambda_top;
+pub use crate::math::complex::expm_complex;
 pub use crate::math::eigen::{spectral_abscissa, spectral_radius, EigenvalueEnclosure};
 pub use crate::math::exact;
-pub use crate::math::complex::expm_complex;
 pub use crate::math::field::{inverse, solve, solve_enclosed};
 pub use crate::math::interval::{expm, logsumexp, matmul, spectral_norm, PI};
 pub use crate::math::linalg;

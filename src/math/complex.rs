@@ -283,7 +283,8 @@ mod tests {
         let na = DMatrix::from_fn(3, 3, |i, j| NComplex::new(a[i][j].re, a[i][j].im));
         let want = na.clone().exp();
         let slack = 1e-13 * want.iter().map(|z| z.norm()).fold(0.0, f64::max);
-        let near = |e: ComplexInterval, w: NComplex<f64>| (e.re.lo - slack..=e.re.hi + slack).contains(&w.re) && (e.im.lo - slack..=e.im.hi + slack).contains(&w.im);
+        let near =
+            |e: ComplexInterval, w: NComplex<f64>| (e.re.lo - slack..=e.re.hi + slack).contains(&w.re) && (e.im.lo - slack..=e.im.hi + slack).contains(&w.im);
         for i in 0..3 {
             for j in 0..3 {
                 assert!(near(e[i][j], want[(i, j)]) && e[i][j].re.width() < 1e-13, "e^A[{i}][{j}] = {:?} vs {}", e[i][j], want[(i, j)]);
