@@ -162,3 +162,32 @@ pub fn spectral_norm(rows: Vec<Vec<f64>>) -> PyResult<Interval> {
     }
     Ok(Interval(ssmcheck::kit::spectral_norm(&rows)))
 }
+
+/// An enclosure of the solution of `A x = b` (entries taken as exact), by interval Gaussian
+/// elimination (`kit::solve_enclosed`); a ValueError when a pivot's enclosure holds 0.
+#[pyfunction]
+pub fn solve_enclosed(rows: Vec<Vec<f64>>, b: Vec<f64>) -> PyResult<Vec<Interval>> {
+    let n = rows.len();
+    if rows.iter().any(|r| r.len() != n) || b.len() != n {
+        return Err(crate::value_error(format!("solve_enclosed: a square A ({n} rows) and b of {n} entries")));
+    }
+    let x = ssmcheck::kit::solve_enclosed(&rows, &b).ok_or_else(|| crate::value_error("solve_enclosed: A may be singular (a pivot's enclosure holds 0)"))?;
+    Ok(x.into_iter().map(Interval).collect())
+}
+
+/// A matrix of enclosures, by rows.
+type IntervalRows = Vec<Vec<Interval>>;
+
+/// e^A of a complex matrix given by its real and imaginary parts (rows), enclosed
+/// (`kit::expm_complex`): the real parts' and imaginary parts' enclosures, by rows.
+#[pyfunction]
+pub fn expm_complex(re: Vec<Vec<f64>>, im: Vec<Vec<f64>>) -> PyResult<(IntervalRows, IntervalRows)> {
+    let n = re.len();
+    if im.len() != n || re.iter().chain(&im).any(|r| r.len() != n) {
+        return Err(crate::value_error(format!("expm_complex: square real and imaginary parts of the same size ({n})")));
+    }
+    let a: Vec<Vec<ssmcheck::math::Complex<f64>>> =
+        re.iter().zip(&im).map(|(r, i)| r.iter().zip(i).map(|(&x, &y)| ssmcheck::math::Complex::new(x, y)).collect()).collect();
+    let e = ssmcheck::kit::expm_complex(&a);
+    Ok((e.iter().map(|r| r.iter().map(|z| Interval(z.re)).collect()).collect(), e.iter().map(|r| r.iter().map(|z| Interval(z.im)).collect()).collect()))
+}

@@ -44,5 +44,7 @@ fn _ssmcheck(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(rounding::rounding_bounds, m)?)?;
     m.add_class::<interval::Interval>()?;
     m.add_function(wrap_pyfunction!(interval::spectral_norm, m)?)?;
+    m.add_function(wrap_pyfunction!(interval::solve_enclosed, m)?)?;
+    m.add_function(wrap_pyfunction!(interval::expm_complex, m)?)?;
     Ok(())
 }

@@ -37,11 +37,17 @@ __version__ = _ssmcheck.__version__
 Interval = _ssmcheck.Interval
 #: ‖A‖₂ of a matrix given by its rows, enclosed (`kit::spectral_norm`): an `Interval`.
 spectral_norm = _ssmcheck.spectral_norm
+#: The solution of A x = b (rows of A, b; entries exact) enclosed by interval Gaussian elimination
+#: (`kit::solve_enclosed`): a list of `Interval`s; ValueError when A may be singular.
+solve_enclosed = _ssmcheck.solve_enclosed
+#: e^A of a complex matrix (real parts' rows, imaginary parts' rows) enclosed (`kit::expm_complex`):
+#: (real parts, imaginary parts) as rows of `Interval`s.
+expm_complex = _ssmcheck.expm_complex
 
 __all__ = [
     "ClaimResult", "Conjecture", "ConjectureError", "Interval", "Results", "Violation", "check", "claims", "close", "conjecture",
     "enclosure", "explain", "ge_by", "gt", "le", "le_by", "load", "lt", "models", "positive", "registered", "reject",
-    "relations", "replay", "report", "rounding", "spectral_norm", "strategies",
+    "relations", "replay", "report", "rounding", "solve_enclosed", "spectral_norm", "strategies", "expm_complex",
 ]
 
 

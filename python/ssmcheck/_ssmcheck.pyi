@@ -120,3 +120,10 @@ class Interval:
 
 def spectral_norm(rows: Sequence[Sequence[float]]) -> Interval:
     """‖A‖₂ of a matrix given by its rows, enclosed."""
+
+
+def solve_enclosed(rows: Sequence[Sequence[float]], b: Sequence[float]) -> list[Interval]:
+    """The solution of A x = b enclosed (interval Gaussian elimination)."""
+
+def expm_complex(re: Sequence[Sequence[float]], im: Sequence[Sequence[float]]) -> tuple[list[list[Interval]], list[list[Interval]]]:
+    """e^A of a complex matrix enclosed: (real parts, imaginary parts)."""

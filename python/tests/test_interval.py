@@ -75,3 +75,26 @@ def test_the_spectral_norm_encloses_numpys_largest_singular_value() -> None:
         assert got.lo <= sigma * (1 + 1e-13) and sigma * (1 - 1e-13) <= got.hi and got.width() <= 1e-3 * sigma, (shape, got, sigma)
     with pytest.raises(ValueError, match="differ in length"):
         ssmcheck.spectral_norm([[1.0, 2.0], [3.0]])
+
+
+def test_the_linear_solve_and_the_complex_exponential_are_enclosed() -> None:
+    rng = np.random.default_rng(9)
+    a = rng.normal(size=(5, 5)) + 4 * np.eye(5)
+    b = rng.normal(size=5)
+    x = ssmcheck.solve_enclosed(a.tolist(), b.tolist())
+    want = np.linalg.solve(a, b)
+    # numpy's LU is within ~n·κ·u of the exact solution; the enclosure holds the exact one.
+    assert all(abs(xi.lo - w) < 1e-12 and abs(xi.hi - w) < 1e-12 for xi, w in zip(x, want))
+    moved = ssmcheck.solve_enclosed(a.tolist(), (b + 1e-9).tolist())
+    assert any(not (m.lo <= w <= m.hi) for m, w in zip(moved, want))
+    with pytest.raises(ValueError, match="singular"):
+        ssmcheck.solve_enclosed([[1.0, 2.0], [2.0, 4.0]], [1.0, 1.0])
+    z = rng.normal(size=(3, 3)) + 1j * rng.normal(size=(3, 3))
+    re, im = ssmcheck.expm_complex(z.real.tolist(), z.imag.tolist())
+    w, v = np.linalg.eig(z)
+    e = v @ np.diag(np.exp(w)) @ np.linalg.inv(v)
+    slack = 1e-12 * np.abs(e).max()
+    for i in range(3):
+        for j in range(3):
+            assert re[i][j].lo - slack <= e[i, j].real <= re[i][j].hi + slack
+            assert im[i][j].lo - slack <= e[i, j].imag <= im[i][j].hi + slack
