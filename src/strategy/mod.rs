@@ -18,12 +18,12 @@
 //! | codes | [`rademacher`], [`one_hot`] |
 //! | tasks | [`mqar`] |
 //! | drawn sizes (shrinking the size first) | [`vec_of`], [`matrix_of`] |
-//! | the field's models | [`unit_vector`], [`positive_vec`], [`disc_eigenvalues`] |
+//! | the field's models | [`standard_normal`], [`unit_vector`], [`positive_vec`], [`disc_eigenvalues`] |
 
 mod field;
 mod sized;
 
-pub use field::{disc_eigenvalues, positive_vec, unit_vector};
+pub use field::{disc_eigenvalues, positive_vec, standard_normal, unit_vector};
 pub use sized::{matrix_of, vec_of, MatrixOf, MatrixTree};
 
 use crate::math::linalg::{mat_from_rows, mat_to_rows, spectral_abscissa, Mat};

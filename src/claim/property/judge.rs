@@ -190,6 +190,9 @@ impl Judge {
         };
         if let Some(found) = worst {
             let (phase, at) = (found.phase, found.at);
+            // The search's effort: evaluations up to the refuting one, the random phase's
+            // included when the search found it.
+            let found_after = if phase == Phase::Random { at } else { t.cases + at };
             let seen = (found.eval.margin(), self.counterexample(&found.value)?, self.refuted_relation(&found.value, &found.eval));
             let (value, eval, steps) = self.shrink(ctx, found, worst_tree);
             let figures = self.illustrate.as_ref().map(|f| f(&value)).unwrap_or_default();
@@ -204,7 +207,7 @@ impl Judge {
             };
             let summary = format!("{how}; {what}, shrunk in {steps} steps to margin {margin:.3e}");
             let verdict = Verdict::Refuted { counterexample: self.counterexample(&value)?, violation, margin, summary };
-            let mut out = base(verdict, Some(margin)).detail("shrink_steps", steps).detail("found_by", phase.name()).figures(figures);
+            let mut out = base(verdict, Some(margin)).detail("shrink_steps", steps).detail("found_by", phase.name()).detail("found_after", found_after).figures(figures);
             out.most_violating = most_violating;
             return Ok(out);
         }
