@@ -51,6 +51,7 @@ fn strategy_of(spec: &Bound<'_, PyDict>) -> PyResult<SBoxedStrategy<Value>> {
     let kind: String = spec.get_item("kind")?.ok_or_else(|| value_error("strategy without 'kind'"))?.extract()?;
     Ok(match kind.as_str() {
         "real" => strategy::real(f("lo")?, f("hi")?).prop_map(Value::Number).sboxed(),
+        "standard_normal" => strategy::standard_normal().prop_map(Value::Number).sboxed(),
         "log_uniform" => strategy::log_uniform(f("lo")?, f("hi")?).prop_map(Value::Number).sboxed(),
         "edge_biased" => strategy::edge_biased(f("lo")?, f("hi")?).prop_map(Value::Number).sboxed(),
         "grid" => strategy::grid(f("lo")?, f("hi")?, f("step")?).prop_map(Value::Number).sboxed(),
@@ -106,8 +107,8 @@ fn scalar_of(spec: &Bound<'_, PyDict>) -> PyResult<SBoxedStrategy<f64>> {
     let elem = spec.get_item("elem")?.ok_or_else(|| value_error("vec_of / matrix_of without 'elem'"))?;
     let elem = elem.cast::<PyDict>().map_err(|_| value_error("elem: a strategy of ssmcheck.strategies"))?;
     let kind: String = elem.get_item("kind")?.ok_or_else(|| value_error("elem without 'kind'"))?.extract()?;
-    if !["real", "log_uniform", "edge_biased", "grid", "integer"].contains(&kind.as_str()) {
-        return Err(value_error(format!("elem: a scalar strategy (real, log_uniform, edge_biased, grid, integer), not '{kind}'")));
+    if !["real", "standard_normal", "log_uniform", "edge_biased", "grid", "integer"].contains(&kind.as_str()) {
+        return Err(value_error(format!("elem: a scalar strategy (real, standard_normal, log_uniform, edge_biased, grid, integer), not '{kind}'")));
     }
     Ok(strategy_of(elem)?
         .prop_map(|v| match v {

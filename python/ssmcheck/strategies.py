@@ -20,6 +20,12 @@ def real(lo: float, hi: float) -> Spec:
     return _spec("real", lo=float(lo), hi=float(hi))
 
 
+def standard_normal() -> Spec:
+    """A standard normal value (the inverse normal CDF of a grid of 2^21 + 1 probabilities, so
+    within ±5.035), shrinking toward 0."""
+    return _spec("standard_normal")
+
+
 def log_uniform(lo: float, hi: float) -> Spec:
     """A positive real, uniform in log between lo > 0 and hi."""
     return _spec("log_uniform", lo=float(lo), hi=float(hi))
@@ -107,7 +113,7 @@ def integer(lo: int, hi: int) -> Spec:
 
 
 #: The strategies that draw one number, which `vec_of` and `matrix_of` take for their entries.
-SCALARS = ("real", "log_uniform", "edge_biased", "grid", "integer")
+SCALARS = ("real", "standard_normal", "log_uniform", "edge_biased", "grid", "integer")
 
 
 def _scalar(elem: Spec) -> Spec:
@@ -118,7 +124,8 @@ def _scalar(elem: Spec) -> Spec:
 
 def vec_of(min_len: int, max_len: int, elem: Spec) -> Spec:
     """A vector whose length is drawn from [min_len, max_len], entries from the scalar strategy
-    `elem` (real, log_uniform, edge_biased, grid, integer); shrinking shortens it first."""
+    `elem` (real, standard_normal, log_uniform, edge_biased, grid, integer); shrinking shortens
+    it first."""
     return _spec("vec_of", min_len=int(min_len), max_len=int(max_len), elem=_scalar(elem))
 
 
@@ -130,7 +137,8 @@ def matrix_of(min_rows: int, max_rows: int, min_cols: int, max_cols: int, elem: 
 
 
 def unit_vector(n: int) -> Spec:
-    """A unit vector in R^n (a normalised draw; e_1 where the draw is 0)."""
+    """A unit vector in R^n, uniform on the sphere (n standard normals normalised; e_1 where
+    the draw is 0)."""
     return _spec("unit_vector", n=int(n))
 
 

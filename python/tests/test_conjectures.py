@@ -196,6 +196,19 @@ def test_integer_and_drawn_size_strategies_shrink_their_size_first() -> None:
 
     (r,) = ssmcheck.check(drawn_where_they_should_be, budget="quick")
     assert r.verdict == "holds" and r.agrees and len(set(seen)) > 20
+
+    normals: List[float] = []
+
+    @ssmcheck.conjecture(x=st.standard_normal(), v=st.vec_of(2, 5, st.standard_normal()), expect="holds")
+    def normals_within_their_grid(x: float, v: Array) -> Relation:
+        """Standard normals lie within the grid's ±5.035, alone and as vector entries."""
+        normals.append(x)
+        return ssmcheck.le(max(abs(x), float(np.max(np.abs(v)))), 5.04)
+
+    (r,) = ssmcheck.check(normals_within_their_grid, budget="quick")
+    assert r.verdict == "holds" and r.agrees
+    # 200 draws: the fraction below 1 is Φ(1) = 0.841 within 5 SE (0.13).
+    assert abs(np.mean(np.asarray(normals) < 1.0) - 0.841) < 0.13 and min(normals) < 0 < max(normals)
     with pytest.raises(ValueError, match="scalar strategy"):
         st.vec_of(1, 3, st.unit_vector(2))
 

@@ -320,6 +320,25 @@ impl Comparison {
     pub fn refutes(&self) -> bool {
         refutes(self.standing(), self.relation, self.band, self.enclosure.as_ref())
     }
+    /// What the margin's f64 subtraction of the sides drops: the low part of the exact gap
+    /// (`rhs − lhs` for `≤`, `<` and within, `lhs − rhs` for `≥`, `>`), by TwoSum, so the exact
+    /// gap is the rounded one plus this. Where one side is a constant and the other varies far
+    /// below its ulp (a gate σ(β(L − c)) ≈ 10⁻³⁰ against ½), the margins are equal and this still
+    /// orders the instances: the search breaks ties by it. 0 for an infinite side.
+    pub fn residual(&self) -> f64 {
+        let (a, b) = match self.relation {
+            Relation::AtLeast | Relation::Above => (self.lhs, -self.rhs),
+            _ => (self.rhs, -self.lhs),
+        };
+        let s = a + b;
+        let bb = s - a;
+        let lo = (a - (s - bb)) + (b - bb);
+        if lo.is_finite() {
+            lo
+        } else {
+            0.0
+        }
+    }
     /// The record of this comparison with its sides named.
     pub fn named(&self, lhs_is: &str, rhs_is: &str) -> Violation {
         Violation {
@@ -452,6 +471,21 @@ fn is_zero(x: &f64) -> bool {
 mod tests {
     use super::*;
     use crate::claim::{Scale, Tolerance};
+
+    /// The residual is the exact gap's low part: a gate of 10⁻³⁰ against ½ has the same margin
+    /// as one of 10⁻⁴⁰, and residuals −10⁻³⁰ and −10⁻⁴⁰ that order them (for `≥` the sign turns);
+    /// an exactly computed gap leaves 0, and so does an infinite side.
+    #[test]
+    fn the_residual_keeps_what_the_margin_rounds_away() {
+        let le = |lhs: f64| Comparison::linear(lhs, 0.5, Relation::AtMost, Scale(1.0), Tolerance::NONE);
+        let (a, b) = (le(1e-30), le(1e-40));
+        assert_eq!(a.margin, b.margin);
+        assert_eq!((a.residual(), b.residual()), (-1e-30, -1e-40));
+        let ge = Comparison::linear(0.5, 1e-30, Relation::AtLeast, Scale(1.0), Tolerance::NONE);
+        assert_eq!(ge.residual(), -1e-30);
+        assert_eq!(le(0.25).residual(), 0.0);
+        assert_eq!(le(f64::INFINITY).residual(), 0.0);
+    }
 
     /// Every relation is defined wherever its sides are numbers, infinities and signed zeros
     /// included: the margin is never NaN, always finite, and its sign is the exact order.

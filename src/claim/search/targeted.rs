@@ -33,13 +33,16 @@ pub(crate) struct Found {
 }
 
 /// Orders evaluations: strict violations first (most negative margin first), then refuting
-/// ties, then the rest by margin.
-pub(crate) fn rank(e: &Eval) -> (u8, f64) {
+/// ties, then the rest by margin; equal margins by the gap's low part
+/// ([`Comparison::residual`](crate::claim::comparison::Comparison::residual)), which keeps a
+/// margin that rounding flattened (a gate far from its threshold) informative.
+pub(crate) fn rank(e: &Eval) -> (u8, f64, f64) {
     let m = e.margin().unwrap_or(f64::INFINITY);
+    let low = e.comparison().map_or(0.0, |c| c.residual());
     match e.standing() {
-        Some(Standing::Violated) => (0, m),
-        Some(Standing::Tie) if e.refutes() => (1, m),
-        _ => (2, m),
+        Some(Standing::Violated) => (0, m, low),
+        Some(Standing::Tie) if e.refutes() => (1, m, low),
+        _ => (2, m, low),
     }
 }
 
