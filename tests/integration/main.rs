@@ -24,6 +24,6 @@ mod recall_counterexamples;
 mod reference;
 mod schema;
 mod shard;
-mod thin_corners;
 mod stability_counterexamples;
+mod thin_corners;
 mod witnesses;

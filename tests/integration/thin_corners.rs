@@ -213,7 +213,8 @@ impl Plant {
             Landscape::Step => "step".to_string(),
         };
         let id = format!("bench.corner.{shape}.d{}.m{}.v{:.0e}", self.dim, self.scalars, self.volume());
-        let statement = format!("For u ∈ S^{}, θ ∈ [0, 1], s ∈ [0, 1]^{}: ⟨u, k(θ)⟩ + {}·Σ(sⱼ − 1) ≤ {} ({shape}).", self.dim - 1, self.scalars, self.slope, self.c);
+        let statement =
+            format!("For u ∈ S^{}, θ ∈ [0, 1], s ∈ [0, 1]^{}: ⟨u, k(θ)⟩ + {}·Σ(sⱼ − 1) ≤ {} ({shape}).", self.dim - 1, self.scalars, self.slope, self.c);
         Claim::conjecture(&id, Family::USER, &statement, p).source("tests/thin_corners", "benchmark", &statement)
     }
 }

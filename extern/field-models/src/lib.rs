@@ -31,13 +31,9 @@ ssmcheck::conjecture! {
 
 ssmcheck::conjecture! {
     /// LRU's ring initialisation (Orvieto et al. 2023, §3.2): λ from uniforms u₁, u₂ has r_min ≤ |λ| ≤ r_max and arg λ = max_phase·u₂, for 0 < r_min ≤ r_max < 1. Enclosed: |λ| recomputed on intervals from the drawn ν, θ.
-    #[with(family = FIELD)]
+    #[with(family = FIELD, control = ("the upper radius checked at r_min + w/2", on_ring(*u1, *u2, *r, *w, 0.5)))]
     fn lru_ring_initialisation_lies_on_the_ring(u1 in strategy::real(0.0, 1.0), u2 in strategy::real(1e-3, 1.0), r in strategy::real(0.05, 0.95), w in strategy::real(0.0, 0.04)) {
-        let (nu, theta) = Lru::ring(&[*u1], &[*u2], *r, r + w, std::f64::consts::PI);
-        let lambda = Lru::siso(vec![Interval::exact(nu[0])], vec![Interval::exact(theta[0])]).lambda()[0].abs();
-        // ν and θ are rounded once each (relative 2⁻⁵²): |λ| = e^{−e^ν} moves by e^ν·2⁻⁵² relative.
-        let slack = Interval::exact(1.0 + 4.0 * f64::EPSILON);
-        Eval::le(Interval::exact(*r), lambda * slack, Tolerance::NONE).min(Eval::le(lambda, Interval::exact(r + w) * slack, Tolerance::NONE))
+        on_ring(*u1, *u2, *r, *w, 1.0)
     }
 }
 
@@ -51,14 +47,9 @@ ssmcheck::conjecture! {
 
 ssmcheck::conjecture! {
     /// The delta rule writes exactly (Schlag et al. 2021; Yang et al. 2024): with β_t = α_t = 1 and unit keys, S_t k_t = v_t for every t ≤ 8 (d_k = 4, d_v = 3). Tolerance: a d_k-term dot product after t rank-one updates, 8·(d_k + 2t)·u·‖v‖.
-    #[with(family = FIELD)]
+    #[with(family = FIELD, control = ("a partial write, β = 0.9", recalls(k, v, 0.9)))]
     fn delta_rule_recalls_the_last_pair(k in strategy::vec_of(1..=8, strategy::unit_vector(4)), v in strategy::matrix_of(8..=8, 3..=3, strategy::real(-1.0, 1.0))) {
-        let t = k.len();
-        let s = DeltaNet::new(k.clone(), v[..t].to_vec(), k.clone(), vec![1.0; t], vec![1.0; t]).states();
-        (0..t).flat_map(|i| (0..3).map(move |j| (i, j))).map(|(i, j)| {
-            let recalled: f64 = s[i][j].iter().zip(&k[i]).map(|(a, b)| a * b).sum();
-            Eval::close((recalled - v[i][j]).abs(), Scale(1.0), Tolerance::absolute(8.0 * (4 + 2 * t) as f64 * Rounding::UNIT))
-        }).fold(Eval::Margin(1.0), Eval::min)
+        recalls(k, v, 1.0)
     }
 }
 
@@ -89,6 +80,30 @@ pub fn registry() -> Registry {
         r.add(claim);
     }
     r
+}
+
+/// r_min ≤ |λ| ≤ r_min + fraction·w for LRU's ring initialisation from u₁, u₂ with r_max =
+/// r_min + w, |λ| on intervals from the drawn ν, θ (fraction 1: the statement).
+fn on_ring(u1: f64, u2: f64, r: f64, w: f64, fraction: f64) -> Eval {
+    let (nu, theta) = Lru::ring(&[u1], &[u2], r, r + w, std::f64::consts::PI);
+    let lambda = Lru::siso(vec![Interval::exact(nu[0])], vec![Interval::exact(theta[0])]).lambda()[0].abs();
+    // ν and θ are rounded once each (relative 2⁻⁵²): |λ| = e^{−e^ν} moves by e^ν·2⁻⁵² relative.
+    let slack = Interval::exact(1.0 + 4.0 * f64::EPSILON);
+    Eval::le(Interval::exact(r), lambda * slack, Tolerance::NONE).min(Eval::le(lambda, Interval::exact(r + fraction * w) * slack, Tolerance::NONE))
+}
+
+/// S_t k_t = v_t for every t of the delta rule with α = 1 and write strength β (β = 1: the
+/// statement), within 8·(d_k + 2t)·u.
+fn recalls(k: &[Vec<f64>], v: &[Vec<f64>], beta: f64) -> Eval {
+    let t = k.len();
+    let s = DeltaNet::new(k.to_vec(), v[..t].to_vec(), k.to_vec(), vec![beta; t], vec![1.0; t]).states();
+    (0..t)
+        .flat_map(|i| (0..3).map(move |j| (i, j)))
+        .map(|(i, j)| {
+            let recalled: f64 = s[i][j].iter().zip(&k[i]).map(|(a, b)| a * b).sum();
+            Eval::close((recalled - v[i][j]).abs(), Scale(1.0), Tolerance::absolute(8.0 * (4 + 2 * t) as f64 * Rounding::UNIT))
+        })
+        .fold(Eval::Margin(1.0), Eval::min)
 }
 
 /// |M[t][s]| ≤ factor·|C_t·B_s| for every s ≤ t of the SSD head with B = rows 0–9 of `bc`, C =

@@ -207,7 +207,8 @@ impl Judge {
             };
             let summary = format!("{how}; {what}, shrunk in {steps} steps to margin {margin:.3e}");
             let verdict = Verdict::Refuted { counterexample: self.counterexample(&value)?, violation, margin, summary };
-            let mut out = base(verdict, Some(margin)).detail("shrink_steps", steps).detail("found_by", phase.name()).detail("found_after", found_after).figures(figures);
+            let mut out =
+                base(verdict, Some(margin)).detail("shrink_steps", steps).detail("found_by", phase.name()).detail("found_after", found_after).figures(figures);
             out.most_violating = most_violating;
             return Ok(out);
         }
