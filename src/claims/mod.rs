@@ -1,4 +1,7 @@
-//! The claim families. Each module registers its claims; `register_all` lists the families.
+//! The claim families. Each family's module exports its `FAMILY` constant and its `register`
+//! function, nothing else: the models, tasks and constructions its claims judge live in
+//! [`crate::model`], [`crate::tasks`] and [`crate::constructions`], where a user's conjecture and
+//! the Python bindings reach them; [`registry`] and [`register_all`] list every family.
 
 use crate::claim::Registry;
 use crate::error::Result;

@@ -5,7 +5,6 @@
 
 use crate::common::assert_counterexamples_recompute;
 use serde_json::Value;
-use ssmcheck::claims::recall::jl::jl_dimension;
 use ssmcheck::mc::{Stream, StreamKey};
 use ssmcheck::tasks::mqar::Token;
 
@@ -79,7 +78,7 @@ fn thm2_reduced_printed(cx: &Value) -> bool {
     let codes = serde_json::from_value::<ssmcheck::strategy::SignCodes>(cx["value_codes"].clone()).unwrap().entries();
     let (values, p) = (u(cx, "values"), codes[0].len());
     assert_eq!(codes.len(), values);
-    assert_eq!(p, jl_dimension(values, 0.5, 0.5, 1.0), "the printed width p = ⌈16 ln(2|V|)⌉");
+    assert_eq!(p, (16.0 * (2.0 * values as f64).ln()).ceil() as usize, "the printed width p = ⌈16 ln(2|V|)⌉");
     let (kappa, d) = (u(cx, "keys"), u(cx, "keys") + p);
     let (k, beta, c0, c1, b) = (10.0, 2.0, 1.0, 10.0, 3.0);
     let embed = |tok: Token| -> Vec<f64> {

@@ -5,8 +5,6 @@
 
 use crate::common::assert_counterexamples_recompute;
 use serde_json::Value;
-use ssmcheck::claim::Budget;
-use ssmcheck::mc::CpuBackend;
 
 fn f(v: &Value) -> f64 {
     v.as_f64().unwrap()
@@ -137,18 +135,4 @@ fn the_independent_checks_accept_true_instances() {
     // The exact binomial bound agrees with the suite's Clopper–Pearson.
     let cp = ssmcheck::stats::clopper_pearson(5, 20, 0.95);
     assert!((exact_lower(20, 5, 0.025) - cp.lo).abs() < 1e-6);
-}
-
-#[test]
-fn the_as_check_refutes_the_papers_criterion_in_its_divergence_branch() {
-    // 004.stability.as's control exercises the KS branch; this mutant exercises the other one:
-    // λ_H + γ < 1 claims (0.5, 0.6) (μ = −0.094) unstable, and its growth rate is not positive.
-    use ssmcheck::claim::{Check, Context};
-    use ssmcheck::claims::stability::stationarity::as_check;
-    use ssmcheck::progress::Silent;
-    let ctx = Context::new(1, Budget::Quick, &CpuBackend, "004.stability.as", &Silent);
-    let out = as_check(|c, g| c + g < 1.0).run(&ctx).expect("runs");
-    let (refuted, _) = out.verdict.into_counterexample().expect("refuted");
-    assert_eq!((refuted["lambda_h"].as_f64(), refuted["gamma"].as_f64()), (Some(0.5), Some(0.6)), "{refuted}");
-    assert!(refuted["measured_rate"]["lo"].as_f64().unwrap() <= 0.0);
 }

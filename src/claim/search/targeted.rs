@@ -46,8 +46,14 @@ pub(crate) fn rank(e: &Eval) -> (u8, f64, f64) {
     }
 }
 
+/// Whether `a` is a worse violation than the one kept (by class and margin only: among equal
+/// violations the first found stays, so the witness does not move with the residual).
 pub(crate) fn better(a: &Eval, b: &Option<Found>) -> bool {
-    b.as_ref().is_none_or(|f| rank(a) < rank(&f.eval))
+    let key = |e: &Eval| {
+        let (class, margin, _) = rank(e);
+        (class, margin)
+    };
+    b.as_ref().is_none_or(|f| key(a) < key(&f.eval))
 }
 
 /// The lowest-margin instances kept as the climb's starting points.

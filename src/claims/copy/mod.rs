@@ -6,14 +6,14 @@
 
 use crate::claim::{Family, Registry};
 
-pub mod capacity;
-pub mod condition;
-pub mod distance;
-pub mod experiments;
-pub mod normal;
-pub mod theorem1;
-pub mod theorem2;
-pub mod unrolled;
+pub(crate) mod capacity;
+pub(crate) mod condition;
+pub(crate) mod distance;
+pub(crate) mod experiments;
+pub(crate) mod normal;
+pub(crate) mod theorem1;
+pub(crate) mod theorem2;
+pub(crate) mod unrolled;
 
 /// The copy family: COPY bounds (003 Thm 1–2).
 pub const FAMILY: Family = Family::new("copy");

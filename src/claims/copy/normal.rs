@@ -47,10 +47,6 @@ impl NormalQuery {
     pub fn len(&self) -> usize {
         self.decays.len()
     }
-    /// Whether there is no position.
-    pub fn is_empty(&self) -> bool {
-        self.decays.is_empty()
-    }
     /// Calls `f(j, α_{j,·}, s_{j,·})` for j = i down to 1, α over `R` (f64 or enclosures).
     fn for_each_position<R: Copy + std::ops::Mul<Output = R>>(&self, one: R, lift: impl Fn(f64) -> R, mut f: impl FnMut(usize, &[R], &[f64])) {
         let states = self.decays[0].len();

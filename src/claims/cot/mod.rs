@@ -6,9 +6,9 @@
 
 use crate::claim::{Family, Registry};
 
-pub mod lemmas;
-pub mod multiply;
-pub mod programs;
+pub(crate) mod lemmas;
+pub(crate) mod multiply;
+pub(crate) mod programs;
 
 /// The cot family: Dynamic programming with chain of thought (003 Lem 1–5, Thm 3–4).
 pub const FAMILY: Family = Family::new("cot");

@@ -18,9 +18,6 @@ use crate::strategy::{log_uniform, real};
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 
-/// The unit roundoff of f32, 2⁻²⁴.
-pub const UNIT_F32: f64 = f32::EPSILON as f64 / 2.0;
-
 /// One product: the bound M, the target ε and the factors a, b ∈ [−M, M] (a corner ±M, ±M in
 /// one draw of four).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

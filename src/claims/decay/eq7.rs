@@ -71,10 +71,6 @@ impl MatrixForm {
     pub fn len(&self) -> usize {
         self.x.len()
     }
-    /// Whether there is no input.
-    pub fn is_empty(&self) -> bool {
-        self.x.is_empty()
-    }
     /// d_k.
     pub fn dk(&self) -> usize {
         self.wq.len()

@@ -4,14 +4,14 @@
 
 use crate::claim::{Family, Registry};
 
-pub mod attention;
-pub mod corollary1;
-pub mod eq10;
-pub mod eq7;
-pub mod interaction;
-pub mod monotone;
-pub mod overview;
-pub mod sensitivity;
+pub(crate) mod attention;
+pub(crate) mod corollary1;
+pub(crate) mod eq10;
+pub(crate) mod eq7;
+pub(crate) mod interaction;
+pub(crate) mod monotone;
+pub(crate) mod overview;
+pub(crate) mod sensitivity;
 
 /// The decay family: Exponential decay of the long-range dependency (LRD) of SSMs and Mamba, and its absence in attention (004 Eq 10, Cor 1, Thm 1, 3, §4.1; 000 Lem 1–2).
 pub const FAMILY: Family = Family::new("decay");

@@ -4,10 +4,10 @@
 
 use crate::claim::{Family, Registry};
 
-pub mod keep_nth;
-pub mod rates;
-pub mod remark6;
-pub mod theorem1;
+pub(crate) mod keep_nth;
+pub(crate) mod rates;
+pub(crate) mod remark6;
+pub(crate) mod theorem1;
 
 /// The haar family: Haar wavelets from S6 and approximation rates (000 Thm 1, Prop 1, Cor 1–2).
 pub const FAMILY: Family = Family::new("haar");

@@ -32,6 +32,7 @@ impl Switched {
         Mat::from_fn(n, n, |r, c| if r + 1 == n { self.rows[k][c] } else { f64::from(u8::from(c == r + 1)) })
     }
     /// The largest spectral radius of the frozen matrices.
+    #[cfg(test)]
     pub fn frozen_radius(&self) -> f64 {
         (0..self.rows.len()).map(|k| spectral_radius(&self.matrix(k))).fold(0.0, f64::max)
     }
@@ -161,4 +162,22 @@ fn claim_stability() -> Claim {
 pub fn register(r: &mut crate::claim::Registry) {
     r.add(claim_stability_switching());
     r.add(claim_stability());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn alternating_stable_companions_can_grow() {
+        // Rows (a_1, a_2) = (−0.8, 1.2) and (−0.8, −1.2): each frozen companion has |λ|² = 0.8
+        // (radius 0.894 < 0.9); their product [[−0.8, −1.2], [−0.96, −2.24]] has trace −3.04 and
+        // determinant 0.64, an eigenvalue of modulus 2.81, so 200 alternating steps grow like 2.81¹⁰⁰.
+        let s = Switched { rows: vec![vec![-0.8, 1.2], vec![-0.8, -1.2]], symbols: (0..200).map(|t| t % 2).collect(), start: vec![1.0, 1.0] };
+        assert!(s.frozen_radius() < 0.9, "{}", s.frozen_radius());
+        let run = s.run();
+        assert!(run.last().unwrap().abs() > 1e40, "{}", run.last().unwrap());
+        // The sufficient condition Σ|a_i| ≤ γ < 1 fails here (2.0), as it must.
+        assert!(s.rows.iter().all(|r| r.iter().map(|a| a.abs()).sum::<f64>() > 1.0));
+    }
 }

@@ -5,13 +5,13 @@
 
 use crate::claim::{Family, Registry};
 
-pub mod codes;
-pub mod constructions;
-pub mod gradient;
-pub mod induction;
-pub mod jl;
-pub mod mqar;
-pub mod random_embedding;
+pub(crate) mod codes;
+pub(crate) mod constructions;
+pub(crate) mod gradient;
+pub(crate) mod induction;
+pub(crate) mod jl;
+pub(crate) mod mqar;
+pub(crate) mod random_embedding;
 
 /// The recall family: MQAR and induction-head constructions (000 Thm 2–4, Lem 3–4; 002).
 pub const FAMILY: Family = Family::new("recall");

@@ -35,7 +35,9 @@ pub fn gram_deviation(vectors: &[Vec<f64>]) -> f64 {
 }
 
 /// The largest deviation of the pair features' Gram matrix, ⟨w_a + u_b, w_c + u_d⟩, from the
-/// one-hot form's δ_ac + δ_bd, for `w` (previous-token tap) and `u` (current-token tap).
+/// one-hot form's δ_ac + δ_bd, for `w` (previous-token tap) and `u` (current-token tap): the
+/// bound of `proofs/recall.md`'s pair-feature step, checked in a unit test.
+#[cfg(test)]
 pub fn pair_gram_deviation(w: &[Vec<f64>], u: &[Vec<f64>]) -> f64 {
     let v = w.len();
     let feature = |a: usize, b: usize| -> Vec<f64> { w[a].iter().zip(&u[b]).map(|(x, y)| x + y).collect() };

@@ -4,13 +4,13 @@
 
 use crate::claim::{Family, Registry};
 
-pub mod figure2;
-pub mod lemma1;
-pub mod sharp;
-pub mod special_case;
-pub mod stationarity;
-pub mod theorem4;
-pub mod thm2;
+pub(crate) mod figure2;
+pub(crate) mod lemma1;
+pub(crate) mod sharp;
+pub(crate) mod special_case;
+pub(crate) mod stationarity;
+pub(crate) mod theorem4;
+pub(crate) mod thm2;
 
 /// The stability family: The interaction-term model's stability and tail bounds (004 Thm 2, 4, Lem 1).
 pub const FAMILY: Family = Family::new("stability");

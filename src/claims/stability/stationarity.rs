@@ -489,6 +489,19 @@ pub fn register(r: &mut crate::claim::Registry) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_as_check_refutes_the_papers_criterion_in_its_divergence_branch() {
+        // 004.stability.as's control exercises the KS branch; this mutant exercises the other one:
+        // λ_H + γ < 1 claims (0.5, 0.6) (μ = −0.094) unstable, and its growth rate is not positive.
+        use crate::claim::{Budget, Check, Context};
+        use crate::progress::Silent;
+        let ctx = Context::new(1, Budget::Quick, &CpuBackend, "004.stability.as", &Silent);
+        let out = as_check(|c, g| c + g < 1.0).run(&ctx).expect("runs");
+        let (refuted, _) = out.verdict.into_counterexample().expect("refuted");
+        assert_eq!((refuted["lambda_h"].as_f64(), refuted["gamma"].as_f64()), (Some(0.5), Some(0.6)), "{refuted}");
+        assert!(refuted["measured_rate"]["lo"].as_f64().unwrap() <= 0.0);
+    }
     use crate::mc::CpuBackend;
     use crate::mc::StreamKey;
     use crate::progress::Silent;

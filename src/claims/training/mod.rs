@@ -2,21 +2,21 @@
 //! on the CPU ([`crate::train`]), each an [`Experiment`](crate::claim::Status::Experiment) whose
 //! verdict is *reproduced* or *not reproduced at this scale* — never an erratum of the paper;
 //! and what a paper's text says of its own printed experiment tables, checked cell by cell
-//! ([`printed`]: property claims over the printed numbers, which can be errata).
+//! (`printed`: property claims over the printed numbers, which can be errata).
 //! Settings, criteria and what was scaled down: `proofs/training.md`.
 
 use crate::claim::{Family, Figure, Registry, Series, Style};
 
-pub mod copy_examples;
-pub mod decays;
-pub mod induction_heads;
-pub mod keep_fifth;
-pub mod mqar_states;
-pub mod printed;
-pub mod readout;
-pub mod recall_gate;
-pub mod recall_spikes;
-pub mod recall_table;
+pub(crate) mod copy_examples;
+pub(crate) mod decays;
+pub(crate) mod induction_heads;
+pub(crate) mod keep_fifth;
+pub(crate) mod mqar_states;
+pub(crate) mod printed;
+pub(crate) mod readout;
+pub(crate) mod recall_gate;
+pub(crate) mod recall_spikes;
+pub(crate) mod recall_table;
 
 /// The training family: the papers' trained-model experiments at small scale.
 pub const FAMILY: Family = Family::new("training");
