@@ -152,9 +152,9 @@ fn errata_certified(results: &RunResults) -> Result<(), Failed> {
         }
     }
     // Measured at quick seeds 1–10 and 1234 (the ones added since at 1–3, 42 and 1234, and 003
-    // Theorem 1's three conditional errata at 1–50): 35 errata are certified, shrunk and most
+    // Theorem 1's three conditional errata and 000 Table 1's caption at 1–50): 36 errata are certified, shrunk and most
     // violating instance both (exact counts, ranks and rationals; the rest re-evaluated on
     // enclosures: interval exponentials, eigenvalue discs, quadratures with remainders, dual
     // numbers over intervals); a change that loses one shows here.
-    ensure(certified >= 35, || format!("only {certified} errata certified at seed {seed}"))
+    ensure(certified >= 36, || format!("only {certified} errata certified at seed {seed}"))
 }

@@ -1,10 +1,12 @@
 //! The haar family: S6 builds Haar wavelets from time-thresholded basis functions, and the
-//! approximation rates that follow (000 Theorem 1, Proposition 1, Corollaries 1–2, Remarks 1 and 6).
+//! approximation rates that follow (000 Theorem 1, Proposition 1, Corollaries 1–2, Remarks 1 and 6),
+//! and what 000's text says of its own Keep n-th tables (`printed`).
 //! Proofs and corrections: `proofs/haar.md`.
 
 use crate::claim::{Family, Registry};
 
 pub(crate) mod keep_nth;
+pub(crate) mod printed;
 pub(crate) mod rates;
 pub(crate) mod remark6;
 pub(crate) mod theorem1;
@@ -16,6 +18,7 @@ pub const FAMILY: Family = Family::new("haar");
 pub fn register(r: &mut Registry) {
     theorem1::register(r);
     keep_nth::register(r);
+    printed::register(r);
     rates::register(r);
     remark6::register(r);
 }
