@@ -1,11 +1,18 @@
-//! What several modules share: the `ssmcheck` binary, results compared without their times, and
-//! the recomputation of errata's counterexamples.
+//! What several modules share: the `ssmcheck` binary, results compared without their times, the
+//! recomputation of errata's counterexamples, and the benchmarks' seeds.
 
 use serde_json::Value;
 use ssmcheck::claim::{run_claims, Budget, RunConfig};
 use ssmcheck::mc::CpuBackend;
 use ssmcheck::prelude::*;
 use std::process::{Command, Output};
+
+/// The benchmarks' seeds 1..=n, n from `SSMCHECK_BENCH_SEEDS`: 3 in a plain `cargo test` (the
+/// newcomer's wait), 10 in CI (`.ci/run`), the benchmarks' stated size.
+pub fn bench_seeds() -> std::ops::RangeInclusive<u64> {
+    let n = std::env::var("SSMCHECK_BENCH_SEEDS").ok().map(|v| v.parse().expect("SSMCHECK_BENCH_SEEDS must be a positive integer")).unwrap_or(3);
+    1..=n
+}
 
 /// Runs the `ssmcheck` binary with `args`.
 pub fn ssmcheck(args: &[&str]) -> Output {

@@ -330,12 +330,6 @@ const TRUE: [Bench; 11] = [
     t10_quadrature_near_its_singular_end,
     t11_spectral_radius_at_equality,
 ];
-/// Seeds 1..=n, n from `SSMCHECK_BENCH_SEEDS`: 3 in a plain `cargo test` (the newcomer's wait),
-/// 10 in CI (`.ci/run`), the benchmark's stated size.
-fn seeds() -> std::ops::RangeInclusive<u64> {
-    let n = std::env::var("SSMCHECK_BENCH_SEEDS").ok().map(|v| v.parse().expect("SSMCHECK_BENCH_SEEDS must be a positive integer")).unwrap_or(3);
-    1..=n
-}
 
 fn refuted(claim: &Claim, seed: u64) -> (bool, String) {
     let cfg = RunConfig { seed, budget: Budget::Standard, backend: &CpuBackend, progress: false, parallel: false };
@@ -351,7 +345,7 @@ fn every_false_conjecture_is_refuted_at_every_seed_and_random_alone_is_measured(
         let (targeted, random) = (bench(Mode::Targeted), bench(Mode::RandomOnly));
         let mut hits = [0; 2];
         let mut how = vec![];
-        for seed in seeds() {
+        for seed in super::common::bench_seeds() {
             let (t, by) = refuted(&targeted, seed);
             hits[0] += usize::from(t);
             how.push(by);
@@ -362,7 +356,7 @@ fn every_false_conjecture_is_refuted_at_every_seed_and_random_alone_is_measured(
         }
         // What random sampling alone should give: 1 − (1 − p)^3000.
         let expected = 1.0 - (1.0 - p).powf((N + N / 2) as f64);
-        let n = seeds().count();
+        let n = super::common::bench_seeds().count();
         println!("{:<28} {:>9.1e} {:>13}/{n} {:>11}/{n} ({:.0}%)  {}", targeted.meta.id, p, hits[0], hits[1], 100.0 * expected, how.join(" "));
     }
     assert!(missed.is_empty(), "false conjectures not refuted: {missed:?}");
@@ -374,7 +368,7 @@ fn no_true_conjecture_is_refuted_at_any_seed() {
     for bench in TRUE {
         for mode in [Mode::Targeted, Mode::RandomOnly] {
             let claim = bench(mode);
-            for seed in seeds() {
+            for seed in super::common::bench_seeds() {
                 let cfg = RunConfig { seed, budget: Budget::Standard, backend: &CpuBackend, progress: false, parallel: false };
                 let r = run_claim(&claim, &cfg);
                 if r.result.verdict != VerdictKind::Holds {

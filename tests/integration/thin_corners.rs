@@ -229,12 +229,6 @@ const SHAPES: [(usize, usize, f64, Landscape); 4] =
 /// The benchmark's volumes.
 const VOLUMES: [f64; 6] = [1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8];
 
-/// Seeds 1..=n, n from `SSMCHECK_BENCH_SEEDS` (3 in a plain `cargo test`, 10 in CI).
-fn seeds() -> std::ops::RangeInclusive<u64> {
-    let n = std::env::var("SSMCHECK_BENCH_SEEDS").ok().map(|v| v.parse().expect("SSMCHECK_BENCH_SEEDS must be a positive integer")).unwrap_or(3);
-    1..=n
-}
-
 /// Whether `claim` is refuted at `budget` and `seed`: the evaluations up to the refuting one
 /// (the JSON's `found_after`) and which phase found it.
 fn detect(claim: &Claim, budget: Budget, seed: u64) -> Option<(u64, String)> {
@@ -348,7 +342,7 @@ fn one_in_a_million_corners_are_found_at_standard() {
         let plant = Plant::with_volume(dim, scalars, slope, landscape, 1e-6);
         assert!(plant.volume() > 0.9e-6 && plant.volume() <= 1e-6, "{plant:?}");
         let twin = Plant { c: 1.0, ..plant };
-        for seed in seeds() {
+        for seed in super::common::bench_seeds() {
             if detect(&plant.claim(), Budget::Standard, seed).is_none() {
                 missed.push(format!("{plant:?} at seed {seed}"));
             }
