@@ -16,13 +16,15 @@
 //! Σ_J w(J)/(2²⁰ + 1)^m · cap(c + K·J·2⁻²⁰) over the grid's distances J from the end (w(J) = 1
 //! for one scalar, J + 1 for two), and cap(t) = P(⟨u, k⟩ > t) = ½·I_{1−t²}((d − 1)/2, ½) for u
 //! uniform on S^{d−1} (a regularised incomplete beta, summed as a series of positive terms, so to
-//! about 10⁻¹³ relative, the rounding of its ln Γ factors). The formula is checked against the strategy itself by sampling at
-//! volumes 10⁻² and 10⁻³.
+//! about 10⁻¹³ relative, the rounding of its ln Γ factors), the sum in closed form by
+//! Euler–Maclaurin. The formula is checked against the sum term by term and against the strategy
+//! itself by sampling at volumes 10⁻² and 10⁻³.
 //!
-//! The detection rate against the volume at the quick, standard and deep budgets over ten seeds
-//! is the README's table (`SSMCHECK_CORNER_TABLE=1 cargo test --release --test integration
-//! thin_corners -- --nocapture`); a plain `cargo test` checks the standard budget's goal at three
-//! seeds.
+//! The same region is read through three landscapes ([`Landscape`]): linear, behind a gate (flat
+//! to f64 away from the region) and a step (no information at all). The detection rate against
+//! the volume at the quick, standard and deep budgets over ten seeds is the README's table
+//! (`cargo test --release --test integration thin_corners -- --ignored --nocapture`); a plain
+//! `cargo test` checks the standard budget's goal at seeds 1–3 (CI at 1–10).
 
 use ssmcheck::claim::{run_claim, Budget, RunConfig};
 use ssmcheck::mc::CpuBackend;
@@ -317,17 +319,14 @@ fn the_gate_keeps_the_region_and_flattens_the_margin() {
     let linear = Plant::with_volume(17, 1, 32.0, Landscape::Linear, 1e-3);
     let beta = 1000.0;
     let mut stream = ssmcheck::mc::Stream::new(ssmcheck::mc::StreamKey::new(7, "gate"), 0);
-    let (mut near, mut flat) = (0, 0);
     for _ in 0..20_000 {
         let l = linear.c + 0.1 * (stream.uniform() - 0.5);
         let gate = 1.0 / (1.0 + (-beta * (l - linear.c)).exp());
         assert_eq!(gate > 0.5, l > linear.c, "L = {l}");
-        near += 1;
         let far = linear.c - 0.04 - stream.uniform();
         let margin = 0.5 - 1.0 / (1.0 + (-beta * (far - linear.c)).exp());
-        flat += usize::from(margin == 0.5);
+        assert_eq!(margin, 0.5, "L = {far}");
     }
-    assert_eq!((near, flat), (20_000, 20_000));
 }
 
 /// The goal of issue 51: one-in-a-million corners found at the standard budget at every seed
