@@ -5,7 +5,9 @@
 //! ([`crate::model::selective_scan()`]) and the interaction product of the Lyapunov paths
 //! ([`crate::mc::paths::interaction_paths`]). On AVX2 they use explicit 256-bit intrinsics that
 //! interleave independent work (the compiler's own vectorisation leaves them latency-bound
-//! there); on AVX-512 the portable code is compiled for AVX-512; elsewhere it runs as built.
+//! there); on AVX-512 the interaction product uses explicit 512-bit intrinsics (the compiler
+//! splits its eight-lane dot products into 128-bit pieces) and the scan the portable code
+//! compiled for AVX-512; elsewhere they run as built.
 //! Every path performs the same IEEE-754 operations in the same order on every element (only
 //! basic operations and fused multiply-adds, all correctly rounded), so **the results are bit
 //! for bit the same whichever path runs**; the tests of both loops check this on every path the
@@ -29,7 +31,7 @@ pub enum Isa {
     Portable,
     /// x86-64 AVX2 with FMA: 256-bit intrinsics.
     Avx2,
-    /// x86-64 AVX-512 (F, DQ, VL, BW): the portable loops compiled for 512-bit vectors.
+    /// x86-64 AVX-512 (F, DQ, VL, BW): 512-bit intrinsics or the portable loops compiled for them.
     Avx512,
 }
 

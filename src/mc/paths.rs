@@ -14,9 +14,9 @@ use super::jobs::{
     MAX_INTERACTION_STATE,
 };
 use super::normals::{Buffered, Normals};
-#[cfg(target_arch = "x86_64")]
-use super::transition::Avx2Product;
 use super::transition::{dot_fixed, padded, PortableProduct, Product, Transition};
+#[cfg(target_arch = "x86_64")]
+use super::transition::{Avx2Product, Avx512Product};
 use super::Stream;
 use crate::math::isa::Isa;
 use crate::math::vecmath::{exp, expm1, ln, ln_normal, softplus, EXP_ZERO_BELOW, LN2_HI, LN2_LO};
@@ -450,15 +450,15 @@ fn lockstep_on<const P: usize, const G: usize, N: Normals>(isa: Isa, walkers: [W
         // SAFETY: AVX2 and FMA are enabled here.
         unsafe { lockstep::<P, G, N, Avx2Product>(walkers, marks) }
     }
-    /// The portable loops compiled for AVX-512.
+    /// AVX-512 F intrinsics.
     ///
     /// # Safety
     /// The CPU must support AVX-512 (F, DQ, VL, BW).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,avx2,fma")]
     unsafe fn avx512<const P: usize, const G: usize, N: Normals>(walkers: [Walker<'_, P, N>; G], marks: &[u64]) -> [InteractionPath; G] {
-        // SAFETY: the portable product needs no instruction set.
-        unsafe { lockstep::<P, G, N, PortableProduct>(walkers, marks) }
+        // SAFETY: AVX-512 F, AVX2 and FMA are enabled here.
+        unsafe { lockstep::<P, G, N, Avx512Product>(walkers, marks) }
     }
     match isa {
         // SAFETY: `interaction_paths_on` checked that the CPU supports `isa`.
