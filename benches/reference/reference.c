@@ -217,35 +217,63 @@ static void w3_setup(uint64_t seed, long m, struct w3_inst *in) {
     in->xs = derive(s, 4);
 }
 /* Instances m0..m0+count (count <= GROUP) advance in lockstep, so that their independent
- * dependency chains (matvec, norm, sqrt, divide) overlap in the core. */
+ * dependency chains overlap in the core. Per step: W.v, then the product column by column into
+ * four partial sums (columns j = 0, 4, 8, 12 into the first, 1, 5, 9, 13 into the second ...:
+ * four short FMA chains instead of one of length 16), the rank-one term, the norm, and the
+ * division that normalises v. The norms are kept and their logarithms taken once per block, as
+ * one vectorised pass: no log on the step-to-step chain. */
 static void w3_group(uint64_t seed, long m0, int count, long k, double *exps) {
     struct w3_inst in[GROUP];
-    static double x[GROUP][BLOCK];
-#pragma omp threadprivate(x)
+    static double x[GROUP][BLOCK], norms[GROUP][BLOCK];
+#pragma omp threadprivate(x, norms)
     for (int q = 0; q < count; q++) w3_setup(seed, m0 + q, &in[q]);
     for (long t0 = 0; t0 < k; t0 += BLOCK) {
         long nb = k - t0 < BLOCK ? k - t0 : BLOCK;
-        for (int q = 0; q < count; q++) normals(in[q].xs, t0, nb, x[q]);
+        for (int q = 0; q < count; q++) {
+            normals(in[q].xs, t0, nb, x[q]);
+            for (long t = 0; t < nb; t++) x[q][t] *= x[q][t];
+        }
         for (long t = 0; t < nb; t++)
             for (int q = 0; q < count; q++) {
-                /* M_t v = Abar v + x_t^2 (W.v) G, column by column (16-lane vector updates). */
                 struct w3_inst *p = &in[q];
-                double wv = 0.0, nv[H3], nrm = 0.0;
+                double wv = 0.0, part[4][H3], nrm = 0.0;
+#pragma omp simd reduction(+ : wv)
                 for (int i = 0; i < H3; i++) wv += p->w[i] * p->v[i];
-                double coef = x[q][t] * x[q][t] * wv;
-                for (int i = 0; i < H3; i++) nv[i] = coef * p->g[i];
-#pragma GCC unroll 16
-                for (int j = 0; j < H3; j++) {
-                    const double vj = p->v[j];
+                const double coef = x[q][t] * wv;
 #pragma omp simd
-                    for (int i = 0; i < H3; i++) nv[i] += p->at[j][i] * vj;
+                for (int i = 0; i < H3; i++) {
+                    part[0][i] = coef * p->g[i];
+                    part[1][i] = part[2][i] = part[3][i] = 0.0;
                 }
-                for (int i = 0; i < H3; i++) nrm += nv[i] * nv[i];
+#pragma GCC unroll 4
+                for (int j = 0; j < H3; j += 4) {
+                    const double v0 = p->v[j], v1 = p->v[j + 1], v2 = p->v[j + 2], v3 = p->v[j + 3];
+#pragma omp simd
+                    for (int i = 0; i < H3; i++) {
+                        part[0][i] += p->at[j][i] * v0;
+                        part[1][i] += p->at[j + 1][i] * v1;
+                        part[2][i] += p->at[j + 2][i] * v2;
+                        part[3][i] += p->at[j + 3][i] * v3;
+                    }
+                }
+                double nv[H3];
+#pragma omp simd reduction(+ : nrm)
+                for (int i = 0; i < H3; i++) {
+                    nv[i] = (part[0][i] + part[1][i]) + (part[2][i] + part[3][i]);
+                    nrm += nv[i] * nv[i];
+                }
                 nrm = sqrt(nrm);
-                p->sum_log += log(nrm);
-                double inv = 1.0 / nrm;
+                norms[q][t] = nrm;
+                const double inv = 1.0 / nrm;
+#pragma omp simd
                 for (int i = 0; i < H3; i++) p->v[i] = nv[i] * inv;
             }
+        for (int q = 0; q < count; q++) {
+            double acc = 0.0;
+#pragma omp simd reduction(+ : acc)
+            for (long t = 0; t < nb; t++) acc += log(norms[q][t]);
+            in[q].sum_log += acc;
+        }
     }
     for (int q = 0; q < count; q++) exps[m0 + q] = in[q].sum_log / k;
 }

@@ -106,6 +106,61 @@ impl Isa {
     }
 }
 
+/// A loop compiled once per instruction set and chosen at run time ([`Isa::run`]): the
+/// `#[target_feature]` clones that `multiversion` would make, by hand. [`Kernel::run`] must be
+/// `#[inline(always)]`, as must everything it calls on its hot path, so that the whole loop is
+/// compiled inside each clone (a function it calls that is not inlined runs as the crate was
+/// built: on an x86-64-v2 build, with `mul_add` a libm call instead of one instruction).
+///
+/// Only basic IEEE-754 operations and fused multiply-adds (Rust never contracts `a * b + c`
+/// by itself), all correctly rounded, so every clone computes the same bits.
+pub(crate) trait Kernel {
+    /// What the loop returns.
+    type Output;
+
+    /// The loop.
+    fn run(self) -> Self::Output;
+}
+
+impl Isa {
+    /// Runs `kernel` compiled for this instruction set.
+    ///
+    /// # Panics
+    /// If the CPU does not support it (callers pass [`Isa::active`] or a member of
+    /// [`Isa::available`]).
+    #[inline]
+    pub(crate) fn run<K: Kernel>(self, kernel: K) -> K::Output {
+        /// The AVX2 + FMA clone.
+        ///
+        /// # Safety
+        /// The CPU must support AVX2 and FMA.
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx2,fma")]
+        unsafe fn avx2<K: Kernel>(kernel: K) -> K::Output {
+            kernel.run()
+        }
+        /// The AVX-512 clone.
+        ///
+        /// # Safety
+        /// The CPU must support AVX-512 (F, DQ, VL, BW), AVX2 and FMA.
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,avx2,fma")]
+        unsafe fn avx512<K: Kernel>(kernel: K) -> K::Output {
+            kernel.run()
+        }
+        assert!(self.supported(), "this CPU does not support {self}");
+        match self {
+            // SAFETY: the CPU supports it (asserted above).
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2 => unsafe { avx2(kernel) },
+            // SAFETY: as above.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 => unsafe { avx512(kernel) },
+            _ => kernel.run(),
+        }
+    }
+}
+
 /// The message for a name that is no instruction set.
 fn unknown(name: &str) -> String {
     format!("unknown instruction set '{name}' (expected portable, avx2 or avx512)")

@@ -18,7 +18,7 @@ use super::transition::{dot_fixed, padded, PortableProduct, Product, Transition}
 #[cfg(target_arch = "x86_64")]
 use super::transition::{Avx2Product, Avx512Product};
 use super::Stream;
-use crate::math::isa::Isa;
+use crate::math::isa::{Isa, Kernel};
 use crate::math::vecmath::{exp, expm1, ln, ln_normal, softplus, EXP_ZERO_BELOW, LN2_HI, LN2_LO};
 use crate::model::eidetic::TopMemory;
 use crate::model::log_lrd_norm;
@@ -55,7 +55,31 @@ fn input_gain(a: f64, b: f64, dt: f64, rule: Discretization) -> f64 {
 /// Per step k: `Δ_k = softplus(w x_k + b)`, `S_k` by Neumaier-compensated summation,
 /// `log‖LRD‖ = ½(m + ln Σ_n e^{2(a_n S_k + ln|B̄_n|) − m})` with `m` the largest term, and the
 /// margin `(r S_k + ln‖B̄‖ − log‖LRD‖)/(1 + |r S_k|)`.
-pub fn diagonal_lrd_path(job: &DiagonalLrdJob, marks: &[u64], mut normals: impl Normals) -> DiagonalLrdPath {
+///
+/// Compiled for the instruction set of [`Isa::active`] ([`Kernel`]), the same bits on each.
+pub fn diagonal_lrd_path(job: &DiagonalLrdJob, marks: &[u64], normals: impl Normals) -> DiagonalLrdPath {
+    Isa::active().run(LrdPath { job, marks, normals })
+}
+
+/// [`diagonal_lrd_path`] as a [`Kernel`].
+struct LrdPath<'a, N> {
+    job: &'a DiagonalLrdJob,
+    marks: &'a [u64],
+    normals: N,
+}
+
+impl<N: Normals> Kernel for LrdPath<'_, N> {
+    type Output = DiagonalLrdPath;
+
+    #[inline(always)]
+    fn run(self) -> DiagonalLrdPath {
+        lrd_path_here(self.job, self.marks, self.normals)
+    }
+}
+
+/// [`diagonal_lrd_path`], compiled as the caller is.
+#[inline(always)]
+fn lrd_path_here(job: &DiagonalLrdJob, marks: &[u64], mut normals: impl Normals) -> DiagonalLrdPath {
     let h = job.a.len();
     let dt = softplus(job.w * normals.next_normal() + job.bias);
     let log_b: Vec<f64> = job.a.iter().zip(&job.b).map(|(&a, &b)| ln(input_gain(a, b, dt, job.disc).abs())).collect();
@@ -200,6 +224,7 @@ impl TailSum {
     /// to the next group boundary extend the open products; each whole group's products are
     /// formed row by row into a buffer whose logarithms are taken in one pass; the rows after
     /// the last whole group open the next products.
+    #[inline(always)]
     fn push_normal_rows(&mut self, first: u64, y: &mut [f64]) {
         const GROUP: usize = TAIL_GROUP as usize;
         const BATCH: usize = 32;
@@ -249,45 +274,91 @@ impl TailSum {
 /// One sample of the tail-sum job: `Y_t = Σ_{i≤t} ln(c + γ x_i²)`, accumulated as logarithms
 /// of products (mantissas multiplied per lane, one logarithm per eight rows, exponents summed
 /// exactly; the private `TailSum` states the order of every operation) and read at each record
-/// time.
-pub fn tail_sum_sample(job: &TailSumJob, mut normals: impl Normals) -> Vec<f64> {
+/// time. Compiled for the instruction set of [`Isa::active`] ([`Kernel`]), the same bits on
+/// each.
+pub fn tail_sum_sample(job: &TailSumJob, normals: impl Normals) -> Vec<f64> {
+    Isa::active().run(TailSample { job, normals })
+}
+
+/// [`tail_sum_sample`] as a [`Kernel`].
+struct TailSample<'a, N> {
+    job: &'a TailSumJob,
+    normals: N,
+}
+
+impl<N: Normals> Kernel for TailSample<'_, N> {
+    type Output = Vec<f64>;
+
+    #[inline(always)]
+    fn run(self) -> Vec<f64> {
+        tail_sum_here(self.job, self.normals)
+    }
+}
+
+/// [`tail_sum_sample`], compiled as the caller is.
+#[inline(always)]
+fn tail_sum_here(job: &TailSumJob, mut normals: impl Normals) -> Vec<f64> {
     let mut x = vec![0.0; STEP_BLOCK];
     let mut sum = TailSum::new();
     let mut done = 0u64;
-    job.times
-        .iter()
-        .map(|&until| {
-            while done < until {
-                let nb = STEP_BLOCK.min((until - done) as usize);
-                let x = &mut x[..nb];
-                normals.fill(x);
-                x.iter_mut().for_each(|xi| *xi = job.c + job.gamma * *xi * *xi);
-                // Normal and finite terms (always, for c ≥ 2^−1022 and the generators' normals)
-                // go by whole rows: a scalar head up to the next row boundary, the rows, a tail.
-                let normal = x.iter().fold(true, |ok, a| ok & (f64::MIN_POSITIVE..f64::INFINITY).contains(a));
-                let head = if normal { ((LANES as u64 - done % LANES as u64) % LANES as u64) as usize } else { nb };
-                let head = head.min(nb);
-                let rows = (nb - head) / LANES * LANES;
-                for (i, &y) in x[..head].iter().enumerate() {
-                    sum.push(done + i as u64, y);
-                }
-                sum.push_normal_rows(done + head as u64, &mut x[head..head + rows]);
-                for (i, &y) in x[head + rows..].iter().enumerate() {
-                    sum.push(done + (head + rows + i) as u64, y);
-                }
-                done += nb as u64;
+    // A loop, not `map(…).collect()`: the closure of an iterator adapter is a function of its own
+    // that the compiler need not inline into the [`Kernel`]'s clone.
+    let mut values = Vec::with_capacity(job.times.len());
+    for &until in &job.times {
+        while done < until {
+            let nb = STEP_BLOCK.min((until - done) as usize);
+            let x = &mut x[..nb];
+            normals.fill(x);
+            x.iter_mut().for_each(|xi| *xi = job.c + job.gamma * *xi * *xi);
+            // Normal and finite terms (always, for c ≥ 2^−1022 and the generators' normals)
+            // go by whole rows: a scalar head up to the next row boundary, the rows, a tail.
+            let normal = x.iter().fold(true, |ok, a| ok & (f64::MIN_POSITIVE..f64::INFINITY).contains(a));
+            let head = if normal { ((LANES as u64 - done % LANES as u64) % LANES as u64) as usize } else { nb };
+            let head = head.min(nb);
+            let rows = (nb - head) / LANES * LANES;
+            for (i, &y) in x[..head].iter().enumerate() {
+                sum.push(done + i as u64, y);
             }
-            sum.value()
-        })
-        .collect()
+            sum.push_normal_rows(done + head as u64, &mut x[head..head + rows]);
+            for (i, &y) in x[head + rows..].iter().enumerate() {
+                sum.push(done + (head + rows + i) as u64, y);
+            }
+            done += nb as u64;
+        }
+        values.push(sum.value());
+    }
+    values
 }
 
 /// One sample of the tilted tail-sum job: `Y_t` over the first t accepted proposals. Proposals
 /// are drawn and tested in blocks (up to [`STEP_BLOCK`], about twice the terms still missing) as
 /// vectorised passes; the accepted terms are then summed in order (term i to lane i mod
 /// [`LANES`]). Neither the block sizes nor drawing past the t-th acceptance change anything: each
-/// proposal has its own counter.
-pub fn tilted_tail_sample(job: &TiltedTailJob, mut normals: impl Normals, mut uniforms: Stream) -> f64 {
+/// proposal has its own counter. Compiled for the instruction set of [`Isa::active`]
+/// ([`Kernel`]), the same bits on each.
+pub fn tilted_tail_sample(job: &TiltedTailJob, normals: impl Normals, uniforms: Stream) -> f64 {
+    Isa::active().run(TiltedSample { job, normals, uniforms })
+}
+
+/// [`tilted_tail_sample`] as a [`Kernel`].
+struct TiltedSample<'a, N> {
+    job: &'a TiltedTailJob,
+    normals: N,
+    uniforms: Stream,
+}
+
+impl<N: Normals> Kernel for TiltedSample<'_, N> {
+    type Output = f64;
+
+    #[inline(always)]
+    fn run(self) -> f64 {
+        tilted_tail_here(self.job, self.normals, self.uniforms)
+    }
+}
+
+/// [`tilted_tail_sample`], compiled as the caller is.
+#[inline(always)]
+fn tilted_tail_here(job: &TiltedTailJob, mut normals: impl Normals, mut uniforms: Stream) -> f64 {
     let mut z = vec![0.0; STEP_BLOCK];
     let mut v = vec![0.0; STEP_BLOCK];
     let mut lanes = [0.0; LANES];
@@ -712,6 +783,56 @@ mod tests {
         let lone: Vec<InteractionPath> = (0..6).map(|p| interaction_path(&job, &marks, Stream::new(job.key, p))).collect();
         let grouped = interaction_paths(&[&job; 6], &marks, (0..6).map(|p| Stream::new(job.key, p)).collect());
         assert_eq!(lone, grouped);
+    }
+
+    /// The [`Kernel`]s of this module on every instruction set the CPU offers, against the
+    /// portable build, on both generators (whose fills are kernels too), to the bit (`{:?}`
+    /// tells −0.0 from 0.0 and prints NaN).
+    #[test]
+    fn every_instruction_set_gives_the_same_samples() {
+        use crate::mc::portable::PortableNormals;
+        let key = StreamKey::new(5, "kernels");
+        // Horizons that are not multiples of the block, and an odd start of the portable stream.
+        let lrd = DiagonalLrdJob {
+            a: (0..16).map(|n| -((n + 1) as f64) / 8.0).collect(),
+            b: vec![1.0; 16],
+            w: 0.5,
+            bias: -2.0,
+            disc: crate::model::Discretization::Zoh,
+            horizon: 2500,
+            paths: 1,
+            claimed_rate: -0.1,
+            checkpoints: 4,
+            key,
+        };
+        let marks = crate::mc::jobs::log_checkpoints(lrd.horizon, lrd.checkpoints);
+        let tail = TailSumJob { c: 0.3, gamma: 1.7, times: vec![7, 1030, 3001], samples: 1, key };
+        let tilted = TiltedTailJob {
+            c: 0.3,
+            gamma: 1.7,
+            theta: 0.4,
+            eta: 0.25,
+            scale: 2.0,
+            log_bound: 3.0,
+            t: 777,
+            samples: 1,
+            key,
+            accept_key: StreamKey::new(6, "accept"),
+        };
+        let run = |isa: Isa| {
+            format!(
+                "{:?} {:?} {:?} {:?} {:?}",
+                isa.run(LrdPath { job: &lrd, marks: &marks, normals: Stream::new(key, 1) }),
+                isa.run(LrdPath { job: &lrd, marks: &marks, normals: PortableNormals::new(3, 1) }),
+                isa.run(TailSample { job: &tail, normals: Stream::new(key, 2) }),
+                isa.run(TailSample { job: &tail, normals: PortableNormals::new(4, 7) }),
+                isa.run(TiltedSample { job: &tilted, normals: Stream::new(key, 3), uniforms: Stream::new(tilted.accept_key, 3) }),
+            )
+        };
+        let portable = run(Isa::Portable);
+        for isa in Isa::available() {
+            assert_eq!(run(isa), portable, "{isa} differs from the portable loops");
+        }
     }
 
     #[test]

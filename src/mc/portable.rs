@@ -13,6 +13,7 @@
 //! generator only feeds the benchmark workloads.
 
 use super::normals::Normals;
+use crate::math::isa::{Isa, Kernel};
 use crate::math::vecmath::{box_muller_pairs, u53_to_f64, BOX_MULLER_PASS};
 
 const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -45,6 +46,7 @@ fn uniform_at(z: u64) -> f64 {
 
 /// Normals `[2·p0, 2·(p0 + out.len()/2))` of stream `seed` into `out` (even length): the
 /// uniforms of up to [`BOX_MULLER_PASS`] pairs, then [`box_muller_pairs`] on them.
+#[inline(always)]
 fn normal_pairs(seed: u64, p0: u64, out: &mut [f64]) {
     let (mut u1, mut u2) = ([0.0; BOX_MULLER_PASS], [0.0; BOX_MULLER_PASS]);
     for (k, chunk) in out.chunks_mut(2 * BOX_MULLER_PASS).enumerate() {
@@ -77,7 +79,32 @@ impl PortableNormals {
 }
 
 impl Normals for PortableNormals {
+    /// Compiled for the instruction set of [`Isa::active`] ([`Kernel`]), the same bits on each.
     fn fill(&mut self, out: &mut [f64]) {
+        Isa::active().run(Fill { normals: self, out });
+    }
+}
+
+/// [`PortableNormals::fill`] as a [`Kernel`].
+struct Fill<'a> {
+    normals: &'a mut PortableNormals,
+    out: &'a mut [f64],
+}
+
+impl Kernel for Fill<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run(self) {
+        let Fill { normals, out } = self;
+        normals.fill_here(out);
+    }
+}
+
+impl PortableNormals {
+    /// `fill`, compiled as the caller is.
+    #[inline(always)]
+    fn fill_here(&mut self, out: &mut [f64]) {
         let mut rest = &mut out[..];
         // An odd start: the second half of a pair.
         if self.next % 2 == 1 && !rest.is_empty() {
@@ -150,5 +177,18 @@ mod tests {
             s.fill(&mut parts[r]);
         }
         assert_eq!(whole, parts);
+    }
+
+    #[test]
+    fn every_instruction_set_fills_the_same_bits() {
+        let run = |isa: Isa| {
+            let mut out = vec![0.0; 1500];
+            isa.run(Fill { normals: &mut PortableNormals::new(17, 5), out: &mut out });
+            out.iter().map(|x| x.to_bits()).collect::<Vec<_>>()
+        };
+        let portable = run(Isa::Portable);
+        for isa in Isa::available() {
+            assert_eq!(run(isa), portable, "{isa}");
+        }
     }
 }

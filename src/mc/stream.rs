@@ -8,6 +8,7 @@
 
 use super::normals::Normals;
 use super::philox::philox4x32_10;
+use crate::math::isa::{Isa, Kernel};
 use crate::math::vecmath::{box_muller, box_muller_pairs, u52_to_f64, BOX_MULLER_PASS};
 
 /// The key of a family of streams: derived from the run's seed and a label (the claim id),
@@ -53,7 +54,7 @@ pub struct Stream {
 
 /// A uniform in the open interval (0, 1) from two 32-bit words (52 random bits, so that the
 /// half-offset keeps both ends exactly representable and excluded).
-#[inline]
+#[inline(always)]
 pub fn uniform_from_words(a: u32, b: u32) -> f64 {
     let hi = u64::from(a >> 6);
     let lo = u64::from(b >> 6);
@@ -81,6 +82,7 @@ impl Stream {
     /// The normal pairs of the next `out.len()/2` blocks (even length): the uniforms of up to
     /// [`BOX_MULLER_PASS`] blocks (Philox, vectorised across blocks), then
     /// [`box_muller_pairs`] on them.
+    #[inline(always)]
     fn fill_pairs(&mut self, out: &mut [f64]) {
         let (mut u1, mut u2) = ([0.0; BOX_MULLER_PASS], [0.0; BOX_MULLER_PASS]);
         for chunk in out.chunks_mut(2 * BOX_MULLER_PASS) {
@@ -118,6 +120,7 @@ impl Stream {
     /// Uniforms two per block, as one loop the compiler vectorises: block b gives uniform 2b from
     /// its words (w₀, w₁) and uniform 2b + 1 from (w₂, w₃). `out.len()` must be even (any split
     /// into even-length calls gives the same values as one call).
+    #[inline(always)]
     pub fn fill_uniform_pairs(&mut self, out: &mut [f64]) {
         assert!(out.len().is_multiple_of(2), "uniform pairs come two per block");
         self.spare = None;
@@ -158,8 +161,33 @@ impl rand_core::RngCore for Stream {
 }
 
 impl Normals for Stream {
-    /// The same values as `out.len()` calls of [`Stream::normal`].
+    /// The same values as `out.len()` calls of [`Stream::normal`]; compiled for the instruction
+    /// set of [`Isa::active`] ([`Kernel`]), the same bits on each.
     fn fill(&mut self, out: &mut [f64]) {
+        Isa::active().run(Fill { stream: self, out });
+    }
+}
+
+/// [`Stream`]'s [`Normals::fill`] as a [`Kernel`].
+struct Fill<'a> {
+    stream: &'a mut Stream,
+    out: &'a mut [f64],
+}
+
+impl Kernel for Fill<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run(self) {
+        let Fill { stream, out } = self;
+        stream.fill_here(out);
+    }
+}
+
+impl Stream {
+    /// `fill`, compiled as the caller is.
+    #[inline(always)]
+    fn fill_here(&mut self, out: &mut [f64]) {
         let mut rest = &mut out[..];
         if !rest.is_empty() {
             if let Some(z) = self.spare.take() {
@@ -253,5 +281,20 @@ mod tests {
         assert!(mean.abs() < 5.0 / (n as f64).sqrt(), "mean {mean}");
         assert!((var - 1.0).abs() < 5.0 * (2.0 / n as f64).sqrt(), "var {var}");
         assert!(uniform_from_words(0, 0) > 0.0 && uniform_from_words(u32::MAX, u32::MAX) < 1.0);
+    }
+
+    #[test]
+    fn every_instruction_set_fills_the_same_bits() {
+        use super::{Fill, Isa, Stream, StreamKey};
+        let run = |isa: Isa| {
+            let mut out = vec![0.0; 1501];
+            let mut stream = Stream::new(StreamKey::new(3, "isa"), 9);
+            isa.run(Fill { stream: &mut stream, out: &mut out });
+            out.iter().map(|x| x.to_bits()).collect::<Vec<_>>()
+        };
+        let portable = run(Isa::Portable);
+        for isa in Isa::available() {
+            assert_eq!(run(isa), portable, "{isa}");
+        }
     }
 }

@@ -5,7 +5,7 @@
 //! the same; a block whose step leaves the normal range, and the channels after the last full
 //! block, take [`Group::update`] itself.
 
-use super::{Group, ScanInputs};
+use super::{Group, GroupOut, ScanInputs};
 use crate::math::avx2::{all_within, exp_normal_range, load, softplus_normal_range, store};
 use crate::math::vecmath::EXP_NORMAL_RANGE;
 use std::arch::x86_64::*;
@@ -15,16 +15,17 @@ const U: usize = 4;
 /// Channels per block.
 pub const BLOCK: usize = 4 * U;
 
-/// Channels `c0..c0+w` over all t: y rows of width w (as `scan_group_portable`).
+/// One group's channels over all t, into its columns of y (as `scan_group_portable`).
 ///
 /// # Safety
 /// The CPU must support AVX2 and FMA.
 #[target_feature(enable = "avx2,fma")]
-pub(super) unsafe fn scan_group(inp: &ScanInputs<'_>, c0: usize, w: usize) -> Vec<f64> {
-    let mut g = Group::new(inp, c0, w);
-    let mut y = vec![0.0; inp.len * w];
+pub(super) unsafe fn scan_group(inp: &ScanInputs<'_>, mut y: GroupOut) {
+    let w = y.width();
+    let mut g = Group::new(inp, y.first(), w);
     let full = w - w % BLOCK;
-    for (t, out) in y.chunks_exact_mut(w).enumerate() {
+    for t in 0..inp.len {
+        let out = y.row(t);
         // SAFETY: AVX2 and FMA are enabled here.
         unsafe { start_step(&mut g, inp, t, full) };
         for cb in (0..full).step_by(BLOCK) {
@@ -39,7 +40,6 @@ pub(super) unsafe fn scan_group(inp: &ScanInputs<'_>, c0: usize, w: usize) -> Ve
             g.update(inp, t, full..w, out);
         }
     }
-    y
 }
 
 /// [`Group::start_step`] of all channels, the softplus of each block of the first `full`

@@ -73,7 +73,9 @@ impl ScanInputs<'_> {
                 return Err(Error::InvalidParameter(format!("selective scan: {name} has {got} values, expected {want}")));
             }
         }
-        if [self.delta, self.a, self.b, self.c, self.u].iter().any(|v| v.iter().any(|x| !x.is_finite())) {
+        // By chunks, each without an early exit, so that the test is a vector loop.
+        let finite = |v: &[f64]| v.chunks(256).all(|chunk| chunk.iter().fold(true, |ok, x| ok & x.is_finite()));
+        if ![self.delta, self.a, self.b, self.c, self.u].into_iter().all(finite) {
             return Err(Error::InvalidParameter("selective scan inputs must be finite".into()));
         }
         Ok(())
@@ -95,28 +97,62 @@ pub fn selective_scan_on(isa: Isa, inp: &ScanInputs<'_>, y: &mut [f64]) -> Resul
     if !isa.supported() {
         return Err(Error::InvalidParameter(format!("selective scan: this CPU does not support {isa}")));
     }
-    let groups: Vec<usize> = (0..inp.d).step_by(CHANNEL_GROUP).collect();
-    // Each group scans its channels over all t into a column block, copied into y afterwards.
+    // Each group scans its channels over all t, straight into its columns of y.
+    let base = y.as_mut_ptr();
+    let groups: Vec<GroupOut> =
+        (0..inp.d).step_by(CHANNEL_GROUP).map(|c0| GroupOut { base, d: inp.d, len: inp.len, c0, w: CHANNEL_GROUP.min(inp.d - c0) }).collect();
     crate::parallel::enter();
-    let blocks: Vec<Vec<f64>> = groups.par_iter().map(|&c0| scan_group(isa, inp, c0, CHANNEL_GROUP.min(inp.d - c0))).collect();
-    for (&c0, block) in groups.iter().zip(&blocks) {
-        let w = CHANNEL_GROUP.min(inp.d - c0);
-        for (row, out) in block.chunks_exact(w).zip(y.chunks_exact_mut(inp.d)) {
-            out[c0..c0 + w].copy_from_slice(row);
-        }
-    }
+    groups.into_par_iter().for_each(|out| scan_group(isa, inp, out));
     Ok(())
 }
 
-/// Channels `c0..c0+w` over all t on `isa`: y rows of width w.
-fn scan_group(isa: Isa, inp: &ScanInputs<'_>, c0: usize, w: usize) -> Vec<f64> {
+/// Where one group writes: columns `c0..c0+w` of y (L × d, row-major), a row per step.
+///
+/// The groups of one scan take disjoint columns of a y that `selective_scan_on` holds
+/// mutably borrowed until every group is done, so the rows that [`GroupOut::row`] hands out
+/// never overlap, neither within a group (one at a time, through `&mut self`) nor across groups.
+pub(super) struct GroupOut {
+    base: *mut f64,
+    d: usize,
+    len: usize,
+    c0: usize,
+    w: usize,
+}
+
+// SAFETY: a GroupOut is the only way to its columns while it lives (see the type's doc), so
+// moving it to another thread moves sole access to them.
+unsafe impl Send for GroupOut {}
+
+impl GroupOut {
+    /// Channels in the group.
+    pub(super) fn width(&self) -> usize {
+        self.w
+    }
+
+    /// First channel.
+    pub(super) fn first(&self) -> usize {
+        self.c0
+    }
+
+    /// The group's part of row t of y.
+    #[inline(always)]
+    pub(super) fn row(&mut self, t: usize) -> &mut [f64] {
+        assert!(t < self.len, "row {t} of {}", self.len);
+        // SAFETY: t < L and c0 + w ≤ d, so the slice lies inside y (L·d values), and no other
+        // live slice overlaps it (the type's doc).
+        unsafe { std::slice::from_raw_parts_mut(self.base.add(t * self.d + self.c0), self.w) }
+    }
+}
+
+/// One group's channels over all t on `isa`, into its columns of y.
+fn scan_group(isa: Isa, inp: &ScanInputs<'_>, out: GroupOut) {
     match isa {
         // SAFETY: `selective_scan_on` checked that the CPU supports `isa`.
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx2 => unsafe { avx2::scan_group(inp, c0, w) },
+        Isa::Avx2 => unsafe { avx2::scan_group(inp, out) },
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx512 => unsafe { scan_group_avx512(inp, c0, w) },
-        _ => scan_group_portable(inp, c0, w),
+        Isa::Avx512 => unsafe { scan_group_avx512(inp, out) },
+        _ => scan_group_portable(inp, out),
     }
 }
 
@@ -126,20 +162,19 @@ fn scan_group(isa: Isa, inp: &ScanInputs<'_>, c0: usize, w: usize) -> Vec<f64> {
 /// The CPU must support [`Isa::Avx512`].
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,avx2,fma")]
-unsafe fn scan_group_avx512(inp: &ScanInputs<'_>, c0: usize, w: usize) -> Vec<f64> {
-    scan_group_portable(inp, c0, w)
+unsafe fn scan_group_avx512(inp: &ScanInputs<'_>, out: GroupOut) {
+    scan_group_portable(inp, out)
 }
 
 /// One group's scan as plain loops that the compiler vectorises.
 #[inline(always)]
-fn scan_group_portable(inp: &ScanInputs<'_>, c0: usize, w: usize) -> Vec<f64> {
-    let mut g = Group::new(inp, c0, w);
-    let mut y = vec![0.0; inp.len * w];
-    for (t, out) in y.chunks_exact_mut(w).enumerate() {
+fn scan_group_portable(inp: &ScanInputs<'_>, mut out: GroupOut) {
+    let w = out.width();
+    let mut g = Group::new(inp, out.first(), w);
+    for t in 0..inp.len {
         g.start_step(inp, t, 0..w);
-        g.update(inp, t, 0..w, out);
+        g.update(inp, t, 0..w, out.row(t));
     }
-    y
 }
 
 /// The state of one group of channels `c0..c0+w` between steps.
