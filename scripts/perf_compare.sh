@@ -3,7 +3,9 @@
 # portable generator, same sizes) in interleaved rounds, checks every summary against the C
 # reference (1e-9 relative) and measures each workload's peak memory with /usr/bin/time -v.
 #
-# usage: scripts/perf_compare.sh [--reps 3] [--only w1,w2,w3,w4] [--quick] [--isa native|avx2]
+# usage: scripts/perf_compare.sh [--reps 3] [--repeat 5] [--only w1,w2,w3,w4] [--quick] [--isa native|avx2]
+#   --repeat R: each C and ssmcheck run repeats its workload R times in one process and reports
+#     the median (so that a workload of a fraction of a second holds still); numpy runs once.
 #   --quick: small sizes and one thread count (a smoke run; the timings mean nothing).
 #   --isa avx2: measure as on a CPU without AVX-512, on one that has it: ssmcheck and the C
 #     reference are both compiled for x86-64-v3 (AVX2 + FMA, no AVX-512) instead of -march=native,
@@ -18,16 +20,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 REPS=3
+REPEAT=5
 ONLY="w1,w2,w3,w4"
 QUICK=""
 ISA="native"
 while [ $# -gt 0 ]; do
     case "$1" in
         --reps) REPS="$2"; shift 2 ;;
+        --repeat) REPEAT="$2"; shift 2 ;;
         --only) ONLY="$2"; shift 2 ;;
         --quick) QUICK="--quick"; shift ;;
         --isa) ISA="$2"; shift 2 ;;
-        *) echo "error: unknown argument '$1' (expected --reps N, --only LIST, --quick, --isa native|avx2)" >&2; exit 2 ;;
+        *) echo "error: unknown argument '$1' (expected --reps N, --repeat R, --only LIST, --quick, --isa native|avx2)" >&2; exit 2 ;;
     esac
 done
 
@@ -82,8 +86,8 @@ for round in $(seq 1 "$REPS"); do
             if [ "$ISA" = native ] && { [ "$t" = 1 ] || [ "$w" = w1 ] || [ "$w" = w2 ] || [ -n "$QUICK" ]; }; then
                 run "$PY" benches/reference/reference.py "$w" --threads "$t" $QUICK
             fi
-            run env OMP_NUM_THREADS="$t" "$WORK/reference-$ISA" "$w" $QUICK
-            run "$BIN" bench "$w" --threads "$t" $QUICK
+            run env OMP_NUM_THREADS="$t" "$WORK/reference-$ISA" "$w" $QUICK --repeat "$REPEAT"
+            run "$BIN" bench "$w" --threads "$t" $QUICK --repeat "$REPEAT"
         done
     done
 done

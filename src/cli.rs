@@ -153,6 +153,11 @@ enum Command {
         /// Small sizes (a smoke run; summaries are then not comparable with the references).
         #[arg(long)]
         quick: bool,
+        /// Runs each workload this many times (1–64) and reports the median time, with the
+        /// fastest and slowest in `params` (as `reference.c --repeat`), so that a workload of
+        /// a fraction of a second gives a time that holds still.
+        #[arg(long, default_value_t = 1)]
+        repeat: usize,
     },
 }
 
@@ -187,7 +192,7 @@ fn run_part(registry: &Registry, ids: &[String], family: Option<&Family>, args: 
     Ok(crate::shard::run_shard(&claims, &config(args, backend.as_ref()), shard))
 }
 
-fn bench(workload: &str, threads: Option<usize>, backend: BackendChoice, quick: bool) -> Result<()> {
+fn bench(workload: &str, threads: Option<usize>, backend: BackendChoice, quick: bool, repeat: usize) -> Result<()> {
     use crate::bench::{run, si, BenchSizes, Workload};
     if backend != BackendChoice::Cpu {
         return Err(Error::InvalidParameter(format!(
@@ -202,7 +207,7 @@ fn bench(workload: &str, threads: Option<usize>, backend: BackendChoice, quick: 
         eprintln!("{:<10} {:>7} {:>10} {:>16}  summary", "workload", "threads", "wall s", "throughput");
     }
     for w in workloads {
-        let line = run(w, &sizes, threads)?;
+        let line = run(w, &sizes, threads, repeat)?;
         println!("{}", serde_json::to_string(&line)?);
         if table {
             eprintln!(
@@ -324,8 +329,8 @@ fn main_inner(cli: Cli, registry: &Registry) -> Result<bool> {
             println!("wrote {count} MQAR sequences (κ = {keys}, |V| = {values}, T = {len}, Zoology vocabulary {vocab}) to {}", out.display());
             Ok(true)
         }
-        Command::Bench { workload, threads, backend, quick } => {
-            bench(&workload, threads, backend, quick)?;
+        Command::Bench { workload, threads, backend, quick, repeat } => {
+            bench(&workload, threads, backend, quick, repeat)?;
             Ok(true)
         }
         Command::Replay { id, counterexample, control } => replay(registry, &id, &counterexample, control),

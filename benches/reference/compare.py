@@ -29,13 +29,24 @@ def flat(r):
     return out
 
 
+def rounds(rs, c):
+    """The ratio to C round by round (runs are paired in the order they ran, which
+    perf_compare.sh interleaves), and its spread (max − min)/median: under 5% is a ratio that
+    holds still."""
+    if not c or len(c) != len(rs):
+        return ""
+    per = [x["wall_s"] and c_i["wall_s"] / x["wall_s"] for x, c_i in zip(rs, c)]
+    spread = (max(per) - min(per)) / statistics.median(per)
+    return f"{min(per):.2f}–{max(per):.2f}× ({100 * spread:.1f}%)"
+
+
 def main():
     rows = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
     runs = defaultdict(list)
     for r in rows:
         runs[(r["workload"], r["impl"], r["params"].get("threads", 1))].append(r)
-    print("| workload | unit | impl | threads | runs | median wall s | throughput | vs C (same threads) |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| workload | unit | impl | threads | runs | median wall s | throughput | vs C (same threads) | ratio per round (spread) |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for w in NAMES:
         for (wl, impl, thr), rs in sorted(runs.items(), key=lambda kv: (kv[0][1], kv[0][2])):
             if wl != w:
@@ -44,7 +55,7 @@ def main():
             tp = rs[0]["work"] / wall
             c = runs.get((w, "c", thr))
             ratio = f"{tp / (c[0]['work'] / statistics.median(x['wall_s'] for x in c)):.2f}×" if c and impl != "c" else ""
-            print(f"| {NAMES[w]} | {rs[0]['throughput_unit']} | {impl} | {thr} | {len(rs)} | {wall:.4g} | {si(tp)} | {ratio} |")
+            print(f"| {NAMES[w]} | {rs[0]['throughput_unit']} | {impl} | {thr} | {len(rs)} | {wall:.4g} | {si(tp)} | {ratio} | {rounds(rs, c) if impl != 'c' else ''} |")
     print()
     worst = 0.0
     for w in NAMES:

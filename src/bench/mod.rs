@@ -131,25 +131,44 @@ pub(crate) struct Measured {
     wall_s: Option<f64>,
 }
 
-/// Runs `workload` on a rayon pool of `threads` threads.
-pub fn run(workload: Workload, sizes: &BenchSizes, threads: usize) -> Result<BenchLine> {
+/// The most repetitions [`run`] takes (as `reference.c --repeat`).
+pub const MAX_REPEAT: usize = 64;
+
+/// Runs `workload` `repeat` times on a rayon pool of `threads` threads: `wall_s` is the median
+/// of the timed regions, `params` records `repeat` and the fastest and slowest (the summaries
+/// of every repetition are the same; the last one's are reported).
+pub fn run(workload: Workload, sizes: &BenchSizes, threads: usize, repeat: usize) -> Result<BenchLine> {
     if threads == 0 {
         return Err(Error::InvalidParameter("--threads must be at least 1".into()));
     }
+    if !(1..=MAX_REPEAT).contains(&repeat) {
+        return Err(Error::InvalidParameter(format!("--repeat must be between 1 and {MAX_REPEAT}, not {repeat}")));
+    }
     let pool =
         rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| Error::InvalidParameter(format!("cannot start {threads} threads: {e}")))?;
-    let start = Instant::now();
-    let m = pool.install(|| match workload {
-        Workload::Decay => w1_decay::run(&sizes.decay),
-        Workload::Tail => w2_tail::run(&sizes.tail),
-        Workload::Lyapunov => w3_lyapunov::run(&sizes.lyapunov),
-        Workload::Scan => w4_scan::run(&sizes.scan),
-    })?;
-    let wall_s = m.wall_s.unwrap_or_else(|| start.elapsed().as_secs_f64());
+    let mut walls = Vec::with_capacity(repeat);
+    let mut last = None;
+    for _ in 0..repeat {
+        let start = Instant::now();
+        let m = pool.install(|| match workload {
+            Workload::Decay => w1_decay::run(&sizes.decay),
+            Workload::Tail => w2_tail::run(&sizes.tail),
+            Workload::Lyapunov => w3_lyapunov::run(&sizes.lyapunov),
+            Workload::Scan => w4_scan::run(&sizes.scan),
+        })?;
+        walls.push(m.wall_s.unwrap_or_else(|| start.elapsed().as_secs_f64()));
+        last = Some(m);
+    }
+    let m = last.expect("repeat ≥ 1");
+    let wall_s = crate::stats::median(&walls);
+    let (fastest, slowest) = walls.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), &w| (lo.min(w), hi.max(w)));
     let mut params = m.params;
     params["threads"] = json!(threads);
     params["rng"] = json!("portable");
     params["isa"] = json!(crate::math::isa::Isa::active().name());
+    params["repeat"] = json!(repeat);
+    params["wall_s_min"] = json!(fastest);
+    params["wall_s_max"] = json!(slowest);
     Ok(BenchLine {
         workload: workload.name(),
         implementation: "rust",
@@ -193,10 +212,13 @@ mod tests {
     fn summaries_do_not_depend_on_the_thread_count() {
         let sizes = BenchSizes::quick();
         for w in Workload::ALL {
-            let a = run(w, &sizes, 1).unwrap();
-            let b = run(w, &sizes, 2).unwrap();
+            let a = run(w, &sizes, 1, 1).unwrap();
+            let b = run(w, &sizes, 2, 2).unwrap();
+            assert_eq!((b.params["repeat"].as_u64(), b.params["wall_s_min"].as_f64() <= b.params["wall_s_max"].as_f64()), (Some(2), true));
             assert_eq!((&a.summary, &a.checksum), (&b.summary, &b.checksum), "{}", w.name());
         }
-        assert!(run(Workload::Decay, &sizes, 0).is_err());
+        assert!(run(Workload::Decay, &sizes, 0, 1).is_err());
+        assert!(run(Workload::Decay, &sizes, 1, 0).is_err());
+        assert!(run(Workload::Decay, &sizes, 1, MAX_REPEAT + 1).is_err());
     }
 }
