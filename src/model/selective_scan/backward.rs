@@ -20,6 +20,7 @@
 
 use super::ScanInputs;
 use crate::error::{Error, Result};
+use crate::math::isa::{Isa, Kernel};
 use crate::math::softplus::sigmoid;
 use crate::math::vecmath::{exp, softplus};
 
@@ -39,8 +40,30 @@ pub struct ScanGradients {
     pub u: Vec<f64>,
 }
 
-/// The gradients of ℓ given `dy = ∂ℓ/∂y` (L × d) at the scan `inp`.
+/// The gradients of ℓ given `dy = ∂ℓ/∂y` (L × d) at the scan `inp`. Compiled for the
+/// instruction set of [`Isa::active`] ([`Kernel`]), the same bits on each.
 pub fn selective_scan_backward(inp: &ScanInputs<'_>, dy: &[f64]) -> Result<ScanGradients> {
+    Isa::active().run(Backward { inp, dy })
+}
+
+/// [`selective_scan_backward`] as a [`Kernel`].
+struct Backward<'a, 'b> {
+    inp: &'a ScanInputs<'b>,
+    dy: &'a [f64],
+}
+
+impl Kernel for Backward<'_, '_> {
+    type Output = Result<ScanGradients>;
+
+    #[inline(always)]
+    fn run(self) -> Result<ScanGradients> {
+        backward_here(self.inp, self.dy)
+    }
+}
+
+/// [`selective_scan_backward`], compiled as the caller is.
+#[inline(always)]
+fn backward_here(inp: &ScanInputs<'_>, dy: &[f64]) -> Result<ScanGradients> {
     inp.validate()?;
     let (d, n, len) = (inp.d, inp.n, inp.len);
     if dy.len() != len * d {
@@ -168,6 +191,23 @@ mod tests {
 
     /// The negative control: a backward pass that forgets the flow through ā (λ not carried
     /// back) disagrees with the differences at the same tolerance.
+    #[test]
+    fn every_instruction_set_gives_the_same_gradients() {
+        for (seed, sp) in [(5u64, true), (6, false)] {
+            let (d, n, len, v) = instance(seed, sp);
+            let inp = inputs(d, n, len, &v, sp);
+            let dy: Vec<f64> = (0..len * d).map(|i| ((i * 7 % 11) as f64 - 5.0) / 3.0).collect();
+            let bits = |isa: Isa| {
+                let g = isa.run(Backward { inp: &inp, dy: &dy }).unwrap();
+                [g.delta, g.a, g.b, g.c, g.u].concat().iter().map(|x| x.to_bits()).collect::<Vec<_>>()
+            };
+            let portable = bits(Isa::Portable);
+            for isa in Isa::available() {
+                assert_eq!(bits(isa), portable, "{isa}");
+            }
+        }
+    }
+
     #[test]
     fn a_backward_pass_without_the_adjoint_recurrence_is_caught() {
         let (d, n, len, v) = instance(4, true);
