@@ -3,6 +3,8 @@
 //! generator — Philox for the claims ([`super::Stream`]), the portable generator for the
 //! reference workloads ([`super::portable::PortableNormals`]).
 
+use crate::math::isa::Kernel;
+
 /// A sequence of standard normals, read in order.
 pub trait Normals {
     /// Writes the next `out.len()` normals into `out`. Any split into calls gives the same
@@ -14,6 +16,31 @@ pub trait Normals {
         let mut x = [0.0];
         self.fill(&mut x);
         x[0]
+    }
+}
+
+/// A generator whose block fill is one `#[inline(always)]` body, so that [`Fill`] can compile it
+/// per instruction set.
+pub(crate) trait FillHere {
+    /// [`Normals::fill`], compiled as the caller is (`#[inline(always)]` in every impl).
+    fn fill_here(&mut self, out: &mut [f64]);
+}
+
+/// A generator's [`FillHere::fill_here`] as a [`Kernel`]: its `Normals::fill` is
+/// `Isa::active().run(Fill { normals: self, out })`, the same bits on every instruction set.
+pub(crate) struct Fill<'a, G> {
+    /// The generator.
+    pub(crate) normals: &'a mut G,
+    /// Where the normals go.
+    pub(crate) out: &'a mut [f64],
+}
+
+impl<G: FillHere> Kernel for Fill<'_, G> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run(self) {
+        self.normals.fill_here(self.out);
     }
 }
 

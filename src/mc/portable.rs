@@ -12,8 +12,8 @@
 //! All arithmetic is mod 2^64. The claims themselves draw from Philox ([`super::Stream`]); this
 //! generator only feeds the benchmark workloads.
 
-use super::normals::Normals;
-use crate::math::isa::{Isa, Kernel};
+use super::normals::{Fill, FillHere, Normals};
+use crate::math::isa::Isa;
 use crate::math::vecmath::{box_muller_pairs, u53_to_f64, BOX_MULLER_PASS};
 
 const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -79,30 +79,13 @@ impl PortableNormals {
 }
 
 impl Normals for PortableNormals {
-    /// Compiled for the instruction set of [`Isa::active`] ([`Kernel`]), the same bits on each.
+    /// Compiled for the instruction set of [`Isa::active`] (a clone per instruction set), the same bits on each.
     fn fill(&mut self, out: &mut [f64]) {
         Isa::active().run(Fill { normals: self, out });
     }
 }
 
-/// [`PortableNormals::fill`] as a [`Kernel`].
-struct Fill<'a> {
-    normals: &'a mut PortableNormals,
-    out: &'a mut [f64],
-}
-
-impl Kernel for Fill<'_> {
-    type Output = ();
-
-    #[inline(always)]
-    fn run(self) {
-        let Fill { normals, out } = self;
-        normals.fill_here(out);
-    }
-}
-
-impl PortableNormals {
-    /// `fill`, compiled as the caller is.
+impl FillHere for PortableNormals {
     #[inline(always)]
     fn fill_here(&mut self, out: &mut [f64]) {
         let mut rest = &mut out[..];

@@ -6,9 +6,9 @@
 //! `U(a, b) = ((a >> 6)·2^26 + (b >> 6) + 0.5) / 2^52`, and Box–Muller turns them into the normals
 //! `2b` and `2b+1`: `r = √(−2 ln u1)`, `(r cos 2πu2, r sin 2πu2)`.
 
-use super::normals::Normals;
+use super::normals::{Fill, FillHere, Normals};
 use super::philox::philox4x32_10;
-use crate::math::isa::{Isa, Kernel};
+use crate::math::isa::Isa;
 use crate::math::vecmath::{box_muller, box_muller_pairs, u52_to_f64, BOX_MULLER_PASS};
 
 /// The key of a family of streams: derived from the run's seed and a label (the claim id),
@@ -162,30 +162,13 @@ impl rand_core::RngCore for Stream {
 
 impl Normals for Stream {
     /// The same values as `out.len()` calls of [`Stream::normal`]; compiled for the instruction
-    /// set of [`Isa::active`] ([`Kernel`]), the same bits on each.
+    /// set of [`Isa::active`] (a clone per instruction set), the same bits on each.
     fn fill(&mut self, out: &mut [f64]) {
-        Isa::active().run(Fill { stream: self, out });
+        Isa::active().run(Fill { normals: self, out });
     }
 }
 
-/// [`Stream`]'s [`Normals::fill`] as a [`Kernel`].
-struct Fill<'a> {
-    stream: &'a mut Stream,
-    out: &'a mut [f64],
-}
-
-impl Kernel for Fill<'_> {
-    type Output = ();
-
-    #[inline(always)]
-    fn run(self) {
-        let Fill { stream, out } = self;
-        stream.fill_here(out);
-    }
-}
-
-impl Stream {
-    /// `fill`, compiled as the caller is.
+impl FillHere for Stream {
     #[inline(always)]
     fn fill_here(&mut self, out: &mut [f64]) {
         let mut rest = &mut out[..];
@@ -289,7 +272,7 @@ mod tests {
         let run = |isa: Isa| {
             let mut out = vec![0.0; 1501];
             let mut stream = Stream::new(StreamKey::new(3, "isa"), 9);
-            isa.run(Fill { stream: &mut stream, out: &mut out });
+            isa.run(Fill { normals: &mut stream, out: &mut out });
             out.iter().map(|x| x.to_bits()).collect::<Vec<_>>()
         };
         let portable = run(Isa::Portable);

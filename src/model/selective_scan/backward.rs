@@ -41,7 +41,7 @@ pub struct ScanGradients {
 }
 
 /// The gradients of ℓ given `dy = ∂ℓ/∂y` (L × d) at the scan `inp`. Compiled for the
-/// instruction set of [`Isa::active`] ([`Kernel`]), the same bits on each.
+/// instruction set of [`Isa::active`] (a clone per instruction set), the same bits on each.
 pub fn selective_scan_backward(inp: &ScanInputs<'_>, dy: &[f64]) -> Result<ScanGradients> {
     Isa::active().run(Backward { inp, dy })
 }
