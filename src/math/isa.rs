@@ -1,17 +1,20 @@
 //! The vector instruction set that the hand-vectorised Monte Carlo loops use, chosen at run
 //! time.
 //!
-//! Two loops have code of their own per instruction set: the S6 selective scan
-//! ([`crate::model::selective_scan()`]) and the interaction product of the Lyapunov paths
-//! ([`crate::mc::paths::interaction_paths`]). On AVX2 they use explicit 256-bit intrinsics that
-//! interleave independent work (the compiler's own vectorisation leaves them latency-bound
-//! there); on AVX-512 the interaction product uses explicit 512-bit intrinsics (the compiler
-//! splits its eight-lane dot products into 128-bit pieces) and the scan the portable code
-//! compiled for AVX-512; elsewhere they run as built.
+//! Every Monte Carlo hot loop runs compiled for the chosen set. Most are the portable loops
+//! cloned per set (`Kernel`: the diagonal LRD paths, the tail sums, the normal generators, the
+//! scan's backward pass), which is what keeps a portable build (the Python wheel's, x86-64-v2,
+//! where `f64::mul_add` is otherwise a libm call) at native speed. Two loops have code of their
+//! own per instruction set: the S6 selective scan ([`crate::model::selective_scan()`]) and the
+//! interaction product of the Lyapunov paths ([`crate::mc::paths::interaction_paths`]). On AVX2
+//! they use explicit 256-bit intrinsics that interleave independent work (the compiler's own
+//! vectorisation leaves them latency-bound there); on AVX-512 the interaction product uses
+//! explicit 512-bit intrinsics (the compiler splits its eight-lane dot products into 128-bit
+//! pieces) and the scan the portable code compiled for AVX-512; elsewhere they run as built.
 //! Every path performs the same IEEE-754 operations in the same order on every element (only
 //! basic operations and fused multiply-adds, all correctly rounded), so **the results are bit
-//! for bit the same whichever path runs**; the tests of both loops check this on every path the
-//! CPU offers.
+//! for bit the same whichever path runs**; each loop's tests check this on every path the CPU
+//! offers.
 //!
 //! The choice is the best the CPU supports, or the one named by the environment variable
 //! [`ISA_ENV`] (`portable`, `avx2` or `avx512`), which may only lower it: measuring the AVX2
