@@ -56,7 +56,7 @@ fn input_gain(a: f64, b: f64, dt: f64, rule: Discretization) -> f64 {
 /// `log‖LRD‖ = ½(m + ln Σ_n e^{2(a_n S_k + ln|B̄_n|) − m})` with `m` the largest term, and the
 /// margin `(r S_k + ln‖B̄‖ − log‖LRD‖)/(1 + |r S_k|)`.
 ///
-/// Compiled for the instruction set of [`Isa::active`] (a clone per instruction set), the same bits on each.
+/// Runs a clone compiled for [`Isa::active`]'s instruction set: the same bits on each.
 pub fn diagonal_lrd_path(job: &DiagonalLrdJob, marks: &[u64], normals: impl Normals) -> DiagonalLrdPath {
     Isa::active().run(LrdPath { job, marks, normals })
 }
@@ -274,8 +274,7 @@ impl TailSum {
 /// One sample of the tail-sum job: `Y_t = Σ_{i≤t} ln(c + γ x_i²)`, accumulated as logarithms
 /// of products (mantissas multiplied per lane, one logarithm per eight rows, exponents summed
 /// exactly; the private `TailSum` states the order of every operation) and read at each record
-/// time. Compiled for the instruction set of [`Isa::active`] (a clone per instruction set), the same bits on
-/// each.
+/// time. Runs a clone compiled for [`Isa::active`]'s instruction set: the same bits on each.
 pub fn tail_sum_sample(job: &TailSumJob, normals: impl Normals) -> Vec<f64> {
     Isa::active().run(TailSample { job, normals })
 }
@@ -334,8 +333,8 @@ fn tail_sum_here(job: &TailSumJob, mut normals: impl Normals) -> Vec<f64> {
 /// are drawn and tested in blocks (up to [`STEP_BLOCK`], about twice the terms still missing) as
 /// vectorised passes; the accepted terms are then summed in order (term i to lane i mod
 /// [`LANES`]). Neither the block sizes nor drawing past the t-th acceptance change anything: each
-/// proposal has its own counter. Compiled for the instruction set of [`Isa::active`]
-/// (a clone per instruction set), the same bits on each.
+/// proposal has its own counter. Runs a clone compiled for [`Isa::active`]'s instruction set:
+/// the same bits on each.
 pub fn tilted_tail_sample(job: &TiltedTailJob, normals: impl Normals, uniforms: Stream) -> f64 {
     Isa::active().run(TiltedSample { job, normals, uniforms })
 }

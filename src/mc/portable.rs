@@ -79,7 +79,7 @@ impl PortableNormals {
 }
 
 impl Normals for PortableNormals {
-    /// Compiled for the instruction set of [`Isa::active`] (a clone per instruction set), the same bits on each.
+    /// Runs a clone compiled for [`Isa::active`]'s instruction set: the same bits on each.
     fn fill(&mut self, out: &mut [f64]) {
         Isa::active().run(Fill { normals: self, out });
     }

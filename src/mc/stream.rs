@@ -161,8 +161,8 @@ impl rand_core::RngCore for Stream {
 }
 
 impl Normals for Stream {
-    /// The same values as `out.len()` calls of [`Stream::normal`]; compiled for the instruction
-    /// set of [`Isa::active`] (a clone per instruction set), the same bits on each.
+    /// The same values as `out.len()` calls of [`Stream::normal`]. Runs a clone compiled for
+    /// [`Isa::active`]'s instruction set: the same bits on each.
     fn fill(&mut self, out: &mut [f64]) {
         Isa::active().run(Fill { normals: self, out });
     }

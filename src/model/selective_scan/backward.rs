@@ -40,8 +40,8 @@ pub struct ScanGradients {
     pub u: Vec<f64>,
 }
 
-/// The gradients of ℓ given `dy = ∂ℓ/∂y` (L × d) at the scan `inp`. Compiled for the
-/// instruction set of [`Isa::active`] (a clone per instruction set), the same bits on each.
+/// The gradients of ℓ given `dy = ∂ℓ/∂y` (L × d) at the scan `inp`. Runs a clone compiled for
+/// [`Isa::active`]'s instruction set: the same bits on each.
 pub fn selective_scan_backward(inp: &ScanInputs<'_>, dy: &[f64]) -> Result<ScanGradients> {
     Isa::active().run(Backward { inp, dy })
 }
