@@ -6,7 +6,14 @@ suite's own S6 scan.
   - selective_scan_ref (mamba_ssm/ops/selective_scan_interface.py), float32, real A, variable
     B and C of shape (batch, N, L), with and without delta_softplus / delta_bias / D / z;
   - ssd_minimal_discrete (mamba_ssm/modules/ssd_minimal.py), float64, called as Mamba-2 calls
-    it: X = x * dt, A = a * dt.
+    it: X = x * dt, A = a * dt;
+  - mamba_inner_ref (mamba_ssm/ops/selective_scan_interface.py), float32: the whole Mamba block
+    after its input projection (causal convolution with SiLU, x_proj, dt_proj, the scan with D
+    and the gate, out_proj), its convolution being causal-conv1d's own causal_conv1d_ref and its
+    scan selective_scan_ref. Both are wrapped to record what they are given and return, so the
+    fixture holds every stage's output (convolved x, the scan's delta, B, C, z and y) beside the
+    block's: the Rust test compares each of the suite's stages on the reference's own inputs to
+    that stage, each within its own float32 rounding bound.
 
 Both modules import CUDA/Triton kernels at the top (selective_scan_cuda, triton's layer norm and
 chunked scan), which a CPU machine lacks; instead of stubbing those imports, the three reference
@@ -28,16 +35,18 @@ import torch
 import torch.nn.functional as F
 from einops import rearrange, repeat
 
-WANTED = {"selective_scan_ref", "segsum", "ssd_minimal_discrete"}
+WANTED = {"selective_scan_ref", "segsum", "ssd_minimal_discrete", "mamba_inner_ref", "causal_conv1d_ref"}
 
 
 def reference_functions():
     """The reference functions, executed from the installed mamba_ssm's source."""
     root = os.path.dirname(importlib.util.find_spec("mamba_ssm").origin)
+    conv_root = os.path.dirname(importlib.util.find_spec("causal_conv1d").origin)
     namespace = {"torch": torch, "F": F, "rearrange": rearrange, "repeat": repeat}
     sources = {}
-    for rel in ("ops/selective_scan_interface.py", "modules/ssd_minimal.py"):
-        path = os.path.join(root, rel)
+    files = [(root, "ops/selective_scan_interface.py"), (root, "modules/ssd_minimal.py"), (conv_root, "causal_conv1d_interface.py")]
+    for base, rel in files:
+        path = os.path.join(base, rel)
         text = open(path, encoding="utf-8").read()
         sources[rel] = hashlib.sha256(text.encode()).hexdigest()
         tree = ast.parse(text)
@@ -91,6 +100,56 @@ def ssd_case(ref, name, rng, batch, length, heads, p, n, block):
             "x": listed(x), "dt": listed(dt), "a": listed(a), "B": listed(b), "C": listed(c), "y": listed(y)}
 
 
+def block_case(ref, name, rng, batch, d_model, n, width, length, mixer):
+    """One mamba_inner_ref call in float32 on weights drawn as the Mamba module draws them, with
+    every stage's output recorded. mixer "selective" is Mamba's S6; "time_invariant" is Mamba-S4D
+    (B and C given as constants, dt_proj's weight zero so that delta = softplus(dt_proj.bias))."""
+    f32 = lambda a: torch.tensor(np.asarray(a, dtype=np.float32))
+    d_inner, rank = 2 * d_model, -(-d_model // 16)
+    unif = lambda bound, shape: f32(rng.uniform(-bound, bound, shape))
+    hidden = f32(rng.standard_normal((batch, length, d_model)))
+    in_proj = unif(d_model ** -0.5, (2 * d_inner, d_model))
+    conv_w, conv_b = unif(width ** -0.5, (d_inner, 1, width)), unif(width ** -0.5, d_inner)
+    x_proj = unif(d_inner ** -0.5, (rank + 2 * n, d_inner))
+    dt_proj = unif(rank ** -0.5, (d_inner, rank))
+    dt = np.maximum(np.exp(rng.uniform(np.log(1e-3), np.log(1e-1), d_inner)), 1e-4)
+    dt_bias = f32(dt + np.log(-np.expm1(-dt)))  # the module's inverse softplus
+    a_log = f32(np.log(np.tile(np.arange(1, n + 1, dtype=np.float64), (d_inner, 1))) + rng.uniform(-0.3, 0.3, (d_inner, n)))
+    d_skip = f32(1.0 + 0.5 * rng.standard_normal(d_inner))
+    out_proj = unif(d_inner ** -0.5, (d_model, d_inner))
+    given = {}
+    if mixer == "time_invariant":
+        dt_proj = torch.zeros_like(dt_proj)
+        b_vec, c_vec = f32(rng.standard_normal(n)), f32(rng.standard_normal(n))
+        given = {"B": b_vec[None, :, None].expand(batch, n, length).contiguous(), "C": c_vec[None, :, None].expand(batch, n, length).contiguous()}
+    seen = {}
+
+    def conv(x, weight, bias=None, activation=None):
+        out = ref["causal_conv1d_ref"](x, weight, bias, activation=activation)
+        seen["conv_in"], seen["conv_out"] = x, out
+        return out
+
+    def scan(u, delta, A, B, C, D=None, z=None, delta_bias=None, delta_softplus=False):
+        y = ref["selective_scan_ref"](u, delta, A, B, C, D, z=z, delta_bias=delta_bias, delta_softplus=delta_softplus)
+        seen.update({"delta": delta, "B": B, "C": C, "z": z, "y": y})
+        return y
+
+    ref["mamba_inner_ref"].__globals__.update({"causal_conv1d_fn": conv, "selective_scan_fn": scan})
+    xz = rearrange(F.linear(hidden, in_proj), "b l d -> b d l")
+    out = ref["mamba_inner_ref"](xz, conv_w, conv_b, x_proj, dt_proj, out_proj, None, -torch.exp(a_log), D=d_skip, delta_bias=dt_bias, delta_softplus=True, **given)
+    case = {"name": name, "dtype": "float32", "mixer": mixer, "batch": batch, "d_model": d_model, "d_inner": d_inner, "dstate": n, "dt_rank": rank,
+            "conv_width": width, "length": length, "hidden": listed(hidden),
+            "weights": {"in_proj.weight": listed(in_proj), "conv1d.weight": listed(conv_w), "conv1d.bias": listed(conv_b),
+                        "dt_proj.bias": listed(dt_bias), "A_log": listed(a_log), "D": listed(d_skip), "out_proj.weight": listed(out_proj)},
+            "xz": listed(xz), "conv_out": listed(seen["conv_out"]), "delta": listed(seen["delta"]), "B": listed(seen["B"]), "C": listed(seen["C"]),
+            "z": listed(seen["z"]), "y": listed(seen["y"]), "out": listed(out)}
+    if mixer == "time_invariant":
+        case["weights"].update({"B": listed(b_vec), "C": listed(c_vec)})
+    else:
+        case["weights"].update({"x_proj.weight": listed(x_proj), "dt_proj.weight": listed(dt_proj)})
+    return case
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else "tests/fixtures/mamba_reference.json"
     ref, sources = reference_functions()
@@ -108,6 +167,11 @@ def main():
         "ssd_minimal_discrete": [
             ssd_case(ref, "two heads, blocks of 4", rng, 2, 12, 2, 3, 4, 4),
             ssd_case(ref, "one head, L = 32, blocks of 8", rng, 1, 32, 1, 5, 8, 8),
+        ],
+        "mamba_inner_ref": [
+            block_case(ref, "Mamba block, d_model 4, N 4, k 4", rng, 2, 4, 4, 4, 12, "selective"),
+            block_case(ref, "Mamba block, d_model 20 (rank 2), N 16, k 4, L 32", rng, 1, 20, 16, 4, 32, "selective"),
+            block_case(ref, "Mamba-S4D block (time-invariant), d_model 4, N 4, k 3", rng, 2, 4, 4, 3, 12, "time_invariant"),
         ],
     }
     tmp = out + ".tmp"

@@ -13,5 +13,7 @@ if [ ! -x "$VENV/bin/python" ]; then
     "$VENV/bin/pip" install --quiet torch numpy einops packaging wheel setuptools
     # The CPU build: no CUDA extension is compiled (mamba-ssm's own switches).
     MAMBA_SKIP_CUDA_BUILD=TRUE MAMBA_FORCE_BUILD=TRUE "$VENV/bin/pip" install --quiet --no-build-isolation --no-deps mamba-ssm==2.3.2.post1
+    # causal-conv1d's reference convolution (mamba_inner_ref calls it), without its CUDA kernels.
+    CAUSAL_CONV1D_SKIP_CUDA_BUILD=TRUE CAUSAL_CONV1D_FORCE_BUILD=TRUE "$VENV/bin/pip" install --quiet --no-build-isolation --no-deps causal-conv1d==1.5.0.post8
 fi
 "$VENV/bin/python" scripts/reference_fixtures.py tests/fixtures/mamba_reference.json

@@ -23,6 +23,10 @@
 //!   column, 002 Table 1's "1-layer TF"), the same weights as the suite's
 //!   [`Attention`](crate::model::attention::Attention); its softmax is [`causal_softmax`], a
 //!   custom operation with its own backward pass, tested against candle's op-by-op autograd.
+//! - [`mamba_block`]: the Mamba block as the papers train it (input projection, causal
+//!   depthwise convolution, SiLU, selective or time-invariant Δ, B, C, the D skip, the gate, the
+//!   output projection) and a language model of L such blocks with RMSNorm and residual
+//!   connections, checked against state-spaces/mamba's `mamba_inner_ref`.
 //! - [`adam`]: the Adam optimiser over candle variables; [`fit`]: seeded training runs.
 //!
 //! A run's initial weights, training data and held-out data come from its own Philox streams,
@@ -37,6 +41,7 @@ pub mod causal_softmax;
 pub mod classifier;
 pub mod delta_t_scan;
 pub mod fit;
+pub mod mamba_block;
 pub mod recall;
 pub mod scan_op;
 

@@ -4,6 +4,8 @@
 //! `tests/each_claim/main.rs`, and the example conjectures `tests/conjectures.rs`: both have
 //! harnesses of their own.)
 
+#[cfg(feature = "train")]
+mod block_reference;
 mod claims;
 mod cli;
 mod common;

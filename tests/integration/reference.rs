@@ -21,27 +21,27 @@ use serde_json::Value;
 use ssmcheck::math::softplus::silu;
 use ssmcheck::model::{selective_scan, ScanInputs};
 
-fn fixture() -> Value {
+pub(crate) fn fixture() -> Value {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/mamba_reference.json");
     serde_json::from_str(&std::fs::read_to_string(path).expect("the committed fixture")).expect("valid JSON")
 }
 
-fn floats(v: &Value) -> Vec<f64> {
+pub(crate) fn floats(v: &Value) -> Vec<f64> {
     v.as_array().expect("an array").iter().map(|x| x.as_f64().expect("a number")).collect()
 }
 
-fn size(case: &Value, key: &str) -> usize {
+pub(crate) fn size(case: &Value, key: &str) -> usize {
     case[key].as_u64().unwrap_or_else(|| panic!("{key}")) as usize
 }
 
 /// One sequence in the engine's layouts, from the reference's (batch, dim, L), (dim, N) and
 /// (batch, N, L) arrays: u and δ (+ bias) L × d, A N × d, B and C L × N.
-struct Sequence {
-    u: Vec<f64>,
-    delta: Vec<f64>,
-    a: Vec<f64>,
-    b: Vec<f64>,
-    c: Vec<f64>,
+pub(crate) struct Sequence {
+    pub(crate) u: Vec<f64>,
+    pub(crate) delta: Vec<f64>,
+    pub(crate) a: Vec<f64>,
+    pub(crate) b: Vec<f64>,
+    pub(crate) c: Vec<f64>,
 }
 
 fn sequence(case: &Value, i: usize) -> Sequence {
@@ -61,7 +61,7 @@ fn sequence(case: &Value, i: usize) -> Sequence {
 }
 
 /// The float32 reference's rounding bound on y (L × d), from the recurrence above.
-fn rounding_bound(s: &Sequence, d: usize, n: usize, len: usize, softplus: bool, unit: f64) -> Vec<f64> {
+pub(crate) fn rounding_bound(s: &Sequence, d: usize, n: usize, len: usize, softplus: bool, unit: f64) -> Vec<f64> {
     let mut bound = vec![0.0; len * d];
     for ch in 0..d {
         for k in 0..n {
@@ -82,11 +82,28 @@ fn rounding_bound(s: &Sequence, d: usize, n: usize, len: usize, softplus: bool, 
 }
 
 /// The engine's scan on one sequence.
-fn scan(s: &Sequence, d: usize, n: usize, len: usize, softplus: bool) -> Vec<f64> {
+pub(crate) fn scan(s: &Sequence, d: usize, n: usize, len: usize, softplus: bool) -> Vec<f64> {
     let inp = ScanInputs { d, n, len, delta: &s.delta, delta_softplus: softplus, a: &s.a, b: &s.b, c: &s.c, u: &s.u };
     let mut y = vec![0.0; len * d];
     selective_scan(&inp, &mut y).expect("valid inputs");
     y
+}
+
+/// The scan's output y (with tolerance `tol`) after the reference's skip `+ D u` and gate
+/// `⊙ silu(z)`, and its tolerance: the skip's sum adds ≤ 2u of both terms, the gate's product and
+/// silu's exponential, sum and quotient ≤ 8u of the result.
+pub(crate) fn skip_and_gate(y: f64, tol: f64, skip_term: Option<f64>, z: Option<f64>, unit: f64) -> (f64, f64) {
+    let (mut ours, mut tol) = (y, tol);
+    if let Some(term) = skip_term {
+        tol += 2.0 * unit * (ours.abs() + term.abs());
+        ours += term;
+    }
+    if let Some(z) = z {
+        let g = silu(z);
+        tol = tol * g.abs() + 8.0 * unit * (ours * g).abs();
+        ours *= g;
+    }
+    (ours, tol)
 }
 
 /// Largest |ours − reference| / tolerance over a case (≤ 1 passes); `flip_softplus` runs the
@@ -104,17 +121,9 @@ fn s6_worst_ratio(case: &Value, flip_softplus: bool) -> f64 {
         let bound = rounding_bound(&s, d, n, len, softplus, unit);
         for t in 0..len {
             for ch in 0..d {
-                let (mut ours, mut tol) = (y[t * d + ch], 2.0 * bound[t * d + ch]);
-                if let Some(dd) = &skip {
-                    let term = s.u[t * d + ch] * dd[ch];
-                    tol += 2.0 * unit * (ours.abs() + term.abs());
-                    ours += term;
-                }
-                if let Some(z) = &gate {
-                    let g = silu(z[(i * d + ch) * len + t]);
-                    tol = tol * g.abs() + 8.0 * unit * (ours * g).abs();
-                    ours *= g;
-                }
+                let skip_term = skip.as_ref().map(|dd| s.u[t * d + ch] * dd[ch]);
+                let z = gate.as_ref().map(|z| z[(i * d + ch) * len + t]);
+                let (ours, tol) = skip_and_gate(y[t * d + ch], 2.0 * bound[t * d + ch], skip_term, z, unit);
                 let reference = out[(i * d + ch) * len + t];
                 worst = worst.max((ours - reference).abs() / tol.max(f64::MIN_POSITIVE));
             }

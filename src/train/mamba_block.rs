@@ -1,0 +1,481 @@
+//! The Mamba block as the papers train it (000 §2 and App. D, 002 App. A, 003 §4.3: the block of
+//! Gu and Dao's `Mamba` module), and a language model of L such blocks, trainable by candle.
+//!
+//! For a residual stream h (batch × T × d_model), with d_inner = expand · d_model:
+//!
+//! 1. `[x | z] = h W_inᵀ` (input projection to 2 d_inner, no bias);
+//! 2. `x ← SiLU(conv(x) + b_conv)`: a depthwise causal convolution of width k per channel,
+//!    `conv(x)_t[c] = Σ_{j<k} w[c, j] x_{t+j−(k−1)}[c]` (zeros before the first step);
+//! 3. the SSM's inputs: with the selective mixer (S6), `[δ | B | C] = x W_xᵀ` (rank r, N, N) and
+//!    `Δ = softplus(δ W_dtᵀ + b_dt)` per channel and step; with the time-invariant mixer
+//!    (Mamba-S4D: the same block, Δ, B and C learned but not functions of the input),
+//!    `Δ = softplus(b_dt)`, B and C fixed vectors;
+//! 4. the scan `h_t = e^{ΔA} h_{t−1} + Δ B_t x_t`, `y_t = C_t h_t` with `A = −exp(A_log)`
+//!    (d_inner × N), the skip `y + D ⊙ x` and the gate `⊙ SiLU(z)`;
+//! 5. the output projection `y W_outᵀ` back to d_model (no bias).
+//!
+//! [`MambaLm`] embeds tokens, adds `block(RMSNorm(h))` to the residual stream once per layer
+//! (pre-norm residual blocks), applies a final RMSNorm and a linear read-out: the structure of
+//! `MambaLMHeadModel`, untied and without its fused kernels.
+//!
+//! Initialisation, as the module's: projections uniform on ±1/√fan_in (PyTorch's `Linear`); the
+//! convolution's weights and bias uniform on ±1/√k (its `Conv1d`, depthwise); W_dt uniform on
+//! ±1/√r; b_dt the inverse softplus of Δ drawn log-uniform in [10⁻³, 10⁻¹] (floored at 10⁻⁴);
+//! `A_log[c, n] = ln(n + 1)` (S4D-real); D = 1; the embedding N(0, 0.02²); RMSNorm's weights 1;
+//! W_out divided by √L (GPT-2's rescaling of a residual branch, which `MambaLMHeadModel` applies);
+//! for the time-invariant mixer, B and C N(0, 1). The rank r is ⌈d_model / 16⌉ (the module's
+//! `"auto"`). Every weight is f64 on the CPU; a run is seeded by its [`StreamKey`].
+//!
+//! The forward pass is checked against state-spaces/mamba's `mamba_inner_ref` on the committed
+//! fixture (`tests/integration/reference.rs`), and its gradients against central differences.
+
+use super::scan_op::selective_scan;
+use super::{softplus, var};
+use crate::error::{Error, Result};
+use crate::math::softplus::softplus_inv;
+use crate::mc::{Stream, StreamKey};
+use candle_core::{DType, Device, Tensor, Var, D};
+
+/// How a block's SSM gets its step size Δ and its vectors B and C.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BlockMixer {
+    /// S6, Mamba's selective SSM: Δ, B and C are functions of the step's input.
+    Selective,
+    /// S4D in Mamba's block (000's Mamba-S4D, Thm. 4): Δ (one per channel), B and C learned
+    /// but the same at every step.
+    TimeInvariant,
+}
+
+/// The sizes of a [`MambaBlock`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BlockShape {
+    /// d_model, the residual stream's width.
+    pub d_model: usize,
+    /// The expansion factor (d_inner = expand · d_model; Mamba's default 2).
+    pub expand: usize,
+    /// N, the states per channel (Mamba's default 16).
+    pub n: usize,
+    /// k, the convolution's width (Mamba's default 4).
+    pub conv_width: usize,
+    /// How Δ, B and C are made.
+    pub mixer: BlockMixer,
+}
+
+impl BlockShape {
+    /// Mamba's defaults for a width d_model and N states: expand 2, a convolution of width 4,
+    /// the selective mixer.
+    pub fn mamba(d_model: usize, n: usize) -> BlockShape {
+        BlockShape { d_model, expand: 2, n, conv_width: 4, mixer: BlockMixer::Selective }
+    }
+    /// d_inner = expand · d_model.
+    pub fn d_inner(&self) -> usize {
+        self.expand * self.d_model
+    }
+    /// The rank r of Δ's projection, ⌈d_model / 16⌉ (the module's `dt_rank = "auto"`).
+    pub fn dt_rank(&self) -> usize {
+        self.d_model.div_ceil(16)
+    }
+    fn check(&self) -> Result<()> {
+        if self.d_model == 0 || self.expand == 0 || self.n == 0 || self.conv_width == 0 {
+            return Err(Error::InvalidParameter(format!(
+                "a Mamba block needs d_model, expand, N and the convolution's width all ≥ 1 (got {}, {}, {}, {})",
+                self.d_model, self.expand, self.n, self.conv_width
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// How a block's SSM inputs are made: the weights of its [`BlockMixer`].
+#[derive(Clone, Debug)]
+enum MixerWeights {
+    /// W_x ((r + 2N) × d_inner), W_dt (d_inner × r).
+    Selective { x_proj: Var, dt_proj: Var },
+    /// B and C (1 × N each).
+    TimeInvariant { b: Var, c: Var },
+}
+
+/// One Mamba block with trainable weights (f64, CPU), laid out as the PyTorch module's
+/// (a `Linear`'s weight is out × in).
+#[derive(Clone, Debug)]
+pub struct MambaBlock {
+    /// Its sizes.
+    pub shape: BlockShape,
+    /// W_in (2 d_inner × d_model).
+    in_proj: Var,
+    /// The convolution's weights (d_inner × k) and bias (1 × d_inner).
+    conv_w: Var,
+    conv_b: Var,
+    mixer: MixerWeights,
+    /// b_dt (1 × d_inner).
+    dt_bias: Var,
+    /// A_log (d_inner × N).
+    a_log: Var,
+    /// D (1 × d_inner).
+    d_skip: Var,
+    /// W_out (d_model × d_inner).
+    out_proj: Var,
+}
+
+/// Uniform entries on ±bound.
+fn uniform(s: &mut Stream, rows: usize, cols: usize, bound: f64) -> Result<Var> {
+    var((0..rows * cols).map(|_| bound * (2.0 * s.uniform() - 1.0)).collect(), rows, cols)
+}
+
+impl MambaBlock {
+    /// Fresh weights from `key` (the module's initialisation, module doc); `layers` is the depth
+    /// of the stack it sits in (W_out is divided by √layers).
+    pub fn init(shape: BlockShape, layers: usize, key: StreamKey) -> Result<MambaBlock> {
+        shape.check()?;
+        let (dm, di, n, k, r) = (shape.d_model, shape.d_inner(), shape.n, shape.conv_width, shape.dt_rank());
+        let mut s = Stream::new(key, 0);
+        let in_proj = uniform(&mut s, 2 * di, dm, 1.0 / (dm as f64).sqrt())?;
+        let conv_bound = 1.0 / (k as f64).sqrt();
+        let (conv_w, conv_b) = (uniform(&mut s, di, k, conv_bound)?, uniform(&mut s, 1, di, conv_bound)?);
+        let mixer = match shape.mixer {
+            BlockMixer::Selective => MixerWeights::Selective {
+                x_proj: uniform(&mut s, r + 2 * n, di, 1.0 / (di as f64).sqrt())?,
+                dt_proj: uniform(&mut s, di, r, 1.0 / (r as f64).sqrt())?,
+            },
+            BlockMixer::TimeInvariant => {
+                MixerWeights::TimeInvariant { b: var((0..n).map(|_| s.normal()).collect(), 1, n)?, c: var((0..n).map(|_| s.normal()).collect(), 1, n)? }
+            }
+        };
+        let dt = |u: f64| (1e-3f64.ln() + u * (1e-1f64.ln() - 1e-3f64.ln())).exp().max(1e-4);
+        let dt_bias = var((0..di).map(|_| softplus_inv(dt(s.uniform()))).collect(), 1, di)?;
+        let a_log = var((0..di * n).map(|i| ((i % n + 1) as f64).ln()).collect(), di, n)?;
+        let d_skip = var(vec![1.0; di], 1, di)?;
+        let out_bound = 1.0 / ((di as f64).sqrt() * (layers.max(1) as f64).sqrt());
+        let out_proj = uniform(&mut s, dm, di, out_bound)?;
+        Ok(MambaBlock { shape, in_proj, conv_w, conv_b, mixer, dt_bias, a_log, d_skip, out_proj })
+    }
+
+    /// Every trainable variable.
+    pub fn vars(&self) -> Vec<Var> {
+        let mut v = vec![
+            self.in_proj.clone(),
+            self.conv_w.clone(),
+            self.conv_b.clone(),
+            self.dt_bias.clone(),
+            self.a_log.clone(),
+            self.d_skip.clone(),
+            self.out_proj.clone(),
+        ];
+        match &self.mixer {
+            MixerWeights::Selective { x_proj, dt_proj } => v.extend([x_proj.clone(), dt_proj.clone()]),
+            MixerWeights::TimeInvariant { b, c } => v.extend([b.clone(), c.clone()]),
+        }
+        v
+    }
+
+    /// The weights by the names of the PyTorch module's parameters (`in_proj.weight`,
+    /// `conv1d.weight` as d_inner × k, `conv1d.bias`, `x_proj.weight`, `dt_proj.weight`,
+    /// `dt_proj.bias`, `A_log`, `D`, `out_proj.weight`; `B` and `C` for the time-invariant
+    /// mixer), each as its values in row-major order.
+    pub fn named_weights(&self) -> Result<Vec<(&'static str, Vec<f64>)>> {
+        let values = |v: &Var| v.as_tensor().flatten_all().and_then(|t| t.to_vec1::<f64>()).map_err(|e| super::candle_error("reading the weights", e));
+        let mut out = vec![("in_proj.weight", values(&self.in_proj)?), ("conv1d.weight", values(&self.conv_w)?), ("conv1d.bias", values(&self.conv_b)?)];
+        match &self.mixer {
+            MixerWeights::Selective { x_proj, dt_proj } => out.extend([("x_proj.weight", values(x_proj)?), ("dt_proj.weight", values(dt_proj)?)]),
+            MixerWeights::TimeInvariant { b, c } => out.extend([("B", values(b)?), ("C", values(c)?)]),
+        }
+        out.extend([
+            ("dt_proj.bias", values(&self.dt_bias)?),
+            ("A_log", values(&self.a_log)?),
+            ("D", values(&self.d_skip)?),
+            ("out_proj.weight", values(&self.out_proj)?),
+        ]);
+        Ok(out)
+    }
+
+    /// Sets the weight `name` (as [`named_weights`](Self::named_weights) names it) to `values`.
+    pub fn set_weight(&self, name: &str, values: &[f64]) -> Result<()> {
+        let target = match (name, &self.mixer) {
+            ("in_proj.weight", _) => &self.in_proj,
+            ("conv1d.weight", _) => &self.conv_w,
+            ("conv1d.bias", _) => &self.conv_b,
+            ("x_proj.weight", MixerWeights::Selective { x_proj, .. }) => x_proj,
+            ("dt_proj.weight", MixerWeights::Selective { dt_proj, .. }) => dt_proj,
+            ("B", MixerWeights::TimeInvariant { b, .. }) => b,
+            ("C", MixerWeights::TimeInvariant { c, .. }) => c,
+            ("dt_proj.bias", _) => &self.dt_bias,
+            ("A_log", _) => &self.a_log,
+            ("D", _) => &self.d_skip,
+            ("out_proj.weight", _) => &self.out_proj,
+            _ => return Err(Error::InvalidParameter(format!("a {:?} Mamba block has no weight '{name}'", self.shape.mixer))),
+        };
+        let dims = target.as_tensor().dims2().map_err(|e| super::candle_error("setting a weight", e))?;
+        if values.len() != dims.0 * dims.1 {
+            return Err(Error::InvalidParameter(format!("weight '{name}' has {} × {} entries, not {}", dims.0, dims.1, values.len())));
+        }
+        let t = Tensor::from_vec(values.to_vec(), dims, &Device::Cpu).map_err(|e| super::candle_error("setting a weight", e))?;
+        target.set(&t).map_err(|e| super::candle_error("setting a weight", e))
+    }
+
+    /// The number of trainable parameters.
+    pub fn parameters(&self) -> usize {
+        self.vars().iter().map(|v| v.elem_count()).sum()
+    }
+
+    /// `[x | z] = h W_inᵀ` (batch × T × 2 d_inner).
+    pub fn project_in(&self, h: &Tensor) -> candle_core::Result<Tensor> {
+        h.broadcast_matmul(&self.in_proj.as_tensor().t()?)
+    }
+
+    /// `SiLU(conv(x) + b_conv)` (batch × T × d_inner): the causal depthwise convolution.
+    pub fn convolve(&self, x: &Tensor) -> candle_core::Result<Tensor> {
+        let (batch, len, di) = x.dims3()?;
+        let k = self.shape.conv_width;
+        let padded = Tensor::cat(&[&Tensor::zeros((batch, k - 1, di), DType::F64, &Device::Cpu)?, x], 1)?;
+        let w = self.conv_w.as_tensor();
+        let mut acc = self.conv_b.as_tensor().unsqueeze(0)?.broadcast_as((batch, len, di))?.contiguous()?;
+        for j in 0..k {
+            acc = (acc + padded.narrow(1, j, len)?.broadcast_mul(&w.narrow(1, j, 1)?.t()?.unsqueeze(0)?)?)?;
+        }
+        acc.silu()
+    }
+
+    /// The SSM's inputs for the convolved x: Δ (batch × T × d_inner), B and C (batch × T × N).
+    pub fn selection(&self, x: &Tensor) -> candle_core::Result<[Tensor; 3]> {
+        let (batch, len, di) = x.dims3()?;
+        let (n, r) = (self.shape.n, self.shape.dt_rank());
+        match &self.mixer {
+            MixerWeights::Selective { x_proj, dt_proj } => {
+                let x_dbl = x.broadcast_matmul(&x_proj.as_tensor().t()?)?;
+                let pre = x_dbl.narrow(D::Minus1, 0, r)?.broadcast_matmul(&dt_proj.as_tensor().t()?)?.broadcast_add(&self.dt_bias.as_tensor().unsqueeze(0)?)?;
+                Ok([softplus(&pre)?, x_dbl.narrow(D::Minus1, r, n)?.contiguous()?, x_dbl.narrow(D::Minus1, r + n, n)?.contiguous()?])
+            }
+            MixerWeights::TimeInvariant { b, c } => Ok([
+                softplus(self.dt_bias.as_tensor())?.unsqueeze(0)?.broadcast_as((batch, len, di))?.contiguous()?,
+                b.as_tensor().unsqueeze(0)?.broadcast_as((batch, len, n))?.contiguous()?,
+                c.as_tensor().unsqueeze(0)?.broadcast_as((batch, len, n))?.contiguous()?,
+            ]),
+        }
+    }
+
+    /// A = −exp(A_log) in the scan's layout (N × d_inner).
+    fn a(&self) -> candle_core::Result<Tensor> {
+        self.a_log.as_tensor().exp()?.neg()?.t()?.contiguous()
+    }
+
+    /// The scan on the convolved x with the step sizes Δ and vectors B, C of
+    /// [`selection`](Self::selection), the skip and the gate: `(scan + D ⊙ x) ⊙ SiLU(z)`
+    /// (batch × T × d_inner).
+    pub fn mix(&self, x: &Tensor, [delta, b, c]: &[Tensor; 3], z: &Tensor) -> candle_core::Result<Tensor> {
+        let y = selective_scan(&x.contiguous()?, delta, &self.a()?, b, c)?;
+        (y + x.broadcast_mul(&self.d_skip.as_tensor().unsqueeze(0)?)?)? * z.silu()?
+    }
+
+    /// `y W_outᵀ` (batch × T × d_model).
+    pub fn project_out(&self, y: &Tensor) -> candle_core::Result<Tensor> {
+        y.broadcast_matmul(&self.out_proj.as_tensor().t()?)
+    }
+
+    /// The block on a residual stream's normalised input h (batch × T × d_model): its output,
+    /// of the same shape. It is exactly the composition of its stages, [`project_in`](Self::project_in),
+    /// [`convolve`](Self::convolve), [`selection`](Self::selection), [`mix`](Self::mix) and
+    /// [`project_out`](Self::project_out), which the reference test compares one by one.
+    pub fn forward(&self, h: &Tensor) -> candle_core::Result<Tensor> {
+        let di = self.shape.d_inner();
+        let xz = self.project_in(h)?;
+        let (x, z) = (xz.narrow(D::Minus1, 0, di)?, xz.narrow(D::Minus1, di, di)?);
+        let x = self.convolve(&x)?;
+        let inputs = self.selection(&x)?;
+        self.project_out(&self.mix(&x, &inputs, &z)?)
+    }
+}
+
+/// RMSNorm (ε = 10⁻⁵, as `MambaLMHeadModel`'s): `x / √(mean(x²) + ε) ⊙ w` over the last axis.
+pub fn rms_norm(x: &Tensor, weight: &Tensor) -> candle_core::Result<Tensor> {
+    let scale = (x.sqr()?.mean_keepdim(D::Minus1)? + 1e-5)?.sqrt()?.recip()?;
+    x.broadcast_mul(&scale)?.broadcast_mul(weight)
+}
+
+/// A language model of L Mamba blocks: embedding, L pre-norm residual blocks, a final RMSNorm
+/// and a linear read-out over the vocabulary (module doc).
+#[derive(Clone, Debug)]
+pub struct MambaLm {
+    /// The vocabulary |V|.
+    pub vocab: usize,
+    embedding: Var,
+    blocks: Vec<MambaBlock>,
+    /// One RMSNorm weight (1 × d_model) per block, then the final one.
+    norms: Vec<Var>,
+    /// The read-out (|V| × d_model), no bias.
+    head: Var,
+}
+
+impl MambaLm {
+    /// Fresh weights: `layers` blocks of `shape` over a vocabulary of `vocab` tokens.
+    pub fn init(shape: BlockShape, layers: usize, vocab: usize, key: StreamKey) -> Result<MambaLm> {
+        if layers == 0 || vocab < 2 {
+            return Err(Error::InvalidParameter(format!("a Mamba language model needs at least one layer and |V| ≥ 2 (got {layers} and {vocab})")));
+        }
+        let dm = shape.d_model;
+        let mut s = Stream::new(key, 0);
+        let embedding = var((0..vocab * dm).map(|_| 0.02 * s.normal()).collect(), vocab, dm)?;
+        let blocks = (0..layers).map(|l| MambaBlock::init(shape, layers, StreamKey::new(key.as_u64(), &format!("block {l}")))).collect::<Result<Vec<_>>>()?;
+        let norms = (0..=layers).map(|_| var(vec![1.0; dm], 1, dm)).collect::<Result<Vec<_>>>()?;
+        let head = uniform(&mut s, vocab, dm, 1.0 / (dm as f64).sqrt())?;
+        Ok(MambaLm { vocab, embedding, blocks, norms, head })
+    }
+
+    /// The blocks, first to last.
+    pub fn blocks(&self) -> &[MambaBlock] {
+        &self.blocks
+    }
+
+    /// Every trainable variable.
+    pub fn vars(&self) -> Vec<Var> {
+        let mut v = vec![self.embedding.clone(), self.head.clone()];
+        v.extend(self.norms.iter().cloned());
+        v.extend(self.blocks.iter().flat_map(MambaBlock::vars));
+        v
+    }
+
+    /// The number of trainable parameters.
+    pub fn parameters(&self) -> usize {
+        self.vars().iter().map(|v| v.elem_count()).sum()
+    }
+
+    /// The logits (batch × T × |V|) of a batch of token sequences of one length.
+    pub fn logits(&self, tokens: &[Vec<usize>]) -> candle_core::Result<Tensor> {
+        let (batch, len) = (tokens.len(), tokens.first().map_or(0, Vec::len));
+        let ids: Vec<u32> = tokens.iter().flatten().map(|&t| t as u32).collect();
+        let mut h = self.embedding.embedding(&Tensor::from_vec(ids, batch * len, &Device::Cpu)?)?.reshape((batch, len, self.embedding.dim(1)?))?;
+        for (block, norm) in self.blocks.iter().zip(&self.norms) {
+            h = (&h + block.forward(&rms_norm(&h, norm.as_tensor())?)?)?;
+        }
+        let last = self.norms.last().expect("one norm more than blocks");
+        rms_norm(&h, last.as_tensor())?.broadcast_matmul(&self.head.as_tensor().t()?)
+    }
+}
+
+impl super::fit::Classifier for MambaLm {
+    fn vars(&self) -> Vec<Var> {
+        MambaLm::vars(self)
+    }
+    fn logits(&self, tokens: &[Vec<usize>]) -> candle_core::Result<Tensor> {
+        MambaLm::logits(self, tokens)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn small(mixer: BlockMixer) -> BlockShape {
+        BlockShape { d_model: 4, expand: 2, n: 3, conv_width: 3, mixer }
+    }
+
+    /// The parameter count of the module with these sizes: W_in 2·d_i·d_m, the convolution
+    /// d_i·k + d_i, W_x (r + 2N)·d_i, W_dt d_i·r and its bias d_i, A_log d_i·N, D d_i, W_out
+    /// d_m·d_i (the time-invariant mixer: B and C, N each, for W_x and W_dt).
+    #[test]
+    fn parameter_counts_are_the_modules() {
+        let (dm, di, n, k, r) = (4, 8, 3, 3, 1);
+        let selective = MambaBlock::init(small(BlockMixer::Selective), 1, StreamKey::new(0, "t")).unwrap();
+        assert_eq!(selective.parameters(), 2 * di * dm + di * k + di + (r + 2 * n) * di + di * r + di + di * n + di + dm * di);
+        let invariant = MambaBlock::init(small(BlockMixer::TimeInvariant), 1, StreamKey::new(0, "t")).unwrap();
+        assert_eq!(invariant.parameters(), 2 * di * dm + di * k + di + 2 * n + di + di * n + di + dm * di);
+        let lm = MambaLm::init(small(BlockMixer::Selective), 2, 7, StreamKey::new(0, "t")).unwrap();
+        assert_eq!(lm.parameters(), 7 * dm + 7 * dm + 3 * dm + 2 * selective.parameters());
+    }
+
+    /// The convolution is causal: changing the input at step t changes no output before t, and
+    /// changes the outputs t .. t + k − 1 only.
+    #[test]
+    fn the_convolution_is_causal_with_width_k() {
+        let block = MambaBlock::init(small(BlockMixer::Selective), 1, StreamKey::new(1, "t")).unwrap();
+        let mut s = Stream::new(StreamKey::new(2, "x"), 0);
+        let values: Vec<f64> = (0..10 * 8).map(|_| s.normal()).collect();
+        let x = Tensor::from_vec(values.clone(), (1, 10, 8), &Device::Cpu).unwrap();
+        let mut bumped = values;
+        bumped[4 * 8 + 2] += 1.0;
+        let y0 = block.convolve(&x).unwrap().squeeze(0).unwrap().to_vec2::<f64>().unwrap();
+        let y1 = block.convolve(&Tensor::from_vec(bumped, (1, 10, 8), &Device::Cpu).unwrap()).unwrap().squeeze(0).unwrap().to_vec2::<f64>().unwrap();
+        for t in 0..10 {
+            for c in 0..8 {
+                let changed = y0[t][c] != y1[t][c];
+                assert_eq!(changed, c == 2 && (4..7).contains(&t), "t {t} channel {c}");
+            }
+        }
+    }
+
+    /// The whole model is causal: the logits up to t do not depend on tokens after t.
+    #[test]
+    fn the_language_model_is_causal() {
+        for mixer in [BlockMixer::Selective, BlockMixer::TimeInvariant] {
+            let lm = MambaLm::init(small(mixer), 2, 6, StreamKey::new(3, "t")).unwrap();
+            let a = lm.logits(&[vec![1, 2, 3, 4, 5, 0]]).unwrap().squeeze(0).unwrap().to_vec2::<f64>().unwrap();
+            let b = lm.logits(&[vec![1, 2, 3, 4, 0, 5]]).unwrap().squeeze(0).unwrap().to_vec2::<f64>().unwrap();
+            assert_eq!(a[..4], b[..4], "{mixer:?}");
+            assert_ne!(a[4], b[4], "{mixer:?}: the token at step 4 must matter there");
+        }
+    }
+
+    /// The cross-entropy of a two-layer model on a fixed batch, and its gradient by backward.
+    fn loss_and_gradients(lm: &MambaLm, tokens: &[Vec<usize>]) -> (f64, Vec<Vec<f64>>) {
+        let positions: Vec<usize> = (0..tokens[0].len()).collect();
+        let targets: Vec<Vec<usize>> = tokens.iter().map(|t| t.iter().map(|&v| (v + 1) % lm.vocab).collect()).collect();
+        let l = super::super::classifier::cross_entropy(&lm.logits(tokens).unwrap(), &positions, &targets).unwrap();
+        let grads = l.backward().unwrap();
+        let g = lm.vars().iter().map(|v| grads.get(v.as_tensor()).unwrap().flatten_all().unwrap().to_vec1::<f64>().unwrap()).collect();
+        (l.to_scalar::<f64>().unwrap(), g)
+    }
+
+    /// Every kind of weight's gradient (three entries of each variable) against central
+    /// differences D(h) = (f(w + h) − f(w − h))/2h. Its error is the truncation h²/6·f‴ and
+    /// higher terms, estimated from the data by Richardson's |D(h) − D(2h)|/3 (D(2h) errs four
+    /// times as much), plus the rounding of f's two evaluations, at most 4ε|f|/h (f is a mean of
+    /// T·batch log-sum-exps, each accurate to a few ε relative); twice their sum is the
+    /// tolerance. Control: the gradients of a model whose weights differ by 10⁻³ (relative) from
+    /// the probed ones, which the same tolerance must reject somewhere.
+    #[test]
+    fn every_gradient_is_the_central_difference() {
+        let tokens = vec![vec![1, 4, 2, 0, 3, 5, 1], vec![2, 2, 5, 4, 0, 1, 3]];
+        for mixer in [BlockMixer::Selective, BlockMixer::TimeInvariant] {
+            let lm = MambaLm::init(small(mixer), 2, 6, StreamKey::new(7, "fd")).unwrap();
+            let moved = MambaLm::init(small(mixer), 2, 6, StreamKey::new(7, "fd")).unwrap();
+            for v in moved.vars() {
+                v.set(&(v.as_tensor() * 1.001).unwrap()).unwrap();
+            }
+            let ((f0, analytic), (_, control)) = (loss_and_gradients(&lm, &tokens), loss_and_gradients(&moved, &tokens));
+            let (h, eps) = (1e-5, f64::EPSILON);
+            let mut control_rejected = false;
+            for (k, v) in lm.vars().iter().enumerate() {
+                let base = v.as_tensor().flatten_all().unwrap().to_vec1::<f64>().unwrap();
+                for i in [0, base.len() / 2, base.len() - 1] {
+                    let at = |x: f64| {
+                        let mut w = base.clone();
+                        w[i] = x;
+                        v.set(&Tensor::from_vec(w, v.as_tensor().dims(), &Device::Cpu).unwrap()).unwrap();
+                        loss_and_gradients(&lm, &tokens).0
+                    };
+                    let central = |step: f64| (at(base[i] + step) - at(base[i] - step)) / (2.0 * step);
+                    let (d1, d2) = (central(h), central(2.0 * h));
+                    at(base[i]);
+                    let tol = 2.0 * ((d1 - d2).abs() / 3.0 + 4.0 * eps * f0.abs() / h);
+                    assert!(
+                        (analytic[k][i] - d1).abs() <= tol,
+                        "{mixer:?}, variable {k}, entry {i}: backward {} vs central {d1} (tolerance {tol:.2e})",
+                        analytic[k][i]
+                    );
+                    control_rejected |= (control[k][i] - d1).abs() > tol;
+                }
+            }
+            assert!(control_rejected, "{mixer:?}: gradients at weights 10⁻³ away pass as the gradient");
+        }
+    }
+
+    #[test]
+    fn bad_shapes_and_names_are_one_clear_error() {
+        let zero = BlockShape { n: 0, ..small(BlockMixer::Selective) };
+        assert!(MambaBlock::init(zero, 1, StreamKey::new(0, "t")).unwrap_err().to_string().contains("N and the convolution's width"));
+        let block = MambaBlock::init(small(BlockMixer::TimeInvariant), 1, StreamKey::new(0, "t")).unwrap();
+        assert!(block.set_weight("x_proj.weight", &[0.0]).unwrap_err().to_string().contains("no weight 'x_proj.weight'"));
+        assert!(block.set_weight("D", &[0.0; 3]).unwrap_err().to_string().contains("not 3"));
+        assert!(MambaLm::init(small(BlockMixer::Selective), 0, 5, StreamKey::new(0, "t")).is_err());
+    }
+}
