@@ -12,6 +12,7 @@ pub mod copy;
 pub mod cot;
 pub mod decay;
 pub mod haar;
+pub(crate) mod keep_nth_tables;
 pub mod realization;
 pub mod recall;
 pub mod stability;

@@ -11,7 +11,8 @@
 //!    (Mamba-S4D: the same block, Δ, B and C learned but not functions of the input),
 //!    `Δ = softplus(b_dt)`, B and C fixed vectors;
 //! 4. the scan `h_t = e^{ΔA} h_{t−1} + Δ B_t x_t`, `y_t = C_t h_t` with `A = −exp(A_log)`
-//!    (d_inner × N), the skip `y + D ⊙ x` and the gate `⊙ SiLU(z)`;
+//!    (d_inner × N), the skip `y + D ⊙ x` and the gate `⊙ SiLU(z)` (which 000's MQAR and
+//!    induction-head experiments disable: [`BlockShape::gate`]);
 //! 5. the output projection `y W_outᵀ` back to d_model (no bias).
 //!
 //! [`MambaLm`] embeds tokens, adds `block(RMSNorm(h))` to the residual stream once per layer
@@ -60,13 +61,16 @@ pub struct BlockShape {
     pub conv_width: usize,
     /// How Δ, B and C are made.
     pub mixer: BlockMixer,
+    /// The gate `⊙ SiLU(z)` (000 App. D.3 and D.4 disable it for Mamba and Mamba-2: then z is
+    /// neither computed nor learned, and W_in maps to d_inner only).
+    pub gate: bool,
 }
 
 impl BlockShape {
     /// Mamba's defaults for a width d_model and N states: expand 2, a convolution of width 4,
-    /// the selective mixer.
+    /// the selective mixer, the gate.
     pub fn mamba(d_model: usize, n: usize) -> BlockShape {
-        BlockShape { d_model, expand: 2, n, conv_width: 4, mixer: BlockMixer::Selective }
+        BlockShape { d_model, expand: 2, n, conv_width: 4, mixer: BlockMixer::Selective, gate: true }
     }
     /// d_inner = expand · d_model.
     pub fn d_inner(&self) -> usize {
@@ -102,7 +106,7 @@ enum MixerWeights {
 pub struct MambaBlock {
     /// Its sizes.
     pub shape: BlockShape,
-    /// W_in (2 d_inner × d_model).
+    /// W_in (2 d_inner × d_model; d_inner × d_model without the gate).
     in_proj: Var,
     /// The convolution's weights (d_inner × k) and bias (1 × d_inner).
     conv_w: Var,
@@ -130,7 +134,7 @@ impl MambaBlock {
         shape.check()?;
         let (dm, di, n, k, r) = (shape.d_model, shape.d_inner(), shape.n, shape.conv_width, shape.dt_rank());
         let mut s = Stream::new(key, 0);
-        let in_proj = uniform(&mut s, 2 * di, dm, 1.0 / (dm as f64).sqrt())?;
+        let in_proj = uniform(&mut s, if shape.gate { 2 * di } else { di }, dm, 1.0 / (dm as f64).sqrt())?;
         let conv_bound = 1.0 / (k as f64).sqrt();
         let (conv_w, conv_b) = (uniform(&mut s, di, k, conv_bound)?, uniform(&mut s, 1, di, conv_bound)?);
         let mixer = match shape.mixer {
@@ -218,7 +222,7 @@ impl MambaBlock {
         self.vars().iter().map(|v| v.elem_count()).sum()
     }
 
-    /// `[x | z] = h W_inᵀ` (batch × T × 2 d_inner).
+    /// `[x | z] = h W_inᵀ` (batch × T × 2 d_inner; x alone without the gate).
     pub fn project_in(&self, h: &Tensor) -> candle_core::Result<Tensor> {
         h.broadcast_matmul(&self.in_proj.as_tensor().t()?)
     }
@@ -261,10 +265,14 @@ impl MambaBlock {
 
     /// The scan on the convolved x with the step sizes Δ and vectors B, C of
     /// [`selection`](Self::selection), the skip and the gate: `(scan + D ⊙ x) ⊙ SiLU(z)`
-    /// (batch × T × d_inner).
-    pub fn mix(&self, x: &Tensor, [delta, b, c]: &[Tensor; 3], z: &Tensor) -> candle_core::Result<Tensor> {
+    /// (batch × T × d_inner; `scan + D ⊙ x` when z is None, a block without the gate).
+    pub fn mix(&self, x: &Tensor, [delta, b, c]: &[Tensor; 3], z: Option<&Tensor>) -> candle_core::Result<Tensor> {
         let y = selective_scan(&x.contiguous()?, delta, &self.a()?, b, c)?;
-        (y + x.broadcast_mul(&self.d_skip.as_tensor().unsqueeze(0)?)?)? * z.silu()?
+        let y = (y + x.broadcast_mul(&self.d_skip.as_tensor().unsqueeze(0)?)?)?;
+        match z {
+            Some(z) => y * z.silu()?,
+            None => Ok(y),
+        }
     }
 
     /// `y W_outᵀ` (batch × T × d_model).
@@ -279,10 +287,10 @@ impl MambaBlock {
     pub fn forward(&self, h: &Tensor) -> candle_core::Result<Tensor> {
         let di = self.shape.d_inner();
         let xz = self.project_in(h)?;
-        let (x, z) = (xz.narrow(D::Minus1, 0, di)?, xz.narrow(D::Minus1, di, di)?);
-        let x = self.convolve(&x)?;
+        let z = if self.shape.gate { Some(xz.narrow(D::Minus1, di, di)?) } else { None };
+        let x = self.convolve(&xz.narrow(D::Minus1, 0, di)?)?;
         let inputs = self.selection(&x)?;
-        self.project_out(&self.mix(&x, &inputs, &z)?)
+        self.project_out(&self.mix(&x, &inputs, z.as_ref())?)
     }
 }
 
@@ -366,7 +374,7 @@ mod tests {
     use super::*;
 
     fn small(mixer: BlockMixer) -> BlockShape {
-        BlockShape { d_model: 4, expand: 2, n: 3, conv_width: 3, mixer }
+        BlockShape { d_model: 4, expand: 2, n: 3, conv_width: 3, mixer, gate: true }
     }
 
     /// The parameter count of the module with these sizes: W_in 2·d_i·d_m, the convolution
@@ -381,6 +389,9 @@ mod tests {
         assert_eq!(invariant.parameters(), 2 * di * dm + di * k + di + 2 * n + di + di * n + di + dm * di);
         let lm = MambaLm::init(small(BlockMixer::Selective), 2, 7, StreamKey::new(0, "t")).unwrap();
         assert_eq!(lm.parameters(), 7 * dm + 7 * dm + 3 * dm + 2 * selective.parameters());
+        // Without the gate W_in maps to d_inner only.
+        let ungated = MambaBlock::init(BlockShape { gate: false, ..small(BlockMixer::Selective) }, 1, StreamKey::new(0, "t")).unwrap();
+        assert_eq!(selective.parameters() - ungated.parameters(), di * dm);
     }
 
     /// The convolution is causal: changing the input at step t changes no output before t, and
@@ -435,9 +446,10 @@ mod tests {
     #[test]
     fn every_gradient_is_the_central_difference() {
         let tokens = vec![vec![1, 4, 2, 0, 3, 5, 1], vec![2, 2, 5, 4, 0, 1, 3]];
-        for mixer in [BlockMixer::Selective, BlockMixer::TimeInvariant] {
-            let lm = MambaLm::init(small(mixer), 2, 6, StreamKey::new(7, "fd")).unwrap();
-            let moved = MambaLm::init(small(mixer), 2, 6, StreamKey::new(7, "fd")).unwrap();
+        for (mixer, gate) in [(BlockMixer::Selective, true), (BlockMixer::TimeInvariant, true), (BlockMixer::Selective, false)] {
+            let shape = BlockShape { gate, ..small(mixer) };
+            let lm = MambaLm::init(shape, 2, 6, StreamKey::new(7, "fd")).unwrap();
+            let moved = MambaLm::init(shape, 2, 6, StreamKey::new(7, "fd")).unwrap();
             for v in moved.vars() {
                 v.set(&(v.as_tensor() * 1.001).unwrap()).unwrap();
             }

@@ -67,7 +67,7 @@ fn weight(case: &Value, name: &str) -> Vec<f64> {
 fn block(case: &Value) -> MambaBlock {
     let z = sizes(case);
     let mixer = if case["mixer"] == "time_invariant" { BlockMixer::TimeInvariant } else { BlockMixer::Selective };
-    let shape = BlockShape { d_model: z.dm, expand: z.di / z.dm, n: z.n, conv_width: z.k, mixer };
+    let shape = BlockShape { d_model: z.dm, expand: z.di / z.dm, n: z.n, conv_width: z.k, mixer, gate: true };
     let b = MambaBlock::init(shape, 1, StreamKey::new(0, "fixture")).unwrap();
     for (name, values) in case["weights"].as_object().unwrap() {
         b.set_weight(name, &floats(values)).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -156,7 +156,7 @@ fn stage_ratios(case: &Value, blk: &MambaBlock) -> [f64; 5] {
     // 4. The scan on the reference's x, Δ, B, C, with D and the gate SiLU(z).
     let target_tensor = Tensor::from_vec(target.iter().flatten().flatten().copied().collect::<Vec<_>>(), (z.batch, z.len, di), &Device::Cpu).unwrap();
     let (z_tensor, gate) = by_time(&floats(&case["z"]), &z, di, di);
-    let y_ours = values3(&blk.mix(&conv_tensor, &[target_tensor, b_tensor, c_tensor], &z_tensor).unwrap());
+    let y_ours = values3(&blk.mix(&conv_tensor, &[target_tensor, b_tensor, c_tensor], Some(&z_tensor)).unwrap());
     let (y_tensor, y_ref) = by_time(&floats(&case["y"]), &z, di, di);
     let a: Vec<f64> = weight(case, "A_log").iter().map(|v| -v.exp()).collect();
     let skip = weight(case, "D");
@@ -207,7 +207,7 @@ fn the_blocks_forward_is_its_stages_composed() {
     let h = Tensor::from_vec(floats(&case["hidden"]), (z.batch, z.len, z.dm), &Device::Cpu).unwrap();
     let xz = blk.project_in(&h).unwrap();
     let x = blk.convolve(&xz.narrow(2, 0, z.di).unwrap()).unwrap();
-    let by_stages = blk.project_out(&blk.mix(&x, &blk.selection(&x).unwrap(), &xz.narrow(2, z.di, z.di).unwrap()).unwrap()).unwrap();
+    let by_stages = blk.project_out(&blk.mix(&x, &blk.selection(&x).unwrap(), Some(&xz.narrow(2, z.di, z.di).unwrap())).unwrap()).unwrap();
     assert_eq!(values3(&blk.forward(&h).unwrap()), values3(&by_stages));
 }
 

@@ -1,8 +1,8 @@
 //! 000 App. D.2's sweep of Keep n-th (Tables A.1 and A.2), as printed, against what its
 //! Discussion says of it. The suite reruns the small end of that sweep (`000.table1`,
 //! `000.tableA1`); the sweep itself (T = 10–50, d and N ∈ {8, 32, 64}, 600 epochs) is beyond a
-//! CPU budget, so its printed accuracies are encoded as data and the text is checked against every
-//! cell.
+//! CPU budget, so the text is checked against every printed cell (the tables' data:
+//! `claims::keep_nth_tables`, shared with Table 1's printed-data claims).
 //!
 //! * `000.appD2.every` (Erratum, reading): "When equipped with PE, Mamba manages to achieve 100%
 //!   accuracy on Keep n-th, regardless of sequence length", read as every configuration of the
@@ -19,61 +19,10 @@
 //! failing at most 0.73). A cell below it falsifies the sentence under any stricter reading too.
 
 use crate::claim::{property, Claim, ErrorKind, Eval, Paper, Scale, Tolerance};
+use crate::claims::keep_nth_tables::{Model, LENGTHS, SIZES};
 use crate::math::Interval;
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
-
-/// The layer of a row of Tables A.1–A.2 (both with the position in the embedding's last entry).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum SweepLayer {
-    /// "Mamba (+PE)": the simplified one-layer Mamba (embedding, S6, linear read-out).
-    MambaPe,
-    /// "S4D (+PE)": the same with S4D's input-independent Δ, B, C.
-    S4dPe,
-}
-
-/// The sequence lengths of the sweep: Table A.1's T = 10, 20 and Table A.2's T = 30, 40, 50.
-pub const SWEEP_LENGTHS: [u32; 5] = [10, 20, 30, 40, 50];
-
-/// One configuration of the sweep and its printed mean accuracy over seeds at each length of
-/// [`SWEEP_LENGTHS`], in hundredths (the tables print two decimals).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SweepRow {
-    /// The layer.
-    pub layer: SweepLayer,
-    /// Embedding dimension d.
-    pub d: u32,
-    /// State size N.
-    pub n: u32,
-    /// "acc." at T = 10, 20 (Table A.1), 30, 40, 50 (Table A.2), in hundredths.
-    pub accuracy: [u32; 5],
-}
-
-/// 000 App. D.2, Tables A.1 and A.2: the Mamba (+PE) and S4D (+PE) rows' accuracies as printed
-/// (the standard errors, epochs and parameter counts are not used).
-pub const SWEEP: [SweepRow; 18] = {
-    use SweepLayer::{MambaPe as M, S4dPe as S};
-    [
-        SweepRow { layer: M, d: 8, n: 8, accuracy: [100, 100, 94, 85, 22] },
-        SweepRow { layer: M, d: 8, n: 32, accuracy: [100, 100, 100, 58, 28] },
-        SweepRow { layer: M, d: 8, n: 64, accuracy: [100, 100, 100, 59, 98] },
-        SweepRow { layer: M, d: 32, n: 8, accuracy: [100, 100, 100, 100, 100] },
-        SweepRow { layer: M, d: 32, n: 32, accuracy: [100, 100, 100, 100, 100] },
-        SweepRow { layer: M, d: 32, n: 64, accuracy: [100, 100, 100, 100, 100] },
-        SweepRow { layer: M, d: 64, n: 8, accuracy: [99, 99, 100, 100, 99] },
-        SweepRow { layer: M, d: 64, n: 32, accuracy: [100, 100, 100, 100, 99] },
-        SweepRow { layer: M, d: 64, n: 64, accuracy: [100, 100, 100, 100, 98] },
-        SweepRow { layer: S, d: 8, n: 8, accuracy: [99, 43, 14, 3, 3] },
-        SweepRow { layer: S, d: 8, n: 32, accuracy: [99, 46, 46, 15, 4] },
-        SweepRow { layer: S, d: 8, n: 64, accuracy: [99, 43, 43, 13, 4] },
-        SweepRow { layer: S, d: 32, n: 8, accuracy: [94, 72, 72, 9, 8] },
-        SweepRow { layer: S, d: 32, n: 32, accuracy: [93, 72, 72, 9, 9] },
-        SweepRow { layer: S, d: 32, n: 64, accuracy: [93, 73, 73, 9, 9] },
-        SweepRow { layer: S, d: 64, n: 8, accuracy: [79, 14, 14, 9, 9] },
-        SweepRow { layer: S, d: 64, n: 32, accuracy: [79, 14, 14, 10, 10] },
-        SweepRow { layer: S, d: 64, n: 64, accuracy: [79, 14, 14, 9, 9] },
-    ]
-};
 
 /// The held-out accuracy read as solving the task (see the module's doc), as the decimal it is
 /// (enclosed by [`Interval::decimal`], not taken as the binary point nearest it).
@@ -82,8 +31,9 @@ pub const SOLVES: &str = "0.9";
 /// One printed cell of the sweep: a configuration at one length.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SweepCell {
-    /// The layer.
-    pub layer: SweepLayer,
+    /// The layer: "Mamba (+PE)" ([`Model::MambaPe`]) or "S4D (+PE)" ([`Model::S4dPe`]), both with
+    /// the position in the embedding's last entry.
+    pub layer: Model,
     /// Embedding dimension d.
     pub d: u32,
     /// State size N.
@@ -95,9 +45,15 @@ pub struct SweepCell {
 }
 
 impl SweepCell {
-    /// The cell of `row` at the `t`-th length of [`SWEEP_LENGTHS`].
-    pub fn new(row: &SweepRow, t: usize) -> SweepCell {
-        SweepCell { layer: row.layer, d: row.d, n: row.n, length: SWEEP_LENGTHS[t], accuracy: f64::from(row.accuracy[t]) / 100.0 }
+    /// The printed cell of `layer` at the `i`-th d, `j`-th N and `k`-th T of the tables.
+    pub fn new(layer: Model, i: usize, j: usize, k: usize) -> SweepCell {
+        SweepCell { layer, d: SIZES[i], n: SIZES[j], length: LENGTHS[k], accuracy: layer.printed().accuracy[i][j][k] }
+    }
+
+    /// Every cell of `layer`'s rows whose d is in `widths` (by d, then N, then T).
+    fn all(layer: Model, widths: &[u32]) -> Vec<SweepCell> {
+        let rows = SIZES.iter().enumerate().filter(|(_, d)| widths.contains(d)).flat_map(|(i, _)| (0..SIZES.len()).map(move |j| (i, j)));
+        rows.flat_map(|(i, j)| (0..LENGTHS.len()).map(move |k| SweepCell::new(layer, i, j, k))).collect()
     }
 
     /// "The configuration solves the task at this length": its printed accuracy, as the interval
@@ -109,9 +65,9 @@ impl SweepCell {
 }
 
 /// Every cell of the rows of `layer` whose d is in `widths`, uniformly.
-fn cells(layer: SweepLayer, widths: &'static [u32]) -> impl Strategy<Value = SweepCell> + Clone {
-    let rows: Vec<SweepRow> = SWEEP.into_iter().filter(|r| r.layer == layer && widths.contains(&r.d)).collect();
-    (0..rows.len(), 0..SWEEP_LENGTHS.len()).prop_map(move |(r, t)| SweepCell::new(&rows[r], t))
+fn cells(layer: Model, widths: &'static [u32]) -> impl Strategy<Value = SweepCell> + Clone {
+    let cells = SweepCell::all(layer, widths);
+    (0..cells.len() / LENGTHS.len(), 0..LENGTHS.len()).prop_map(move |(r, t)| cells[r * LENGTHS.len() + t])
 }
 
 /// Cases per budget: at most 45 cells drawn uniformly, so 800 draws miss a given cell with
@@ -135,7 +91,7 @@ fn claim_every() -> Claim {
         "App. D.2's Discussion, read over the whole sweep it discusses: every Mamba (+PE) configuration of Tables A.1–A.2 (d, N ∈ {8, 32, \
          64}) solves Keep n-th at every sequence length T ∈ {10, 20, 30, 40, 50} — its printed held-out accuracy (±0.005) is at least 0.9, \
          '100%' read generously.",
-        property(CASES, cells(SweepLayer::MambaPe, &EVERY_WIDTH), SweepCell::solves).sides(SIDES.0, SIDES.1),
+        property(CASES, cells(Model::MambaPe, &EVERY_WIDTH), SweepCell::solves).sides(SIDES.0, SIDES.1),
     )
     .source(Paper::InputSelectivity, "App. D.2 (Discussion), against Tables A.1 and A.2", QUOTE)
     .correction(
@@ -162,12 +118,12 @@ fn claim_wide() -> Claim {
         super::FAMILY,
         "In Tables A.1–A.2, every Mamba (+PE) configuration with d ≥ 32 (d ∈ {32, 64}, N ∈ {8, 32, 64}) solves Keep n-th at every sequence \
          length T ∈ {10, 20, 30, 40, 50}: its printed held-out accuracy (±0.005) is at least 0.9.",
-        property(CASES, cells(SweepLayer::MambaPe, &WIDE), SweepCell::solves).sides(SIDES.0, SIDES.1),
+        property(CASES, cells(Model::MambaPe, &WIDE), SweepCell::solves).sides(SIDES.0, SIDES.1),
     )
     .source(Paper::InputSelectivity, "App. D.2 (Discussion) and Tables A.1–A.2: the sentence's reading that holds", QUOTE)
     .control(
         "the S4D (+PE) rows of the same widths in Mamba (+PE)'s place (the Discussion: S4D 'already fails at the task for T = 20')",
-        property(CASES, cells(SweepLayer::S4dPe, &WIDE), SweepCell::solves).sides(SIDES.0, SIDES.1),
+        property(CASES, cells(Model::S4dPe, &WIDE), SweepCell::solves).sides(SIDES.0, SIDES.1),
     )
 }
 
@@ -181,32 +137,26 @@ pub fn register(r: &mut crate::claim::Registry) {
 mod tests {
     use super::*;
 
-    fn failing(layer: SweepLayer, widths: &[u32]) -> Vec<(u32, u32, u32, f64)> {
-        SWEEP
-            .iter()
-            .filter(|r| r.layer == layer && widths.contains(&r.d))
-            .flat_map(|r| (0..SWEEP_LENGTHS.len()).map(move |t| SweepCell::new(r, t)))
-            .filter(|c| c.solves().refutes())
-            .map(|c| (c.d, c.n, c.length, c.accuracy))
-            .collect()
+    fn failing(layer: Model, widths: &[u32]) -> Vec<(u32, u32, u32, f64)> {
+        SweepCell::all(layer, widths).into_iter().filter(|c| c.solves().refutes()).map(|c| (c.d, c.n, c.length, c.accuracy)).collect()
     }
 
     #[test]
     fn the_tables_decide_each_reading() {
         // Mamba (+PE): exactly the five d = 8 cells at T ≥ 40 named in the erratum fail.
-        assert_eq!(failing(SweepLayer::MambaPe, &EVERY_WIDTH), [(8, 8, 40, 0.85), (8, 8, 50, 0.22), (8, 32, 40, 0.58), (8, 32, 50, 0.28), (8, 64, 40, 0.59)]);
-        assert!(failing(SweepLayer::MambaPe, &WIDE).is_empty());
+        assert_eq!(failing(Model::MambaPe, &EVERY_WIDTH), [(8, 8, 40, 0.85), (8, 8, 50, 0.22), (8, 32, 40, 0.58), (8, 32, 50, 0.28), (8, 64, 40, 0.59)]);
+        assert!(failing(Model::MambaPe, &WIDE).is_empty());
         // T = 30's 0.94 (d = 8, N = 8) solves; the wide rows' lowest cell is 0.98.
-        assert!(!SweepCell::new(&SWEEP[0], 2).solves().refutes());
+        assert!(!SweepCell::new(Model::MambaPe, 0, 0, 2).solves().refutes());
         // S4D (+PE) with d ≥ 32 solves at T = 10 only (0.93–0.94); d = 64 not even there (0.79).
-        let s4d = failing(SweepLayer::S4dPe, &WIDE);
+        let s4d = failing(Model::S4dPe, &WIDE);
         assert_eq!(s4d.len(), 6 * 5 - 3);
         assert!(s4d.iter().all(|&(d, _, t, _)| t > 10 || d == 64));
     }
 
     #[test]
     fn a_cell_at_the_threshold_is_a_tie_not_a_violation() {
-        let cell = SweepCell { layer: SweepLayer::MambaPe, d: 8, n: 8, length: 40, accuracy: 0.90 };
+        let cell = SweepCell { layer: Model::MambaPe, d: 8, n: 8, length: 40, accuracy: 0.90 };
         assert!(!cell.solves().refutes());
         assert!(SweepCell { accuracy: 0.89, ..cell }.solves().refutes());
     }
