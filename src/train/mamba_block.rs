@@ -27,8 +27,9 @@
 //! for the time-invariant mixer, B and C N(0, 1). The rank r is ⌈d_model / 16⌉ (the module's
 //! `"auto"`). Every weight is f64 on the CPU; a run is seeded by its [`StreamKey`].
 //!
-//! The forward pass is checked against state-spaces/mamba's `mamba_inner_ref` on the committed
-//! fixture (`tests/integration/reference.rs`), and its gradients against central differences.
+//! The forward pass is checked stage by stage against state-spaces/mamba's `mamba_inner_ref` on
+//! the committed fixture (`tests/integration/block_reference.rs`), and its gradients against
+//! central differences (this module's tests).
 
 use super::scan_op::selective_scan;
 use super::{softplus, var};
