@@ -84,6 +84,11 @@ fn by_time(values: &[f64], z: &Sizes, all_rows: usize, rows: usize) -> (Tensor, 
     (Tensor::from_vec(flat, (z.batch, z.len, rows), &Device::Cpu).unwrap(), nested)
 }
 
+/// The reference's (batch, L, width) array as nested vectors [b][t][column].
+fn time_major(values: &[f64], z: &Sizes, width: usize) -> Vec<Vec<Vec<f64>>> {
+    (0..z.batch).map(|b| (0..z.len).map(|t| values[(b * z.len + t) * width..][..width].to_vec()).collect()).collect()
+}
+
 fn values3(t: &Tensor) -> Vec<Vec<Vec<f64>>> {
     t.to_vec3::<f64>().unwrap()
 }
@@ -109,7 +114,7 @@ fn stage_ratios(case: &Value, blk: &MambaBlock) -> [f64; 5] {
     let (di, n, r) = (z.di, z.n, z.r);
     // 1. [x | z] = h W_inᵀ.
     let hidden = floats(&case["hidden"]);
-    let h: Vec<Vec<Vec<f64>>> = (0..z.batch).map(|b| (0..z.len).map(|t| hidden[(b * z.len + t) * z.dm..][..z.dm].to_vec()).collect()).collect();
+    let h = time_major(&hidden, &z, z.dm);
     let h_tensor = Tensor::from_vec(hidden.clone(), (z.batch, z.len, z.dm), &Device::Cpu).unwrap();
     let xz_all = floats(&case["xz"]);
     let (_, xz) = by_time(&xz_all, &z, 2 * di, 2 * di);
@@ -176,8 +181,7 @@ fn stage_ratios(case: &Value, blk: &MambaBlock) -> [f64; 5] {
     }
     // 5. y W_outᵀ on the reference's y.
     let w_out = weight(case, "out_proj.weight");
-    let out = floats(&case["out"]);
-    let out_ref: Vec<Vec<Vec<f64>>> = (0..z.batch).map(|b| (0..z.len).map(|t| out[(b * z.len + t) * z.dm..][..z.dm].to_vec()).collect()).collect();
+    let out_ref = time_major(&floats(&case["out"]), &z, z.dm);
     let s5 = worst(&values3(&blk.project_out(&y_tensor).unwrap()), &out_ref, |b, t, j| dot_bound(&y_ref[b][t], &w_out[j * di..][..di]));
     [s1, s2, s3, s4, s5]
 }
