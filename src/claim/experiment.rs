@@ -73,7 +73,8 @@ impl Direction {
             Direction::AtMost | Direction::Below => threshold - ci.lo,
         }
     }
-    fn symbol(self) -> &'static str {
+    /// The side as a relation symbol (≥, ≤, >, <).
+    pub fn symbol(self) -> &'static str {
         match self {
             Direction::AtLeast => "≥",
             Direction::AtMost => "≤",

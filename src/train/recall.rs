@@ -234,6 +234,82 @@ impl RecallMamba {
     }
 }
 
+impl RecallMamba {
+    /// A model with the given weights, its read-out learned when `weights.readout` is not 002's
+    /// fixed [−I I]. Errors when a matrix's size disagrees with `shape` or an entry of Λ is not
+    /// negative (Λ = −exp(θ) has no other values).
+    pub fn from_weights(shape: RecallShape, weights: &RecallWeights, trainable: Trainable) -> Result<Self> {
+        let (d, n, v) = (shape.channels(), shape.states, shape.vocab);
+        let sizes = [
+            ("W_Δ", &weights.w_delta, d, d),
+            ("Λ", &weights.lambda, d, n),
+            ("W_B", &weights.w_b, n, d),
+            ("W_C", &weights.w_c, n, d),
+            ("W_o", &weights.readout, v, d),
+        ];
+        if let Some((name, m, r, c)) = sizes.iter().find(|(_, m, r, c)| m.shape() != (*r, *c)) {
+            return Err(Error::InvalidParameter(format!("{name} is {} × {}, the shape needs {r} × {c}", m.nrows(), m.ncols())));
+        }
+        if weights.b_delta.len() != d {
+            return Err(Error::InvalidParameter(format!("b_Δ has {} entries, the shape needs {d}", weights.b_delta.len())));
+        }
+        if let Some(l) = weights.lambda.iter().find(|&&l| !(l < 0.0)) {
+            return Err(Error::InvalidParameter(format!("every entry of Λ must be negative (Λ = −exp(θ)); got {l}")));
+        }
+        let row_major = |m: &DMatrix<f64>| var(m.transpose().as_slice().to_vec(), m.nrows(), m.ncols());
+        let w_out = if weights.readout == minus_identity_identity(v) { None } else { Some(row_major(&weights.readout)?) };
+        Ok(RecallMamba {
+            shape,
+            trainable,
+            w_delta: row_major(&weights.w_delta)?,
+            b_delta: var(weights.b_delta.as_slice().to_vec(), d, 1)?,
+            log_neg_lambda: row_major(&weights.lambda.map(|l| (-l).ln()))?,
+            w_b: row_major(&weights.w_b)?,
+            w_c: row_major(&weights.w_c)?,
+            w_out,
+        })
+    }
+}
+
+/// The per-write forgetting factor r = e^{ΛΔ} of [`slot_memory`]: every write multiplies what
+/// the value channels hold by r, and r / (1 − r) < 1 keeps the latest write of a slot above the
+/// sum of all its earlier ones.
+pub const SLOT_MEMORY_FORGETTING: f64 = 0.4;
+
+/// 002 Sec. 3's write / read / forget mechanism for |K| keys, built by hand with one state per
+/// key (N = |K|, the setting of Figures 5 and 6): a solution of latest-association recall
+/// ([`RecallData::Latest`]) with the spikes the paper describes.
+///
+/// - **Write** at a pair (key k, value v): B = W_B x̂ = e_k (column k of W_B, the previous token,
+///   is e_k; every other column is 0), and Δ = 1 on the value channels n + v′ (W_Δ's entries from
+///   the key columns, 60 + softplus⁻¹(1), against the bias −60) and Δ = 0 elsewhere
+///   (softplus(−60) rounds to 0 in f64), so state k of channel n + v gains 1.
+/// - **Forget**: Λ = ln r on every entry, so each write multiplies every state of the value
+///   channels by r = [`SLOT_MEMORY_FORGETTING`]; nothing decays between writes (Δ = 0).
+/// - **Read** at a key k: C = W_C x̂ = e_k (column n + k of W_C, the current token), so
+///   y = h[:, k] and the logit of value v is h[n + v, k] − h[v, k] = h[n + v, k] (the first-half
+///   channels receive nothing: their Δ is 0), which the latest value written to key k maximises.
+///
+/// Errors unless N = |K|.
+pub fn slot_memory(shape: RecallShape) -> Result<RecallWeights> {
+    let RecallShape { vocab: n, keys, states } = shape;
+    if states != keys {
+        return Err(Error::InvalidParameter(format!("the slot memory has one state per key: N = |K| (got N = {states}, |K| = {keys})")));
+    }
+    let d = 2 * n;
+    const OFF: f64 = -60.0;
+    let on = -OFF + softplus_inv(1.0);
+    let value_channel = |a: usize| a >= n + keys;
+    Ok(RecallWeights {
+        w_delta: DMatrix::from_fn(d, d, |a, col| if value_channel(a) && col < keys { on } else { 0.0 }),
+        b_delta: DVector::from_element(d, OFF),
+        lambda: DMatrix::from_element(d, states, SLOT_MEMORY_FORGETTING.ln()),
+        w_b: DMatrix::from_fn(states, d, |s, col| f64::from(u8::from(col == s))),
+        w_c: DMatrix::from_fn(states, d, |s, col| f64::from(u8::from(col == n + s))),
+        readout: minus_identity_identity(n),
+    })
+}
+
 impl Classifier for RecallMamba {
     fn vars(&self) -> Vec<Var> {
         RecallMamba::vars(self)
@@ -550,6 +626,37 @@ mod tests {
                 assert_eq!(q, x[2 * pair + 1], "the target is the queried key's value");
             }
         }
+    }
+
+    /// The hand-built slot memory answers every query of Algorithm 1 (|K| = 2 and 4, T = 128,
+    /// where up to ~40 writes shrink the latest value's logit to r^40 ≈ 10⁻¹⁶, far above the
+    /// exact zeros of the others); its weights survive the round trip through the variables
+    /// (Λ through ln(−Λ) and back, a few ulps). Control: the reads addressed to the next key's
+    /// state answer far fewer.
+    #[test]
+    fn the_slot_memory_recalls_every_latest_value() {
+        for (vocab, keys) in [(8, 2), (12, 4)] {
+            let shape = RecallShape { vocab, keys, states: keys };
+            let weights = slot_memory(shape).unwrap();
+            let built = RecallMamba::from_weights(shape, &weights, Trainable::All).unwrap();
+            let back = built.weights().unwrap();
+            assert_eq!((&back.w_delta, &back.w_b, &back.w_c, &back.readout), (&weights.w_delta, &weights.w_b, &weights.w_c, &weights.readout));
+            assert!(back.lambda.iter().zip(weights.lambda.iter()).all(|(a, b)| (a - b).abs() <= 4.0 * f64::EPSILON * b.abs()));
+            let data = recall_batch(shape, &latest(128, 3, 0, 1, 0.0), StreamKey::new(keys as u64, "slots"), 0, 300).unwrap();
+            let accuracies = held_out_accuracies(&built, &data).unwrap();
+            assert!(accuracies.len() == 300 && accuracies.iter().all(|&a| a == 1.0), "|K| = {keys}: {accuracies:?}");
+            let mut misread = weights.clone();
+            misread.w_c = DMatrix::from_fn(keys, 2 * vocab, |s, col| weights.w_c[((s + 1) % keys, col)]);
+            let wrong = RecallMamba::from_weights(shape, &misread, Trainable::All).unwrap();
+            let mean = held_out_accuracies(&wrong, &data).unwrap().iter().sum::<f64>() / 300.0;
+            assert!(mean < 0.5, "|K| = {keys}: the misread control answers {mean}");
+        }
+        let shape = RecallShape { vocab: 8, keys: 2, states: 3 };
+        assert!(slot_memory(shape).is_err());
+        let mut bad = slot_memory(RecallShape { states: 2, ..shape }).unwrap();
+        bad.lambda[(0, 0)] = 0.0;
+        assert!(RecallMamba::from_weights(RecallShape { states: 2, ..shape }, &bad, Trainable::All).is_err());
+        assert!(RecallMamba::from_weights(shape, &slot_memory(RecallShape { states: 2, ..shape }).unwrap(), Trainable::All).is_err());
     }
 
     #[test]

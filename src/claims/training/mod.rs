@@ -5,6 +5,7 @@
 //! (`printed`: property claims over the printed numbers, which can be errata).
 //! Settings, criteria and what was scaled down: `proofs/training.md`.
 
+use crate::claim::experiment::{Criterion, Replicates};
 use crate::claim::{Family, Figure, Registry, Series, Style};
 
 pub(crate) mod copy_examples;
@@ -46,4 +47,19 @@ fn loss_figure<'a>(title: &str, runs: impl IntoIterator<Item = (String, &'a [f64
     }
     let chance = (vocab as f64).ln();
     fig.with(Series::new("ln |V| (uniform guess)", Style::Dashed, vec![[0.0, chance], [steps as f64, chance]]))
+}
+
+/// Each judged metric's value at every seed (circles, one colour per criterion) and its
+/// criterion's threshold (dashed, the same colour): the picture of an [`experiment::judge`]
+/// decision. The metrics should share a scale (fractions, accuracies).
+fn criteria_figure(title: &str, judged: &Replicates, criteria: &[Criterion]) -> Figure {
+    let mut fig = Figure::new("per_seed_metrics", title, "seed", "metric");
+    let last = judged.seeds.iter().copied().max().unwrap_or(0).max(1) as f64;
+    for (i, c) in criteria.iter().enumerate() {
+        let points = judged.seeds.iter().zip(judged.values(c.metric)).map(|(&s, &v)| [s as f64, v]).collect();
+        fig = fig.with(Series::new(c.metric, Style::Points, points).color(i)).with(
+            Series::new(format!("{} {} {}", c.metric, c.side.symbol(), c.threshold), Style::Dashed, vec![[0.0, c.threshold], [last, c.threshold]]).color(i),
+        );
+    }
+    fig
 }
