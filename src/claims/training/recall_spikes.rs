@@ -337,7 +337,7 @@ fn spikes_check(setting: Setting, trainable: Trainable) -> impl crate::claim::Ch
 }
 
 /// Seeds (one training run each) at the quick, standard and deep budgets.
-const SEEDS: Sizes<u64> = Sizes::new(3, 5, 8);
+const SEEDS: Sizes<u64> = Sizes::new(5, 5, 8);
 
 fn claim(setting: Setting, id: &str, locus: &str) -> Claim {
     let RecallShape { vocab, keys, .. } = setting.shape;
@@ -369,7 +369,7 @@ fn claim(setting: Setting, id: &str, locus: &str) -> Claim {
 /// Registers `002.fig5` and `002.fig6`.
 pub fn register(r: &mut crate::claim::Registry) {
     r.add(claim(
-        Setting { figure: "Fig. 5", shape: RecallShape { vocab: 8, keys: 2, states: 2 }, steps: [600, 600, 2000] },
+        Setting { figure: "Fig. 5", shape: RecallShape { vocab: 8, keys: 2, states: 2 }, steps: [2000, 2000, 2000] },
         "002.fig5",
         "Sec. 3, Case |K| > 1, Fig. 5 (|K| = 2)",
     ));
