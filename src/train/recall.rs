@@ -379,6 +379,20 @@ pub struct RecallFit {
     pub adam: AdamConfig,
     /// What training predicts at the queries (held-out scoring always uses the task's own).
     pub targets: Targets,
+    /// Where the loss is taken (held-out scoring is always at the queries).
+    pub objective: Objective,
+}
+
+/// Where a recall training run's loss is taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Objective {
+    /// At the queries only.
+    Queries,
+    /// At the queries, and at every other position the current token itself: 002 App. A's "we
+    /// enforce the model to output identity on this position as it provides more interpretable
+    /// results".
+    IdentityElsewhere,
 }
 
 /// The sequences a [`RecallMamba`] is trained and scored on, over its vocabulary (keys
@@ -438,7 +452,8 @@ pub fn recall_train_step(model: &impl Classifier, opt: &mut Adam, (tokens, targe
 /// Trains `model` with the loss at the query positions on fresh batches of `shape`'s
 /// vocabulary and keys from `keys.train` (step s uses sequences `s·batch..(s+1)·batch`): the
 /// loss at every step, before its update. With [`Targets::Shuffled`] each query's target is an
-/// independent uniform value token. The model is 002's simplified Mamba (`shape` its own) or
+/// independent uniform value token; with [`Objective::IdentityElsewhere`] every other position's
+/// target is its own token. The model is 002's simplified Mamba (`shape` its own) or
 /// any other [`Classifier`] over the same vocabulary (the attention baseline of 002 Table 1).
 pub fn fit_recall(model: &impl Classifier, shape: RecallShape, cfg: &RecallFit, keys: &RunKeys) -> Result<Vec<f64>> {
     let mut opt = Adam::new(model.vars(), cfg.adam).map_err(|e| super::candle_error("training", e))?;
@@ -456,6 +471,13 @@ pub fn fit_recall(model: &impl Classifier, shape: RecallShape, cfg: &RecallFit, 
                     }
                 }
             }
+            if cfg.objective == Objective::IdentityElsewhere {
+                for (seq, want) in tokens.iter().zip(targets.iter_mut()) {
+                    for (&x, y) in seq.iter().zip(want.iter_mut()) {
+                        y.get_or_insert(x);
+                    }
+                }
+            }
             recall_train_step(model, &mut opt, &(tokens, targets))
         })
         .collect()
@@ -469,7 +491,15 @@ mod tests {
     /// Algorithm 1's data at length `len`, noise up to `max_noise`, `steps` Adam steps of
     /// `batch` sequences at the learning rate `lr`, the task's targets.
     fn latest(len: usize, max_noise: usize, steps: usize, batch: usize, lr: f64) -> RecallFit {
-        RecallFit { len, data: RecallData::Latest { max_noise }, steps, batch, adam: AdamConfig { lr, ..Default::default() }, targets: Targets::Task }
+        RecallFit {
+            len,
+            data: RecallData::Latest { max_noise },
+            steps,
+            batch,
+            adam: AdamConfig { lr, ..Default::default() },
+            targets: Targets::Task,
+            objective: Objective::Queries,
+        }
     }
 
     fn model(keys: usize, trainable: Trainable) -> RecallMamba {
@@ -657,6 +687,19 @@ mod tests {
         bad.lambda[(0, 0)] = 0.0;
         assert!(RecallMamba::from_weights(RecallShape { states: 2, ..shape }, &bad, Trainable::All).is_err());
         assert!(RecallMamba::from_weights(shape, &slot_memory(RecallShape { states: 2, ..shape }).unwrap(), Trainable::All).is_err());
+    }
+
+    /// App. A's objective puts a target at every position: the first step's loss is an average
+    /// over every position, not over the queries alone, and so differs; held-out scoring is
+    /// unchanged (queries only).
+    #[test]
+    fn the_identity_objective_trains_every_position() {
+        let m = || model(2, Trainable::All);
+        let cfg = latest(32, 3, 1, 4, 0.01);
+        let keys = RunKeys::new(9, "identity");
+        let queries = fit_recall(&m(), m().shape, &cfg, &keys).unwrap();
+        let every = fit_recall(&m(), m().shape, &RecallFit { objective: Objective::IdentityElsewhere, ..cfg }, &keys).unwrap();
+        assert!(queries[0].is_finite() && every[0].is_finite() && queries[0] != every[0], "{queries:?} {every:?}");
     }
 
     #[test]

@@ -20,7 +20,7 @@ use crate::mc::Stream;
 use crate::tasks::mqar::{MqarSpec, QueryPlacement};
 use crate::train::adam::AdamConfig;
 use crate::train::fit::{RunKeys, Targets};
-use crate::train::recall::{fit_recall, held_out_accuracies, recall_batch, RecallData, RecallFit, RecallMamba, RecallShape, Trainable};
+use crate::train::recall::{fit_recall, held_out_accuracies, recall_batch, Objective, RecallData, RecallFit, RecallMamba, RecallShape, Trainable};
 use rayon::prelude::*;
 
 /// The fraction of held-out sequences answered entirely right that makes a run exact.
@@ -158,6 +158,7 @@ fn states_check(targets: Targets) -> impl crate::claim::Check {
                     batch: 16,
                     adam: AdamConfig { lr: LR, ..Default::default() },
                     targets,
+                    objective: Objective::Queries,
                 };
                 run(ctx, cell, &cfg, test_size, seed)
             })

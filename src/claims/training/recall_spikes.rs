@@ -20,7 +20,7 @@ use crate::stats::median;
 use crate::train::adam::AdamConfig;
 use crate::train::fit::{RunKeys, Targets};
 use crate::train::recall::{
-    fit_recall, held_out_accuracies, pair_projection, recall_batch, slot_memory, RecallBatch, RecallData, RecallFit, RecallMamba, RecallShape,
+    fit_recall, held_out_accuracies, pair_projection, recall_batch, slot_memory, RecallBatch, Objective, RecallData, RecallFit, RecallMamba, RecallShape,
     RecallWeights, Trainable,
 };
 use rayon::prelude::*;
@@ -260,6 +260,7 @@ fn spikes_check(setting: Setting, trainable: Trainable) -> impl crate::claim::Ch
             batch: 16,
             adam: AdamConfig { lr: LR, ..Default::default() },
             targets: Targets::Task,
+            objective: Objective::Queries,
         };
         let mechanism = slot_memory(setting.shape)?;
         let built = (RecallMamba::from_weights(setting.shape, &mechanism, Trainable::All)?, mechanism);
@@ -407,6 +408,7 @@ mod tests {
                 batch: 16,
                 adam: AdamConfig::default(),
                 targets: Targets::Task,
+                objective: Objective::Queries,
             };
             let probes: Vec<Probe> = (0..3)
                 .map(|seed| probe(&model, &weights, &recall_batch(shape, &cfg, crate::mc::StreamKey::new(seed, "built"), 0, 200).unwrap()).unwrap())

@@ -19,7 +19,7 @@ use crate::claim::{custom, Claim, Figure, Kind, Paper, Series, Sizes, Style};
 use crate::train::adam::AdamConfig;
 use crate::train::attention::{AttentionClassifier, AttentionInput, AttentionShape};
 use crate::train::fit::{Classifier, RunKeys, Targets};
-use crate::train::recall::{fit_recall, held_out_accuracies, recall_batch, slot_memory, RecallData, RecallFit, RecallMamba, RecallShape, Trainable};
+use crate::train::recall::{fit_recall, held_out_accuracies, recall_batch, slot_memory, Objective, RecallData, RecallFit, RecallMamba, RecallShape, Trainable};
 use rayon::prelude::*;
 
 /// The paper's one-layer Mamba's lowest accuracy in Table 1 (99%), and its TF's (conv, no PE)
@@ -235,6 +235,7 @@ fn table_check(targets: Targets) -> impl crate::claim::Check {
             batch: 16,
             adam: AdamConfig { lr: LR, ..Default::default() },
             targets,
+            objective: Objective::Queries,
         };
         crate::parallel::enter();
         let runs: Vec<Run> =
