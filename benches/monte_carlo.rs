@@ -215,7 +215,15 @@ fn train_step(c: &mut Criterion) {
     g.throughput(Throughput::Elements(16 * 64));
     for (vocab, keys) in [(8, 2), (12, 4)] {
         let shape = RecallShape { vocab, keys, states: keys };
-        let cfg = RecallFit { len: 64, data: RecallData::Latest { max_noise: 3 }, steps: 1, batch: 16, adam: Default::default(), targets: Targets::Task };
+        let cfg = RecallFit {
+            len: 64,
+            data: RecallData::Latest { max_noise: 3 },
+            steps: 1,
+            batch: 16,
+            adam: Default::default(),
+            targets: Targets::Task,
+            objective: Objective::Queries,
+        };
         let batch = recall_batch(shape, &cfg, StreamKey::new(1, "bench"), 0, 16).unwrap();
         let model = RecallMamba::init(shape, StreamKey::new(1, "recall"), Trainable::All).unwrap();
         let mut opt = Adam::new(model.vars(), Default::default()).unwrap();
@@ -228,7 +236,15 @@ fn train_step(c: &mut Criterion) {
     g.throughput(Throughput::Elements(16 * 128));
     for (vocab, keys) in [(8, 1), (12, 4)] {
         let shape = RecallShape { vocab, keys, states: keys };
-        let cfg = RecallFit { len: 128, data: RecallData::Latest { max_noise: 3 }, steps: 1, batch: 16, adam: Default::default(), targets: Targets::Task };
+        let cfg = RecallFit {
+            len: 128,
+            data: RecallData::Latest { max_noise: 3 },
+            steps: 1,
+            batch: 16,
+            adam: Default::default(),
+            targets: Targets::Task,
+            objective: Objective::Queries,
+        };
         let batch = recall_batch(shape, &cfg, StreamKey::new(1, "bench"), 0, 16).unwrap();
         let mamba = RecallMamba::init(shape, StreamKey::new(1, "recall"), Trainable::All).unwrap();
         let mut opt = Adam::new(mamba.vars(), Default::default()).unwrap();

@@ -253,7 +253,7 @@ impl RecallMamba {
         if weights.b_delta.len() != d {
             return Err(Error::InvalidParameter(format!("b_Δ has {} entries, the shape needs {d}", weights.b_delta.len())));
         }
-        if let Some(l) = weights.lambda.iter().find(|&&l| !(l < 0.0)) {
+        if let Some(l) = weights.lambda.iter().find(|&&l| l >= 0.0 || l.is_nan()) {
             return Err(Error::InvalidParameter(format!("every entry of Λ must be negative (Λ = −exp(θ)); got {l}")));
         }
         let row_major = |m: &DMatrix<f64>| var(m.transpose().as_slice().to_vec(), m.nrows(), m.ncols());

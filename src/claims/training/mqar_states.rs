@@ -169,11 +169,16 @@ fn states_check(targets: Targets) -> impl crate::claim::Check {
         );
         let judged = replicates(&configuration, &runs, seeds, Run::exactness);
         let positive = ControlRun {
-            what: format!("Theorem 2's one-hot construction with N state columns, on {CONSTRUCTION_SEQUENCES} MQAR sequences per seed and cell of the same sizes"),
+            what: format!(
+                "Theorem 2's one-hot construction with N state columns, on {CONSTRUCTION_SEQUENCES} MQAR sequences per seed and cell of the same sizes"
+            ),
             judgement: experiment::judge(&replicates("Theorem 2's construction", &runs, seeds, |r| r.construction), &criteria()),
         };
         let paper = vec![
-            PaperNumber::words("For Mamba, on the other hand, we see that for N<κ the training procedure fails to recover an exact solution to MQAR.", "000 App. D.3, Fig. A.3"),
+            PaperNumber::words(
+                "For Mamba, on the other hand, we see that for N<κ the training procedure fails to recover an exact solution to MQAR.",
+                "000 App. D.3, Fig. A.3",
+            ),
             PaperNumber::words("Fig. A.3 prints no numbers (accuracy heat maps, the best of 7 seeds per cell; |V| = 512, T = 100)", "000 App. D.3"),
         ];
         let fig = slice_figure(&grid, &runs);
@@ -228,7 +233,10 @@ fn slice_figure(grid: &[Cell], runs: &[Run]) -> Figure {
             })
             .collect();
         fig = fig
-            .with(Series::new(format!("κ = {k}: trained, each seed"), Style::Points, mine().map(|r| [r.cell.states as f64, r.exactness()]).collect()).color(2 * i))
+            .with(
+                Series::new(format!("κ = {k}: trained, each seed"), Style::Points, mine().map(|r| [r.cell.states as f64, r.exactness()]).collect())
+                    .color(2 * i),
+            )
             .with(Series::new(format!("κ = {k}: Theorem 2's construction"), Style::Dashed, construction).color(2 * i + 1));
     }
     let states: Vec<f64> = grid.iter().map(|c| c.states as f64).collect();

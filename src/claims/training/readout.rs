@@ -22,8 +22,7 @@ use crate::claim::{custom, Claim, Figure, HeatMap, Kind, Paper, Sizes};
 use crate::train::adam::AdamConfig;
 use crate::train::fit::{RunKeys, Targets};
 use crate::train::recall::{
-    fit_recall, held_out_accuracies, minus_identity_identity, recall_batch, slot_memory, Objective, RecallData, RecallFit, RecallMamba, RecallShape,
-    Trainable,
+    fit_recall, held_out_accuracies, minus_identity_identity, recall_batch, slot_memory, Objective, RecallData, RecallFit, RecallMamba, RecallShape, Trainable,
 };
 use nalgebra::DMatrix;
 use rayon::prelude::*;

@@ -20,7 +20,7 @@ use crate::stats::median;
 use crate::train::adam::AdamConfig;
 use crate::train::fit::{RunKeys, Targets};
 use crate::train::recall::{
-    fit_recall, held_out_accuracies, pair_projection, recall_batch, slot_memory, RecallBatch, Objective, RecallData, RecallFit, RecallMamba, RecallShape,
+    fit_recall, held_out_accuracies, pair_projection, recall_batch, slot_memory, Objective, RecallBatch, RecallData, RecallFit, RecallMamba, RecallShape,
     RecallWeights, Trainable,
 };
 use rayon::prelude::*;
@@ -267,10 +267,8 @@ fn spikes_check(setting: Setting, trainable: Trainable) -> impl crate::claim::Ch
         ctx.progress.expect(seeds);
         // Runs in parallel, each on one thread.
         crate::parallel::enter();
-        let runs: Vec<Run> = (0..seeds)
-            .into_par_iter()
-            .map(|seed| run(ctx, setting, &cfg, test_size, trainable, &built, seed))
-            .collect::<crate::error::Result<_>>()?;
+        let runs: Vec<Run> =
+            (0..seeds).into_par_iter().map(|seed| run(ctx, setting, &cfg, test_size, trainable, &built, seed)).collect::<crate::error::Result<_>>()?;
         let configuration = format!(
             "simplified Mamba, |K| = {}, |V| = {}, N = {}, T = {len}, {steps} Adam steps of 16{}",
             setting.shape.keys,

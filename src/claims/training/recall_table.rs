@@ -274,7 +274,11 @@ fn table_check(targets: Targets) -> impl crate::claim::Check {
                     "steps": steps, "batch": 16, "learning_rate": LR, "loss": "cross-entropy at the queries", "held_out_sequences": test_size, "targets": format!("{targets:?}") }),
             )
             .detail("paper_setting", "Table 1: T ∈ {128, 256, 512}, κ ∈ {1, 4}; models 'of similar model sizes'; |V|, n_ε, training and seeds not given");
-        Ok(outcome.figures([super::criteria_figure("002 Table 1: each seed's metrics and the criteria", &judged, &criteria()), table_figure(&cells, &runs), curves]))
+        Ok(outcome.figures([
+            super::criteria_figure("002 Table 1: each seed's metrics and the criteria", &judged, &criteria()),
+            table_figure(&cells, &runs),
+            curves,
+        ]))
     })
 }
 
