@@ -211,19 +211,21 @@ fn train_step(c: &mut Criterion) {
     // 002's simplified Mamba as 002.fig5 / 002.fig6 train it: 16 sequences of T = 64.
     use ssmcheck::train::fit::Targets;
     use ssmcheck::train::recall::*;
+    // Algorithm 1's sequences of length `len` (n_ε = 3), as the claims train on them.
+    let latest = |len| RecallFit {
+        len,
+        data: RecallData::Latest { max_noise: 3 },
+        steps: 1,
+        batch: 16,
+        adam: Default::default(),
+        targets: Targets::Task,
+        objective: Objective::Queries,
+    };
     let mut g = c.benchmark_group("train_step");
     g.throughput(Throughput::Elements(16 * 64));
     for (vocab, keys) in [(8, 2), (12, 4)] {
         let shape = RecallShape { vocab, keys, states: keys };
-        let cfg = RecallFit {
-            len: 64,
-            data: RecallData::Latest { max_noise: 3 },
-            steps: 1,
-            batch: 16,
-            adam: Default::default(),
-            targets: Targets::Task,
-            objective: Objective::Queries,
-        };
+        let cfg = latest(64);
         let batch = recall_batch(shape, &cfg, StreamKey::new(1, "bench"), 0, 16).unwrap();
         let model = RecallMamba::init(shape, StreamKey::new(1, "recall"), Trainable::All).unwrap();
         let mut opt = Adam::new(model.vars(), Default::default()).unwrap();
@@ -236,15 +238,7 @@ fn train_step(c: &mut Criterion) {
     g.throughput(Throughput::Elements(16 * 128));
     for (vocab, keys) in [(8, 1), (12, 4)] {
         let shape = RecallShape { vocab, keys, states: keys };
-        let cfg = RecallFit {
-            len: 128,
-            data: RecallData::Latest { max_noise: 3 },
-            steps: 1,
-            batch: 16,
-            adam: Default::default(),
-            targets: Targets::Task,
-            objective: Objective::Queries,
-        };
+        let cfg = latest(128);
         let batch = recall_batch(shape, &cfg, StreamKey::new(1, "bench"), 0, 16).unwrap();
         let mamba = RecallMamba::init(shape, StreamKey::new(1, "recall"), Trainable::All).unwrap();
         let mut opt = Adam::new(mamba.vars(), Default::default()).unwrap();
