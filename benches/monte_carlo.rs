@@ -209,18 +209,10 @@ fn train_step(c: &mut Criterion) {
     g.bench_function("Transformer (1 head) B16_T20 (tokens)", |b| b.iter(|| fit::train_step(&model, &mut opt, black_box(&batch)).unwrap()));
     g.finish();
     // 002's simplified Mamba as 002.fig5 / 002.fig6 train it: 16 sequences of T = 64.
-    use ssmcheck::train::fit::Targets;
+    use ssmcheck::train::adam::AdamConfig;
     use ssmcheck::train::recall::*;
     // Algorithm 1's sequences of length `len` (n_ε = 3), as the claims train on them.
-    let latest = |len| RecallFit {
-        len,
-        data: RecallData::Latest { max_noise: 3 },
-        steps: 1,
-        batch: 16,
-        adam: Default::default(),
-        targets: Targets::Task,
-        objective: Objective::Queries,
-    };
+    let latest = |len| RecallFit::new(len, RecallData::Latest { max_noise: 3 }, 1, AdamConfig::default().lr);
     let mut g = c.benchmark_group("train_step");
     g.throughput(Throughput::Elements(16 * 64));
     for (vocab, keys) in [(8, 2), (12, 4)] {

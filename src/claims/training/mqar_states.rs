@@ -18,9 +18,8 @@ use crate::claim::{custom, Claim, Figure, Kind, Paper, Series, Sizes, Style};
 use crate::constructions::mqar::thm2_onehot;
 use crate::mc::Stream;
 use crate::tasks::mqar::{MqarSpec, QueryPlacement};
-use crate::train::adam::AdamConfig;
 use crate::train::fit::{RunKeys, Targets};
-use crate::train::recall::{fit_recall, held_out_accuracies, recall_batch, Objective, RecallData, RecallFit, RecallMamba, RecallShape, Trainable};
+use crate::train::recall::{fit_recall, held_out_accuracies, recall_batch, RecallData, RecallFit, RecallMamba, RecallShape, Trainable};
 use rayon::prelude::*;
 
 /// The fraction of held-out sequences answered entirely right that makes a run exact.
@@ -151,15 +150,7 @@ fn states_check(targets: Targets) -> impl crate::claim::Check {
             .into_par_iter()
             .map(|(cell, seed)| {
                 // T = 6κ: the κ pairs and a query region twice as long, the queries anywhere in it.
-                let cfg = RecallFit {
-                    len: 6 * cell.keys,
-                    data: RecallData::Mqar { placement: QueryPlacement::Anywhere },
-                    steps,
-                    batch: 16,
-                    adam: AdamConfig { lr: LR, ..Default::default() },
-                    targets,
-                    objective: Objective::Queries,
-                };
+                let cfg = RecallFit { targets, ..RecallFit::new(6 * cell.keys, RecallData::Mqar { placement: QueryPlacement::Anywhere }, steps, LR) };
                 run(ctx, cell, &cfg, test_size, seed)
             })
             .collect::<crate::error::Result<_>>()?;

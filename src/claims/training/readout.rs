@@ -19,7 +19,6 @@
 
 use crate::claim::experiment::{self, ControlRun, Criterion, Direction, PaperNumber, Replicates};
 use crate::claim::{custom, Claim, Figure, HeatMap, Kind, Paper, Sizes};
-use crate::train::adam::AdamConfig;
 use crate::train::fit::{RunKeys, Targets};
 use crate::train::recall::{
     fit_recall, held_out_accuracies, minus_identity_identity, recall_batch, slot_memory, Objective, RecallData, RecallFit, RecallMamba, RecallShape, Trainable,
@@ -188,15 +187,7 @@ fn readout_check(targets: Targets) -> impl crate::claim::Check {
         let seeds: u64 = ctx.size("training runs (seeds)", Sizes::new(5, 5, 8));
         let (len, steps): (usize, usize) = ctx.size("(sequence length T, Adam steps of 16 sequences)", Sizes::new((64, 2000), (64, 2000), (128, 2000)));
         let test_size: usize = ctx.size("held-out sequences per run", Sizes::new(2000, 4000, 10000));
-        let cfg = RecallFit {
-            len,
-            data: RecallData::Latest { max_noise: 3 },
-            steps,
-            batch: 16,
-            adam: AdamConfig { lr: LR, ..Default::default() },
-            targets,
-            objective: Objective::IdentityElsewhere,
-        };
+        let cfg = RecallFit { targets, objective: Objective::IdentityElsewhere, ..RecallFit::new(len, RecallData::Latest { max_noise: 3 }, steps, LR) };
         let built = RecallMamba::from_weights(SHAPE, &slot_memory(SHAPE)?, Trainable::All)?;
         ctx.progress.expect(seeds);
         crate::parallel::enter();

@@ -17,11 +17,10 @@
 use crate::claim::experiment::{self, ControlRun, Criterion, Direction, PaperNumber, Replicates};
 use crate::claim::{custom, Claim, Figure, HeatMap, Kind, Paper, Sizes};
 use crate::stats::median;
-use crate::train::adam::AdamConfig;
-use crate::train::fit::{RunKeys, Targets};
+use crate::train::fit::RunKeys;
 use crate::train::recall::{
-    fit_recall, held_out_accuracies, pair_projection, recall_batch, slot_memory, Objective, RecallBatch, RecallData, RecallFit, RecallMamba, RecallShape,
-    RecallWeights, Trainable,
+    fit_recall, held_out_accuracies, pair_projection, recall_batch, slot_memory, RecallBatch, RecallData, RecallFit, RecallMamba, RecallShape, RecallWeights,
+    Trainable,
 };
 use rayon::prelude::*;
 
@@ -253,15 +252,7 @@ fn spikes_check(setting: Setting, trainable: Trainable) -> impl crate::claim::Ch
         let [quick, standard, deep] = setting.steps;
         let (len, steps): (usize, usize) = ctx.size("(sequence length T, Adam steps of 16 sequences)", Sizes::new((64, quick), (64, standard), (128, deep)));
         let test_size: usize = ctx.size("held-out sequences per run", Sizes::new(2000, 4000, 10000));
-        let cfg = RecallFit {
-            len,
-            data: RecallData::Latest { max_noise: MAX_NOISE },
-            steps,
-            batch: 16,
-            adam: AdamConfig { lr: LR, ..Default::default() },
-            targets: Targets::Task,
-            objective: Objective::Queries,
-        };
+        let cfg = RecallFit::new(len, RecallData::Latest { max_noise: MAX_NOISE }, steps, LR);
         let mechanism = slot_memory(setting.shape)?;
         let built = (RecallMamba::from_weights(setting.shape, &mechanism, Trainable::All)?, mechanism);
         ctx.progress.expect(seeds);
@@ -399,15 +390,7 @@ mod tests {
         for shape in [RecallShape { vocab: 8, keys: 2, states: 2 }, RecallShape { vocab: 12, keys: 4, states: 4 }] {
             let weights = slot_memory(shape).unwrap();
             let model = RecallMamba::from_weights(shape, &weights, Trainable::All).unwrap();
-            let cfg = RecallFit {
-                len: 64,
-                data: RecallData::Latest { max_noise: MAX_NOISE },
-                steps: 0,
-                batch: 16,
-                adam: AdamConfig::default(),
-                targets: Targets::Task,
-                objective: Objective::Queries,
-            };
+            let cfg = RecallFit::new(64, RecallData::Latest { max_noise: MAX_NOISE }, 0, LR);
             let probes: Vec<Probe> = (0..3)
                 .map(|seed| probe(&model, &weights, &recall_batch(shape, &cfg, crate::mc::StreamKey::new(seed, "built"), 0, 200).unwrap()).unwrap())
                 .collect();

@@ -16,10 +16,9 @@
 
 use crate::claim::experiment::{self, ControlRun, Criterion, Direction, PaperNumber, Replicates};
 use crate::claim::{custom, Claim, Figure, Kind, Paper, Series, Sizes, Style};
-use crate::train::adam::AdamConfig;
 use crate::train::attention::{AttentionClassifier, AttentionInput, AttentionShape};
 use crate::train::fit::{Classifier, RunKeys, Targets};
-use crate::train::recall::{fit_recall, held_out_accuracies, recall_batch, slot_memory, Objective, RecallData, RecallFit, RecallMamba, RecallShape, Trainable};
+use crate::train::recall::{fit_recall, held_out_accuracies, recall_batch, slot_memory, RecallData, RecallFit, RecallMamba, RecallShape, Trainable};
 use rayon::prelude::*;
 
 /// The paper's one-layer Mamba's lowest accuracy in Table 1 (99%), and its TF's (conv, no PE)
@@ -228,15 +227,7 @@ fn table_check(targets: Targets) -> impl crate::claim::Check {
         let jobs: Vec<(Row, Cell, u64)> =
             [Row::Mamba, Row::Tf].iter().flat_map(|&row| cells.iter().flat_map(move |&c| (0..seeds).map(move |s| (row, c, s)))).collect();
         ctx.progress.expect(jobs.len() as u64);
-        let cfg = |len| RecallFit {
-            len,
-            data: RecallData::Latest { max_noise: MAX_NOISE },
-            steps,
-            batch: 16,
-            adam: AdamConfig { lr: LR, ..Default::default() },
-            targets,
-            objective: Objective::Queries,
-        };
+        let cfg = |len| RecallFit { targets, ..RecallFit::new(len, RecallData::Latest { max_noise: MAX_NOISE }, steps, LR) };
         crate::parallel::enter();
         let runs: Vec<Run> =
             jobs.into_par_iter().map(|(row, cell, seed)| train(ctx, row, cell, &cfg(cell.len), test_size, seed)).collect::<crate::error::Result<_>>()?;
