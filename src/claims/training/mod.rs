@@ -50,7 +50,7 @@ fn loss_figure<'a>(title: &str, runs: impl IntoIterator<Item = (String, &'a [f64
 }
 
 /// Each judged metric's value at every seed (circles, one colour per criterion) and its
-/// criterion's threshold (dashed, the same colour): the picture of an [`experiment::judge`]
+/// criterion's threshold (dashed, the same colour): the picture of a [`crate::claim::experiment::judge`]
 /// decision. The metrics should share a scale (fractions, accuracies).
 fn criteria_figure(title: &str, judged: &Replicates, criteria: &[Criterion]) -> Figure {
     let mut fig = Figure::new("per_seed_metrics", title, "seed", "metric");
