@@ -27,7 +27,7 @@ use nalgebra::DMatrix;
 use rayon::prelude::*;
 
 /// Held-out query accuracy that counts as having learned the task (as for Figures 5 and 6).
-const LEARNED: f64 = 0.9;
+const LEARNED: f64 = super::RECALL_LEARNED;
 /// The cosine between P W_o and P [−I I] that counts as close.
 const CLOSE: f64 = 0.8;
 /// The Adam learning rate (constant), as for Figure 5.
@@ -108,13 +108,7 @@ const COSINE: &str = "abs_cosine_centred_readout_vs_minus_i_i";
 /// The criteria, fixed before the first run (the thresholds from the first design; proofs/training.md).
 fn criteria() -> Vec<Criterion> {
     vec![
-        Criterion::new(
-            ACCURACY,
-            Direction::AtLeast,
-            LEARNED,
-            "the read-out is read in a model that has learned recall: the paper's one-layer Mamba answers ≥ 99% (App. A Table 1), an error at most \
-             ten times its largest (1%) counts as learned",
-        ),
+        super::recall_learned(ACCURACY, "the read-out is read in"),
         Criterion::new(
             COSINE,
             Direction::AtLeast,
