@@ -176,6 +176,7 @@ pub fn replay(id: &str, instance: &str, control: bool, conjectures: Vec<Bound<'_
             let certificate = (!holds && !control).then(|| ssmcheck::claim::Certificate::of(claim.meta.kind, Some(&v), claim.uncertified.as_ref()));
             serde_json::json!({ "violation": v, "holds": holds, "certificate": certificate })
         }
+        other => return Err(value_error(format!("a replay outcome this binding does not know: {other:?}"))),
     };
     serde_json::to_string(&out).map_err(value_error)
 }

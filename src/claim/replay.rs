@@ -9,6 +9,7 @@ use serde_json::Value;
 
 /// What re-evaluating one instance gave.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Replay {
     /// The relation with both sides (a negative margin: the instance violates the claim).
     Evaluated(Violation),

@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 
 /// Where the values come from.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub enum CopyValues {
     /// The string-copying task (one-hot tokens, its own pos).
     Task {

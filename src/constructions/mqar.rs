@@ -73,6 +73,7 @@ pub fn thm2_onehot(keys: usize, values: usize, slots: usize) -> Construction {
 
 /// How the reduced-width constructions' output bias is set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Bias {
     /// None (balanced codes need none; Theorem 4 as printed has none).
     None,

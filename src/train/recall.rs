@@ -366,6 +366,7 @@ pub fn held_out_accuracies(model: &impl Classifier, (tokens, targets): &RecallBa
 
 /// The settings of a recall training run.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct RecallFit {
     /// Sequence length T.
     pub len: usize,
