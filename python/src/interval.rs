@@ -191,3 +191,146 @@ pub fn expm_complex(re: Vec<Vec<f64>>, im: Vec<Vec<f64>>) -> PyResult<(IntervalR
     let e = ssmcheck::kit::expm_complex(&a);
     Ok((e.iter().map(|r| r.iter().map(|z| Interval(z.re)).collect()).collect(), e.iter().map(|r| r.iter().map(|z| Interval(z.im)).collect()).collect()))
 }
+
+/// A complex rectangle re + i·im, both parts enclosures (the crate's `kit::ComplexInterval`):
+/// every operation's result holds the exact complex result for any complex numbers inside its
+/// arguments.
+#[pyclass(module = "ssmcheck._ssmcheck", name = "ComplexInterval", frozen, eq)]
+#[derive(Clone, Copy, PartialEq)]
+pub struct ComplexInterval(pub ssmcheck::math::ComplexInterval);
+
+/// A ComplexInterval, an Interval or a float (the last two real), as an operand.
+#[derive(FromPyObject)]
+pub enum ComplexOperand {
+    /// A complex rectangle.
+    Complex(ComplexInterval),
+    /// A real enclosure or a float, taken exactly.
+    Real(Operand),
+}
+
+impl ComplexOperand {
+    fn rectangle(&self) -> ssmcheck::math::ComplexInterval {
+        match self {
+            ComplexOperand::Complex(z) => z.0,
+            ComplexOperand::Real(x) => ssmcheck::math::Complex::real(x.enclosure()),
+        }
+    }
+}
+
+#[pymethods]
+impl ComplexInterval {
+    /// re + i·im, each a float (exact) or an Interval; im defaults to 0.
+    #[new]
+    #[pyo3(signature = (re, im = Operand::Float(0.0)))]
+    fn new(re: Operand, im: Operand) -> ComplexInterval {
+        ComplexInterval(ssmcheck::math::Complex::new(re.enclosure(), im.enclosure()))
+    }
+    /// r·e^{iθ}, each a float (exact) or an Interval.
+    #[staticmethod]
+    fn polar(r: Operand, theta: Operand) -> ComplexInterval {
+        ComplexInterval(ssmcheck::math::Complex::polar(r.enclosure(), theta.enclosure()))
+    }
+    /// The real part's enclosure.
+    #[getter]
+    fn re(&self) -> Interval {
+        Interval(self.0.re)
+    }
+    /// The imaginary part's enclosure.
+    #[getter]
+    fn im(&self) -> Interval {
+        Interval(self.0.im)
+    }
+    /// Whether re + i·im lies in the rectangle.
+    fn contains(&self, re: f64, im: f64) -> bool {
+        self.0.contains(re, im)
+    }
+    fn __add__(&self, o: ComplexOperand) -> ComplexInterval {
+        ComplexInterval(self.0 + o.rectangle())
+    }
+    fn __radd__(&self, o: ComplexOperand) -> ComplexInterval {
+        ComplexInterval(o.rectangle() + self.0)
+    }
+    fn __sub__(&self, o: ComplexOperand) -> ComplexInterval {
+        ComplexInterval(self.0 - o.rectangle())
+    }
+    fn __rsub__(&self, o: ComplexOperand) -> ComplexInterval {
+        ComplexInterval(o.rectangle() - self.0)
+    }
+    fn __mul__(&self, o: ComplexOperand) -> ComplexInterval {
+        ComplexInterval(self.0 * o.rectangle())
+    }
+    fn __rmul__(&self, o: ComplexOperand) -> ComplexInterval {
+        ComplexInterval(o.rectangle() * self.0)
+    }
+    fn __truediv__(&self, o: ComplexOperand) -> ComplexInterval {
+        ComplexInterval(self.0 / o.rectangle())
+    }
+    fn __rtruediv__(&self, o: ComplexOperand) -> ComplexInterval {
+        ComplexInterval(o.rectangle() / self.0)
+    }
+    fn __neg__(&self) -> ComplexInterval {
+        ComplexInterval(-self.0)
+    }
+    /// |z| enclosed.
+    fn __abs__(&self) -> Interval {
+        Interval(self.0.abs())
+    }
+    fn __pow__(&self, n: u32, _modulo: Option<u32>) -> ComplexInterval {
+        ComplexInterval(self.0.powi(n))
+    }
+    /// The complex conjugate.
+    fn conj(&self) -> ComplexInterval {
+        ComplexInterval(self.0.conj())
+    }
+    /// e^z.
+    fn exp(&self) -> ComplexInterval {
+        ComplexInterval(self.0.exp())
+    }
+    /// The argument in (−π, π], enclosed over the rectangle ([−π, π] across the branch cut).
+    fn arg(&self) -> Interval {
+        Interval(self.0.arg())
+    }
+    fn __repr__(&self) -> String {
+        format!("ComplexInterval({}, {})", Interval(self.0.re).__repr__(), Interval(self.0.im).__repr__())
+    }
+}
+
+/// A square matrix given by its rows, or a ValueError naming `what`.
+fn square(rows: &[Vec<f64>], what: &str) -> PyResult<usize> {
+    let n = rows.len();
+    if rows.iter().any(|r| r.len() != n) {
+        return Err(crate::value_error(format!("{what}: a square matrix ({n} rows of {n} entries)")));
+    }
+    Ok(n)
+}
+
+/// A⁻¹ of a matrix given by its rows (entries taken as exact), enclosed by interval Gaussian
+/// elimination (`kit::inverse` on intervals); a ValueError when a pivot's enclosure holds 0.
+#[pyfunction]
+pub fn inverse_enclosed(rows: Vec<Vec<f64>>) -> PyResult<IntervalRows> {
+    square(&rows, "inverse_enclosed")?;
+    let a: Vec<Vec<Enclosure>> = rows.iter().map(|r| r.iter().map(|&x| Enclosure::exact(x)).collect()).collect();
+    let inv = ssmcheck::kit::inverse(&a).ok_or_else(|| crate::value_error("inverse_enclosed: A may be singular (a pivot's enclosure holds 0)"))?;
+    Ok(inv.into_iter().map(|r| r.into_iter().map(Interval).collect()).collect())
+}
+
+/// (Ā, B̄) of a dense (A, B) at step Δ by `rule`: "zoh" (e^{ΔA} and the exact integral), "euler"
+/// (Mamba's B̄ = ΔB) or "bilinear" (S4's Tustin rule, `kit::bilinear`), in floating point; Ā by
+/// rows. A ValueError for an unknown rule, mismatched sizes, or (bilinear) I − ΔA/2 singular.
+#[pyfunction]
+pub fn discretize(a: Vec<Vec<f64>>, b: Vec<f64>, delta: f64, rule: &str) -> PyResult<(Vec<Vec<f64>>, Vec<f64>)> {
+    use ssmcheck::kit::Discretization;
+    use ssmcheck::math::linalg::{mat_from_rows, Vector};
+    let n = square(&a, "discretize")?;
+    if b.len() != n || !delta.is_finite() {
+        return Err(crate::value_error(format!("discretize: b needs {n} entries and Δ must be finite (got {} and {delta})", b.len())));
+    }
+    let (am, bv) = (mat_from_rows(&a), Vector::from_vec(b));
+    let (abar, bbar) = match rule {
+        "zoh" => ssmcheck::model::discretize::dense(&am, &bv, delta, Discretization::Zoh),
+        "euler" => ssmcheck::model::discretize::dense(&am, &bv, delta, Discretization::Euler),
+        "bilinear" => ssmcheck::kit::bilinear(&am, &bv, delta).ok_or_else(|| crate::value_error("discretize: I − ΔA/2 is singular"))?,
+        other => return Err(crate::value_error(format!("discretize: unknown rule '{other}' (zoh, euler or bilinear)"))),
+    };
+    Ok(((0..n).map(|i| abar.row(i).iter().copied().collect()).collect(), bbar.iter().copied().collect()))
+}

@@ -1,15 +1,16 @@
 //! The Python extension module `ssmcheck._ssmcheck`: the engine of the `ssmcheck` crate behind
 //! a few functions that trade JSON text with the Python package (`python/ssmcheck`), which turns
-//! it into Python objects. Five parts, one module each: running and reading claims (`engine`),
+//! it into Python objects. Six parts, one module each: running and reading claims (`engine`),
 //! conjectures written in Python and judged by the engine (`conjecture`), the verified models as
-//! functions of flat arrays (`models`), the rounding bounds for tolerances (`rounding`), and the
-//! kit's enclosures (`interval`).
+//! functions of flat arrays (`models`), the rounding bounds for tolerances (`rounding`), the
+//! kit's enclosures (`interval`) and its exact rational helpers (`exact`).
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 mod conjecture;
 mod engine;
+mod exact;
 mod interval;
 mod models;
 mod rounding;
@@ -46,5 +47,11 @@ fn _ssmcheck(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(interval::spectral_norm, m)?)?;
     m.add_function(wrap_pyfunction!(interval::solve_enclosed, m)?)?;
     m.add_function(wrap_pyfunction!(interval::expm_complex, m)?)?;
+    m.add_class::<interval::ComplexInterval>()?;
+    m.add_function(wrap_pyfunction!(interval::inverse_enclosed, m)?)?;
+    m.add_function(wrap_pyfunction!(interval::discretize, m)?)?;
+    m.add_function(wrap_pyfunction!(exact::exact_rank, m)?)?;
+    m.add_function(wrap_pyfunction!(exact::exact_solve, m)?)?;
+    m.add_function(wrap_pyfunction!(exact::sign_changes, m)?)?;
     Ok(())
 }

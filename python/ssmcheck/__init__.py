@@ -19,7 +19,7 @@ import sys
 import os
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
-from . import _ssmcheck, models, relations, rounding, strategies
+from . import _ssmcheck, exact, models, relations, rounding, strategies
 from .conjecture import Conjecture, ConjectureError, conjecture, raise_recorded, registered
 from .relations import close, enclosure, ge_by, gt, le, le_by, lt, positive, reject
 from .results import ClaimResult, Json, Results, Violation, load
@@ -44,10 +44,23 @@ solve_enclosed = _ssmcheck.solve_enclosed
 #: (real parts, imaginary parts) as rows of `Interval`s.
 expm_complex = _ssmcheck.expm_complex
 
+#: A complex rectangle re + i·im with enclosed parts (`+ − × ÷ **`, `exp`, `abs`, `arg`, `conj`,
+#: `polar`): the exact complex result stays inside (the crate's `kit::ComplexInterval`).
+ComplexInterval = _ssmcheck.ComplexInterval
+
+#: A⁻¹ (rows; entries exact) enclosed by interval Gaussian elimination (`kit::inverse`): rows of
+#: `Interval`s; ValueError when A may be singular.
+inverse_enclosed = _ssmcheck.inverse_enclosed
+
+#: (Ā, B̄) of a dense (A, B) at step Δ: `discretize(A, B, delta, rule)` with rule "zoh", "euler"
+#: or "bilinear" (S4's Tustin rule, `kit::bilinear`), in floating point; Ā as rows.
+discretize = _ssmcheck.discretize
+
 __all__ = [
     "ClaimResult", "Conjecture", "ConjectureError", "Interval", "Results", "Violation", "check", "claims", "close", "conjecture",
     "enclosure", "explain", "ge_by", "gt", "le", "le_by", "load", "lt", "models", "positive", "registered", "reject",
     "relations", "replay", "report", "rounding", "solve_enclosed", "spectral_norm", "strategies", "expm_complex",
+    "ComplexInterval", "discretize", "exact", "inverse_enclosed",
 ]
 
 
