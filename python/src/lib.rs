@@ -42,6 +42,7 @@ fn _ssmcheck(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(models::dplr_kernel, m)?)?;
     m.add_function(wrap_pyfunction!(models::s4d_lambda, m)?)?;
     m.add_function(wrap_pyfunction!(models::delta_net_outputs, m)?)?;
+    m.add_function(wrap_pyfunction!(models::diagonal_scan_states, m)?)?;
     m.add_function(wrap_pyfunction!(rounding::rounding_bounds, m)?)?;
     m.add_class::<interval::Interval>()?;
     m.add_function(wrap_pyfunction!(interval::spectral_norm, m)?)?;

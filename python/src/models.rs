@@ -15,6 +15,7 @@ use ssmcheck::model::diagonal::{DeltaRule, DiagonalSsm};
 use ssmcheck::model::discretize::Discretization;
 use ssmcheck::model::interaction::InteractionSsm;
 use ssmcheck::model::mixer::Activation;
+use ssmcheck::model::scan::diagonal_scan;
 use ssmcheck::model::selective_scan::ScanInputs;
 use ssmcheck::model::vector_ssm::{silu, SparseState, GATE_OFF};
 use ssmcheck::model::{DeltaNet, Dplr, Lru, S4Discretization, S4dInit, Ssd};
@@ -327,4 +328,28 @@ pub fn delta_net_outputs(keys: Vec<f64>, values: Vec<f64>, queries: Vec<f64>, dk
         return Err(value_error(format!("delta_net: keys, values, queries, β and α need T = {t} rows")));
     }
     Ok(DeltaNet::new(k, v, q, beta, gate).outputs().concat())
+}
+
+/// The diagonal scan h_t = a_t ⊙ h_{t−1} + u_t from h_0 (`model::scan::diagonal_scan`), complex
+/// (a real scan has zero imaginary parts): decays and inputs T × N and h_0 of N, each as flat real
+/// and imaginary parts. Returns the states h_1..h_T (T × N, flat), real and imaginary parts.
+#[pyfunction]
+#[pyo3(signature = (decays_re, decays_im, inputs_re, inputs_im, h0_re, h0_im))]
+pub fn diagonal_scan_states(
+    decays_re: Vec<f64>,
+    decays_im: Vec<f64>,
+    inputs_re: Vec<f64>,
+    inputs_im: Vec<f64>,
+    h0_re: Vec<f64>,
+    h0_im: Vec<f64>,
+) -> PyResult<(Vec<f64>, Vec<f64>)> {
+    let n = h0_re.len();
+    let sizes = [decays_im.len(), inputs_re.len(), inputs_im.len()];
+    if h0_im.len() != n || sizes.iter().any(|&l| l != decays_re.len()) {
+        return Err(value_error("diagonal_scan: decays and inputs of the same shape (T, N), h0 of N, real and imaginary parts alike"));
+    }
+    let complex = |re: &[f64], im: &[f64]| -> Vec<Complex<f64>> { re.iter().zip(im).map(|(&x, &y)| Complex::new(x, y)).collect() };
+    let (a, u) = (rows(&complex(&decays_re, &decays_im), n, "decays")?, rows(&complex(&inputs_re, &inputs_im), n, "inputs")?);
+    let h = diagonal_scan(&complex(&h0_re, &h0_im), &a, &u).concat();
+    Ok((h.iter().map(|z| z.re).collect(), h.iter().map(|z| z.im).collect()))
 }

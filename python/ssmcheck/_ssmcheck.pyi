@@ -75,6 +75,10 @@ def delta_net_outputs(keys: Sequence[float], values: Sequence[float], queries: S
                       gate: Sequence[float]) -> list[float]:
     """The (gated) delta rule's outputs, flat."""
 
+def diagonal_scan_states(decays_re: Sequence[float], decays_im: Sequence[float], inputs_re: Sequence[float], inputs_im: Sequence[float],
+                         h0_re: Sequence[float], h0_im: Sequence[float]) -> tuple[list[float], list[float]]:
+    """The diagonal scan's states h_1..h_T, flat real and imaginary parts."""
+
 def rounding_bounds(n: int) -> tuple[float, float, float, float]:
     """The rounding bounds of a length-n computation (see `ssmcheck.rounding`)."""
 

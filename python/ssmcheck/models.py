@@ -240,3 +240,24 @@ def delta_net(keys: npt.ArrayLike, values: npt.ArrayLike, queries: npt.ArrayLike
     g = [1.0] * t if gate is None else _flat(gate, (t,), "gate")
     o = _ssmcheck.delta_net_outputs(_floats(k.ravel()), _floats(v.ravel()), _flat(queries, (t, dk), "queries"), dk, dv, _flat(beta, (t,), "beta"), g)
     return np.asarray(o, dtype=float).reshape(t, dv)
+
+
+def diagonal_scan(decays: npt.ArrayLike, inputs: npt.ArrayLike, h0: Optional[npt.ArrayLike] = None) -> npt.NDArray[Any]:
+    """The diagonal linear recurrence h_t = a_t ⊙ h_{t−1} + u_t (the state update of S4D, LRU,
+    Mamba and gated linear RNNs with the decays a_t given per step), real or complex.
+
+    decays, inputs: (T, N); h0: (N,), zero when None. Returns h_1..h_T (T, N): complex when any
+    argument is complex, else real."""
+    a = np.asarray(decays)
+    u = np.asarray(inputs)
+    if a.ndim != 2 or a.shape != u.shape:
+        raise ValueError(f"decays and inputs: the same shape (T, N), got {a.shape} and {u.shape}")
+    t, n = a.shape
+    h = np.zeros(n) if h0 is None else np.asarray(h0)
+    if h.shape != (n,):
+        raise ValueError(f"h0: shape {h.shape}, expected ({n},)")
+    is_complex = any(np.iscomplexobj(x) for x in (a, u, h))
+    args = [_floats(part(x).ravel()) for x in (a, u, h) for part in (np.real, np.imag)]
+    re, im = _ssmcheck.diagonal_scan_states(*args)
+    out = np.asarray(re, dtype=float).reshape(t, n)
+    return out + 1j * np.asarray(im, dtype=float).reshape(t, n) if is_complex else out
