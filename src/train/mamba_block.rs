@@ -230,15 +230,7 @@ impl MambaBlock {
 
     /// `SiLU(conv(x) + b_conv)` (batch × T × d_inner): the causal depthwise convolution.
     pub fn convolve(&self, x: &Tensor) -> candle_core::Result<Tensor> {
-        let (batch, len, di) = x.dims3()?;
-        let k = self.shape.conv_width;
-        let padded = Tensor::cat(&[&Tensor::zeros((batch, k - 1, di), DType::F64, &Device::Cpu)?, x], 1)?;
-        let w = self.conv_w.as_tensor();
-        let mut acc = self.conv_b.as_tensor().unsqueeze(0)?.broadcast_as((batch, len, di))?.contiguous()?;
-        for j in 0..k {
-            acc = (acc + padded.narrow(1, j, len)?.broadcast_mul(&w.narrow(1, j, 1)?.t()?.unsqueeze(0)?)?)?;
-        }
-        acc.silu()
+        causal_conv(x, self.conv_w.as_tensor(), self.conv_b.as_tensor())?.silu()
     }
 
     /// The SSM's inputs for the convolved x: Δ (batch × T × d_inner), B and C (batch × T × N).
@@ -293,6 +285,19 @@ impl MambaBlock {
         let inputs = self.selection(&x)?;
         self.project_out(&self.mix(&x, &inputs, z.as_ref())?)
     }
+}
+
+/// The causal depthwise convolution `conv(x)_t[c] = b[c] + Σ_{j<k} w[c, j] x_{t+j−(k−1)}[c]` of x
+/// (batch × T × C) with weights w (C × k) and bias b (1 × C), zeros before the first step.
+pub fn causal_conv(x: &Tensor, w: &Tensor, b: &Tensor) -> candle_core::Result<Tensor> {
+    let (batch, len, channels) = x.dims3()?;
+    let k = w.dim(1)?;
+    let padded = Tensor::cat(&[&Tensor::zeros((batch, k - 1, channels), DType::F64, &Device::Cpu)?, x], 1)?;
+    let mut acc = b.unsqueeze(0)?.broadcast_as((batch, len, channels))?.contiguous()?;
+    for j in 0..k {
+        acc = (acc + padded.narrow(1, j, len)?.broadcast_mul(&w.narrow(1, j, 1)?.t()?.unsqueeze(0)?)?)?;
+    }
+    Ok(acc)
 }
 
 /// RMSNorm (ε = 10⁻⁵, as `MambaLMHeadModel`'s): `x / √(mean(x²) + ε) ⊙ w` over the last axis.
@@ -427,58 +432,15 @@ mod tests {
         }
     }
 
-    /// The cross-entropy of a two-layer model on a fixed batch, and its gradient by backward.
-    fn loss_and_gradients(lm: &MambaLm, tokens: &[Vec<usize>]) -> (f64, Vec<Vec<f64>>) {
-        let positions: Vec<usize> = (0..tokens[0].len()).collect();
-        let targets: Vec<Vec<usize>> = tokens.iter().map(|t| t.iter().map(|&v| (v + 1) % lm.vocab).collect()).collect();
-        let l = super::super::classifier::cross_entropy(&lm.logits(tokens).unwrap(), &positions, &targets).unwrap();
-        let grads = l.backward().unwrap();
-        let g = lm.vars().iter().map(|v| grads.get(v.as_tensor()).unwrap().flatten_all().unwrap().to_vec1::<f64>().unwrap()).collect();
-        (l.to_scalar::<f64>().unwrap(), g)
-    }
-
-    /// Every kind of weight's gradient (three entries of each variable) against central
-    /// differences D(h) = (f(w + h) − f(w − h))/2h. Its error is the truncation h²/6·f‴ and
-    /// higher terms, estimated from the data by Richardson's |D(h) − D(2h)|/3 (D(2h) errs four
-    /// times as much), plus the rounding of f's two evaluations, at most 4ε|f|/h (f is a mean of
-    /// T·batch log-sum-exps, each accurate to a few ε relative); twice their sum is the
-    /// tolerance. Control: the gradients of a model whose weights differ by 10⁻³ (relative) from
-    /// the probed ones, which the same tolerance must reject somewhere.
+    /// Every kind of weight's gradient against central differences (`gradient_check`'s derived
+    /// tolerance and control): S6 with and without the gate, and Mamba-S4D, in a two-layer stack.
     #[test]
     fn every_gradient_is_the_central_difference() {
         let tokens = vec![vec![1, 4, 2, 0, 3, 5, 1], vec![2, 2, 5, 4, 0, 1, 3]];
         for (mixer, gate) in [(BlockMixer::Selective, true), (BlockMixer::TimeInvariant, true), (BlockMixer::Selective, false)] {
             let shape = BlockShape { gate, ..small(mixer) };
-            let lm = MambaLm::init(shape, 2, 6, StreamKey::new(7, "fd")).unwrap();
-            let moved = MambaLm::init(shape, 2, 6, StreamKey::new(7, "fd")).unwrap();
-            for v in moved.vars() {
-                v.set(&(v.as_tensor() * 1.001).unwrap()).unwrap();
-            }
-            let ((f0, analytic), (_, control)) = (loss_and_gradients(&lm, &tokens), loss_and_gradients(&moved, &tokens));
-            let (h, eps) = (1e-5, f64::EPSILON);
-            let mut control_rejected = false;
-            for (k, v) in lm.vars().iter().enumerate() {
-                let base = v.as_tensor().flatten_all().unwrap().to_vec1::<f64>().unwrap();
-                for i in [0, base.len() / 2, base.len() - 1] {
-                    let at = |x: f64| {
-                        let mut w = base.clone();
-                        w[i] = x;
-                        v.set(&Tensor::from_vec(w, v.as_tensor().dims(), &Device::Cpu).unwrap()).unwrap();
-                        loss_and_gradients(&lm, &tokens).0
-                    };
-                    let central = |step: f64| (at(base[i] + step) - at(base[i] - step)) / (2.0 * step);
-                    let (d1, d2) = (central(h), central(2.0 * h));
-                    at(base[i]);
-                    let tol = 2.0 * ((d1 - d2).abs() / 3.0 + 4.0 * eps * f0.abs() / h);
-                    assert!(
-                        (analytic[k][i] - d1).abs() <= tol,
-                        "{mixer:?}, variable {k}, entry {i}: backward {} vs central {d1} (tolerance {tol:.2e})",
-                        analytic[k][i]
-                    );
-                    control_rejected |= (control[k][i] - d1).abs() > tol;
-                }
-            }
-            assert!(control_rejected, "{mixer:?}: gradients at weights 10⁻³ away pass as the gradient");
+            let lm = || MambaLm::init(shape, 2, 6, StreamKey::new(7, "fd")).unwrap();
+            super::super::gradient_check::assert_gradients_are_central_differences(&lm(), &lm(), &tokens, 6, &format!("{mixer:?}, gate {gate}"));
         }
     }
 

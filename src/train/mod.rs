@@ -27,6 +27,9 @@
 //!   depthwise convolution, SiLU, selective or time-invariant Δ, B, C, the D skip, the gate, the
 //!   output projection) and a language model of L such blocks with RMSNorm and residual
 //!   connections, checked against state-spaces/mamba's `mamba_inner_ref`.
+//! - [`transformer`]: the Transformer language model the papers set beside their SSMs (L
+//!   pre-norm layers of causal multi-head attention with RoPE or no positions, an optional short
+//!   convolution, and a GELU MLP): 002 Table 1's two-layer rows, 003 §4.3's TF.
 //! - [`adam`]: the Adam optimiser over candle variables; [`fit`]: seeded training runs.
 //!
 //! A run's initial weights, training data and held-out data come from its own Philox streams,
@@ -41,9 +44,12 @@ pub mod causal_softmax;
 pub mod classifier;
 pub mod delta_t_scan;
 pub mod fit;
+#[cfg(test)]
+mod gradient_check;
 pub mod mamba_block;
 pub mod recall;
 pub mod scan_op;
+pub mod transformer;
 
 use crate::error::{Error, Result};
 use candle_core::{Device, Tensor, Var};
