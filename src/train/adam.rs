@@ -33,8 +33,10 @@ pub struct Adam {
 }
 
 impl Adam {
-    /// Adam over `vars`, moments at zero.
+    /// Adam over `vars`, moments at zero (and the process's allocator set for training's churn,
+    /// [`keep_freed_memory`](super::allocator::keep_freed_memory), the first time).
     pub fn new(vars: Vec<Var>, cfg: AdamConfig) -> candle_core::Result<Self> {
+        super::allocator::keep_freed_memory();
         let m = vars.iter().map(|v| v.as_tensor().zeros_like()).collect::<candle_core::Result<Vec<_>>>()?;
         Ok(Adam { cfg, v: m.clone(), m, vars, step: 0 })
     }

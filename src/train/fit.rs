@@ -92,7 +92,7 @@ pub struct FitLog {
 
 /// One optimiser step on a batch (forward, cross-entropy at the scored positions, backward,
 /// Adam): the batch's loss before the update.
-pub fn train_step(model: &impl Classifier, opt: &mut Adam, batch: &Batch) -> Result<f64> {
+pub fn train_step(model: &(impl Classifier + ?Sized), opt: &mut Adam, batch: &Batch) -> Result<f64> {
     let err = |e| super::candle_error("training", e);
     let l = cross_entropy(&model.logits(&batch.tokens).map_err(err)?, &batch.positions, &batch.targets).map_err(err)?;
     let value = l.to_scalar::<f64>().map_err(err)?;
@@ -103,7 +103,7 @@ pub fn train_step(model: &impl Classifier, opt: &mut Adam, batch: &Batch) -> Res
 /// Trains `model` on fresh batches of `task` (an unlimited training set: step s uses instances
 /// `s·batch..(s+1)·batch` of the training stream) with Adam and a cosine learning rate, and
 /// scores it on `test_size` held-out sequences (always against the task's own targets).
-pub fn fit(model: &impl Classifier, task: &impl TokenTask, cfg: &FitConfig, keys: &RunKeys, targets: Targets) -> Result<FitLog> {
+pub fn fit(model: &(impl Classifier + ?Sized), task: &impl TokenTask, cfg: &FitConfig, keys: &RunKeys, targets: Targets) -> Result<FitLog> {
     let err = |e| super::candle_error("training", e);
     let shuffled = StreamKey::new(keys.train.as_u64(), "shuffled targets");
     let mut opt = Adam::new(model.vars(), cfg.adam).map_err(err)?;
@@ -157,7 +157,14 @@ pub struct Learning {
 /// `adam.lr` (a schedule would depend on when training stops), evaluating it every
 /// `when.every` steps on the same held-out sequences from `keys.test`, until `when.consecutive`
 /// evaluations in a row reach `when.accuracy` or `when.max_steps` have run.
-pub fn fit_until(model: &impl Classifier, task: &impl TokenTask, batch: usize, adam: AdamConfig, keys: &RunKeys, when: &LearnedWhen) -> Result<Learning> {
+pub fn fit_until(
+    model: &(impl Classifier + ?Sized),
+    task: &impl TokenTask,
+    batch: usize,
+    adam: AdamConfig,
+    keys: &RunKeys,
+    when: &LearnedWhen,
+) -> Result<Learning> {
     let err = |e| super::candle_error("training", e);
     let mut opt = Adam::new(model.vars(), adam).map_err(err)?;
     let held_out = task.batch(keys.test, 0, when.test_size);

@@ -30,7 +30,8 @@
 //! - [`transformer`]: the Transformer language model the papers set beside their SSMs (L
 //!   pre-norm layers of causal multi-head attention with RoPE or no positions, an optional short
 //!   convolution, and a GELU MLP): 002 Table 1's two-layer rows, 003 §4.3's TF.
-//! - [`adam`]: the Adam optimiser over candle variables; [`fit`]: seeded training runs.
+//! - [`adam`]: the Adam optimiser over candle variables; [`fit`]: seeded training runs;
+//!   [`allocator`]: glibc's thresholds set so that candle's per-operation buffers are reused.
 //!
 //! A run's initial weights, training data and held-out data come from its own Philox streams,
 //! and nothing in a step depends on how many threads run it: the scan's channel groups are
@@ -39,6 +40,7 @@
 //! experiment runs its independent runs in parallel.
 
 pub mod adam;
+pub mod allocator;
 pub mod attention;
 pub mod causal_softmax;
 pub mod classifier;

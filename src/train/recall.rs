@@ -355,7 +355,7 @@ const SCORING_CHUNK: usize = 500;
 /// The query accuracy of `model` on `batch` (scored in chunks, which bounds the memory of a
 /// forward pass), one value per sequence that has a query (the fraction of its queries
 /// answered right), in order.
-pub fn held_out_accuracies(model: &impl Classifier, (tokens, targets): &RecallBatch) -> Result<Vec<f64>> {
+pub fn held_out_accuracies(model: &(impl Classifier + ?Sized), (tokens, targets): &RecallBatch) -> Result<Vec<f64>> {
     let mut accuracies = Vec::with_capacity(tokens.len());
     for (tokens, targets) in tokens.chunks(SCORING_CHUNK).zip(targets.chunks(SCORING_CHUNK)) {
         let scores = model.logits(tokens).and_then(|z| query_scores(&z, targets)).map_err(|e| super::candle_error("scoring", e))?;
@@ -451,7 +451,7 @@ pub fn recall_batch(shape: RecallShape, cfg: &RecallFit, key: StreamKey, first: 
 
 /// One optimiser step on a batch (forward, cross-entropy at the queries, backward, Adam): the
 /// batch's loss before the update.
-pub fn recall_train_step(model: &impl Classifier, opt: &mut Adam, (tokens, targets): &RecallBatch) -> Result<f64> {
+pub fn recall_train_step(model: &(impl Classifier + ?Sized), opt: &mut Adam, (tokens, targets): &RecallBatch) -> Result<f64> {
     let err = |e| super::candle_error("training", e);
     let (loss, _) = query_cross_entropy(&model.logits(tokens).map_err(err)?, targets).map_err(err)?;
     let value = loss.to_scalar::<f64>().map_err(err)?;
@@ -465,7 +465,7 @@ pub fn recall_train_step(model: &impl Classifier, opt: &mut Adam, (tokens, targe
 /// independent uniform value token; with [`Objective::IdentityElsewhere`] every other position's
 /// target is its own token. The model is 002's simplified Mamba (`shape` its own) or
 /// any other [`Classifier`] over the same vocabulary (the attention baseline of 002 Table 1).
-pub fn fit_recall(model: &impl Classifier, shape: RecallShape, cfg: &RecallFit, keys: &RunKeys) -> Result<Vec<f64>> {
+pub fn fit_recall(model: &(impl Classifier + ?Sized), shape: RecallShape, cfg: &RecallFit, keys: &RunKeys) -> Result<Vec<f64>> {
     let mut opt = Adam::new(model.vars(), cfg.adam).map_err(|e| super::candle_error("training", e))?;
     let shuffled = StreamKey::new(keys.train.as_u64(), "shuffled targets");
     let RecallShape { vocab, keys: k, .. } = shape;

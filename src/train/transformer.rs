@@ -192,7 +192,9 @@ impl TransformerLm {
         let dm = shape.d_model;
         let mut s = Stream::new(key, 0);
         let embedding = var((0..vocab * dm).map(|_| 0.02 * s.normal()).collect(), vocab, dm)?;
-        let stack = (0..layers).map(|l| Layer::init(shape, layers, &mut Stream::new(StreamKey::new(key.as_u64(), &format!("layer {l}")), 0))).collect::<Result<Vec<_>>>()?;
+        let stack = (0..layers)
+            .map(|l| Layer::init(shape, layers, &mut Stream::new(StreamKey::new(key.as_u64(), &format!("layer {l}")), 0)))
+            .collect::<Result<Vec<_>>>()?;
         let norm = var(vec![1.0; dm], 1, dm)?;
         let head = uniform(&mut s, vocab, dm, 1.0 / (dm as f64).sqrt())?;
         Ok(TransformerLm { shape, vocab, embedding, layers: stack, norm, head })
