@@ -32,7 +32,7 @@
 //! central differences (this module's tests).
 
 use super::scan_op::selective_scan;
-use super::{softplus, var};
+use super::{softplus, uniform, var};
 use crate::error::{Error, Result};
 use crate::math::softplus::softplus_inv;
 use crate::mc::{Stream, StreamKey};
@@ -121,11 +121,6 @@ pub struct MambaBlock {
     d_skip: Var,
     /// W_out (d_model × d_inner).
     out_proj: Var,
-}
-
-/// Uniform entries on ±bound.
-fn uniform(s: &mut Stream, rows: usize, cols: usize, bound: f64) -> Result<Var> {
-    var((0..rows * cols).map(|_| bound * (2.0 * s.uniform() - 1.0)).collect(), rows, cols)
 }
 
 impl MambaBlock {

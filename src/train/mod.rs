@@ -67,6 +67,12 @@ pub(crate) fn var(values: Vec<f64>, rows: usize, cols: usize) -> Result<Var> {
         .map_err(|e| candle_error("creating a weight", e))
 }
 
+/// A rows × cols variable of entries uniform on ±bound (PyTorch's `Linear` initialisation with
+/// bound 1/√fan_in), drawn from `s` in row-major order.
+pub(crate) fn uniform(s: &mut crate::mc::Stream, rows: usize, cols: usize, bound: f64) -> Result<Var> {
+    var((0..rows * cols).map(|_| bound * (2.0 * s.uniform() - 1.0)).collect(), rows, cols)
+}
+
 /// A matrix variable's values (rows × cols), for exporting trained weights.
 pub(crate) fn var_matrix(v: &Var) -> Result<nalgebra::DMatrix<f64>> {
     let err = |e| candle_error("reading the weights", e);

@@ -28,7 +28,7 @@
 
 use super::causal_softmax::causal_softmax;
 use super::mamba_block::{causal_conv, rms_norm};
-use super::var;
+use super::{uniform, var};
 use crate::error::{Error, Result};
 use crate::mc::{Stream, StreamKey};
 use candle_core::{Device, Tensor, Var, D};
@@ -97,11 +97,6 @@ struct Layer {
     /// W_1 (hidden × d_model), W_2 (d_model × hidden).
     w_1: Var,
     w_2: Var,
-}
-
-/// Uniform entries on ±bound.
-fn uniform(s: &mut Stream, rows: usize, cols: usize, bound: f64) -> Result<Var> {
-    var((0..rows * cols).map(|_| bound * (2.0 * s.uniform() - 1.0)).collect(), rows, cols)
 }
 
 impl Layer {
