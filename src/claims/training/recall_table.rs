@@ -16,7 +16,8 @@
 //! * `002.table1.two_layer` (Experiment): the table's two-layer rows, "2-layer TF w/ RoPE"
 //!   (with the convolution) and "2-layer TF" (without either), as [`TransformerLm`]s (two
 //!   pre-norm layers, d_model 16, two heads, a GELU MLP ×4; RoPE and a width-4 convolution, or
-//!   neither), trained the same way. Per seed and κ: the RoPE model's accuracy at its worst
+//!   neither), each trained twice per seed and cell (the better run counts: the time to leave
+//!   the loss plateau has a long tail). Per seed and κ: the RoPE model's accuracy at its worst
 //!   length and the plain one's at its best; the first's mean ≥ 0.9 (the table's "perform
 //!   similarly" to the Mamba, whose criterion it takes), the second's ≤ 0.705 (the midpoint of
 //!   that row's best cell, 42%, and the Mamba's worst, 99%). Positive control: the built
@@ -139,6 +140,18 @@ impl Part {
         }
     }
 
+    /// Runs per seed, model and cell, of which the best counts: one for the one-layer models;
+    /// two for the Transformers, whose time to leave the loss plateau has a long tail (a run in
+    /// five or ten was still on it at the step budget, revision of 2026-11-29 in
+    /// proofs/training.md) — the paper's own convention for trained MQAR (000: "best of 7
+    /// seeds").
+    fn restarts(self) -> usize {
+        match self {
+            Part::OneLayer => 1,
+            Part::TwoLayer => 2,
+        }
+    }
+
     /// The Adam learning rate (constant): 002's figures' for the one-layer models; a
     /// Transformer's usual one, which both two-layer models reach their plateau with.
     fn lr(self) -> f64 {
@@ -223,6 +236,8 @@ struct Run {
     row: Row,
     cell: Cell,
     seed: u64,
+    /// Which of the seed's restarts (0 for a part with one run per seed and cell).
+    restart: usize,
     accuracy: f64,
     anchor: f64,
     loss: Vec<f64>,
@@ -230,9 +245,13 @@ struct Run {
 
 fn row(r: &Run) -> serde_json::Value {
     let paper = r.cell.paper(r.row).map(|p| p / 100.0);
-    serde_json::json!({ "model": r.row.name(), "T": r.cell.len, "keys": r.cell.keys, "vocabulary": r.cell.shape().vocab, "seed": r.seed,
+    let mut out = serde_json::json!({ "model": r.row.name(), "T": r.cell.len, "keys": r.cell.keys, "vocabulary": r.cell.shape().vocab, "seed": r.seed,
         "held_out_query_accuracy": r.accuracy, "positive_control_accuracy": r.anchor, "first_loss": r.loss[0], "last_loss": r.loss[r.loss.len() - 1],
-        "paper_accuracy": paper })
+        "paper_accuracy": paper });
+    if matches!(r.row, Row::Tf2 | Row::Tf2Rope) {
+        out["restart"] = r.restart.into();
+    }
+    out
 }
 
 /// The mean query accuracy of `model` on `held_out`.
@@ -243,8 +262,9 @@ fn mean_accuracy(model: &(impl Classifier + ?Sized), held_out: &crate::train::re
 
 /// Trains one run; scores it and the row's positive-control model (the built mechanism for a
 /// learning row, the untrained model for a struggling one) on the same held-out sequences.
-fn train(ctx: &crate::claim::Context, row: Row, cell: Cell, cfg: &RecallFit, test_size: usize, seed: u64) -> crate::error::Result<Run> {
-    let keys = RunKeys::from_parts(|part| ctx.key(&format!("{row:?}/T{}k{}/{seed}/{part}", cell.len, cell.keys)));
+fn train(ctx: &crate::claim::Context, row: Row, cell: Cell, cfg: &RecallFit, test_size: usize, (seed, restart): (u64, usize)) -> crate::error::Result<Run> {
+    let again = if restart == 0 { String::new() } else { format!("/restart {restart}") };
+    let keys = RunKeys::from_parts(|part| ctx.key(&format!("{row:?}/T{}k{}/{seed}{again}/{part}", cell.len, cell.keys)));
     let shape = cell.shape();
     let held_out = recall_batch(shape, cfg, keys.test, 0, test_size)?;
     let fit = |model: &dyn Classifier| -> crate::error::Result<(Vec<f64>, f64, f64)> {
@@ -262,7 +282,7 @@ fn train(ctx: &crate::claim::Context, row: Row, cell: Cell, cfg: &RecallFit, tes
         Row::Tf2 | Row::Tf2Rope => fit(&TransformerLm::init(row.transformer(), 2, shape.vocab, keys.init)?)?,
     };
     ctx.progress.advance(1);
-    Ok(Run { row, cell, seed, accuracy, anchor, loss })
+    Ok(Run { row, cell, seed, restart, accuracy, anchor, loss })
 }
 
 /// Per seed, each row's worst (learning row) or best (struggling row) accuracy over the
@@ -274,7 +294,16 @@ fn replicates(part: Part, configuration: &str, runs: &[Run], seeds: u64, anchor:
             .iter()
             .flat_map(|&k| part.rows().map(|row| (row, k)))
             .map(|(row, k)| {
-                let values = runs.iter().filter(|x| x.seed == seed && x.row == row && x.cell.keys == k).map(|x| if anchor { x.anchor } else { x.accuracy });
+                // Each cell's best restart, then the row's worst or best cell.
+                let of = |x: &Run| if anchor { x.anchor } else { x.accuracy };
+                let mine = |x: &&Run| x.seed == seed && x.row == row && x.cell.keys == k;
+                let cells: Vec<Cell> = runs.iter().filter(mine).map(|x| x.cell).fold(Vec::new(), |mut v, c| {
+                    if !v.contains(&c) {
+                        v.push(c);
+                    }
+                    v
+                });
+                let values = cells.into_iter().map(|c| runs.iter().filter(mine).filter(|x| x.cell == c).map(of).fold(f64::NEG_INFINITY, f64::max));
                 let value = if row.learns() { values.fold(f64::INFINITY, f64::min) } else { values.fold(f64::NEG_INFINITY, f64::max) };
                 (row.metric(k), value)
             })
@@ -393,13 +422,18 @@ fn table_check(part: Part, targets: Targets) -> impl crate::claim::Check {
         let seeds: u64 = ctx.size("seeds (each trains every cell and model once)", Sizes::new(5, 5, 8));
         let (lens, steps) = match part {
             Part::OneLayer => (Sizes::new(vec![64], vec![128], vec![128, 256, 512]), Sizes::new(600, 600, 1000)),
-            Part::TwoLayer => (Sizes::new(vec![32], vec![64], vec![128, 256]), Sizes::new(200, 400, 800)),
+            Part::TwoLayer => (Sizes::new(vec![32], vec![64], vec![128, 256]), Sizes::new(200, 300, 800)),
         };
         let lens: Vec<usize> = ctx.size("sequence lengths T", lens);
         let steps: usize = ctx.size("Adam steps of 16 sequences", steps);
         let test_size: usize = ctx.size("held-out sequences per run", Sizes::new(1000, 2000, 4000));
         let cells: Vec<Cell> = lens.iter().flat_map(|&len| KAPPAS.map(|keys| Cell { len, keys })).collect();
-        let jobs: Vec<(Row, Cell, u64)> = part.rows().iter().flat_map(|&row| cells.iter().flat_map(move |&c| (0..seeds).map(move |s| (row, c, s)))).collect();
+        let restarts = part.restarts();
+        let jobs: Vec<(Row, Cell, (u64, usize))> = part
+            .rows()
+            .iter()
+            .flat_map(|&row| cells.iter().flat_map(move |&c| (0..seeds).flat_map(move |s| (0..restarts).map(move |r| (row, c, (s, r))))))
+            .collect();
         ctx.progress.expect(jobs.len() as u64);
         let lr = part.lr();
         let cfg = |len| RecallFit { targets, ..RecallFit::new(len, RecallData::Latest { max_noise: MAX_NOISE }, steps, lr) };
@@ -469,9 +503,9 @@ fn two_layer() -> Claim {
         super::FAMILY,
         "On Algorithm 1's MQAR (the latest value of a key is asked; n_ε = 3, |V| = 8 for κ = 1 and 12 for κ = 4), at T = 32 / 64 / {128, 256} (quick / \
          standard / deep) and κ ∈ {1, 4}, two two-layer Transformers (pre-norm, d_model 16, two heads, a GELU MLP ×4) — one with RoPE and a width-4 causal \
-         convolution before attention, one with neither — are each trained once per seed, 5 / 5 / 8 seeds, by Adam (lr 0.01, 200 / 400 / 800 steps of 16 \
-         fresh sequences, the loss at the queries) and scored on 1000 / 2000 / 4000 held-out sequences: over the seeds, at each κ the RoPE model's mean \
-         accuracy at its worst length is ≥ 0.9 and the plain model's at its best length is ≤ 0.705 (Student-t intervals over seeds, two-sided 0.05, \
+         convolution before attention, one with neither — are each trained twice per seed (the better run counts), 5 / 5 / 8 seeds, by Adam (lr 0.01, \
+         200 / 300 / 800 steps of 16 fresh sequences, the loss at the queries) and scored on 1000 / 2000 / 4000 held-out sequences: over the seeds, at each \
+         κ the RoPE model's mean accuracy at its worst length is ≥ 0.9 and the plain model's at its best length is ≤ 0.705 (Student-t intervals over seeds, two-sided 0.05, \
          Bonferroni over the four). Positive control: the mechanism built by hand in the RoPE model's place and the untrained plain model.",
         table_check(Part::TwoLayer, Targets::Task),
     )
