@@ -557,7 +557,7 @@ mod tests {
     /// Per seed the Mamba's metric is its worst length and the TF's its best.
     #[test]
     fn a_seed_is_judged_at_the_mambas_worst_and_the_tfs_best_length() {
-        let run = |row, len, keys, accuracy| Run { row, cell: Cell { len, keys }, seed: 0, accuracy, anchor: 1.0 - accuracy, loss: vec![1.0] };
+        let run = |row, len, keys, accuracy| Run { row, cell: Cell { len, keys }, seed: 0, restart: 0, accuracy, anchor: 1.0 - accuracy, loss: vec![1.0] };
         let runs: Vec<Run> = KAPPAS
             .iter()
             .flat_map(|&k| [run(Row::Mamba, 128, k, 0.99), run(Row::Mamba, 256, k, 0.95), run(Row::Tf, 128, k, 0.3), run(Row::Tf, 256, k, 0.4)])
@@ -567,5 +567,27 @@ mod tests {
         assert_eq!(r.values(Row::Tf.metric(1)), [0.4]);
         let anchors = replicates(Part::OneLayer, "test", &runs, 1, true);
         assert_eq!(anchors.values(Row::Mamba.metric(1)), [1.0 - 0.99]);
+    }
+
+    /// With restarts, each cell counts its best run; then the learning row its worst cell.
+    #[test]
+    fn each_cell_counts_its_best_restart() {
+        let run = |row, len, keys, restart, accuracy| Run { row, cell: Cell { len, keys }, seed: 0, restart, accuracy, anchor: 1.0, loss: vec![1.0] };
+        let runs: Vec<Run> = KAPPAS
+            .iter()
+            .flat_map(|&k| {
+                [
+                    run(Row::Tf2Rope, 128, k, 0, 0.80),
+                    run(Row::Tf2Rope, 128, k, 1, 0.99),
+                    run(Row::Tf2Rope, 256, k, 0, 0.95),
+                    run(Row::Tf2Rope, 256, k, 1, 0.70),
+                    run(Row::Tf2, 128, k, 0, 0.3),
+                    run(Row::Tf2, 128, k, 1, 0.5),
+                ]
+            })
+            .collect();
+        let r = replicates(Part::TwoLayer, "test", &runs, 1, false);
+        assert_eq!(r.values(Row::Tf2Rope.metric(4)), [0.95]);
+        assert_eq!(r.values(Row::Tf2.metric(1)), [0.5]);
     }
 }
