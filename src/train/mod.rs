@@ -29,7 +29,8 @@
 //!   connections, checked against state-spaces/mamba's `mamba_inner_ref`.
 //! - [`transformer`]: the Transformer language model the papers set beside their SSMs (L
 //!   pre-norm layers of causal multi-head attention with RoPE or no positions, an optional short
-//!   convolution, and a GELU MLP): 002 Table 1's two-layer rows, 003 §4.3's TF.
+//!   convolution, and a GELU MLP): 002 Table 1's two-layer rows, 003 §4.3's TF; its GELU is
+//!   [`gelu`], one custom operation with its own backward pass.
 //! - [`adam`]: the Adam optimiser over candle variables; [`fit`]: seeded training runs;
 //!   [`allocator`]: glibc's thresholds set so that candle's per-operation buffers are reused.
 //!
@@ -46,6 +47,7 @@ pub mod causal_softmax;
 pub mod classifier;
 pub mod delta_t_scan;
 pub mod fit;
+pub mod gelu;
 #[cfg(test)]
 mod gradient_check;
 pub mod mamba_block;

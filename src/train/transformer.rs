@@ -27,6 +27,7 @@
 //! tolerance, with a control); the parameter count is the architecture's.
 
 use super::causal_softmax::causal_softmax;
+use super::gelu::gelu;
 use super::mamba_block::{causal_conv, rms_norm};
 use super::{uniform, var};
 use crate::error::{Error, Result};
@@ -151,15 +152,6 @@ fn rotate(x: &Tensor, cos: &Tensor, sin: &Tensor) -> candle_core::Result<Tensor>
     let first = (x1.broadcast_mul(cos)? - x2.broadcast_mul(sin)?)?;
     let second = (x1.broadcast_mul(sin)? + x2.broadcast_mul(cos)?)?;
     Tensor::cat(&[first, second], D::Minus1)
-}
-
-/// GELU's tanh approximation `½x(1 + tanh(√(2/π)(x + 0.044715x³)))` in tensor operations.
-/// candle's own `gelu` computes this forward, but its backward pass uses six-digit constants
-/// (0.797885 for √(2/π), …): a relative error near 10⁻⁶ in every gradient through it, which the
-/// central-difference test rejects; through `tanh` and products the autograd is exact.
-fn gelu(x: &Tensor) -> candle_core::Result<Tensor> {
-    let inner = ((x + ((x.sqr()? * x)? * 0.044715)?)? * (2.0 / std::f64::consts::PI).sqrt())?;
-    (x * 0.5)? * (inner.tanh()? + 1.0)?
 }
 
 /// A language model of L pre-norm Transformer layers (module doc), trainable.
