@@ -242,6 +242,21 @@ fn train_step(c: &mut Criterion) {
         });
     }
     g.finish();
+    // 002.table1.two_layer's Transformers (two pre-norm layers, d_model 16, two heads, MLP ×4;
+    // RoPE with a width-4 convolution, and neither), 16 sequences of T = 32 at κ = 4.
+    use ssmcheck::train::transformer::{Position, TransformerLm, TransformerShape};
+    let mut g = c.benchmark_group("train_step");
+    g.throughput(Throughput::Elements(16 * 32));
+    let shape = RecallShape { vocab: 12, keys: 4, states: 4 };
+    let batch = recall_batch(shape, &latest(32), StreamKey::new(1, "bench"), 0, 16).unwrap();
+    for (name, position, conv_width) in [("RoPE + conv", Position::Rope, Some(4)), ("plain", Position::None, None)] {
+        let lm = TransformerLm::init(TransformerShape { d_model: 16, heads: 2, mlp_ratio: 4, position, conv_width }, 2, 12, StreamKey::new(1, name)).unwrap();
+        let mut opt = Adam::new(lm.vars(), Default::default()).unwrap();
+        g.bench_function(format!("002 2-layer TF ({name}) |K|=4 B16_T32 (tokens)"), |b| {
+            b.iter(|| recall_train_step(&lm, &mut opt, black_box(&batch)).unwrap())
+        });
+    }
+    g.finish();
 }
 
 /// The same job on every backend available in this build: throughput in path-steps per second.
