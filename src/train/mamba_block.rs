@@ -9,7 +9,11 @@
 //! 3. the SSM's inputs: with the selective mixer (S6), `[δ | B | C] = x W_xᵀ` (rank r, N, N) and
 //!    `Δ = softplus(δ W_dtᵀ + b_dt)` per channel and step; with the time-invariant mixer
 //!    (Mamba-S4D: the same block, Δ, B and C learned but not functions of the input),
-//!    `Δ = softplus(b_dt)`, B and C fixed vectors;
+//!    `Δ = softplus(b_dt)`, B and C fixed vectors; with the scalar-decay mixer (Mamba-2's block with
+//!    one head, 000 Thm. 3), the input projection makes them instead, `[x | B | C | δ | z] =
+//!    h W_inᵀ`; x, B and C are convolved together (a kernel per channel: Mamba-2's three
+//!    independent convolutions), one `Δ = softplus(δ + b_dt)` per step serves every channel, one
+//!    learned decay `A = −exp(A_log)` all channels and states, and D is one number;
 //! 4. the scan `h_t = e^{ΔA} h_{t−1} + Δ B_t x_t`, `y_t = C_t h_t` with `A = −exp(A_log)`
 //!    (d_inner × N), the skip `y + D ⊙ x` and the gate `⊙ SiLU(z)` (which 000's MQAR and
 //!    induction-head experiments disable: [`BlockShape::gate`]);
@@ -47,6 +51,16 @@ pub enum BlockMixer {
     /// S4D in Mamba's block (000's Mamba-S4D, Thm. 4): Δ (one per channel), B and C learned
     /// but the same at every step.
     TimeInvariant,
+    /// Mamba-2's block with one head (000's Mamba-2, Thm. 3; Dao and Gu's `Mamba2` with one
+    /// group and `headdim = d_inner`): the input projection makes x, B, C and one δ per step
+    /// (and z with the gate), x, B and C pass the causal convolution together, Δ and the decay A
+    /// are one number each for the whole head (A the same for every channel and state), D is
+    /// one number. A_log starts at ln a with a uniform on [1, 16] (the module's
+    /// `A_init_range`). One thing differs from the module: there is no gated RMSNorm before
+    /// W_out (000 App. D.3 trains Mamba-2 with the gate disabled and does not say what stands
+    /// in the norm's place); W_in's rows are in the order x, B, C, δ, z (the module's: z, x, B,
+    /// C, δ).
+    ScalarDecay,
 }
 
 /// The sizes of a [`MambaBlock`].
@@ -99,6 +113,8 @@ enum MixerWeights {
     Selective { x_proj: Var, dt_proj: Var },
     /// B and C (1 × N each).
     TimeInvariant { b: Var, c: Var },
+    /// None of its own: W_in makes δ, B and C.
+    ScalarDecay,
 }
 
 /// One Mamba block with trainable weights (f64, CPU), laid out as the PyTorch module's
@@ -107,17 +123,19 @@ enum MixerWeights {
 pub struct MambaBlock {
     /// Its sizes.
     pub shape: BlockShape,
-    /// W_in (2 d_inner × d_model; d_inner × d_model without the gate).
+    /// W_in (2 d_inner × d_model; d_inner × d_model without the gate; for the scalar-decay
+    /// mixer d_inner + 2N + 1 more rows).
     in_proj: Var,
-    /// The convolution's weights (d_inner × k) and bias (1 × d_inner).
+    /// The convolution's weights (d_inner × k) and bias (1 × d_inner); for the scalar-decay
+    /// mixer d_inner + 2N channels (x, B and C).
     conv_w: Var,
     conv_b: Var,
     mixer: MixerWeights,
-    /// b_dt (1 × d_inner).
+    /// b_dt (1 × d_inner; 1 × 1 for the scalar-decay mixer).
     dt_bias: Var,
-    /// A_log (d_inner × N).
+    /// A_log (d_inner × N; 1 × 1 for the scalar-decay mixer).
     a_log: Var,
-    /// D (1 × d_inner).
+    /// D (1 × d_inner; 1 × 1 for the scalar-decay mixer).
     d_skip: Var,
     /// W_out (d_model × d_inner).
     out_proj: Var,
@@ -130,9 +148,11 @@ impl MambaBlock {
         shape.check()?;
         let (dm, di, n, k, r) = (shape.d_model, shape.d_inner(), shape.n, shape.conv_width, shape.dt_rank());
         let mut s = Stream::new(key, 0);
-        let in_proj = uniform(&mut s, if shape.gate { 2 * di } else { di }, dm, 1.0 / (dm as f64).sqrt())?;
+        let scalar = shape.mixer == BlockMixer::ScalarDecay;
+        let (extra, convolved) = if scalar { (2 * n + 1, di + 2 * n) } else { (0, di) };
+        let in_proj = uniform(&mut s, if shape.gate { 2 * di } else { di } + extra, dm, 1.0 / (dm as f64).sqrt())?;
         let conv_bound = 1.0 / (k as f64).sqrt();
-        let (conv_w, conv_b) = (uniform(&mut s, di, k, conv_bound)?, uniform(&mut s, 1, di, conv_bound)?);
+        let (conv_w, conv_b) = (uniform(&mut s, convolved, k, conv_bound)?, uniform(&mut s, 1, convolved, conv_bound)?);
         let mixer = match shape.mixer {
             BlockMixer::Selective => MixerWeights::Selective {
                 x_proj: uniform(&mut s, r + 2 * n, di, 1.0 / (di as f64).sqrt())?,
@@ -141,11 +161,16 @@ impl MambaBlock {
             BlockMixer::TimeInvariant => {
                 MixerWeights::TimeInvariant { b: var((0..n).map(|_| s.normal()).collect(), 1, n)?, c: var((0..n).map(|_| s.normal()).collect(), 1, n)? }
             }
+            BlockMixer::ScalarDecay => MixerWeights::ScalarDecay,
         };
         let dt = |u: f64| (1e-3f64.ln() + u * (1e-1f64.ln() - 1e-3f64.ln())).exp().max(1e-4);
-        let dt_bias = var((0..di).map(|_| softplus_inv(dt(s.uniform()))).collect(), 1, di)?;
-        let a_log = var((0..di * n).map(|i| ((i % n + 1) as f64).ln()).collect(), di, n)?;
-        let d_skip = var(vec![1.0; di], 1, di)?;
+        let (dt_bias, a_log) = if scalar {
+            (var(vec![softplus_inv(dt(s.uniform()))], 1, 1)?, var(vec![(1.0 + 15.0 * s.uniform()).ln()], 1, 1)?)
+        } else {
+            (var((0..di).map(|_| softplus_inv(dt(s.uniform()))).collect(), 1, di)?, var((0..di * n).map(|i| ((i % n + 1) as f64).ln()).collect(), di, n)?)
+        };
+        let heads_or_channels = if scalar { 1 } else { di };
+        let d_skip = var(vec![1.0; heads_or_channels], 1, heads_or_channels)?;
         let out_bound = 1.0 / ((di as f64).sqrt() * (layers.max(1) as f64).sqrt());
         let out_proj = uniform(&mut s, dm, di, out_bound)?;
         Ok(MambaBlock { shape, in_proj, conv_w, conv_b, mixer, dt_bias, a_log, d_skip, out_proj })
@@ -165,6 +190,7 @@ impl MambaBlock {
         match &self.mixer {
             MixerWeights::Selective { x_proj, dt_proj } => v.extend([x_proj.clone(), dt_proj.clone()]),
             MixerWeights::TimeInvariant { b, c } => v.extend([b.clone(), c.clone()]),
+            MixerWeights::ScalarDecay => {}
         }
         v
     }
@@ -172,13 +198,15 @@ impl MambaBlock {
     /// The weights by the names of the PyTorch module's parameters (`in_proj.weight`,
     /// `conv1d.weight` as d_inner × k, `conv1d.bias`, `x_proj.weight`, `dt_proj.weight`,
     /// `dt_proj.bias`, `A_log`, `D`, `out_proj.weight`; `B` and `C` for the time-invariant
-    /// mixer), each as its values in row-major order.
+    /// mixer; neither `x_proj.weight` nor `dt_proj.weight` for the scalar-decay mixer), each as
+    /// its values in row-major order.
     pub fn named_weights(&self) -> Result<Vec<(&'static str, Vec<f64>)>> {
         let values = |v: &Var| v.as_tensor().flatten_all().and_then(|t| t.to_vec1::<f64>()).map_err(|e| super::candle_error("reading the weights", e));
         let mut out = vec![("in_proj.weight", values(&self.in_proj)?), ("conv1d.weight", values(&self.conv_w)?), ("conv1d.bias", values(&self.conv_b)?)];
         match &self.mixer {
             MixerWeights::Selective { x_proj, dt_proj } => out.extend([("x_proj.weight", values(x_proj)?), ("dt_proj.weight", values(dt_proj)?)]),
             MixerWeights::TimeInvariant { b, c } => out.extend([("B", values(b)?), ("C", values(c)?)]),
+            MixerWeights::ScalarDecay => {}
         }
         out.extend([
             ("dt_proj.bias", values(&self.dt_bias)?),
@@ -218,7 +246,8 @@ impl MambaBlock {
         self.vars().iter().map(|v| v.elem_count()).sum()
     }
 
-    /// `[x | z] = h W_inᵀ` (batch × T × 2 d_inner; x alone without the gate).
+    /// `[x | z] = h W_inᵀ` (batch × T × 2 d_inner; x alone without the gate; `[x | B | C | δ | z]`
+    /// for the scalar-decay mixer).
     pub fn project_in(&self, h: &Tensor) -> candle_core::Result<Tensor> {
         h.broadcast_matmul(&self.in_proj.as_tensor().t()?)
     }
@@ -229,6 +258,8 @@ impl MambaBlock {
     }
 
     /// The SSM's inputs for the convolved x: Δ (batch × T × d_inner), B and C (batch × T × N).
+    /// An error for the scalar-decay mixer, whose Δ, B and C are not functions of the convolved
+    /// x alone (its [`forward`](Self::forward) makes them from W_in's output).
     pub fn selection(&self, x: &Tensor) -> candle_core::Result<[Tensor; 3]> {
         let (batch, len, di) = x.dims3()?;
         let (n, r) = (self.shape.n, self.shape.dt_rank());
@@ -243,12 +274,42 @@ impl MambaBlock {
                 b.as_tensor().unsqueeze(0)?.broadcast_as((batch, len, n))?.contiguous()?,
                 c.as_tensor().unsqueeze(0)?.broadcast_as((batch, len, n))?.contiguous()?,
             ]),
+            MixerWeights::ScalarDecay => Err(candle_core::Error::Msg(
+                "the scalar-decay (Mamba-2) mixer makes Δ, B and C from W_in's output, not from the convolved x: use forward".into(),
+            )),
         }
     }
 
-    /// A = −exp(A_log) in the scan's layout (N × d_inner).
+    /// From W_in's output: the convolved x, the SSM's inputs Δ, B, C, and z (None without the
+    /// gate).
+    fn ssm_inputs(&self, xz: &Tensor) -> candle_core::Result<(Tensor, [Tensor; 3], Option<Tensor>)> {
+        let (batch, len, _) = xz.dims3()?;
+        let (di, n) = (self.shape.d_inner(), self.shape.n);
+        let (inputs, z_at) = match self.mixer {
+            MixerWeights::ScalarDecay => {
+                let xbc = self.convolve(&xz.narrow(D::Minus1, 0, di + 2 * n)?)?;
+                let pre = xz.narrow(D::Minus1, di + 2 * n, 1)?.broadcast_add(&self.dt_bias.as_tensor().unsqueeze(0)?)?;
+                let delta = softplus(&pre)?.broadcast_as((batch, len, di))?.contiguous()?;
+                let (b, c) = (xbc.narrow(D::Minus1, di, n)?.contiguous()?, xbc.narrow(D::Minus1, di + n, n)?.contiguous()?);
+                ((xbc.narrow(D::Minus1, 0, di)?, [delta, b, c]), di + 2 * n + 1)
+            }
+            _ => {
+                let x = self.convolve(&xz.narrow(D::Minus1, 0, di)?)?;
+                let selected = self.selection(&x)?;
+                ((x, selected), di)
+            }
+        };
+        let z = if self.shape.gate { Some(xz.narrow(D::Minus1, z_at, di)?) } else { None };
+        Ok((inputs.0, inputs.1, z))
+    }
+
+    /// A = −exp(A_log) in the scan's layout (N × d_inner; the scalar decay broadcast to it).
     fn a(&self) -> candle_core::Result<Tensor> {
-        self.a_log.as_tensor().exp()?.neg()?.t()?.contiguous()
+        let a = self.a_log.as_tensor().exp()?.neg()?;
+        match self.shape.mixer {
+            BlockMixer::ScalarDecay => a.broadcast_as((self.shape.n, self.shape.d_inner()))?.contiguous(),
+            _ => a.t()?.contiguous(),
+        }
     }
 
     /// The scan on the convolved x with the step sizes Δ and vectors B, C of
@@ -273,11 +334,7 @@ impl MambaBlock {
     /// [`convolve`](Self::convolve), [`selection`](Self::selection), [`mix`](Self::mix) and
     /// [`project_out`](Self::project_out), which the reference test compares one by one.
     pub fn forward(&self, h: &Tensor) -> candle_core::Result<Tensor> {
-        let di = self.shape.d_inner();
-        let xz = self.project_in(h)?;
-        let z = if self.shape.gate { Some(xz.narrow(D::Minus1, di, di)?) } else { None };
-        let x = self.convolve(&xz.narrow(D::Minus1, 0, di)?)?;
-        let inputs = self.selection(&x)?;
+        let (x, inputs, z) = self.ssm_inputs(&self.project_in(h)?)?;
         self.project_out(&self.mix(&x, &inputs, z.as_ref())?)
     }
 }
@@ -388,6 +445,10 @@ mod tests {
         assert_eq!(selective.parameters(), 2 * di * dm + di * k + di + (r + 2 * n) * di + di * r + di + di * n + di + dm * di);
         let invariant = MambaBlock::init(small(BlockMixer::TimeInvariant), 1, StreamKey::new(0, "t")).unwrap();
         assert_eq!(invariant.parameters(), 2 * di * dm + di * k + di + 2 * n + di + di * n + di + dm * di);
+        let scalar = MambaBlock::init(small(BlockMixer::ScalarDecay), 1, StreamKey::new(0, "t")).unwrap();
+        // The scalar decay: W_in also makes B, C and δ, the convolution also runs over B and C,
+        // and b_dt, A_log and D are one number each.
+        assert_eq!(scalar.parameters(), (2 * di + 2 * n + 1) * dm + (di + 2 * n) * (k + 1) + 1 + 1 + 1 + dm * di);
         let lm = MambaLm::init(small(BlockMixer::Selective), 2, 7, StreamKey::new(0, "t")).unwrap();
         assert_eq!(lm.parameters(), 7 * dm + 7 * dm + 3 * dm + 2 * selective.parameters());
         // Without the gate W_in maps to d_inner only.
@@ -418,7 +479,7 @@ mod tests {
     /// The whole model is causal: the logits up to t do not depend on tokens after t.
     #[test]
     fn the_language_model_is_causal() {
-        for mixer in [BlockMixer::Selective, BlockMixer::TimeInvariant] {
+        for mixer in [BlockMixer::Selective, BlockMixer::TimeInvariant, BlockMixer::ScalarDecay] {
             let lm = MambaLm::init(small(mixer), 2, 6, StreamKey::new(3, "t")).unwrap();
             let a = lm.logits(&[vec![1, 2, 3, 4, 5, 0]]).unwrap().squeeze(0).unwrap().to_vec2::<f64>().unwrap();
             let b = lm.logits(&[vec![1, 2, 3, 4, 0, 5]]).unwrap().squeeze(0).unwrap().to_vec2::<f64>().unwrap();
@@ -428,15 +489,38 @@ mod tests {
     }
 
     /// Every kind of weight's gradient against central differences (`gradient_check`'s derived
-    /// tolerance and control): S6 with and without the gate, and Mamba-S4D, in a two-layer stack.
+    /// tolerance and control): S6 with and without the gate, Mamba-S4D, and the scalar decay
+    /// without the gate (as 000 trains Mamba-2), in a two-layer stack.
     #[test]
     fn every_gradient_is_the_central_difference() {
         let tokens = vec![vec![1, 4, 2, 0, 3, 5, 1], vec![2, 2, 5, 4, 0, 1, 3]];
-        for (mixer, gate) in [(BlockMixer::Selective, true), (BlockMixer::TimeInvariant, true), (BlockMixer::Selective, false)] {
+        for (mixer, gate) in
+            [(BlockMixer::Selective, true), (BlockMixer::TimeInvariant, true), (BlockMixer::Selective, false), (BlockMixer::ScalarDecay, false)]
+        {
             let shape = BlockShape { gate, ..small(mixer) };
             let lm = || MambaLm::init(shape, 2, 6, StreamKey::new(7, "fd")).unwrap();
             super::super::gradient_check::assert_gradients_are_central_differences(&lm(), &lm(), &tokens, 6, &format!("{mixer:?}, gate {gate}"));
         }
+    }
+
+    /// The scalar-decay mixer has one decay for the head and one Δ per step: every entry of
+    /// e^{ΔA} at a step is the same; the selective mixer's are not (the control).
+    #[test]
+    fn the_scalar_decay_is_one_decay_per_step_for_the_head() {
+        let decays = |mixer| {
+            let block = MambaBlock::init(BlockShape { gate: false, ..small(mixer) }, 1, StreamKey::new(4, "t")).unwrap();
+            let mut s = Stream::new(StreamKey::new(5, "x"), 0);
+            let h = Tensor::from_vec((0..2 * 5 * 4).map(|_| s.normal()).collect::<Vec<f64>>(), (2, 5, 4), &Device::Cpu).unwrap();
+            let (_, [delta, _, _], _) = block.ssm_inputs(&block.project_in(&h).unwrap()).unwrap();
+            let a = block.a().unwrap().flatten_all().unwrap().to_vec1::<f64>().unwrap();
+            let delta = delta.flatten_all().unwrap().to_vec1::<f64>().unwrap();
+            // Per step (8 channels each), the distinct values of Δ_c · A[n, c].
+            delta.chunks(8).map(|d| (0..a.len()).map(|i| d[i % 8] * a[i]).collect::<Vec<f64>>()).collect::<Vec<_>>()
+        };
+        for step in decays(BlockMixer::ScalarDecay) {
+            assert!(step.iter().all(|&v| v == step[0] && v < 0.0), "{step:?}");
+        }
+        assert!(decays(BlockMixer::Selective).iter().all(|step| step.iter().any(|&v| v != step[0])));
     }
 
     #[test]
@@ -447,5 +531,8 @@ mod tests {
         assert!(block.set_weight("x_proj.weight", &[0.0]).unwrap_err().to_string().contains("no weight 'x_proj.weight'"));
         assert!(block.set_weight("D", &[0.0; 3]).unwrap_err().to_string().contains("not 3"));
         assert!(MambaLm::init(small(BlockMixer::Selective), 0, 5, StreamKey::new(0, "t")).is_err());
+        let scalar = MambaBlock::init(small(BlockMixer::ScalarDecay), 1, StreamKey::new(0, "t")).unwrap();
+        let x = Tensor::zeros((1, 2, 8), DType::F64, &Device::Cpu).unwrap();
+        assert!(scalar.selection(&x).unwrap_err().to_string().contains("use forward"));
     }
 }

@@ -382,14 +382,30 @@ pub struct RecallFit {
     pub targets: Targets,
     /// Where the loss is taken (held-out scoring is always at the queries).
     pub objective: Objective,
+    /// Early stopping: training ends before `steps` once the mean loss of the last
+    /// [`STOP_WINDOW`] steps is below this (None: every step runs). 000 App. D stops when the
+    /// validation loss is below 10⁻⁶.
+    pub stop_below: Option<f64>,
 }
+
+/// The steps whose mean training loss [`RecallFit::stop_below`] compares.
+pub const STOP_WINDOW: usize = 20;
 
 impl RecallFit {
     /// `steps` Adam steps (β's and ε at their defaults, a constant learning rate `lr`) on batches
     /// of 16 fresh sequences of `data` at length `len`, on the task's targets with the loss at the
     /// queries: the settings 002's figures train with; change a field for anything else.
     pub fn new(len: usize, data: RecallData, steps: usize, lr: f64) -> RecallFit {
-        RecallFit { len, data, steps, batch: 16, adam: AdamConfig { lr, ..Default::default() }, targets: Targets::Task, objective: Objective::Queries }
+        RecallFit {
+            len,
+            data,
+            steps,
+            batch: 16,
+            adam: AdamConfig { lr, ..Default::default() },
+            targets: Targets::Task,
+            objective: Objective::Queries,
+            stop_below: None,
+        }
     }
 }
 
@@ -463,34 +479,39 @@ pub fn recall_train_step(model: &(impl Classifier + ?Sized), opt: &mut Adam, (to
 /// vocabulary and keys from `keys.train` (step s uses sequences `s·batch..(s+1)·batch`): the
 /// loss at every step, before its update. With [`Targets::Shuffled`] each query's target is an
 /// independent uniform value token; with [`Objective::IdentityElsewhere`] every other position's
-/// target is its own token. The model is 002's simplified Mamba (`shape` its own) or
+/// target is its own token. With [`RecallFit::stop_below`] the losses end at the step that
+/// stopped training. The model is 002's simplified Mamba (`shape` its own) or
 /// any other [`Classifier`] over the same vocabulary (the attention baseline of 002 Table 1).
 pub fn fit_recall(model: &(impl Classifier + ?Sized), shape: RecallShape, cfg: &RecallFit, keys: &RunKeys) -> Result<Vec<f64>> {
     let mut opt = Adam::new(model.vars(), cfg.adam).map_err(|e| super::candle_error("training", e))?;
     let shuffled = StreamKey::new(keys.train.as_u64(), "shuffled targets");
     let RecallShape { vocab, keys: k, .. } = shape;
-    (0..cfg.steps)
-        .map(|step| {
-            let first = (step * cfg.batch) as u64;
-            let (tokens, mut targets) = recall_batch(shape, cfg, keys.train, first, cfg.batch)?;
-            if cfg.targets == Targets::Shuffled {
-                for (i, seq) in targets.iter_mut().enumerate() {
-                    let mut s = Stream::new(shuffled, first + i as u64);
-                    for t in seq.iter_mut().flatten() {
-                        *t = k + ((s.uniform() * (vocab - k) as f64) as usize).min(vocab - k - 1);
-                    }
+    let mut losses = Vec::with_capacity(cfg.steps);
+    for step in 0..cfg.steps {
+        let first = (step * cfg.batch) as u64;
+        let (tokens, mut targets) = recall_batch(shape, cfg, keys.train, first, cfg.batch)?;
+        if cfg.targets == Targets::Shuffled {
+            for (i, seq) in targets.iter_mut().enumerate() {
+                let mut s = Stream::new(shuffled, first + i as u64);
+                for t in seq.iter_mut().flatten() {
+                    *t = k + ((s.uniform() * (vocab - k) as f64) as usize).min(vocab - k - 1);
                 }
             }
-            if cfg.objective == Objective::IdentityElsewhere {
-                for (seq, want) in tokens.iter().zip(targets.iter_mut()) {
-                    for (&x, y) in seq.iter().zip(want.iter_mut()) {
-                        y.get_or_insert(x);
-                    }
+        }
+        if cfg.objective == Objective::IdentityElsewhere {
+            for (seq, want) in tokens.iter().zip(targets.iter_mut()) {
+                for (&x, y) in seq.iter().zip(want.iter_mut()) {
+                    y.get_or_insert(x);
                 }
             }
-            recall_train_step(model, &mut opt, &(tokens, targets))
-        })
-        .collect()
+        }
+        losses.push(recall_train_step(model, &mut opt, &(tokens, targets))?);
+        let recent = &losses[losses.len().saturating_sub(STOP_WINDOW)..];
+        if cfg.stop_below.is_some_and(|floor| recent.len() == STOP_WINDOW && recent.iter().sum::<f64>() / (STOP_WINDOW as f64) < floor) {
+            break;
+        }
+    }
+    Ok(losses)
 }
 
 #[cfg(test)]
@@ -506,6 +527,20 @@ mod tests {
 
     fn model(keys: usize, trainable: Trainable) -> RecallMamba {
         RecallMamba::init(RecallShape { vocab: 6, keys, states: keys }, StreamKey::new(keys as u64, "test"), trainable).unwrap()
+    }
+
+    /// Early stopping ends training once a window's mean loss is below the floor and changes
+    /// nothing before it: a floor of +∞ stops at the first full window, 0 never stops.
+    #[test]
+    fn early_stopping_ends_at_the_first_low_window() {
+        let keys = RunKeys::new(9, "stop");
+        let fit = |stop_below| {
+            fit_recall(&model(1, Trainable::All), model(1, Trainable::All).shape, &RecallFit { stop_below, ..latest(8, 0, 30, 2, 0.01) }, &keys).unwrap()
+        };
+        let all = fit(None);
+        assert_eq!(all.len(), 30);
+        assert_eq!(fit(Some(0.0)), all);
+        assert_eq!(fit(Some(f64::INFINITY)), all[..STOP_WINDOW]);
     }
 
     /// The trained model and the suite's mixer give the same logits on the same weights. Both

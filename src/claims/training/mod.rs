@@ -12,6 +12,7 @@ pub(crate) mod copy_examples;
 pub(crate) mod decays;
 pub(crate) mod induction_heads;
 pub(crate) mod keep_fifth;
+pub(crate) mod mqar_sizes;
 pub(crate) mod mqar_states;
 pub(crate) mod printed;
 pub(crate) mod readout;
@@ -29,6 +30,7 @@ pub fn register(r: &mut Registry) {
     decays::register(r);
     induction_heads::register(r);
     mqar_states::register(r);
+    mqar_sizes::register(r);
     recall_gate::register(r);
     recall_spikes::register(r);
     readout::register(r);
