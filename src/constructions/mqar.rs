@@ -2,8 +2,9 @@
 //! of [`model::mixer`](crate::model::mixer): an embedding, one mixer and a readout that answer
 //! every query of an MQAR instance ([`Construction`]).
 
+use crate::mc::{Stream, StreamKey};
 use crate::model::mixer::{Activation, Gate, GateWeights, Mixer, MixerKind, Projection, Readout, ShortConv, StepSize};
-use crate::tasks::mqar::{MqarInstance, Token};
+use crate::tasks::mqar::{MqarInstance, MqarSpec, Token};
 use nalgebra::{DMatrix, DVector};
 
 /// A built construction: embedding, mixer, readout.
@@ -28,6 +29,17 @@ impl Construction {
     pub fn accuracy(&self, inst: &MqarInstance) -> (u64, u64) {
         let q = self.query_logits(inst);
         (q.iter().filter(|(z, v)| correct_margin(z, *v) > 0.0).count() as u64, q.len() as u64)
+    }
+
+    /// The fraction of the MQAR sequences `0..count` of `spec` drawn from `key` whose every
+    /// query it answers correctly.
+    pub fn exactness(&self, spec: &MqarSpec, key: StreamKey, count: u64) -> crate::error::Result<f64> {
+        let mut exact = 0;
+        for i in 0..count {
+            let (right, all) = self.accuracy(&spec.sample(&mut Stream::new(key, i))?);
+            exact += u64::from(right == all);
+        }
+        Ok(exact as f64 / count as f64)
     }
 }
 

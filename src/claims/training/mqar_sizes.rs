@@ -191,7 +191,6 @@ fn search(
 /// assume) it answers entirely right.
 fn constructions(keys: usize, key: crate::mc::StreamKey, count: u64) -> crate::error::Result<[(Model, usize, f64); 3]> {
     use crate::constructions::mqar::{one_hot_codes, thm2_onehot, thm3_codes, thm4};
-    use crate::mc::Stream;
     use crate::model::mixer::Activation;
     use crate::tasks::mqar::MqarSpec;
     let spec = MqarSpec { keys, values: VALUES, len: 6 * keys, placement: QueryPlacement::Separated };
@@ -202,12 +201,7 @@ fn constructions(keys: usize, key: crate::mc::StreamKey, count: u64) -> crate::e
     ];
     let mut out = [(Model::S4d, 0, 0.0); 3];
     for (slot, (model, width, con)) in out.iter_mut().zip(built) {
-        let mut exact = 0;
-        for i in 0..count {
-            let (right, all) = con.accuracy(&spec.sample(&mut Stream::new(key, i))?);
-            exact += u64::from(right == all);
-        }
-        *slot = (model, width, exact as f64 / count as f64);
+        *slot = (model, width, con.exactness(&spec, key, count)?);
     }
     Ok(out)
 }

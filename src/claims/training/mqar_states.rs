@@ -16,7 +16,6 @@
 use crate::claim::experiment::{self, ControlRun, Criterion, Direction, PaperNumber, Replicates};
 use crate::claim::{custom, Claim, Figure, Kind, Paper, Series, Sizes, Style};
 use crate::constructions::mqar::thm2_onehot;
-use crate::mc::Stream;
 use crate::tasks::mqar::{MqarSpec, QueryPlacement};
 use crate::train::fit::{RunKeys, Targets};
 use crate::train::recall::{fit_recall, held_out_accuracies, recall_batch, RecallData, RecallFit, RecallMamba, RecallShape, Trainable};
@@ -193,13 +192,7 @@ fn states_check(targets: Targets) -> impl crate::claim::Check {
 /// them): the fraction of sequences it answers entirely right.
 fn construction_exactness(cell: Cell, key: crate::mc::StreamKey, count: u64) -> crate::error::Result<f64> {
     let spec = MqarSpec { keys: cell.keys, values: VALUES, len: 6 * cell.keys, placement: QueryPlacement::Separated };
-    let con = thm2_onehot(cell.keys, VALUES, cell.states);
-    let mut exact = 0;
-    for i in 0..count {
-        let (right, all) = con.accuracy(&spec.sample(&mut Stream::new(key, i))?);
-        exact += u64::from(right == all);
-    }
-    Ok(exact as f64 / count as f64)
+    thm2_onehot(cell.keys, VALUES, cell.states).exactness(&spec, key, count)
 }
 
 /// Over N, for each κ of the slice: every seed's exactness (circles) and the mean of the
