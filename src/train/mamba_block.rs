@@ -196,7 +196,7 @@ impl MambaBlock {
     }
 
     /// The weights by the names of the PyTorch module's parameters (`in_proj.weight`,
-    /// `conv1d.weight` as d_inner × k, `conv1d.bias`, `x_proj.weight`, `dt_proj.weight`,
+    /// `conv1d.weight` as channels × k, `conv1d.bias`, `x_proj.weight`, `dt_proj.weight`,
     /// `dt_proj.bias`, `A_log`, `D`, `out_proj.weight`; `B` and `C` for the time-invariant
     /// mixer; neither `x_proj.weight` nor `dt_proj.weight` for the scalar-decay mixer), each as
     /// its values in row-major order.
@@ -332,7 +332,9 @@ impl MambaBlock {
     /// The block on a residual stream's normalised input h (batch × T × d_model): its output,
     /// of the same shape. It is exactly the composition of its stages, [`project_in`](Self::project_in),
     /// [`convolve`](Self::convolve), [`selection`](Self::selection), [`mix`](Self::mix) and
-    /// [`project_out`](Self::project_out), which the reference test compares one by one.
+    /// [`project_out`](Self::project_out), which the reference test compares one by one (for
+    /// the scalar-decay mixer, Δ, B and C come from W_in's output and the convolution runs over
+    /// x, B and C together, in place of `selection`).
     pub fn forward(&self, h: &Tensor) -> candle_core::Result<Tensor> {
         let (x, inputs, z) = self.ssm_inputs(&self.project_in(h)?)?;
         self.project_out(&self.mix(&x, &inputs, z.as_ref())?)
