@@ -20,6 +20,10 @@ pub(crate) mod recall_gate;
 pub(crate) mod recall_spikes;
 pub(crate) mod recall_table;
 
+/// The negative control of the recall experiments that train on shuffled targets
+/// ([`Targets::Shuffled`](crate::train::fit::Targets::Shuffled)), as their claims name it.
+const SHUFFLED_TARGETS: &str = "targets shuffled (independent uniform value tokens at the queries: nothing is learnable)";
+
 /// The training family: the papers' trained-model experiments at small scale.
 pub const FAMILY: Family = Family::new("training");
 

@@ -336,7 +336,7 @@ fn claim() -> Claim {
          not given, so only the ordering is judged, and 'Mamba-2 is better than Mamba' as 'no wider' (at κ = 4 the proofs' constructions for the two are \
          equally wide); Mamba-2 is the block with one head and no gated norm (proofs/training.md).",
     )
-    .control("targets shuffled (independent uniform value tokens at the queries: nothing is learnable)", sizes_check(Targets::Shuffled))
+    .control(super::SHUFFLED_TARGETS, sizes_check(Targets::Shuffled))
 }
 
 /// Registers `000.fig2`.

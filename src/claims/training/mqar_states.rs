@@ -250,7 +250,7 @@ fn claim() -> Claim {
         "For Mamba, on the other hand, we see that for N<κ the training procedure fails to recover an exact solution to MQAR.",
     )
     .correction("At a small scale, on 002's simplified Mamba; 'exact' read as every query of ≥ 99% of sequences answered (proofs/training.md).")
-    .control("targets shuffled (independent uniform value tokens at the queries: nothing is learnable)", states_check(Targets::Shuffled))
+    .control(super::SHUFFLED_TARGETS, states_check(Targets::Shuffled))
 }
 
 /// Registers `000.figA3`.

@@ -240,7 +240,7 @@ fn claim() -> Claim {
         "The paper gives no setting and no measure of closeness; both are ours. The model is 002's simplified Mamba (fixed pair convolution, no gate), \
          not the original Mamba the figure is of (proofs/training.md).",
     )
-    .control("targets shuffled (independent uniform value tokens at the queries: nothing is learnable)", readout_check(Targets::Shuffled))
+    .control(super::SHUFFLED_TARGETS, readout_check(Targets::Shuffled))
 }
 
 /// Registers `002.fig7`.

@@ -479,9 +479,6 @@ fn table_check(part: Part, targets: Targets) -> impl crate::claim::Check {
 /// The sentence of Table 1 both claims test.
 const TABLE1_QUOTE: &str = "We observe that Mamba (top row) and 2-layer Transformer with convolution layer and RoPE (bottom row) perform similarly, whereas Transformers without RoPE (second, third row) struggle to solve the task.";
 
-/// The shuffled-target control of a part.
-const SHUFFLED: &str = "targets shuffled (independent uniform value tokens at the queries: nothing is learnable)";
-
 /// `002.table1` (experiment): App. A, Table 1's 1-layer rows at small scale.
 fn one_layer() -> Claim {
     Claim::experiment(
@@ -501,7 +498,7 @@ fn one_layer() -> Claim {
          ran (a pilot on the block is in proofs/training.md); the 2-layer TF rows are 002.table1.two_layer. The paper's 99–100% are set beside: the \
          simplified Mamba stays near 0.96 at κ = 4.",
     )
-    .control(SHUFFLED, table_check(Part::OneLayer, Targets::Shuffled))
+    .control(super::SHUFFLED_TARGETS, table_check(Part::OneLayer, Targets::Shuffled))
 }
 
 /// `002.table1.two_layer` (experiment): App. A, Table 1's 2-layer rows at small scale.
@@ -523,7 +520,7 @@ fn two_layer() -> Claim {
          d_model 16 (6.8k parameters, against the one-layer Mamba's 'similar' size the paper does not give). The paper does not say where its \
          convolution sits or its width: here a causal depthwise convolution of width 4 (Mamba's) on each attention layer's normalised input.",
     )
-    .control(SHUFFLED, table_check(Part::TwoLayer, Targets::Shuffled))
+    .control(super::SHUFFLED_TARGETS, table_check(Part::TwoLayer, Targets::Shuffled))
 }
 
 /// Registers `002.table1` and `002.table1.two_layer`.
