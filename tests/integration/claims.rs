@@ -105,7 +105,8 @@ fn the_documents_claim_tables_are_generated_from_the_registry() {
     // The README's counts and each family's status and errata tables in proofs/ are generated
     // from the registry (`ssmcheck tables --write README.md proofs/*.md`): a claim added or
     // relabelled without regenerating them fails here. Every family has its status table, and a
-    // family with errata its errata table (kind and particulars word for word `explain`'s).
+    // family with errata its errata table (kind and particulars word for word `explain`'s), and
+    // every status row its one-line gloss.
     let registry = ssmcheck::claims::registry();
     let root = env!("CARGO_MANIFEST_DIR");
     let read = |path: &str| std::fs::read_to_string(format!("{root}/{path}")).unwrap_or_else(|e| panic!("{path}: {e}"));
@@ -130,6 +131,11 @@ fn the_documents_claim_tables_are_generated_from_the_registry() {
         let text = read(path);
         if ssmcheck::claim::tables::regenerate(&text, &registry).unwrap() != text {
             problems.push(format!("{path}: stale generated tables (run `ssmcheck tables --write {path}`)"));
+        }
+        // A new claim's row is generated with an empty gloss: the document must say in one line
+        // what the claim states.
+        for row in text.lines().filter(|l| l.starts_with("| `") && l.ends_with("|  |")) {
+            problems.push(format!("{path}: a status row without its one line: {row}"));
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
