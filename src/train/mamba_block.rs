@@ -280,9 +280,12 @@ impl MambaBlock {
         }
     }
 
-    /// From W_in's output: the convolved x, the SSM's inputs Δ, B, C, and z (None without the
-    /// gate).
-    fn ssm_inputs(&self, xz: &Tensor) -> candle_core::Result<(Tensor, [Tensor; 3], Option<Tensor>)> {
+    /// From W_in's output (of [`project_in`](Self::project_in)): the convolved x, the SSM's
+    /// inputs Δ, B, C, and z (None without the gate). For the scalar-decay mixer this is the
+    /// convolution over x, B and C together and Δ = softplus(δ + b_dt), one per step broadcast
+    /// to every channel; for the others [`convolve`](Self::convolve) then
+    /// [`selection`](Self::selection).
+    pub fn ssm_inputs(&self, xz: &Tensor) -> candle_core::Result<(Tensor, [Tensor; 3], Option<Tensor>)> {
         let (batch, len, _) = xz.dims3()?;
         let (di, n) = (self.shape.d_inner(), self.shape.n);
         let (inputs, z_at) = match self.mixer {
@@ -332,9 +335,10 @@ impl MambaBlock {
     /// The block on a residual stream's normalised input h (batch × T × d_model): its output,
     /// of the same shape. It is exactly the composition of its stages, [`project_in`](Self::project_in),
     /// [`convolve`](Self::convolve), [`selection`](Self::selection), [`mix`](Self::mix) and
-    /// [`project_out`](Self::project_out), which the reference test compares one by one (for
-    /// the scalar-decay mixer, Δ, B and C come from W_in's output and the convolution runs over
-    /// x, B and C together, in place of `selection`).
+    /// [`project_out`](Self::project_out), which the reference tests compare one by one (for
+    /// the scalar-decay mixer [`ssm_inputs`](Self::ssm_inputs) in place of `convolve` and
+    /// `selection`: Δ, B and C come from W_in's output and the convolution runs over x, B and C
+    /// together).
     pub fn forward(&self, h: &Tensor) -> candle_core::Result<Tensor> {
         let (x, inputs, z) = self.ssm_inputs(&self.project_in(h)?)?;
         self.project_out(&self.mix(&x, &inputs, z.as_ref())?)

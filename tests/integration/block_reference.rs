@@ -30,21 +30,22 @@ use ssmcheck::math::softplus::{sigmoid, silu, softplus};
 use ssmcheck::mc::StreamKey;
 use ssmcheck::train::mamba_block::{BlockMixer, BlockShape, MambaBlock};
 
-const UNIT: f64 = 1.0 / (1u64 << 24) as f64;
+/// The float32 unit roundoff.
+pub(crate) const UNIT: f64 = 1.0 / (1u64 << 24) as f64;
 
-fn gamma(k: usize) -> f64 {
+pub(crate) fn gamma(k: usize) -> f64 {
     k as f64 * UNIT / (1.0 - k as f64 * UNIT)
 }
 
 /// The case's sizes.
-struct Sizes {
-    batch: usize,
-    dm: usize,
-    di: usize,
-    n: usize,
-    r: usize,
-    k: usize,
-    len: usize,
+pub(crate) struct Sizes {
+    pub(crate) batch: usize,
+    pub(crate) dm: usize,
+    pub(crate) di: usize,
+    pub(crate) n: usize,
+    pub(crate) r: usize,
+    pub(crate) k: usize,
+    pub(crate) len: usize,
 }
 
 fn sizes(case: &Value) -> Sizes {
@@ -59,7 +60,7 @@ fn sizes(case: &Value) -> Sizes {
     }
 }
 
-fn weight(case: &Value, name: &str) -> Vec<f64> {
+pub(crate) fn weight(case: &Value, name: &str) -> Vec<f64> {
     floats(&case["weights"][name])
 }
 
@@ -85,16 +86,30 @@ fn by_time(values: &[f64], z: &Sizes, all_rows: usize, rows: usize) -> (Tensor, 
 }
 
 /// The reference's (batch, L, width) array as nested vectors [b][t][column].
-fn time_major(values: &[f64], z: &Sizes, width: usize) -> Vec<Vec<Vec<f64>>> {
+pub(crate) fn time_major(values: &[f64], z: &Sizes, width: usize) -> Vec<Vec<Vec<f64>>> {
     (0..z.batch).map(|b| (0..z.len).map(|t| values[(b * z.len + t) * width..][..width].to_vec()).collect()).collect()
 }
 
-fn values3(t: &Tensor) -> Vec<Vec<Vec<f64>>> {
+pub(crate) fn values3(t: &Tensor) -> Vec<Vec<Vec<f64>>> {
     t.to_vec3::<f64>().unwrap()
 }
 
+/// The float32 rounding bound of `Σ_i a_i w_i` (k terms), doubled: 2γ_k Σ|a_i w_i|.
+pub(crate) fn dot_bound(a: &[f64], w: &[f64]) -> f64 {
+    2.0 * gamma(a.len()) * a.iter().zip(w).map(|(x, y)| (x * y).abs()).sum::<f64>()
+}
+
+/// The float32 rounding bound of `SiLU(b[c] + Σ_j w[c, j] x_{t+j−(k−1)}[c])` (weights w, C × k;
+/// one sequence x[t][c]), doubled: silu' ≤ 1.1 times γ_{k+1}(Σ|w x| + |b|), plus 4u|SiLU(v)|.
+pub(crate) fn conv_bound(w: &[f64], bias: &[f64], k: usize, x: &[Vec<f64>], t: usize, c: usize) -> f64 {
+    let terms: Vec<f64> = (0..k).filter_map(|j| (t + j + 1).checked_sub(k).map(|s| w[c * k + j] * x[s][c])).collect();
+    let v = terms.iter().sum::<f64>() + bias[c];
+    let sum = terms.iter().map(|x| x.abs()).sum::<f64>() + bias[c].abs();
+    2.0 * (1.1 * gamma(k + 1) * sum + 4.0 * UNIT * silu(v).abs())
+}
+
 /// Largest |ours − reference| / bound over one stage's outputs.
-fn worst(ours: &[Vec<Vec<f64>>], reference: &[Vec<Vec<f64>>], bound: impl Fn(usize, usize, usize) -> f64) -> f64 {
+pub(crate) fn worst(ours: &[Vec<Vec<f64>>], reference: &[Vec<Vec<f64>>], bound: impl Fn(usize, usize, usize) -> f64) -> f64 {
     let mut w = 0.0f64;
     for (b, (o, r)) in ours.iter().zip(reference).enumerate() {
         for (t, (o, r)) in o.iter().zip(r).enumerate() {
@@ -119,19 +134,12 @@ fn stage_ratios(case: &Value, blk: &MambaBlock) -> [f64; 5] {
     let xz_all = floats(&case["xz"]);
     let (_, xz) = by_time(&xz_all, &z, 2 * di, 2 * di);
     let w_in = weight(case, "in_proj.weight");
-    let dot_bound = |a: &[f64], w: &[f64]| 2.0 * gamma(a.len()) * a.iter().zip(w).map(|(x, y)| (x * y).abs()).sum::<f64>();
     let s1 = worst(&values3(&blk.project_in(&h_tensor).unwrap()), &xz, |b, t, j| dot_bound(&h[b][t], &w_in[j * z.dm..][..z.dm]));
     // 2. SiLU(conv(x) + b), on the reference's x (the first d_inner rows of xz).
     let (x_tensor, x) = by_time(&xz_all, &z, 2 * di, di);
     let (cw, cb) = (weight(case, "conv1d.weight"), weight(case, "conv1d.bias"));
-    let conv_bound = |b: usize, t: usize, c: usize| {
-        let terms: Vec<f64> = (0..z.k).filter_map(|j| (t + j + 1).checked_sub(z.k).map(|s| cw[c * z.k + j] * x[b][s][c])).collect();
-        let v = terms.iter().sum::<f64>() + cb[c];
-        let sum = terms.iter().map(|x| x.abs()).sum::<f64>() + cb[c].abs();
-        2.0 * (1.1 * gamma(z.k + 1) * sum + 4.0 * UNIT * silu(v).abs())
-    };
     let (conv_tensor, conv) = by_time(&floats(&case["conv_out"]), &z, di, di);
-    let s2 = worst(&values3(&blk.convolve(&x_tensor).unwrap()), &conv, conv_bound);
+    let s2 = worst(&values3(&blk.convolve(&x_tensor).unwrap()), &conv, |b, t, c| conv_bound(&cw, &cb, z.k, &x[b], t, c));
     // 3. Δ, B, C from the reference's convolved x.
     let [delta, b_ours, c_ours] = blk.selection(&conv_tensor).unwrap();
     let bias = weight(case, "dt_proj.bias");

@@ -17,6 +17,8 @@ mod determinism;
 mod falsification;
 mod haar_counterexamples;
 mod kernels;
+#[cfg(feature = "train")]
+mod mamba2_reference;
 mod never_hangs;
 mod nvrtc;
 #[cfg(feature = "quickcheck")]
