@@ -22,7 +22,7 @@ use super::ScanInputs;
 use crate::error::{Error, Result};
 use crate::math::isa::{Isa, Kernel};
 use crate::math::softplus::sigmoid;
-use crate::math::vecmath::{exp, softplus};
+use crate::math::vecmath::{exp, exp_normal_range, softplus, EXP_NORMAL_RANGE};
 
 /// The gradients of a scalar loss ℓ with respect to every input of [`ScanInputs`], in the same
 /// layouts (δ and u: L × d; A: N × d; B and C: L × N).
@@ -61,7 +61,15 @@ impl Kernel for Backward<'_, '_> {
     }
 }
 
-/// [`selective_scan_backward`], compiled as the caller is.
+/// Channels advanced together by [`backward_here`]: one AVX-512 vector of f64 (two AVX2 ones).
+const LANES: usize = 8;
+
+/// [`selective_scan_backward`], compiled as the caller is. The channels are taken [`LANES`] at a
+/// time, each lane one channel's recurrence exactly as `backward_one_channel` (the tests'
+/// reference) writes it: every lane's sums run over the states and steps in the same order, and
+/// the sums over channels (∂ℓ/∂B, ∂ℓ/∂C) are added lane after lane, block after block, so in
+/// channel order. The bits are those of the channel-by-channel recurrence; the lanes vectorise
+/// where the states of one channel (N of them, often fewer than a vector holds) would not.
 #[inline(always)]
 fn backward_here(inp: &ScanInputs<'_>, dy: &[f64]) -> Result<ScanGradients> {
     inp.validate()?;
@@ -69,61 +77,90 @@ fn backward_here(inp: &ScanInputs<'_>, dy: &[f64]) -> Result<ScanGradients> {
     if dy.len() != len * d {
         return Err(Error::InvalidParameter(format!("selective scan backward: dy has {} values, expected {}", dy.len(), len * d)));
     }
-    let step = |t: usize, c: usize| {
-        let r = inp.delta[t * d + c];
-        if inp.delta_softplus {
-            softplus(r)
-        } else {
-            r
-        }
-    };
+    type Lanes = [f64; LANES];
     let mut g = ScanGradients { delta: vec![0.0; len * d], a: vec![0.0; n * d], b: vec![0.0; len * n], c: vec![0.0; len * n], u: vec![0.0; len * d] };
-    // Per channel: the decays ā_t and the states h_0..h_L (h_0 = 0) as the forward computes
-    // them (the same expressions, so the same bits), then the adjoint. The channel's steps Δ_t and
-    // its column of ∂ℓ/∂A are kept in buffers of their own (the column is summed in the same order
-    // as in place, so the same bits, without a write of stride d per term).
-    let mut h = vec![0.0; (len + 1) * n];
-    let mut abar = vec![0.0; len * n];
-    let mut a_col = vec![0.0; n];
-    let mut lambda = vec![0.0; n];
-    let mut steps = vec![0.0; len];
-    let mut g_a = vec![0.0; n];
-    for c in 0..d {
-        a_col.iter_mut().enumerate().for_each(|(k, x)| *x = inp.a[k * d + c]);
-        steps.iter_mut().enumerate().for_each(|(t, s)| *s = step(t, c));
-        for (t, &dl) in steps.iter().enumerate() {
-            let dbu = dl * inp.u[t * d + c];
-            let decay = &mut abar[t * n..(t + 1) * n];
-            decay.iter_mut().zip(&a_col).for_each(|(e, &a)| *e = exp(dl * a));
+    // Per block of channels (the last one padded with inert lanes: Δ = u = ȳ = A = 0, whose
+    // terms are computed but never stored or added): the steps, inputs and read-out gradients by
+    // step, A by state, the decays and the states h_0..h_L (h_0 = 0) as the forward computes
+    // them (the same expressions, so the same bits), then the adjoint.
+    let (mut steps, mut u, mut gy) = (vec![[0.0; LANES]; len], vec![[0.0; LANES]; len], vec![[0.0; LANES]; len]);
+    let mut a_blk = vec![[0.0; LANES]; n];
+    let mut h = vec![[0.0; LANES]; (len + 1) * n];
+    let mut abar = vec![[0.0; LANES]; len * n];
+    let (mut lambda, mut g_a) = (vec![[0.0; LANES]; n], vec![[0.0; LANES]; n]);
+    for c0 in (0..d).step_by(LANES) {
+        let width = LANES.min(d - c0);
+        // Row `row` (d wide) of `m`, this block's channels.
+        let lanes = |m: &[f64], row: usize| -> Lanes { std::array::from_fn(|l| if l < width { m[row * d + c0 + l] } else { 0.0 }) };
+        for t in 0..len {
+            steps[t] = lanes(inp.delta, t);
+            if inp.delta_softplus {
+                steps[t].iter_mut().take(width).for_each(|r| *r = softplus(*r));
+            }
+            u[t] = lanes(inp.u, t);
+            gy[t] = lanes(dy, t);
+        }
+        for (k, a) in a_blk.iter_mut().enumerate() {
+            *a = lanes(inp.a, k);
+        }
+        for t in 0..len {
+            let (dl, ut) = (&steps[t], &u[t]);
+            let dbu: Lanes = std::array::from_fn(|l| dl[l] * ut[l]);
             let (prev, next) = h.split_at_mut((t + 1) * n);
-            for (((hn, &hp), &e), &b) in next[..n].iter_mut().zip(&prev[t * n..]).zip(&*decay).zip(&inp.b[t * n..(t + 1) * n]) {
-                *hn = e.mul_add(hp, dbu * b);
-            }
-        }
-        lambda.fill(0.0);
-        g_a.fill(0.0);
-        for t in (0..len).rev() {
-            let (dl, u, gy) = (steps[t], inp.u[t * d + c], dy[t * d + c]);
-            let (mut g_delta, mut g_u) = (0.0, 0.0);
             for k in 0..n {
-                let (a, b, e) = (a_col[k], inp.b[t * n + k], abar[t * n + k]);
-                let (h_prev, h_now) = (h[t * n + k], h[(t + 1) * n + k]);
-                g.c[t * n + k] += gy * h_now;
-                // λ_t: this step's read-out plus what flows back from step t + 1 (already in λ).
-                let lam = inp.c[t * n + k] * gy + lambda[k];
-                g_delta += lam * (e * a * h_prev + b * u);
-                g_u += lam * dl * b;
-                g.b[t * n + k] += lam * dl * u;
-                g_a[k] += lam * e * dl * h_prev;
-                // What step t − 1 receives: ā_t λ_t.
-                lambda[k] = e * lam;
+                let (b, a, decay) = (inp.b[t * n + k], &a_blk[k], &mut abar[t * n + k]);
+                let (hp, hn) = (&prev[t * n + k], &mut next[k]);
+                let arg: Lanes = std::array::from_fn(|l| dl[l] * a[l]);
+                // exp_normal_range is exp's bits where every lane is in its range, and
+                // vectorises (exp's clamps and end selects do not).
+                if arg.iter().all(|x| x.abs() <= EXP_NORMAL_RANGE) {
+                    *decay = arg.map(exp_normal_range);
+                } else {
+                    *decay = arg.map(exp);
+                }
+                for l in 0..LANES {
+                    hn[l] = decay[l].mul_add(hp[l], dbu[l] * b);
+                }
             }
-            g.u[t * d + c] = g_u;
-            let r = inp.delta[t * d + c];
-            g.delta[t * d + c] = if inp.delta_softplus { g_delta * sigmoid(r) } else { g_delta };
         }
-        for (k, &x) in g_a.iter().enumerate() {
-            g.a[k * d + c] = x;
+        lambda.iter_mut().for_each(|x| *x = [0.0; LANES]);
+        g_a.iter_mut().for_each(|x| *x = [0.0; LANES]);
+        for t in (0..len).rev() {
+            let (dl, ut, gyt) = (&steps[t], &u[t], &gy[t]);
+            let (mut g_delta, mut g_u): (Lanes, Lanes) = ([0.0; LANES], [0.0; LANES]);
+            for k in 0..n {
+                let (b, cr, a, e) = (inp.b[t * n + k], inp.c[t * n + k], &a_blk[k], &abar[t * n + k]);
+                let (h_prev, h_now) = (&h[t * n + k], &h[(t + 1) * n + k]);
+                let (lam_next, ga) = (&mut lambda[k], &mut g_a[k]);
+                let (mut to_c, mut to_b): (Lanes, Lanes) = ([0.0; LANES], [0.0; LANES]);
+                for l in 0..LANES {
+                    to_c[l] = gyt[l] * h_now[l];
+                    // λ_t: this step's read-out plus what flows back from step t + 1 (already in λ).
+                    let lam = cr * gyt[l] + lam_next[l];
+                    g_delta[l] += lam * (e[l] * a[l] * h_prev[l] + b * ut[l]);
+                    g_u[l] += lam * dl[l] * b;
+                    to_b[l] = lam * dl[l] * ut[l];
+                    ga[l] += lam * e[l] * dl[l] * h_prev[l];
+                    // What step t − 1 receives: ā_t λ_t.
+                    lam_next[l] = e[l] * lam;
+                }
+                // Added lane after lane (channel order), in registers.
+                let (mut sum_c, mut sum_b) = (g.c[t * n + k], g.b[t * n + k]);
+                for l in 0..width {
+                    sum_c += to_c[l];
+                    sum_b += to_b[l];
+                }
+                (g.c[t * n + k], g.b[t * n + k]) = (sum_c, sum_b);
+            }
+            for l in 0..width {
+                let c = c0 + l;
+                g.u[t * d + c] = g_u[l];
+                let r = inp.delta[t * d + c];
+                g.delta[t * d + c] = if inp.delta_softplus { g_delta[l] * sigmoid(r) } else { g_delta[l] };
+            }
+        }
+        for (k, ga) in g_a.iter().enumerate() {
+            g.a[k * d + c0..k * d + c0 + width].copy_from_slice(&ga[..width]);
         }
     }
     Ok(g)
@@ -133,6 +170,74 @@ fn backward_here(inp: &ScanInputs<'_>, dy: &[f64]) -> Result<ScanGradients> {
 mod tests {
     use super::*;
     use crate::model::selective_scan::selective_scan;
+
+    /// The recurrence one channel at a time, in its plain form: the reference `backward_here`
+    /// must equal bit for bit.
+    fn backward_one_channel(inp: &ScanInputs<'_>, dy: &[f64]) -> Result<ScanGradients> {
+        inp.validate()?;
+        let (d, n, len) = (inp.d, inp.n, inp.len);
+        if dy.len() != len * d {
+            return Err(Error::InvalidParameter(format!("selective scan backward: dy has {} values, expected {}", dy.len(), len * d)));
+        }
+        let step = |t: usize, c: usize| {
+            let r = inp.delta[t * d + c];
+            if inp.delta_softplus {
+                softplus(r)
+            } else {
+                r
+            }
+        };
+        let mut g = ScanGradients { delta: vec![0.0; len * d], a: vec![0.0; n * d], b: vec![0.0; len * n], c: vec![0.0; len * n], u: vec![0.0; len * d] };
+        // Per channel: the decays ā_t and the states h_0..h_L (h_0 = 0) as the forward computes
+        // them (the same expressions, so the same bits), then the adjoint. The channel's steps Δ_t and
+        // its column of ∂ℓ/∂A are kept in buffers of their own (the column is summed in the same order
+        // as in place, so the same bits, without a write of stride d per term).
+        let mut h = vec![0.0; (len + 1) * n];
+        let mut abar = vec![0.0; len * n];
+        let mut a_col = vec![0.0; n];
+        let mut lambda = vec![0.0; n];
+        let mut steps = vec![0.0; len];
+        let mut g_a = vec![0.0; n];
+        for c in 0..d {
+            a_col.iter_mut().enumerate().for_each(|(k, x)| *x = inp.a[k * d + c]);
+            steps.iter_mut().enumerate().for_each(|(t, s)| *s = step(t, c));
+            for (t, &dl) in steps.iter().enumerate() {
+                let dbu = dl * inp.u[t * d + c];
+                let decay = &mut abar[t * n..(t + 1) * n];
+                decay.iter_mut().zip(&a_col).for_each(|(e, &a)| *e = exp(dl * a));
+                let (prev, next) = h.split_at_mut((t + 1) * n);
+                for (((hn, &hp), &e), &b) in next[..n].iter_mut().zip(&prev[t * n..]).zip(&*decay).zip(&inp.b[t * n..(t + 1) * n]) {
+                    *hn = e.mul_add(hp, dbu * b);
+                }
+            }
+            lambda.fill(0.0);
+            g_a.fill(0.0);
+            for t in (0..len).rev() {
+                let (dl, u, gy) = (steps[t], inp.u[t * d + c], dy[t * d + c]);
+                let (mut g_delta, mut g_u) = (0.0, 0.0);
+                for k in 0..n {
+                    let (a, b, e) = (a_col[k], inp.b[t * n + k], abar[t * n + k]);
+                    let (h_prev, h_now) = (h[t * n + k], h[(t + 1) * n + k]);
+                    g.c[t * n + k] += gy * h_now;
+                    // λ_t: this step's read-out plus what flows back from step t + 1 (already in λ).
+                    let lam = inp.c[t * n + k] * gy + lambda[k];
+                    g_delta += lam * (e * a * h_prev + b * u);
+                    g_u += lam * dl * b;
+                    g.b[t * n + k] += lam * dl * u;
+                    g_a[k] += lam * e * dl * h_prev;
+                    // What step t − 1 receives: ā_t λ_t.
+                    lambda[k] = e * lam;
+                }
+                g.u[t * d + c] = g_u;
+                let r = inp.delta[t * d + c];
+                g.delta[t * d + c] = if inp.delta_softplus { g_delta * sigmoid(r) } else { g_delta };
+            }
+            for (k, &x) in g_a.iter().enumerate() {
+                g.a[k * d + c] = x;
+            }
+        }
+        Ok(g)
+    }
 
     /// A small scan with every input random (Δ through softplus or given directly).
     fn instance(seed: u64, softplus_delta: bool) -> (usize, usize, usize, Vec<Vec<f64>>) {
@@ -204,6 +309,41 @@ mod tests {
             let portable = bits(Isa::Portable);
             for isa in Isa::available() {
                 assert_eq!(bits(isa), portable, "{isa}");
+            }
+        }
+    }
+
+    /// The blocked recurrence is the channel-by-channel one, bit for bit, on every instruction
+    /// set: widths below, at and across a block of lanes (1, 3, 8, 9, 17 channels), N = 1, 4 and
+    /// 16, Δ given and through softplus, a step whose decay leaves exp's normal range, and a ȳ
+    /// with signed zeros.
+    #[test]
+    fn the_blocked_channels_give_the_channel_by_channel_bits() {
+        let bits = |g: &ScanGradients| [&g.delta, &g.a, &g.b, &g.c, &g.u].map(|v| v.iter().map(|x| x.to_bits()).collect::<Vec<u64>>());
+        let mut z = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = || {
+            z ^= z << 13;
+            z ^= z >> 7;
+            z ^= z << 17;
+            (z >> 11) as f64 / (1u64 << 53) as f64 - 0.5
+        };
+        for d in [1, 3, 8, 9, 17] {
+            for n in [1, 4, 16] {
+                for sp in [false, true] {
+                    let len = 6;
+                    let mut delta: Vec<f64> = (0..len * d).map(|_| if sp { 2.0 * next() } else { 0.2 + 0.5 * (next() + 0.5) }).collect();
+                    // One step of the last channel far outside exp's normal range (ΔA below
+                    // −708: its block takes exp's clamped path, whose e^{ΔA} is 0 or subnormal).
+                    delta[len * d - 1] = if sp { 800.0 } else { 900.0 };
+                    let a: Vec<f64> = (0..n * d).map(|_| -0.2 - 2.0 * (next() + 0.5)).collect();
+                    let [b, c, u]: [Vec<f64>; 3] = [len * n, len * n, len * d].map(|m| (0..m).map(|_| 2.0 * next()).collect());
+                    let dy: Vec<f64> = (0..len * d).map(|i| if i % 5 == 0 { -0.0 } else { next() }).collect();
+                    let inp = ScanInputs { d, n, len, delta: &delta, delta_softplus: sp, a: &a, b: &b, c: &c, u: &u };
+                    let want = bits(&backward_one_channel(&inp, &dy).unwrap());
+                    for isa in Isa::available() {
+                        assert_eq!(bits(&isa.run(Backward { inp: &inp, dy: &dy }).unwrap()), want, "{isa}, d = {d}, N = {n}, softplus {sp}");
+                    }
+                }
             }
         }
     }
