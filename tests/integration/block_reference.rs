@@ -94,6 +94,18 @@ pub(crate) fn values3(t: &Tensor) -> Vec<Vec<Vec<f64>>> {
     t.to_vec3::<f64>().unwrap()
 }
 
+/// The rows of a (rows × cols) matrix `w` in the order `order` (row i of the result is row
+/// `order(i)` of `w`).
+pub(crate) fn rows(w: &[f64], cols: usize, order: &dyn Fn(usize) -> usize) -> Vec<f64> {
+    (0..w.len() / cols).flat_map(|i| w[order(i) * cols..][..cols].to_vec()).collect()
+}
+
+/// A depthwise convolution's weights (channels × k) with each channel's taps reversed (w[0] on
+/// the newest input): the convolution stage's control.
+pub(crate) fn reversed_taps(w: &[f64], k: usize) -> Vec<f64> {
+    rows(w, 1, &|i| (i / k) * k + (k - 1 - i % k))
+}
+
 /// The float32 rounding bound of `Σ_i a_i w_i` (k terms), doubled: 2γ_k Σ|a_i w_i|.
 pub(crate) fn dot_bound(a: &[f64], w: &[f64]) -> f64 {
     2.0 * gamma(a.len()) * a.iter().zip(w).map(|(x, y)| (x * y).abs()).sum::<f64>()
@@ -252,12 +264,9 @@ fn each_stages_comparison_rejects_a_changed_convention() {
         blk.set_weight(name, &change(&weight(case, name))).unwrap();
         blk
     };
-    let rows = |w: &[f64], cols: usize, order: &dyn Fn(usize) -> usize| -> Vec<f64> {
-        (0..w.len() / cols).flat_map(|i| w[order(i) * cols..][..cols].to_vec()).collect()
-    };
     let mutants: [MambaBlock; 5] = [
         mutate("in_proj.weight", &|w| rows(w, z.dm, &|i| (i + di) % (2 * di))),
-        mutate("conv1d.weight", &|w| rows(w, 1, &|i| (i / k) * k + (k - 1 - i % k))),
+        mutate("conv1d.weight", &|w| reversed_taps(w, k)),
         mutate("x_proj.weight", &|w| {
             rows(w, di, &|i| {
                 if i < r {

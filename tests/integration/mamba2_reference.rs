@@ -27,7 +27,9 @@
 //! changed (W_in in Mamba2's row order, the convolution's taps reversed, Δ without b_dt, the
 //! skip dropped, the output rows reversed), which it must reject by a factor > 100.
 
-use crate::block_reference::{assert_controls_rejected, assert_within_bounds, conv_bound, dot_bound, time_major, values3, weight, worst, Sizes, UNIT};
+use crate::block_reference::{
+    assert_controls_rejected, assert_within_bounds, conv_bound, dot_bound, reversed_taps, rows, time_major, values3, weight, worst, Sizes, UNIT,
+};
 use crate::reference::{fixture, floats, rounding_bound, scan, size, skip_and_gate, Sequence};
 use candle_core::{Device, Tensor};
 use serde_json::Value;
@@ -56,12 +58,6 @@ fn mamba2_row(z: &Sizes, i: usize) -> usize {
     } else {
         i - ssm
     }
-}
-
-/// The rows of a (rows × cols) matrix `w` in the order `order` (row i of the result is row
-/// `order(i)` of `w`).
-fn rows(w: &[f64], cols: usize, order: &dyn Fn(usize) -> usize) -> Vec<f64> {
-    (0..w.len() / cols).flat_map(|i| w[order(i) * cols..][..cols].to_vec()).collect()
 }
 
 /// The suite's block (the scalar-decay mixer, the gate on) with the case's weights.
@@ -192,10 +188,9 @@ fn each_mamba2_stages_comparison_rejects_a_changed_convention() {
         blk.set_weight(name, &values).unwrap();
         blk
     };
-    let k = z.k;
     let mutants: [MambaBlock; 5] = [
         mutate("in_proj.weight", weight(case, "in_proj.weight")),
-        mutate("conv1d.weight", rows(&weight(case, "conv1d.weight"), 1, &|i| (i / k) * k + (k - 1 - i % k))),
+        mutate("conv1d.weight", reversed_taps(&weight(case, "conv1d.weight"), z.k)),
         mutate("dt_proj.bias", vec![0.0]),
         mutate("D", vec![0.0]),
         mutate("out_proj.weight", rows(&weight(case, "out_proj.weight"), z.di, &|i| z.dm - 1 - i)),
