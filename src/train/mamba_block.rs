@@ -13,10 +13,13 @@
 //!    one head, 000 Thm. 3), the input projection makes them instead, `[x | B | C | δ | z] =
 //!    h W_inᵀ`; x, B and C are convolved together (a kernel per channel: Mamba-2's three
 //!    independent convolutions), one `Δ = softplus(δ + b_dt)` per step serves every channel, one
-//!    learned decay `A = −exp(A_log)` all channels and states, and D is one number;
+//!    learned decay `A = −exp(A_log)` all channels and states, and D is one number; with the
+//!    Δᵀ mixer (000 eq 15, Mamba-Δᵀ), as S6 but with one step size per *state slot*,
+//!    `Δ = softplus(δ W_dtᵀ + b_dt)` of N entries from a δ of rank N;
 //! 4. the scan `h_t = e^{ΔA} h_{t−1} + Δ B_t x_t`, `y_t = C_t h_t` with `A = −exp(A_log)`
 //!    (d_inner × N), the skip `y + D ⊙ x` and the gate `⊙ SiLU(z)` (which 000's MQAR and
-//!    induction-head experiments disable: [`BlockShape::gate`]);
+//!    induction-head experiments disable: [`BlockShape::gate`]); for the Δᵀ mixer eq 15's
+//!    `h_t[c,n] = e^{A[c,n] Δ_t[n]} h_{t−1}[c,n] + x_t[c] B_t[n]` (no Δ on the input term);
 //! 5. the output projection `y W_outᵀ` back to d_model (no bias).
 //!
 //! [`MambaLm`] embeds tokens, adds `block(RMSNorm(h))` to the residual stream once per layer
@@ -35,6 +38,7 @@
 //! the committed fixture (`tests/integration/block_reference.rs`), and its gradients against
 //! central differences (this module's tests).
 
+use super::delta_t_scan::delta_t_scan;
 use super::scan_op::selective_scan;
 use super::{softplus, uniform, var};
 use crate::error::{Error, Result};
@@ -61,6 +65,14 @@ pub enum BlockMixer {
     /// in the norm's place); W_in's rows are in the order x, B, C, δ, z (the module's: z, x, B,
     /// C, δ).
     ScalarDecay,
+    /// Mamba-Δᵀ (000 eq 15, §5.2): S6 with the step size along the state slots, not the
+    /// channels: `Δ_t = softplus(δ_t W_dtᵀ + b_dt)` has N entries (W_dt is N × r, b_dt 1 × N),
+    /// the decay of state (c, n) is `e^{A[c,n] Δ_t[n]}` and the input term `x_t[c] B_t[n]`
+    /// carries no Δ ([`delta_t_scan`]). Its δ has rank r = N ([`BlockShape::dt_rank`]): eq 15
+    /// leaves the rank open, and Lemma 3's construction makes Δ pick one state slot per key,
+    /// which a rank below the number of slots cannot (δ's softplus is monotone in a rank-one δ,
+    /// so the slots it makes large are a threshold set, never a single one).
+    DeltaT,
 }
 
 /// The sizes of a [`MambaBlock`].
@@ -91,9 +103,20 @@ impl BlockShape {
     pub fn d_inner(&self) -> usize {
         self.expand * self.d_model
     }
-    /// The rank r of Δ's projection, ⌈d_model / 16⌉ (the module's `dt_rank = "auto"`).
+    /// The rank r of Δ's projection, ⌈d_model / 16⌉ (the module's `dt_rank = "auto"`); N for the
+    /// Δᵀ mixer ([`BlockMixer::DeltaT`]).
     pub fn dt_rank(&self) -> usize {
-        self.d_model.div_ceil(16)
+        match self.mixer {
+            BlockMixer::DeltaT => self.n,
+            _ => self.d_model.div_ceil(16),
+        }
+    }
+    /// How many step sizes Δ has at a step: d_inner (one per channel), N for the Δᵀ mixer.
+    fn steps_per_token(&self) -> usize {
+        match self.mixer {
+            BlockMixer::DeltaT => self.n,
+            _ => self.d_inner(),
+        }
     }
     fn check(&self) -> Result<()> {
         if self.d_model == 0 || self.expand == 0 || self.n == 0 || self.conv_width == 0 {
@@ -109,7 +132,7 @@ impl BlockShape {
 /// How a block's SSM inputs are made: the weights of its [`BlockMixer`].
 #[derive(Clone, Debug)]
 enum MixerWeights {
-    /// W_x ((r + 2N) × d_inner), W_dt (d_inner × r).
+    /// W_x ((r + 2N) × d_inner), W_dt (d_inner × r; N × r for the Δᵀ mixer).
     Selective { x_proj: Var, dt_proj: Var },
     /// B and C (1 × N each).
     TimeInvariant { b: Var, c: Var },
@@ -131,7 +154,7 @@ pub struct MambaBlock {
     conv_w: Var,
     conv_b: Var,
     mixer: MixerWeights,
-    /// b_dt (1 × d_inner; 1 × 1 for the scalar-decay mixer).
+    /// b_dt (1 × d_inner; 1 × 1 for the scalar-decay mixer, 1 × N for the Δᵀ mixer).
     dt_bias: Var,
     /// A_log (d_inner × N; 1 × 1 for the scalar-decay mixer).
     a_log: Var,
@@ -154,9 +177,9 @@ impl MambaBlock {
         let conv_bound = 1.0 / (k as f64).sqrt();
         let (conv_w, conv_b) = (uniform(&mut s, convolved, k, conv_bound)?, uniform(&mut s, 1, convolved, conv_bound)?);
         let mixer = match shape.mixer {
-            BlockMixer::Selective => MixerWeights::Selective {
+            BlockMixer::Selective | BlockMixer::DeltaT => MixerWeights::Selective {
                 x_proj: uniform(&mut s, r + 2 * n, di, 1.0 / (di as f64).sqrt())?,
-                dt_proj: uniform(&mut s, di, r, 1.0 / (r as f64).sqrt())?,
+                dt_proj: uniform(&mut s, shape.steps_per_token(), r, 1.0 / (r as f64).sqrt())?,
             },
             BlockMixer::TimeInvariant => {
                 MixerWeights::TimeInvariant { b: var((0..n).map(|_| s.normal()).collect(), 1, n)?, c: var((0..n).map(|_| s.normal()).collect(), 1, n)? }
@@ -167,7 +190,8 @@ impl MambaBlock {
         let (dt_bias, a_log) = if scalar {
             (var(vec![softplus_inv(dt(s.uniform()))], 1, 1)?, var(vec![(1.0 + 15.0 * s.uniform()).ln()], 1, 1)?)
         } else {
-            (var((0..di).map(|_| softplus_inv(dt(s.uniform()))).collect(), 1, di)?, var((0..di * n).map(|i| ((i % n + 1) as f64).ln()).collect(), di, n)?)
+            let steps = shape.steps_per_token();
+            (var((0..steps).map(|_| softplus_inv(dt(s.uniform()))).collect(), 1, steps)?, var((0..di * n).map(|i| ((i % n + 1) as f64).ln()).collect(), di, n)?)
         };
         let heads_or_channels = if scalar { 1 } else { di };
         let d_skip = var(vec![1.0; heads_or_channels], 1, heads_or_channels)?;
@@ -257,7 +281,8 @@ impl MambaBlock {
         causal_conv(x, self.conv_w.as_tensor(), self.conv_b.as_tensor())?.silu()
     }
 
-    /// The SSM's inputs for the convolved x: Δ (batch × T × d_inner), B and C (batch × T × N).
+    /// The SSM's inputs for the convolved x: Δ (batch × T × d_inner; × N for the Δᵀ mixer), B
+    /// and C (batch × T × N).
     /// An error for the scalar-decay mixer, whose Δ, B and C are not functions of the convolved
     /// x alone (its [`forward`](Self::forward) makes them from W_in's output).
     pub fn selection(&self, x: &Tensor) -> candle_core::Result<[Tensor; 3]> {
@@ -306,20 +331,26 @@ impl MambaBlock {
         Ok((inputs.0, inputs.1, z))
     }
 
-    /// A = −exp(A_log) in the scan's layout (N × d_inner; the scalar decay broadcast to it).
+    /// A = −exp(A_log) in the scan's layout (N × d_inner; the scalar decay broadcast to it; the
+    /// Δᵀ scan's d_inner × N).
     fn a(&self) -> candle_core::Result<Tensor> {
         let a = self.a_log.as_tensor().exp()?.neg()?;
         match self.shape.mixer {
             BlockMixer::ScalarDecay => a.broadcast_as((self.shape.n, self.shape.d_inner()))?.contiguous(),
+            BlockMixer::DeltaT => Ok(a),
             _ => a.t()?.contiguous(),
         }
     }
 
     /// The scan on the convolved x with the step sizes Δ and vectors B, C of
     /// [`selection`](Self::selection), the skip and the gate: `(scan + D ⊙ x) ⊙ SiLU(z)`
-    /// (batch × T × d_inner; `scan + D ⊙ x` when z is None, a block without the gate).
+    /// (batch × T × d_inner; `scan + D ⊙ x` when z is None, a block without the gate). The Δᵀ
+    /// mixer's scan is eq 15's ([`delta_t_scan`]).
     pub fn mix(&self, x: &Tensor, [delta, b, c]: &[Tensor; 3], z: Option<&Tensor>) -> candle_core::Result<Tensor> {
-        let y = selective_scan(&x.contiguous()?, delta, &self.a()?, b, c)?;
+        let y = match self.shape.mixer {
+            BlockMixer::DeltaT => delta_t_scan(x, &self.a()?, delta, b, c)?,
+            _ => selective_scan(&x.contiguous()?, delta, &self.a()?, b, c)?,
+        };
         let y = (y + x.broadcast_mul(&self.d_skip.as_tensor().unsqueeze(0)?)?)?;
         match z {
             Some(z) => y * z.silu()?,
@@ -460,6 +491,9 @@ mod tests {
         // Without the gate W_in maps to d_inner only.
         let ungated = MambaBlock::init(BlockShape { gate: false, ..small(BlockMixer::Selective) }, 1, StreamKey::new(0, "t")).unwrap();
         assert_eq!(selective.parameters() - ungated.parameters(), di * dm);
+        // Mamba-Δᵀ: δ of rank N, W_dt N × N and b_dt N (one step size per state slot).
+        let delta_t = MambaBlock::init(small(BlockMixer::DeltaT), 1, StreamKey::new(0, "t")).unwrap();
+        assert_eq!(delta_t.parameters(), 2 * di * dm + di * k + di + (n + 2 * n) * di + n * n + n + di * n + di + dm * di);
     }
 
     /// The convolution is causal: changing the input at step t changes no output before t, and
@@ -485,7 +519,7 @@ mod tests {
     /// The whole model is causal: the logits up to t do not depend on tokens after t.
     #[test]
     fn the_language_model_is_causal() {
-        for mixer in [BlockMixer::Selective, BlockMixer::TimeInvariant, BlockMixer::ScalarDecay] {
+        for mixer in [BlockMixer::Selective, BlockMixer::TimeInvariant, BlockMixer::ScalarDecay, BlockMixer::DeltaT] {
             let lm = MambaLm::init(small(mixer), 2, 6, StreamKey::new(3, "t")).unwrap();
             let a = lm.logits(&[vec![1, 2, 3, 4, 5, 0]]).unwrap().squeeze(0).unwrap().to_vec2::<f64>().unwrap();
             let b = lm.logits(&[vec![1, 2, 3, 4, 0, 5]]).unwrap().squeeze(0).unwrap().to_vec2::<f64>().unwrap();
@@ -495,14 +529,19 @@ mod tests {
     }
 
     /// Every kind of weight's gradient against central differences (`gradient_check`'s derived
-    /// tolerance and control): S6 with and without the gate, Mamba-S4D, and the scalar decay
-    /// without the gate (as 000 trains Mamba-2), in a two-layer stack.
+    /// tolerance and control): S6 with and without the gate, Mamba-S4D, the scalar decay
+    /// without the gate (as 000 trains Mamba-2) and Mamba-Δᵀ without the gate (as 000 App. D.4
+    /// trains it), in a two-layer stack.
     #[test]
     fn every_gradient_is_the_central_difference() {
         let tokens = vec![vec![1, 4, 2, 0, 3, 5, 1], vec![2, 2, 5, 4, 0, 1, 3]];
-        for (mixer, gate) in
-            [(BlockMixer::Selective, true), (BlockMixer::TimeInvariant, true), (BlockMixer::Selective, false), (BlockMixer::ScalarDecay, false)]
-        {
+        for (mixer, gate) in [
+            (BlockMixer::Selective, true),
+            (BlockMixer::TimeInvariant, true),
+            (BlockMixer::Selective, false),
+            (BlockMixer::ScalarDecay, false),
+            (BlockMixer::DeltaT, false),
+        ] {
             let shape = BlockShape { gate, ..small(mixer) };
             let lm = || MambaLm::init(shape, 2, 6, StreamKey::new(7, "fd")).unwrap();
             super::super::gradient_check::assert_gradients_are_central_differences(&lm(), &lm(), &tokens, 6, &format!("{mixer:?}, gate {gate}"));
@@ -527,6 +566,53 @@ mod tests {
             assert!(step.iter().all(|&v| v == step[0] && v < 0.0), "{step:?}");
         }
         assert!(decays(BlockMixer::Selective).iter().all(|step| step.iter().any(|&v| v != step[0])));
+    }
+
+    /// The Δᵀ mixer's `mix` is eq 15 with the skip: against the recurrence written out here,
+    /// `h[c,n] ← e^{A[c,n] Δ_t[n]} h[c,n] + x_t[c] B_t[n]`, `y_t[c] = Σ_n C_t[n] h[c,n] + D[c] x_t[c]`.
+    /// Each side rounds the decay (exp within 1 ulp), its product and the sum once per state and
+    /// step, so a state carries at most 3T roundings of its terms' size after T steps (decays
+    /// ≤ 1), and an output adds N products and the skip: the bound `4 (T + N) ε · N · m`, with m
+    /// the largest `(1 + |C|)(|kept| + |input|) + |D x|` of the run, covers both sides' errors. Control: the input term scaled by Δ_t[n] (Mamba's `Δ B x`) misses it by
+    /// far more.
+    #[test]
+    fn the_delta_t_mixer_is_eq_15() {
+        let block = MambaBlock::init(BlockShape { gate: false, ..small(BlockMixer::DeltaT) }, 1, StreamKey::new(8, "t")).unwrap();
+        let (len, di, n) = (6, 8, 3);
+        let mut s = Stream::new(StreamKey::new(9, "h"), 0);
+        let h = Tensor::from_vec((0..len * 4).map(|_| s.normal()).collect::<Vec<f64>>(), (1, len, 4), &Device::Cpu).unwrap();
+        let (x, [delta, b, c], z) = block.ssm_inputs(&block.project_in(&h).unwrap()).unwrap();
+        assert!(z.is_none());
+        assert_eq!(delta.dims3().unwrap(), (1, len, n), "one step size per state slot");
+        let y = block.mix(&x, &[delta.clone(), b.clone(), c.clone()], None).unwrap().squeeze(0).unwrap().to_vec2::<f64>().unwrap();
+        let rows = |t: &Tensor| t.squeeze(0).unwrap().to_vec2::<f64>().unwrap();
+        let (x, delta, b, c) = (rows(&x), rows(&delta), rows(&b), rows(&c));
+        let a = block.a_log.as_tensor().exp().unwrap().neg().unwrap().to_vec2::<f64>().unwrap();
+        let d_skip = block.d_skip.as_tensor().flatten_all().unwrap().to_vec1::<f64>().unwrap();
+        let recurrence = |input_times_delta: bool| {
+            let mut state = vec![vec![0.0; n]; di];
+            let mut out = vec![vec![0.0; di]; len];
+            let mut magnitude = 0.0f64;
+            for t in 0..len {
+                for ch in 0..di {
+                    for k in 0..n {
+                        let input = x[t][ch] * b[t][k] * if input_times_delta { delta[t][k] } else { 1.0 };
+                        let kept = (a[ch][k] * delta[t][k]).exp() * state[ch][k];
+                        state[ch][k] = kept + input;
+                        out[t][ch] += c[t][k] * state[ch][k];
+                        magnitude = magnitude.max((1.0 + c[t][k].abs()) * (kept.abs() + input.abs()) + (d_skip[ch] * x[t][ch]).abs());
+                    }
+                    out[t][ch] += d_skip[ch] * x[t][ch];
+                }
+            }
+            (out, magnitude)
+        };
+        let (expected, magnitude) = recurrence(false);
+        let bound = 4.0 * (len + n) as f64 * f64::EPSILON * n as f64 * magnitude;
+        let gap = |other: &[Vec<f64>]| y.iter().flatten().zip(other.iter().flatten()).map(|(p, q)| (p - q).abs()).fold(0.0, f64::max);
+        assert!(gap(&expected) <= bound, "eq 15: {} > {bound:e}", gap(&expected));
+        let (mamba_input, _) = recurrence(true);
+        assert!(gap(&mamba_input) > 1e6 * bound, "the control (Δ on the input term) must miss: {} against {bound:e}", gap(&mamba_input));
     }
 
     #[test]
