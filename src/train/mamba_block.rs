@@ -569,12 +569,13 @@ mod tests {
     }
 
     /// The Δᵀ mixer's `mix` is eq 15 with the skip: against the recurrence written out here,
-    /// `h[c,n] ← e^{A[c,n] Δ_t[n]} h[c,n] + x_t[c] B_t[n]`, `y_t[c] = Σ_n C_t[n] h[c,n] + D[c] x_t[c]`.
-    /// Each side rounds the decay (exp within 1 ulp), its product and the sum once per state and
-    /// step, so a state carries at most 3T roundings of its terms' size after T steps (decays
-    /// ≤ 1), and an output adds N products and the skip: the bound `4 (T + N) ε · N · m`, with m
-    /// the largest `(1 + |C|)(|kept| + |input|) + |D x|` of the run, covers both sides' errors. Control: the input term scaled by Δ_t[n] (Mamba's `Δ B x`) misses it by
-    /// far more.
+    /// `h[c,n] ← e^{A[c,n] Δ_t[n]} h[c,n] + x_t[c] B_t[n]`,
+    /// `y_t[c] = Σ_n C_t[n] h[c,n] + D[c] x_t[c]`. Each side rounds the decay (exp within 1 ulp),
+    /// its product and the sum once per state and step, so a state carries at most 3T roundings
+    /// of its terms' size after T steps (decays ≤ 1), and an output adds N products and the
+    /// skip: with m the largest `(1 + |C|)(|kept| + |input|) + |D x|` of the run, both sides'
+    /// errors together are below `N (3T + N) ε m ≤ 4 (T + N) ε · N · m`, the bound. Control: the
+    /// input term scaled by Δ_t[n] (Mamba's `Δ B x`) misses it by far more.
     #[test]
     fn the_delta_t_mixer_is_eq_15() {
         let block = MambaBlock::init(BlockShape { gate: false, ..small(BlockMixer::DeltaT) }, 1, StreamKey::new(8, "t")).unwrap();
