@@ -10,6 +10,9 @@
 //!   stay a handful of numbers.
 //! * [`CopyTask`]: `<BOS> s_1 … s_n <SEP> s_1 … s_n` over an alphabet, with the copy target of
 //!   every position.
+//! * [`StringCopy`] and [`MixedLengthCopy`]: the same sequences as [`TokenTask`](super::TokenTask)s
+//!   to train on, at one length or, as 003 §4.3 trains, at lengths drawn from [N_min, N_max] and
+//!   scored at N_max.
 
 use super::uniform_index;
 use crate::math::Interval;
@@ -317,15 +320,83 @@ impl super::TokenTask for StringCopy {
     }
 
     fn batch(&self, key: crate::mc::StreamKey, first: u64, size: usize) -> super::Batch {
-        let (k, n) = (self.alphabet, self.len);
-        let strings: Vec<Vec<usize>> = (0..size as u64)
-            .map(|i| {
-                let mut s = Stream::new(key, first + i);
-                (0..n).map(|_| uniform_index(&mut s, k)).collect()
-            })
+        copy_batch(self.alphabet, self.len, key, first, size)
+    }
+}
+
+/// `size` copy sequences over `alphabet` symbols at string length n, sequence i from instance
+/// `first + i` of `key`: `<BOS>` = `alphabet`, `<SEP>` = `alphabet + 1`, targets the n copied
+/// symbols at positions n + 1 ..= 2n.
+fn copy_batch(alphabet: usize, n: usize, key: crate::mc::StreamKey, first: u64, size: usize) -> super::Batch {
+    let strings: Vec<Vec<usize>> = (0..size as u64)
+        .map(|i| {
+            let mut s = Stream::new(key, first + i);
+            (0..n).map(|_| uniform_index(&mut s, alphabet)).collect()
+        })
+        .collect();
+    let tokens = strings.iter().map(|x| [&[alphabet][..], x, &[alphabet + 1], x].concat()).collect();
+    super::Batch { tokens, positions: (n + 1..=2 * n).collect(), targets: strings }
+}
+
+/// The copy task as 003 §4.3 trains and scores it (App. A.5, after Jelassi et al.): the string
+/// length of each training batch is drawn uniformly from [N_min, N_max], and the held-out
+/// sequences are all of length N_max. The paper draws a length per instance and packs instances
+/// into contexts of 220 tokens; one length per batch (of 16) keeps the sequences of a batch
+/// aligned and draws each sequence's length from the same distribution, so no model can copy by
+/// a fixed lag. Tokens as in [`StringCopy`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MixedLengthCopy {
+    /// Alphabet size K ≥ 2.
+    pub alphabet: usize,
+    /// N_min ≥ 1.
+    pub min_len: usize,
+    /// N_max ≥ N_min: the held-out length.
+    pub max_len: usize,
+}
+
+impl MixedLengthCopy {
+    /// Lengths in [`min_len`, `max_len`] over `alphabet` ≥ 2 symbols.
+    pub fn new(alphabet: usize, min_len: usize, max_len: usize) -> crate::error::Result<Self> {
+        if alphabet < 2 || min_len == 0 || max_len < min_len {
+            return Err(crate::error::Error::InvalidParameter(format!(
+                "string copying needs an alphabet of ≥ 2 symbols and lengths 1 ≤ N_min ≤ N_max (got {alphabet}, [{min_len}, {max_len}])"
+            )));
+        }
+        Ok(MixedLengthCopy { alphabet, min_len, max_len })
+    }
+
+    /// The string length of the training batch whose first sequence is instance `first` of
+    /// `key` (uniform on [N_min, N_max], from a stream of its own).
+    pub fn batch_len(&self, key: crate::mc::StreamKey, first: u64) -> usize {
+        let mut s = Stream::new(crate::mc::StreamKey::new(key.as_u64(), "string length"), first);
+        self.min_len + uniform_index(&mut s, self.max_len - self.min_len + 1)
+    }
+
+    /// The share of `held_out`'s strings that are none of the length-N_max strings of the first
+    /// `steps` training batches of `batch` sequences from `key` (003 scores copying on strings
+    /// it has not seen; with a small alphabet and short strings most are seen).
+    pub fn unseen_share(&self, held_out: &super::Batch, key: crate::mc::StreamKey, steps: usize, batch: usize) -> f64 {
+        let seen: std::collections::HashSet<Vec<usize>> = (0..steps as u64)
+            .map(|step| step * batch as u64)
+            .filter(|&first| self.batch_len(key, first) == self.max_len)
+            .flat_map(|first| copy_batch(self.alphabet, self.max_len, key, first, batch).targets)
             .collect();
-        let tokens = strings.iter().map(|x| [&[k][..], x, &[k + 1], x].concat()).collect();
-        super::Batch { tokens, positions: (n + 1..=2 * n).collect(), targets: strings }
+        let unseen = held_out.targets.iter().filter(|s| !seen.contains(*s)).count();
+        unseen as f64 / held_out.targets.len().max(1) as f64
+    }
+}
+
+impl super::TokenTask for MixedLengthCopy {
+    fn vocab(&self) -> usize {
+        self.alphabet + 2
+    }
+
+    fn batch(&self, key: crate::mc::StreamKey, first: u64, size: usize) -> super::Batch {
+        copy_batch(self.alphabet, self.batch_len(key, first), key, first, size)
+    }
+
+    fn held_out(&self, key: crate::mc::StreamKey, size: usize) -> super::Batch {
+        copy_batch(self.alphabet, self.max_len, key, 0, size)
     }
 }
 
@@ -351,6 +422,34 @@ mod tests {
         }
         assert!(copy_outputs(&[vec![1.0], vec![2.0]], &[0, 0]).is_some());
         assert!(copy_outputs(&[vec![1.0], vec![2.0]], &[1, 1]).is_none(), "pos(1) > 1 is not causal");
+    }
+
+    /// Training batches take every length of [N_min, N_max] (each about equally often, one per
+    /// batch), the held-out set is all N_max, and a string seen in training is counted as seen:
+    /// with 2 symbols at N_max = 2 every held-out string is among the first 200 batches', with
+    /// 16 symbols at N_max = 8 none is.
+    #[test]
+    fn mixed_length_copying_trains_on_an_interval_and_scores_at_its_top() {
+        use crate::tasks::TokenTask;
+        let key = StreamKey::new(3, "mixed copy");
+        let task = MixedLengthCopy::new(16, 4, 8).unwrap();
+        let mut counts = [0usize; 9];
+        for step in 0..500u64 {
+            let b = task.batch(key, step * 16, 16);
+            let n = b.positions.len();
+            assert!(b.tokens.iter().all(|t| t.len() == 2 * n + 2));
+            assert_eq!(b.positions, (n + 1..=2 * n).collect::<Vec<_>>());
+            counts[n] += 1;
+        }
+        // 500 batches over 5 lengths: each count is Binomial(500, 1/5), mean 100, sd 8.9; the
+        // bounds are ±5 sd.
+        assert!(counts[..4].iter().all(|&c| c == 0) && counts[4..].iter().all(|&c| (55..=145).contains(&c)), "{counts:?}");
+        let held_out = task.held_out(StreamKey::new(4, "mixed copy test"), 200);
+        assert!(held_out.targets.iter().all(|s| s.len() == 8));
+        assert_eq!(task.unseen_share(&held_out, key, 500, 16), 1.0);
+        let tiny = MixedLengthCopy::new(2, 2, 2).unwrap();
+        assert_eq!(tiny.unseen_share(&tiny.held_out(key, 50), StreamKey::new(5, "other"), 200, 16), 0.0);
+        assert!(MixedLengthCopy::new(16, 5, 4).unwrap_err().to_string().contains("N_min ≤ N_max"));
     }
 
     #[test]

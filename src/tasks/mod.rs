@@ -34,6 +34,13 @@ pub trait TokenTask {
     /// `size` sequences drawn from `key`, sequence i from instance `first + i` (so a batch is
     /// the same whatever else was drawn before it).
     fn batch(&self, key: StreamKey, first: u64, size: usize) -> Batch;
+    /// The held-out set a model is scored on: `size` sequences from `key`. By default drawn as
+    /// the training batches are (`batch(key, 0, size)`); a task whose evaluation differs from
+    /// its training distribution says so here (003 §4.3 trains the copy task on lengths in
+    /// [N_min, N_max] and evaluates at N_max: [`copy::MixedLengthCopy`]).
+    fn held_out(&self, key: StreamKey, size: usize) -> Batch {
+        self.batch(key, 0, size)
+    }
 }
 
 /// A uniform integer in `0..n` (n ≥ 1) from one uniform draw.

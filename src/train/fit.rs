@@ -119,7 +119,7 @@ pub fn fit(model: &(impl Classifier + ?Sized), task: &impl TokenTask, cfg: &FitC
         opt.set_lr(cfg.min_lr + 0.5 * (cfg.adam.lr - cfg.min_lr) * (1.0 + (std::f64::consts::PI * progress).cos()));
         loss.push(train_step(model, &mut opt, &b)?);
     }
-    let held_out = task.batch(keys.test, 0, cfg.test_size);
+    let held_out = task.held_out(keys.test, cfg.test_size);
     let logits = model.logits(&held_out.tokens).map_err(err)?;
     let test_loss = cross_entropy(&logits, &held_out.positions, &held_out.targets).and_then(|l| l.to_scalar::<f64>()).map_err(err)?;
     Ok(FitLog { loss, test_accuracy: accuracy(&logits, &held_out.positions, &held_out.targets).map_err(err)?, test_loss })
@@ -167,7 +167,7 @@ pub fn fit_until(
 ) -> Result<Learning> {
     let err = |e| super::candle_error("training", e);
     let mut opt = Adam::new(model.vars(), adam).map_err(err)?;
-    let held_out = task.batch(keys.test, 0, when.test_size);
+    let held_out = task.held_out(keys.test, when.test_size);
     let (mut loss, mut evaluations, mut run) = (Vec::new(), Vec::new(), 0usize);
     for step in 0..when.max_steps {
         loss.push(train_step(model, &mut opt, &task.batch(keys.train, (step * batch) as u64, batch))?);
