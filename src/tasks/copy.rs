@@ -292,8 +292,7 @@ impl CopyTask {
 /// and `<SEP>` = K + 1, the string uniform over the alphabet. Next-token prediction is scored
 /// where the copy is produced: at `<SEP>` (target s_1) and at the m-th repeated symbol (target
 /// s_{m+1}), m < n — n targets per sequence. (003 §4.3 trains on lengths drawn from
-/// [N_min, N_max] and evaluates at N_max; one length per batch keeps every sequence the same
-/// length.)
+/// [N_min, N_max] and evaluates at N_max: [`MixedLengthCopy`].)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StringCopy {
     /// Alphabet size K ≥ 2.
@@ -341,7 +340,7 @@ fn copy_batch(alphabet: usize, n: usize, key: crate::mc::StreamKey, first: u64, 
 /// The copy task as 003 §4.3 trains and scores it (App. A.5, after Jelassi et al.): the string
 /// length of each training batch is drawn uniformly from [N_min, N_max], and the held-out
 /// sequences are all of length N_max. The paper draws a length per instance and packs instances
-/// into contexts of 220 tokens; one length per batch (of 16) keeps the sequences of a batch
+/// into contexts of 220 tokens; one length per batch keeps the sequences of a batch
 /// aligned and draws each sequence's length from the same distribution, so no model can copy by
 /// a fixed lag. Tokens as in [`StringCopy`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
