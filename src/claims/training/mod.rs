@@ -9,6 +9,7 @@ use crate::claim::experiment::{Criterion, Replicates};
 use crate::claim::{Family, Figure, Registry, Series, Style};
 
 pub(crate) mod copy_examples;
+pub(crate) mod copy_left;
 pub(crate) mod decays;
 pub(crate) mod induction_heads;
 pub(crate) mod keep_fifth;
@@ -40,6 +41,7 @@ pub fn register(r: &mut Registry) {
     readout::register(r);
     recall_table::register(r);
     copy_examples::register(r);
+    copy_left::register(r);
 }
 
 /// The training-loss figure: each run's loss per step (means over windows, at most 200 points)
