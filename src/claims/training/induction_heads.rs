@@ -131,10 +131,10 @@ fn keys(ctx: &Context, kind: MixerKind, seed: u64) -> RunKeys {
 }
 
 /// Trains the one-layer `kind` model at `seed` for `steps` (0: scores its initial weights).
-fn train(ctx: &Context, setting: &Setting, kind: MixerKind, d: usize, seed: u64, steps: usize) -> Result<Run> {
+fn train(ctx: &Context, setting: &Setting, kind: MixerKind, seed: u64, steps: usize) -> Result<Run> {
     let task = setting.task()?;
     let keys = keys(ctx, kind, seed);
-    let shape = ClassifierShape { kind, vocab: VOCAB + 1, d, n: N, position: false, head: Head::Linear, conv: true };
+    let shape = ClassifierShape { kind, vocab: VOCAB + 1, d: D, n: N, position: false, head: Head::Linear, conv: true };
     let model = SsmClassifier::init(shape, keys.init)?;
     let log = fit(&model, &task, &FitConfig { steps, ..setting.fit_config() }, &keys, Targets::Task)?;
     let err = |e| crate::train::candle_error("scoring", e);
@@ -202,7 +202,7 @@ fn induction_check(trained: bool) -> impl crate::claim::Check {
         let runs: Vec<Run> = jobs
             .into_par_iter()
             .map(|(kind, seed)| {
-                let r = train(ctx, &setting, kind, D, seed, if trained { setting.steps } else { 0 });
+                let r = train(ctx, &setting, kind, seed, if trained { setting.steps } else { 0 });
                 ctx.progress.advance(1);
                 r
             })
@@ -274,117 +274,9 @@ fn claim_fig3() -> Claim {
     .control("both models at their initial weights (the same check without training: nothing learned)", induction_check(false))
 }
 
-/// The width below Lemma 3's bound that `000.fig3.below` trains at: the largest power of two
-/// below 2|V| = 10 (the paper draws its grid of d without printing it).
-const D_BELOW: usize = 8;
-
-/// `000.fig3.below`'s criterion, fixed before its first run (proofs/training.md).
-fn below_criteria() -> Vec<Criterion> {
-    vec![Criterion::new(
-        ACCURACY,
-        Direction::Below,
-        0.99,
-        "Fig. 3: Mamba-Δᵀ 'only hits 100% above the theoretical bound from Lem. 3': below the bound (d = 8 < 2|V| = 10) its median held-out accuracy \
-         is below 0.99 — the other side of 000.fig3's line for 'hits 100%' (a figure's colour scale cannot show the last 1%); the median, as in 000.fig3",
-    )
-    .median()]
-}
-
-/// What `000.fig3.below`'s check scores.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum BelowBound {
-    /// Mamba-Δᵀ trained at d = [`D_BELOW`] (the claim), with the same model untrained as its
-    /// positive control.
-    Trained,
-    /// Lemma 3's layer built at the bound d = 2|V| in the trained model's place (the negative
-    /// control: it hits 100%).
-    BuiltAtBound,
-}
-
-/// Per seed, Δᵀ's accuracy over every position and at the long gap.
-fn accuracies(configuration: &str, scores: &[Scores]) -> Replicates {
-    let mut r = Replicates::new(configuration);
-    for (seed, s) in scores.iter().enumerate() {
-        r.push(seed as u64, &[(ACCURACY, s.accuracy), (DELTA_T_LONG, s.long_gap)]);
-    }
-    r
-}
-
-fn below_check(which: BelowBound) -> impl crate::claim::Check {
-    custom(Kind::Training, move |ctx| {
-        let setting = Setting::of(ctx);
-        let seeds: Vec<u64> = (0..setting.seeds).collect();
-        let run = |seed: u64, steps: usize| {
-            let r = train(ctx, &setting, MixerKind::DeltaT, D_BELOW, seed, steps).map(|r| r.scores);
-            ctx.progress.advance(1);
-            r
-        };
-        crate::parallel::enter();
-        let (scores, positive) = match which {
-            BelowBound::Trained => {
-                ctx.progress.expect(2 * setting.seeds);
-                let trained: Vec<Scores> = seeds.par_iter().map(|&s| run(s, setting.steps)).collect::<Result<_>>()?;
-                let untrained: Vec<Scores> = seeds.par_iter().map(|&s| run(s, 0)).collect::<Result<_>>()?;
-                let control = ControlRun {
-                    what: format!("Mamba-Δᵀ at d = {D_BELOW} without training (its initial weights): far from 100%"),
-                    judgement: experiment::judge(&accuracies("Mamba-Δᵀ untrained", &untrained), &below_criteria()),
-                };
-                (trained, Some(control))
-            }
-            BelowBound::BuiltAtBound => (seeds.iter().map(|&s| built_scores(ctx, &setting, s)).collect::<Result<_>>()?, None),
-        };
-        let configuration = match which {
-            BelowBound::Trained => format!(
-                "induction heads (App. D.4: |V| = {VOCAB}, T = {}, p = {HARD}, γ = {GAP_RATIO}), one layer, d = {D_BELOW} (below Lemma 3's 2|V| = {D}), N = {N}, \
-                 {} Adam steps of 16: Mamba-Δᵀ",
-                setting.len, setting.steps
-            ),
-            BelowBound::BuiltAtBound => format!("Lemma 3's layer built at the bound d = {D} (000.lem3) on the same data, T = {}", setting.len),
-        };
-        let judged = accuracies(&configuration, &scores);
-        let paper = vec![PaperNumber::words(
-            "Mamba-Δᵀ's performance (outlined) is equal or better than Mamba's (filled) and only hits 100% above the theoretical bound from Lem. 3",
-            "000 Fig. 3 (best of 5 seeds, T = 100, N = 4|V|; the grid of d is drawn, not printed)",
-        )];
-        let cases = (setting.seeds as usize * setting.test_size * setting.len) as u64;
-        let figure = super::criteria_figure("Mamba-Δᵀ below Lemma 3's bound: held-out accuracy at each seed", &judged, &below_criteria());
-        Ok(experiment::decide(experiment::judge(&judged, &below_criteria()), positive, paper, cases)
-            .detail("per_seed_metrics", &judged)
-            .detail(
-                "setting",
-                serde_json::json!({ "task": "induction heads, App. D.4's generator (v* uniform, at r and T − r)", "vocabulary": VOCAB, "T": setting.len,
-                    "hard_probability": HARD, "gap_ratio": GAP_RATIO, "d": D_BELOW, "bound": D, "N": N, "scored": "every position; the blank is class |V|",
-                    "model": "Mamba-Δᵀ as in 000.fig3 (embedding, short convolution with SiLU, Δ ∈ ℝ^N, no gate, linear read-out)",
-                    "steps": setting.steps, "batch": 16, "learning_rate": "0.03, cosine to 1e-4", "held_out_sequences": setting.test_size, "seeds": setting.seeds }),
-            )
-            .figures([figure]))
-    })
-}
-
-/// `000.fig3.below` (experiment): Fig. 3's "only … above the bound", at one width below it.
-fn claim_below() -> Claim {
-    Claim::experiment(
-        "000.fig3.below",
-        super::FAMILY,
-        "On 000.fig3's data, model and schedule (|V| = 5, N = 4|V|, T = 40 at quick and standard, 100 at deep; 12 / 12 / 16 seeds), a one-layer Mamba-Δᵀ \
-         trained at d = 8, below Lemma 3's bound d = 2|V| = 10, does not hit 100%: its median held-out accuracy over every position is below 0.99 \
-         (order-statistic interval over seeds, two-sided 0.05).",
-        below_check(BelowBound::Trained),
-    )
-    .source(
-        Paper::InputSelectivity,
-        "§5.2, Figure 3; App. D.4",
-        "Mamba-Δᵀ's performance (outlined) is equal or better than Mamba's (filled) and only hits 100% above the theoretical bound from Lem. 3 (black).",
-    )
-    .correction("Scaled down as 000.fig3 (proofs/training.md), at one width below the bound: d = 8, the largest power of two below 2|V|.")
-    .control("Lemma 3's layer built at the bound d = 2|V| (000.lem3) in the trained model's place: it hits 100%", below_check(BelowBound::BuiltAtBound))
-}
-
-
 /// Registers the claim.
 pub fn register(r: &mut crate::claim::Registry) {
     r.add(claim_fig3());
-    r.add(claim_below());
 }
 
 #[cfg(test)]
