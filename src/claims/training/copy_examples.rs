@@ -65,8 +65,8 @@ struct Run {
     evaluations: Vec<(u64, f64)>,
 }
 
-/// Examples needed as a number, a censored run as +∞.
-fn needed(e: Option<u64>) -> f64 {
+/// Examples needed as a number, a censored run as +∞ (`003.fig2.left` counts them alike).
+pub(super) fn needed(e: Option<u64>) -> f64 {
     e.map_or(f64::INFINITY, |v| v as f64)
 }
 

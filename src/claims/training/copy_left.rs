@@ -23,6 +23,7 @@
 //!   than any number of examples — run until it has seen twice the other's examples plus two
 //!   evaluations.
 
+use super::copy_examples::needed;
 use crate::claim::experiment::{self, ControlRun, Criterion, Direction, PaperNumber, Replicates};
 use crate::claim::{custom, Claim, Context, Figure, Kind, Paper, Series, Sizes, Style};
 use crate::claims::{memo, Memo};
@@ -160,11 +161,6 @@ fn train(ctx: &Context, setting: &Setting, model: Model, seed: u64, max_steps: u
     let unseen_share = task.unseen_share(&task.held_out(keys.test, TEST_SIZE), keys.train, steps, BATCH);
     ctx.progress.advance(1);
     Ok(Run { model, seed, examples_needed: learning.examples_needed, max_steps, evaluations: learning.evaluations, unseen_share, parameters })
-}
-
-/// Examples needed as a number, a run not learned as +∞.
-fn needed(e: Option<u64>) -> f64 {
-    e.map_or(f64::INFINITY, |v| v as f64)
 }
 
 /// log₂(E_slow / E_fast), a run not learned as +∞; two runs not learned give 0 (no order).
