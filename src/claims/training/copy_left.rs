@@ -17,8 +17,8 @@
 //!   standard, 16 at deep: the pilot (proofs/training.md) found the ordering only from N_max = 16
 //!   on — below it the small Mamba needs *fewer* examples — so at quick and standard the verdict
 //!   is expected to be *not reproduced at this scale*, and the deep budget is the rerun.
-//!   Negative control: the Mamba against a second Mamba (another initial weight, the same data),
-//!   which has no ordering. Positive control: the Transformer frozen at its initial weights
+//!   Negative control: the Mamba against a second Mamba (another initial weight, the same data;
+//!   twelve seeds at every budget), which has no ordering. Positive control: the Transformer frozen at its initial weights
 //!   (learning rate 0) against the trained Transformer — it never reaches 95%, so it needs more
 //!   than any number of examples — run until it has seen twice the other's examples plus two
 //!   evaluations.
@@ -341,7 +341,10 @@ fn claim() -> Claim {
         "Scaled down: two layers of width 32 (the paper's 10 and 20 layers of 1024), N_max = 16 at deep (the paper's 30) and 4 at quick and standard, \
          where the pilot found the small Mamba the faster learner; Adam 0.003 without weight decay, batches of 16 aligned sequences (proofs/training.md).",
     )
-    .control("the Mamba against a second Mamba (another initial weight, the same data): no ordering", copy_left_check(Judged::TwoMambas))
+    .control(
+        "the Mamba against a second Mamba (another initial weight, the same data; 12 seeds at every budget): no ordering",
+        copy_left_check(Judged::TwoMambas),
+    )
 }
 
 /// Registers `003.fig2.left`.
