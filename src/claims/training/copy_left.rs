@@ -270,22 +270,21 @@ fn copy_left_check(judged: Judged) -> impl crate::claim::Check {
             if judged == Judged::Paper { "the Mamba's examples over the Transformer's" } else { "a second Mamba's examples over the Mamba's" }
         );
         let judgement = experiment::judge(&replicates(&configuration, &pairs), &criteria());
-        let (positive, controls): (Option<ControlRun>, Vec<Arc<Run>>) = if judged == Judged::Paper {
-            let slow: Vec<Arc<Run>> = pairs
+        // The positive control: the frozen Transformer against each seed's trained one.
+        let controls: Vec<Arc<Run>> = match judged {
+            Judged::Paper => pairs
                 .par_iter()
                 .map(|(_, fast)| run(Model::FrozenTransformer, fast.seed, control_steps(fast.examples_needed, setting.max_steps)))
-                .collect::<Result<_>>()?;
-            let control_pairs: Vec<(&Run, &Run)> = slow.iter().zip(&pairs).map(|(s, (_, fast))| (s.as_ref(), *fast)).collect();
-            let what =
-                "the Transformer frozen at its initial weights (learning rate 0, so it never reaches 95%) against the trained Transformer, run until it \
-                        has seen twice the other's examples plus two evaluations"
-                    .to_string();
-            let judgement = experiment::judge(&replicates("the frozen Transformer against the trained one", &control_pairs), &criteria());
-            (Some(ControlRun { what, judgement }), slow)
-        } else {
-            (None, Vec::new())
+                .collect::<Result<_>>()?,
+            Judged::TwoMambas => Vec::new(),
         };
         let control_pairs: Vec<(&Run, &Run)> = controls.iter().zip(&pairs).map(|(s, (_, fast))| (s.as_ref(), *fast)).collect();
+        let positive = (judged == Judged::Paper).then(|| ControlRun {
+            what: "the Transformer frozen at its initial weights (learning rate 0, so it never reaches 95%) against the trained Transformer, run until it \
+                   has seen twice the other's examples plus two evaluations"
+                .to_string(),
+            judgement: experiment::judge(&replicates("the frozen Transformer against the trained one", &control_pairs), &criteria()),
+        });
         let paper = vec![
             PaperNumber::words(
                 "while both can perform the copy task finally, Transformer learns the task quickly whereas Mamba requires nearly seven times the number of examples",
