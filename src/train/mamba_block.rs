@@ -39,6 +39,7 @@
 //! central differences (this module's tests).
 
 use super::delta_t_scan::delta_t_scan;
+use super::expand::{add_expanded, expand, mul_expanded};
 use super::scan_op::selective_scan;
 use super::{softplus, uniform, var};
 use crate::error::{Error, Result};
@@ -273,7 +274,7 @@ impl MambaBlock {
     /// `[x | z] = h W_inᵀ` (batch × T × 2 d_inner; x alone without the gate; `[x | B | C | δ | z]`
     /// for the scalar-decay mixer).
     pub fn project_in(&self, h: &Tensor) -> candle_core::Result<Tensor> {
-        h.broadcast_matmul(&self.in_proj.as_tensor().t()?)
+        batched_matmul(h, &self.in_proj.as_tensor().t()?)
     }
 
     /// `SiLU(conv(x) + b_conv)` (batch × T × d_inner): the causal depthwise convolution.
@@ -290,14 +291,14 @@ impl MambaBlock {
         let (n, r) = (self.shape.n, self.shape.dt_rank());
         match &self.mixer {
             MixerWeights::Selective { x_proj, dt_proj } => {
-                let x_dbl = x.broadcast_matmul(&x_proj.as_tensor().t()?)?;
-                let pre = x_dbl.narrow(D::Minus1, 0, r)?.broadcast_matmul(&dt_proj.as_tensor().t()?)?.broadcast_add(&self.dt_bias.as_tensor().unsqueeze(0)?)?;
+                let x_dbl = batched_matmul(x, &x_proj.as_tensor().t()?)?;
+                let pre = add_expanded(&batched_matmul(&x_dbl.narrow(D::Minus1, 0, r)?, &dt_proj.as_tensor().t()?)?, &self.dt_bias.as_tensor().unsqueeze(0)?)?;
                 Ok([softplus(&pre)?, x_dbl.narrow(D::Minus1, r, n)?.contiguous()?, x_dbl.narrow(D::Minus1, r + n, n)?.contiguous()?])
             }
             MixerWeights::TimeInvariant { b, c } => Ok([
-                softplus(self.dt_bias.as_tensor())?.unsqueeze(0)?.broadcast_as((batch, len, di))?.contiguous()?,
-                b.as_tensor().unsqueeze(0)?.broadcast_as((batch, len, n))?.contiguous()?,
-                c.as_tensor().unsqueeze(0)?.broadcast_as((batch, len, n))?.contiguous()?,
+                expand(&softplus(self.dt_bias.as_tensor())?.unsqueeze(0)?, (batch, len, di))?,
+                expand(&b.as_tensor().unsqueeze(0)?, (batch, len, n))?,
+                expand(&c.as_tensor().unsqueeze(0)?, (batch, len, n))?,
             ]),
             MixerWeights::ScalarDecay => Err(candle_core::Error::Msg(
                 "the scalar-decay (Mamba-2) mixer makes Δ, B and C from W_in's output, not from the convolved x: use forward".into(),
@@ -316,8 +317,8 @@ impl MambaBlock {
         let (inputs, z_at) = match self.mixer {
             MixerWeights::ScalarDecay => {
                 let xbc = self.convolve(&xz.narrow(D::Minus1, 0, di + 2 * n)?)?;
-                let pre = xz.narrow(D::Minus1, di + 2 * n, 1)?.broadcast_add(&self.dt_bias.as_tensor().unsqueeze(0)?)?;
-                let delta = softplus(&pre)?.broadcast_as((batch, len, di))?.contiguous()?;
+                let pre = add_expanded(&xz.narrow(D::Minus1, di + 2 * n, 1)?, &self.dt_bias.as_tensor().unsqueeze(0)?)?;
+                let delta = expand(&softplus(&pre)?, (batch, len, di))?;
                 let (b, c) = (xbc.narrow(D::Minus1, di, n)?.contiguous()?, xbc.narrow(D::Minus1, di + n, n)?.contiguous()?);
                 ((xbc.narrow(D::Minus1, 0, di)?, [delta, b, c]), di + 2 * n + 1)
             }
@@ -336,7 +337,7 @@ impl MambaBlock {
     fn a(&self) -> candle_core::Result<Tensor> {
         let a = self.a_log.as_tensor().exp()?.neg()?;
         match self.shape.mixer {
-            BlockMixer::ScalarDecay => a.broadcast_as((self.shape.n, self.shape.d_inner()))?.contiguous(),
+            BlockMixer::ScalarDecay => expand(&a, (self.shape.n, self.shape.d_inner())),
             BlockMixer::DeltaT => Ok(a),
             _ => a.t()?.contiguous(),
         }
@@ -351,7 +352,7 @@ impl MambaBlock {
             BlockMixer::DeltaT => delta_t_scan(x, &self.a()?, delta, b, c)?,
             _ => selective_scan(&x.contiguous()?, delta, &self.a()?, b, c)?,
         };
-        let y = (y + x.broadcast_mul(&self.d_skip.as_tensor().unsqueeze(0)?)?)?;
+        let y = (y + mul_expanded(x, &self.d_skip.as_tensor().unsqueeze(0)?)?)?;
         match z {
             Some(z) => y * z.silu()?,
             None => Ok(y),
@@ -360,7 +361,7 @@ impl MambaBlock {
 
     /// `y W_outᵀ` (batch × T × d_model).
     pub fn project_out(&self, y: &Tensor) -> candle_core::Result<Tensor> {
-        y.broadcast_matmul(&self.out_proj.as_tensor().t()?)
+        batched_matmul(y, &self.out_proj.as_tensor().t()?)
     }
 
     /// The block on a residual stream's normalised input h (batch × T × d_model): its output,
@@ -382,9 +383,9 @@ pub fn causal_conv(x: &Tensor, w: &Tensor, b: &Tensor) -> candle_core::Result<Te
     let (batch, len, channels) = x.dims3()?;
     let k = w.dim(1)?;
     let padded = Tensor::cat(&[&Tensor::zeros((batch, k - 1, channels), DType::F64, &Device::Cpu)?, x], 1)?;
-    let mut acc = b.unsqueeze(0)?.broadcast_as((batch, len, channels))?.contiguous()?;
+    let mut acc = expand(&b.unsqueeze(0)?, (batch, len, channels))?;
     for j in 0..k {
-        acc = (acc + padded.narrow(1, j, len)?.broadcast_mul(&w.narrow(1, j, 1)?.t()?.unsqueeze(0)?)?)?;
+        acc = (acc + mul_expanded(&padded.narrow(1, j, len)?, &w.narrow(1, j, 1)?.t()?.unsqueeze(0)?)?)?;
     }
     Ok(acc)
 }
@@ -392,7 +393,16 @@ pub fn causal_conv(x: &Tensor, w: &Tensor, b: &Tensor) -> candle_core::Result<Te
 /// RMSNorm (ε = 10⁻⁵, as `MambaLMHeadModel`'s): `x / √(mean(x²) + ε) ⊙ w` over the last axis.
 pub fn rms_norm(x: &Tensor, weight: &Tensor) -> candle_core::Result<Tensor> {
     let scale = (x.sqr()?.mean_keepdim(D::Minus1)? + 1e-5)?.sqrt()?.recip()?;
-    x.broadcast_mul(&scale)?.broadcast_mul(weight)
+    mul_expanded(&mul_expanded(x, &scale)?, weight)
+}
+
+/// `x W` for x (batch × T × k) and W (k × m), W broadcast over the batch ([`expand`]): candle's
+/// `x.broadcast_matmul(W)`, the same bits forward and backward (the same batched product; W's
+/// gradient the batch's products summed in the same order).
+fn batched_matmul(x: &Tensor, w: &Tensor) -> candle_core::Result<Tensor> {
+    let (batch, _, _) = x.dims3()?;
+    let (k, m) = w.dims2()?;
+    x.matmul(&expand(w, (batch, k, m))?)
 }
 
 /// A language model of L Mamba blocks: embedding, L pre-norm residual blocks, a final RMSNorm
@@ -451,7 +461,7 @@ impl MambaLm {
             h = (&h + block.forward(&rms_norm(&h, norm.as_tensor())?)?)?;
         }
         let last = self.norms.last().expect("one norm more than blocks");
-        rms_norm(&h, last.as_tensor())?.broadcast_matmul(&self.head.as_tensor().t()?)
+        batched_matmul(&rms_norm(&h, last.as_tensor())?, &self.head.as_tensor().t()?)
     }
 }
 

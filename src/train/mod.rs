@@ -46,6 +46,7 @@ pub mod attention;
 pub mod causal_softmax;
 pub mod classifier;
 pub mod delta_t_scan;
+pub mod expand;
 pub mod fit;
 pub mod gelu;
 #[cfg(test)]
