@@ -39,7 +39,7 @@
 //! central differences (this module's tests).
 
 use super::delta_t_scan::delta_t_scan;
-use super::expand::{add_expanded, expand, mul_expanded};
+use super::expand::{add_expanded, batched_matmul, expand, mul_expanded};
 use super::scan_op::selective_scan;
 use super::{softplus, uniform, var};
 use crate::error::{Error, Result};
@@ -394,15 +394,6 @@ pub fn causal_conv(x: &Tensor, w: &Tensor, b: &Tensor) -> candle_core::Result<Te
 pub fn rms_norm(x: &Tensor, weight: &Tensor) -> candle_core::Result<Tensor> {
     let scale = (x.sqr()?.mean_keepdim(D::Minus1)? + 1e-5)?.sqrt()?.recip()?;
     mul_expanded(&mul_expanded(x, &scale)?, weight)
-}
-
-/// `x W` for x (batch × T × k) and W (k × m), W broadcast over the batch ([`expand`]): candle's
-/// `x.broadcast_matmul(W)`, the same bits forward and backward (the same batched product; W's
-/// gradient the batch's products summed in the same order).
-fn batched_matmul(x: &Tensor, w: &Tensor) -> candle_core::Result<Tensor> {
-    let (batch, _, _) = x.dims3()?;
-    let (k, m) = w.dims2()?;
-    x.matmul(&expand(w, (batch, k, m))?)
 }
 
 /// A language model of L Mamba blocks: embedding, L pre-norm residual blocks, a final RMSNorm
