@@ -1,6 +1,6 @@
 //! `broadcast_as` materialised, with a backward pass that sums in one sweep: the same numbers
-//! as candle's, bit for bit, without a division per element. (The speed-up of a whole training
-//! step is not yet measured on a quiet machine.)
+//! as candle's, bit for bit, without a division per element (`000.fig2` at the quick budget 21%
+//! faster on an AMD EPYC family 25 model 17, 2 threads: the README's training speed section).
 //!
 //! candle's backward pass of a broadcast (`Tensor::broadcast_as`, and through it
 //! `broadcast_mul`, `broadcast_add` and `broadcast_matmul`) sums the gradient over the broadcast
