@@ -1,7 +1,8 @@
 //! 000 Table 1 (§4.1, App. D.2): on Keep Fifth, a one-layer Mamba with the position in its
 //! embedding (Mamba + PE) solves the task, as a Transformer does, while Mamba without PE and S4D
 //! with or without PE fail; App. D.2 adds that S4D + PE solves it at T = 10 and "already fails at
-//! the task for T = 20" (Table A.1).
+//! the task for T = 20" (Table A.1), and that without PE Mamba fails already at T = 10, where
+//! Mamba + PE solves it (Table A.3 against Table A.1).
 //!
 //! Each arm is trained once per seed (the unit of replication), and each seed's held-out
 //! accuracies are judged by [`experiment::judge`]: over the seeds, the mean of the worst solver's
@@ -101,7 +102,8 @@ const TABLE_A3: [Arm; 3] = [
     Arm { name: "S4D (T = 10)", model: Model::Ssm { kind: S4D, position: false }, len: SHORT, solves: false, paper: (0.08, "Table A.3, T = 10, d = 8, N = 8") },
 ];
 
-/// The small-scale setting: Keep Fifth with T = 20 (and 10 for S4D + PE's second arm), |V| = 16;
+/// The small-scale setting: Keep Fifth with T = 20 (and 10 for `000.tableA1`'s first arm and all
+/// of `000.tableA3`), |V| = 16;
 /// d = N = 8 (the paper's smallest model in Tables A.1–A.4).
 const VOCAB: usize = 16;
 const LEN: usize = 20;
