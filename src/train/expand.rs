@@ -166,6 +166,30 @@ mod tests {
         }
     }
 
+    /// Control of the comparison above: the upstream gradient (taken from candle at the expanded
+    /// tensor itself) summed into the source in the odometer's order gives candle's bits, and
+    /// summed in the reverse order it does not, so the bit test can tell two orders apart.
+    #[test]
+    fn another_summation_order_changes_the_bits() {
+        let (src, shape) = ([7usize], [3usize, 5, 7]);
+        let v = Var::from_vec(values(7, 0.1), &src[..], &Device::Cpu).unwrap();
+        let (_, g_theirs) = grad_of(&v, &shape, |t| Ok(t.clone()), false);
+        let e = Var::from_tensor(&v.as_tensor().broadcast_as(&shape[..]).unwrap().contiguous().unwrap()).unwrap();
+        let w = Tensor::from_vec(values(shape.iter().product(), 0.3), &shape[..], &Device::Cpu).unwrap();
+        let loss = (e.as_tensor().mul(&w).unwrap().sqr().unwrap() + e.as_tensor()).unwrap().sum_all().unwrap();
+        let upstream: Vec<f64> = loss.backward().unwrap().get(e.as_tensor()).unwrap().flatten_all().unwrap().to_vec1().unwrap();
+        let mut pairs = Vec::new();
+        walk(&shape, &source_steps(&src, &[1], &shape), 0, |i, j| pairs.push((i, j)));
+        let sum = |order: &mut dyn Iterator<Item = &(usize, usize)>| {
+            let mut s = [0.0f64; 7];
+            order.for_each(|&(i, j)| s[j] += upstream[i]);
+            s.iter().map(|x| x.to_bits()).collect::<Vec<_>>()
+        };
+        let theirs: Vec<u64> = g_theirs.iter().map(|x| x.to_bits()).collect();
+        assert_eq!(sum(&mut pairs.iter()), theirs, "the odometer's order is candle's");
+        assert_ne!(sum(&mut pairs.iter().rev()), theirs, "the reverse order gave the same bits: the values cannot tell orders apart");
+    }
+
     #[test]
     fn rejects_a_shape_it_cannot_broadcast_to() {
         let x = Tensor::zeros((3, 2), candle_core::DType::F64, &Device::Cpu).unwrap();
