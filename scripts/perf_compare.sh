@@ -3,7 +3,7 @@
 # portable generator, same sizes) in interleaved rounds, checks every summary against the C
 # reference (1e-9 relative) and measures each workload's peak memory with /usr/bin/time -v.
 #
-# usage: scripts/perf_compare.sh [--reps 3] [--repeat 5] [--only w1,w2,w3,w4] [--quick] [--isa native|avx2]
+# usage: scripts/perf_compare.sh [--reps 3] [--repeat 5] [--only w1,w2,w3,w4] [--quick] [--isa native|avx2] [--against DIR]
 #   --repeat R: each C and ssmcheck run repeats its workload R times in one process and reports
 #     the median (so that a workload of a fraction of a second holds still); numpy runs once.
 #   --quick: small sizes and one thread count (a smoke run; the timings mean nothing).
@@ -12,6 +12,12 @@
 #     and ssmcheck's hand-vectorised loops run their AVX2 path (SSMCHECK_ISA=avx2). numpy is
 #     not run then (its kernels choose their instruction set at run time, so its numbers would
 #     be the native run's).
+#   --against DIR: another C implementation of the workloads to hold benches/reference/reference.c
+#     against (DIR holds w1_decay.c, w2_tail.c, w3_lyapunov.c and w4_scan.c, each printing the same
+#     JSON line at the same default sizes, such as an external harness's): built with the same
+#     flags, run in the same rounds at the same thread counts as impl "c-other", its summaries
+#     checked against C like the others'. Its row's ratio is the other C over reference.c: at most
+#     1.00x means reference.c is at least as fast.
 # Prints the CPU model and its vector extensions first, and every ssmcheck line records the
 # instruction set its loops used (params.isa).
 # Needs python3 (venv) and gcc with OpenMP; numpy is installed into target/perf-venv on first use.
@@ -24,6 +30,7 @@ REPEAT=5
 ONLY="w1,w2,w3,w4"
 QUICK=""
 ISA="native"
+AGAINST=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --reps) REPS="$2"; shift 2 ;;
@@ -31,7 +38,8 @@ while [ $# -gt 0 ]; do
         --only) ONLY="$2"; shift 2 ;;
         --quick) QUICK="--quick"; shift ;;
         --isa) ISA="$2"; shift 2 ;;
-        *) echo "error: unknown argument '$1' (expected --reps N, --repeat R, --only LIST, --quick, --isa native|avx2)" >&2; exit 2 ;;
+        --against) AGAINST="$2"; shift 2 ;;
+        *) echo "error: unknown argument '$1' (expected --reps N, --repeat R, --only LIST, --quick, --isa native|avx2, --against DIR)" >&2; exit 2 ;;
     esac
 done
 
@@ -57,6 +65,15 @@ else
     MARCH="native"
 fi
 gcc -O3 -march="$MARCH" -ffast-math -fopenmp benches/reference/reference.c -o "$WORK/reference-$ISA" -lm
+declare -A OTHER=()
+if [ -n "$AGAINST" ]; then
+    for w in w1:w1_decay w2:w2_tail w3:w3_lyapunov w4:w4_scan; do
+        src="$AGAINST/${w#*:}.c"
+        [ -f "$src" ] || { echo "error: --against $AGAINST has no ${w#*:}.c" >&2; exit 2; }
+        gcc -O3 -march="$MARCH" -ffast-math -fopenmp -I"$AGAINST" "$src" -o "$WORK/other-${w%%:*}-$ISA" -lm
+        OTHER[${w%%:*}]="$WORK/other-${w%%:*}-$ISA"
+    done
+fi
 VENV="$ROOT/target/perf-venv"
 if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c "import numpy" 2>/dev/null; then
     python3 -m venv "$VENV"
@@ -69,11 +86,13 @@ OUT="$WORK/results-$ISA.jsonl"
 THREADS="1 2"
 [ -n "$QUICK" ] && THREADS="2"
 want() { [[ ",$ONLY," == *",$1,"* ]]; }
-# run CMD...: keep the command's JSON line and echo a short progress line.
+# run CMD...: keep the command's JSON line and echo a short progress line. With IMPL set, the
+# line's impl is renamed to it (the --against programs also call themselves "c").
 run() {
     local line
     line=$("$@" < /dev/null | grep '^{' | tail -n 1) || true
     if [ -z "$line" ]; then echo "FAILED (no JSON line): $*" >&2; return 1; fi
+    if [ -n "${IMPL:-}" ]; then line=$("$PY" -c 'import json,sys; r=json.loads(sys.argv[1]); r["impl"]=sys.argv[2]; print(json.dumps(r))' "$line" "$IMPL"); fi
     echo "$line" >> "$OUT"
     "$PY" -c 'import json,sys; r=json.loads(sys.argv[1]); print("  %-9s %-6s thr=%-2s wall=%.4fs" % (r["workload"], r["impl"], r["params"]["threads"], r["wall_s"]))' "$line"
 }
@@ -87,6 +106,7 @@ for round in $(seq 1 "$REPS"); do
                 run "$PY" benches/reference/reference.py "$w" --threads "$t" $QUICK
             fi
             run env OMP_NUM_THREADS="$t" "$WORK/reference-$ISA" "$w" $QUICK --repeat "$REPEAT"
+            if [ -n "${OTHER[$w]:-}" ] && [ -z "$QUICK" ]; then IMPL=c-other run env OMP_NUM_THREADS="$t" "${OTHER[$w]}"; fi
             run "$BIN" bench "$w" --threads "$t" $QUICK --repeat "$REPEAT"
         done
     done

@@ -63,7 +63,7 @@ def main():
         if not c:
             continue
         ref = flat(c[-1])
-        for impl in ("numpy", "rust"):
+        for impl in ("numpy", "rust", "c-other"):
             other = [r for r in rows if r["workload"] == w and r["impl"] == impl]
             if not other:
                 continue

@@ -14,6 +14,7 @@ pub mod cuda;
 pub mod job;
 pub mod jobs;
 pub mod kernels;
+mod lanes;
 pub mod normals;
 pub mod paths;
 pub mod philox;

@@ -20,7 +20,7 @@ pub const DOT_LANES: usize = 8;
 /// result, and the fixed sizes let the compiler unroll and vectorise.
 pub(super) struct Transition<const P: usize> {
     /// `columns[j][i] = Ā[i][j]`.
-    columns: [[f64; P]; P],
+    pub(super) columns: [[f64; P]; P],
     /// G, padded.
     pub(super) g: [f64; P],
     /// W, padded.
