@@ -26,7 +26,7 @@ use crate::model::eidetic::TopMemory;
 use crate::model::log_lrd_norm;
 use crate::model::Discretization;
 #[cfg(target_arch = "x86_64")]
-use std::arch::x86_64::_mm256_set_pd;
+use std::arch::x86_64::*;
 
 /// Steps per block (8 KiB per f64 buffer: the working set stays in L1/L2).
 pub const STEP_BLOCK: usize = 1024;
@@ -563,6 +563,9 @@ unsafe fn lanes_lockstep<const P: usize, N: Normals, const R: usize>(mut walkers
     let mut v: [[f64; GROUP]; P] = std::array::from_fn(|i| std::array::from_fn(|p| walkers[p].v[i]));
     let mut next = [[0.0; GROUP]; P];
     let (mut v, mut next) = (&mut v, &mut next);
+    let (below, above) = (_mm256_set1_pd(RESCALE_BELOW), _mm256_set1_pd(RESCALE_ABOVE));
+    let (mut increases, mut q_prev) = (gather_u64(&walkers, |w| w.increases), gather(&walkers, |w| w.q_prev));
+    let mut next_special = special_after(&walkers, 0, marks);
     let mut x = vec![[0.0; STEP_BLOCK]; GROUP];
     let mut k0 = 1u64;
     while k0 <= horizon {
@@ -571,19 +574,77 @@ unsafe fn lanes_lockstep<const P: usize, N: Normals, const R: usize>(mut walkers
             w.normals.fill(&mut xg[..nb]);
         }
         for i in 0..nb {
+            let k = k0 + i as u64;
             m.apply::<R>(_mm256_set_pd(x[3][i], x[2][i], x[1][i], x[0][i]), v, next);
             std::mem::swap(&mut v, &mut next);
-            let q = split(dot(v, v));
+            let q = dot(v, v);
+            // Most steps: every lane in range, no checkpoint and no burn-in, so the bookkeeping
+            // is `increases += q > q_prev; q_prev = q` in each lane, done on the vectors.
+            let in_range = _mm256_and_pd(_mm256_cmp_pd::<_CMP_GT_OQ>(q, below), _mm256_cmp_pd::<_CMP_LT_OQ>(q, above));
+            if _mm256_movemask_pd(in_range) == 0b1111 && k != next_special {
+                increases = _mm256_sub_epi64(increases, _mm256_castpd_si256(_mm256_cmp_pd::<_CMP_GT_OQ>(q, q_prev)));
+                q_prev = q;
+                continue;
+            }
+            // Otherwise each walker's own bookkeeping, on its counts brought up to date.
+            let (counts, previous, q) = (split_u64(increases), split(q_prev), split(q));
             for (p, w) in walkers.iter_mut().enumerate() {
-                let down = w.record(q[p], k0 + i as u64, marks);
+                (w.increases, w.q_prev) = (counts[p], previous[p]);
+                let down = w.record(q[p], k, marks);
                 if down != 1.0 {
                     v.iter_mut().for_each(|vi| vi[p] *= down);
                 }
             }
+            (increases, q_prev) = (gather_u64(&walkers, |w| w.increases), gather(&walkers, |w| w.q_prev));
+            next_special = special_after(&walkers, k, marks);
         }
         k0 += nb as u64;
     }
+    let (counts, previous) = (split_u64(increases), split(q_prev));
+    for (p, w) in walkers.iter_mut().enumerate() {
+        (w.increases, w.q_prev) = (counts[p], previous[p]);
+    }
     walkers.map(Walker::finish)
+}
+
+/// The first step after k at which some walker records more than its count (a checkpoint or
+/// a burn-in); `u64::MAX` when none is left.
+#[cfg(target_arch = "x86_64")]
+fn special_after<const P: usize, N: Normals>(walkers: &[Walker<'_, P, N>; LOCKSTEP], k: u64, marks: &[u64]) -> u64 {
+    let mark = walkers.iter().filter_map(|w| marks.get(w.next_mark).copied()).min().unwrap_or(u64::MAX);
+    walkers.iter().map(|w| w.job.burn_in).filter(|&b| b > k).fold(mark, u64::min)
+}
+
+/// A field of each walker, lane by lane.
+///
+/// # Safety
+/// AVX2 must be enabled.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn gather<const P: usize, N: Normals>(walkers: &[Walker<'_, P, N>; LOCKSTEP], field: impl Fn(&Walker<'_, P, N>) -> f64) -> __m256d {
+    _mm256_set_pd(field(&walkers[3]), field(&walkers[2]), field(&walkers[1]), field(&walkers[0]))
+}
+
+/// [`gather`] of a count.
+///
+/// # Safety
+/// AVX2 must be enabled.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn gather_u64<const P: usize, N: Normals>(walkers: &[Walker<'_, P, N>; LOCKSTEP], field: impl Fn(&Walker<'_, P, N>) -> u64) -> __m256i {
+    _mm256_set_epi64x(field(&walkers[3]) as i64, field(&walkers[2]) as i64, field(&walkers[1]) as i64, field(&walkers[0]) as i64)
+}
+
+/// The four lanes of a vector of counts.
+///
+/// # Safety
+/// AVX2 must be enabled.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn split_u64(x: __m256i) -> [u64; GROUP] {
+    let mut out = [0u64; GROUP];
+    _mm256_storeu_si256(out.as_mut_ptr().cast(), x);
+    out
 }
 
 /// [`lockstep`] with the product of `isa`, compiled for it.
