@@ -230,58 +230,61 @@ static void w3_setup(uint64_t seed, long m, struct w3_inst *in) {
     in->sum_log = 0.0;
     in->xs = derive(s, 4);
 }
-/* Instances m0..m0+count (count <= GROUP) advance in lockstep, so that their independent
- * dependency chains overlap in the core. Per step: W.v, then the product column by column into
- * four partial sums (columns j = 0, 4, 8, 12 into the first, 1, 5, 9, 13 into the second ...:
- * four short FMA chains instead of one of length 16), the rank-one term, the norm, and the
- * division that normalises v. The norms are kept and their logarithms taken once per block, as
- * one vectorised pass: no log on the step-to-step chain. */
+/* Instances m0..m0+count (count <= GROUP) advance in lockstep in the lanes of one vector: lane q
+ * holds instance q (a partial group repeats instance m0 in its spare lanes and drops them), so
+ * that the product of all GROUP instances is vertical FMAs with no broadcast or horizontal sum,
+ * and the rows' FMA chains give the core independent work. Per step: W.v, then the product four
+ * rows at a time, column by column into four partial sums (columns j = 0, 4, 8, 12 into the
+ * first, 1, 5, 9, 13 into the second ...: short FMA chains, sixteen accumulators in registers),
+ * the rank-one term, the norm, and the division that normalises v. The norms are kept and their
+ * logarithms taken once per block, as one vectorised pass: no log on the step-to-step chain. */
+typedef double v4d __attribute__((vector_size(GROUP * sizeof(double))));
+struct w3_lanes {
+    v4d at[H3][H3]; /* at[j][i] lane q: Abar_q[i][j] */
+    v4d g[H3], w[H3], v[H3];
+};
 static void w3_group(uint64_t seed, long m0, int count, long k, double *exps) {
     struct w3_inst in[GROUP];
+    struct w3_lanes L;
     static double x[GROUP][BLOCK], norms[GROUP][BLOCK];
 #pragma omp threadprivate(x, norms)
-    for (int q = 0; q < count; q++) w3_setup(seed, m0 + q, &in[q]);
+    for (int q = 0; q < GROUP; q++) w3_setup(seed, m0 + (q < count ? q : 0), &in[q]);
+    for (int q = 0; q < GROUP; q++)
+        for (int i = 0; i < H3; i++) {
+            for (int j = 0; j < H3; j++) L.at[j][i][q] = in[q].at[j][i];
+            L.g[i][q] = in[q].g[i];
+            L.w[i][q] = in[q].w[i];
+            L.v[i][q] = in[q].v[i];
+        }
     for (long t0 = 0; t0 < k; t0 += BLOCK) {
         long nb = k - t0 < BLOCK ? k - t0 : BLOCK;
-        for (int q = 0; q < count; q++) {
+        for (int q = 0; q < GROUP; q++) {
             normals(in[q].xs, t0, nb, x[q]);
             for (long t = 0; t < nb; t++) x[q][t] *= x[q][t];
         }
-        for (long t = 0; t < nb; t++)
-            for (int q = 0; q < count; q++) {
-                struct w3_inst *p = &in[q];
-                double wv = 0.0, part[4][H3], nrm = 0.0;
-#pragma omp simd reduction(+ : wv)
-                for (int i = 0; i < H3; i++) wv += p->w[i] * p->v[i];
-                const double coef = x[q][t] * wv;
-#pragma omp simd
-                for (int i = 0; i < H3; i++) {
-                    part[0][i] = coef * p->g[i];
-                    part[1][i] = part[2][i] = part[3][i] = 0.0;
-                }
+        for (long t = 0; t < nb; t++) {
+            v4d xx, wv = {0}, nrm = {0}, nv[H3];
+            for (int q = 0; q < GROUP; q++) xx[q] = x[q][t];
+            for (int i = 0; i < H3; i++) wv += L.w[i] * L.v[i];
+            const v4d coef = xx * wv;
+            for (int i0 = 0; i0 < H3; i0 += 4) {
+                v4d part[4][4] = {{{0}}};
 #pragma GCC unroll 4
-                for (int j = 0; j < H3; j += 4) {
-                    const double v0 = p->v[j], v1 = p->v[j + 1], v2 = p->v[j + 2], v3 = p->v[j + 3];
-#pragma omp simd
-                    for (int i = 0; i < H3; i++) {
-                        part[0][i] += p->at[j][i] * v0;
-                        part[1][i] += p->at[j + 1][i] * v1;
-                        part[2][i] += p->at[j + 2][i] * v2;
-                        part[3][i] += p->at[j + 3][i] * v3;
-                    }
+                for (int j = 0; j < H3; j += 4)
+                    for (int r = 0; r < 4; r++)
+                        for (int c = 0; c < 4; c++) part[c][r] += L.at[j + c][i0 + r] * L.v[j + c];
+                for (int r = 0; r < 4; r++) {
+                    nv[i0 + r] = coef * L.g[i0 + r] + ((part[0][r] + part[1][r]) + (part[2][r] + part[3][r]));
+                    nrm += nv[i0 + r] * nv[i0 + r];
                 }
-                double nv[H3];
-#pragma omp simd reduction(+ : nrm)
-                for (int i = 0; i < H3; i++) {
-                    nv[i] = (part[0][i] + part[1][i]) + (part[2][i] + part[3][i]);
-                    nrm += nv[i] * nv[i];
-                }
-                nrm = sqrt(nrm);
-                norms[q][t] = nrm;
-                const double inv = 1.0 / nrm;
-#pragma omp simd
-                for (int i = 0; i < H3; i++) p->v[i] = nv[i] * inv;
             }
+            for (int q = 0; q < GROUP; q++) {
+                nrm[q] = sqrt(nrm[q]);
+                norms[q][t] = nrm[q];
+            }
+            const v4d inv = 1.0 / nrm;
+            for (int i = 0; i < H3; i++) L.v[i] = nv[i] * inv;
+        }
         for (int q = 0; q < count; q++) {
             double acc = 0.0;
 #pragma omp simd reduction(+ : acc)
