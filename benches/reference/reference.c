@@ -35,7 +35,7 @@ static inline void pair(uint64_t seed, uint64_t p, double *z0, double *z1) {
  * separate passes over blocks of pairs so that gcc vectorises each (integer hashing, then
  * libmvec's log, sin and cos). */
 #define PAIRS 256
-#define CH 16 /* channels per W4 work item */
+#define CH 64 /* the most channels of W4 */
 static void normals(uint64_t seed, uint64_t start, size_t n, double *out) {
     size_t j = 0;
     double z0, z1;
@@ -103,10 +103,11 @@ static void w1(int quick) {
 #pragma omp parallel for schedule(dynamic) reduction(+ : ratio, sum_l)
     for (long m = 0; m < M; m++) {
         uint64_t s = derive(seed, m);
-        /* One block of steps at a time, laid out (step) so that every pass over the H modes is a
-         * contiguous, vectorised loop over the block's steps: S_k, the largest term, then the
-         * sum of exp(term - max) (clamped at -700: an exact no-op next to the max term 1). */
-        double x[BLOCK], sk[BLOCK], mx[BLOCK], acc[BLOCK], a[H], tlb[H], total = 0.0, last = 0.0, mine = 0.0;
+        /* One block of steps at a time: S_k as a running sum, then one vectorised loop over the
+         * block's steps that keeps each step's largest term and its sum of exp(term - max)
+         * (clamped at -700: an exact no-op next to the max term 1) in registers, the H modes
+         * unrolled inside. */
+        double x[BLOCK], sk[BLOCK], a[H], tlb[H], total = 0.0, last = 0.0, mine = 0.0;
         normals(s, 0, 1, x);
         double d0 = softplus(0.5 * x[0] - 2.0);
         for (int n = 0; n < H; n++) {
@@ -119,18 +120,17 @@ static void w1(int quick) {
 #pragma omp simd
             for (long i = 0; i < nb; i++) x[i] = softplus(0.5 * x[i] - 2.0);
             for (long i = 0; i < nb; i++) sk[i] = total += x[i];
+#pragma omp simd reduction(+ : mine)
             for (long i = 0; i < nb; i++) {
-                mx[i] = -INFINITY;
-                acc[i] = 0.0;
+                double mx = -INFINITY, acc = 0.0;
+#pragma GCC unroll 16
+                for (int n = 0; n < H; n++) mx = fmax(mx, 2.0 * a[n] * sk[i] + tlb[n]);
+#pragma GCC unroll 16
+                for (int n = 0; n < H; n++) acc += exp(fmax(2.0 * a[n] * sk[i] + tlb[n] - mx, -700.0));
+                x[i] = 0.5 * (mx + log(acc));
+                mine += x[i];
             }
-            for (int n = 0; n < H; n++)
-                for (long i = 0; i < nb; i++) mx[i] = fmax(mx[i], 2.0 * a[n] * sk[i] + tlb[n]);
-            for (int n = 0; n < H; n++)
-                for (long i = 0; i < nb; i++) acc[i] += exp(fmax(2.0 * a[n] * sk[i] + tlb[n] - mx[i], -700.0));
-            for (long i = 0; i < nb; i++) {
-                last = 0.5 * (mx[i] + log(acc[i]));
-                mine += last;
-            }
+            last = x[nb - 1];
         }
         ratio += last / total;
         sum_l += mine;
@@ -327,16 +327,20 @@ static void w4(int quick) {
     normals(derive(seed, 1), 0, (size_t)L * N, b);
     normals(derive(seed, 2), 0, (size_t)L * N, c);
     normals(derive(seed, 3), 0, (size_t)L * d, u);
+    /* One contiguous run of channels per thread, in whole 8-wide vectors. */
+    const int threads = omp_get_max_threads(), per = ((d / 8 + threads - 1) / threads) * 8;
     double t0 = 0.0;
     for (int rep = -1; rep < reps; rep++) {
         if (rep == 0) t0 = now(); /* one warm-up forward */
 #pragma omp parallel for schedule(static)
-        for (int c0 = 0; c0 < d; c0 += CH) {
-            /* State h[n][c] for CH channels: each state row is a few vector registers. */
+        for (int c0 = 0; c0 < d; c0 += per) {
+            /* State h[n][c] for the w channels of one thread: each state row is a few vector
+             * registers, and the rows' exponentials are independent chains the core overlaps. */
+            const int w = d - c0 < per ? d - c0 : per;
             double h[16][CH], dl[CH], dbu[CH], acc[CH];
             memset(h, 0, sizeof h);
             for (int t = 0; t < L; t++) {
-                for (int ch = 0; ch < CH; ch++) {
+                for (int ch = 0; ch < w; ch++) {
                     dl[ch] = softplus(r[t * d + c0 + ch]);
                     dbu[ch] = dl[ch] * u[t * d + c0 + ch];
                     acc[ch] = 0.0;
@@ -344,12 +348,12 @@ static void w4(int quick) {
                 for (int n = 0; n < N; n++) {
                     double bn = b[t * N + n], cn = c[t * N + n], an = -(n + 1.0);
 #pragma omp simd
-                    for (int ch = 0; ch < CH; ch++) {
+                    for (int ch = 0; ch < w; ch++) {
                         h[n][ch] = exp(an * dl[ch]) * h[n][ch] + dbu[ch] * bn;
                         acc[ch] += cn * h[n][ch];
                     }
                 }
-                for (int ch = 0; ch < CH; ch++) y[t * d + c0 + ch] = acc[ch];
+                for (int ch = 0; ch < w; ch++) y[t * d + c0 + ch] = acc[ch];
             }
         }
     }
