@@ -16,32 +16,57 @@
 #![cfg(target_arch = "x86_64")]
 
 use super::transition::Transition;
-use crate::math::avx2::{load, store};
 use std::arch::x86_64::*;
 
 /// Paths per group: the lanes of a 256-bit vector.
 pub(super) const GROUP: usize = 4;
 
+/// One number of each of the four paths, aligned as a 256-bit vector: aligned loads and stores
+/// are what a build for generic x86-64 (the wheel's) keeps whole, where it splits unaligned
+/// 256-bit accesses into halves.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(32))]
+pub(super) struct Lanes(pub(super) [f64; GROUP]);
+
+/// The vector in `x`.
+///
+/// # Safety
+/// AVX must be enabled.
+#[inline(always)]
+unsafe fn load(x: &Lanes) -> __m256d {
+    _mm256_load_pd(x.0.as_ptr())
+}
+
+/// `v` into `x`.
+///
+/// # Safety
+/// AVX must be enabled.
+#[inline(always)]
+unsafe fn store(x: &mut Lanes, v: __m256d) {
+    _mm256_store_pd(x.0.as_mut_ptr(), v)
+}
+
 /// Four transitions of the same padded size P, stored across the paths.
 pub(super) struct LaneTransitions<const P: usize> {
     /// `a[j·P + i][p] = Ā_p[i][j]`.
-    a: Vec<[f64; GROUP]>,
+    a: Vec<Lanes>,
     /// `g[i][p] = G_p[i]`.
-    g: [[f64; GROUP]; P],
+    g: [Lanes; P],
     /// `w[i][p] = W_p[i]`.
-    w: [[f64; GROUP]; P],
+    w: [Lanes; P],
 }
 
 impl<const P: usize> LaneTransitions<P> {
     /// The four paths' transitions, lane p from `m[p]`.
     pub(super) fn new(m: [&Transition<P>; GROUP]) -> Self {
-        let mut a = vec![[0.0; GROUP]; P * P];
+        let mut a = vec![Lanes::default(); P * P];
         for j in 0..P {
             for i in 0..P {
-                a[j * P + i] = std::array::from_fn(|p| m[p].columns[j][i]);
+                a[j * P + i] = Lanes(std::array::from_fn(|p| m[p].columns[j][i]));
             }
         }
-        LaneTransitions { a, g: std::array::from_fn(|i| std::array::from_fn(|p| m[p].g[i])), w: std::array::from_fn(|i| std::array::from_fn(|p| m[p].w[i])) }
+        let across = |f: &dyn Fn(usize, usize) -> f64| std::array::from_fn(|i| Lanes(std::array::from_fn(|p| f(p, i))));
+        LaneTransitions { a, g: across(&|p, i| m[p].g[i]), w: across(&|p, i| m[p].w[i]) }
     }
 
     /// `out = M v` for the four paths with inputs `x` (lane p: `x_p`), rows R at a time (their
@@ -51,7 +76,7 @@ impl<const P: usize> LaneTransitions<P> {
     /// # Safety
     /// AVX2 and FMA must be enabled.
     #[inline(always)]
-    pub(super) unsafe fn apply<const R: usize>(&self, x: __m256d, v: &[[f64; GROUP]; P], out: &mut [[f64; GROUP]; P]) {
+    pub(super) unsafe fn apply<const R: usize>(&self, x: __m256d, v: &[Lanes; P], out: &mut [Lanes; P]) {
         debug_assert!(P.is_multiple_of(R));
         // c = x·x·(W·v), as (x·x)·dot.
         let c = _mm256_mul_pd(_mm256_mul_pd(x, x), dot(&self.w, v));
@@ -60,17 +85,17 @@ impl<const P: usize> LaneTransitions<P> {
             let mut l = [[_mm256_setzero_pd(); R]; 4];
             for j0 in (0..P).step_by(4) {
                 for (q, lane) in l.iter_mut().enumerate() {
-                    let vj = load(v[j0 + q].as_ptr());
+                    let vj = load(&v[j0 + q]);
                     let col = self.a.as_ptr().add((j0 + q) * P + i0);
                     for (r, acc) in lane.iter_mut().enumerate() {
-                        *acc = _mm256_fmadd_pd(vj, load((*col.add(r)).as_ptr()), *acc);
+                        *acc = _mm256_fmadd_pd(vj, load(&*col.add(r)), *acc);
                     }
                 }
             }
             let [l0, l1, l2, l3] = l;
             for r in 0..R {
                 let lanes = _mm256_add_pd(_mm256_add_pd(l0[r], l1[r]), _mm256_add_pd(l2[r], l3[r]));
-                store(out[i0 + r].as_mut_ptr(), _mm256_fmadd_pd(c, load(self.g[i0 + r].as_ptr()), lanes));
+                store(&mut out[i0 + r], _mm256_fmadd_pd(c, load(&self.g[i0 + r]), lanes));
             }
         }
     }
@@ -83,11 +108,11 @@ impl<const P: usize> LaneTransitions<P> {
 /// # Safety
 /// AVX2 and FMA must be enabled.
 #[inline(always)]
-pub(super) unsafe fn dot<const P: usize>(a: &[[f64; GROUP]; P], b: &[[f64; GROUP]; P]) -> __m256d {
+pub(super) unsafe fn dot<const P: usize>(a: &[Lanes; P], b: &[Lanes; P]) -> __m256d {
     let mut l = [_mm256_setzero_pd(); 8];
     for i0 in (0..P).step_by(8) {
         for (k, acc) in l.iter_mut().enumerate().take(P - i0) {
-            *acc = _mm256_fmadd_pd(load(a[i0 + k].as_ptr()), load(b[i0 + k].as_ptr()), *acc);
+            *acc = _mm256_fmadd_pd(load(&a[i0 + k]), load(&b[i0 + k]), *acc);
         }
     }
     let low = _mm256_add_pd(_mm256_add_pd(l[0], l[1]), _mm256_add_pd(l[2], l[3]));
@@ -101,7 +126,7 @@ pub(super) unsafe fn dot<const P: usize>(a: &[[f64; GROUP]; P], b: &[[f64; GROUP
 /// AVX2 must be enabled.
 #[inline(always)]
 pub(super) unsafe fn split(x: __m256d) -> [f64; GROUP] {
-    let mut out = [0.0; GROUP];
-    store(out.as_mut_ptr(), x);
-    out
+    let mut out = Lanes::default();
+    store(&mut out, x);
+    out.0
 }

@@ -14,7 +14,7 @@ use super::jobs::{
     MAX_INTERACTION_STATE,
 };
 #[cfg(target_arch = "x86_64")]
-use super::lanes::{dot, split, LaneTransitions, GROUP};
+use super::lanes::{dot, split, LaneTransitions, Lanes, GROUP};
 use super::normals::{Buffered, Normals};
 use super::transition::{dot_fixed, padded, PortableProduct, Product, Transition};
 #[cfg(target_arch = "x86_64")]
@@ -560,8 +560,8 @@ unsafe fn lanes_lockstep<const P: usize, N: Normals, const R: usize>(mut walkers
     let m = LaneTransitions::new(std::array::from_fn(|p| &walkers[p].m));
     // Two buffers in turn: the product reads one and writes the other (a copy back would load
     // whole registers from halves just stored, which the core cannot forward).
-    let mut v: [[f64; GROUP]; P] = std::array::from_fn(|i| std::array::from_fn(|p| walkers[p].v[i]));
-    let mut next = [[0.0; GROUP]; P];
+    let mut v: [Lanes; P] = std::array::from_fn(|i| Lanes(std::array::from_fn(|p| walkers[p].v[i])));
+    let mut next = [Lanes::default(); P];
     let (mut v, mut next) = (&mut v, &mut next);
     let (below, above) = (_mm256_set1_pd(RESCALE_BELOW), _mm256_set1_pd(RESCALE_ABOVE));
     let (mut increases, mut q_prev) = (gather_u64(&walkers, |w| w.increases), gather(&walkers, |w| w.q_prev));
@@ -592,7 +592,7 @@ unsafe fn lanes_lockstep<const P: usize, N: Normals, const R: usize>(mut walkers
                 (w.increases, w.q_prev) = (counts[p], previous[p]);
                 let down = w.record(q[p], k, marks);
                 if down != 1.0 {
-                    v.iter_mut().for_each(|vi| vi[p] *= down);
+                    v.iter_mut().for_each(|vi| vi.0[p] *= down);
                 }
             }
             (increases, q_prev) = (gather_u64(&walkers, |w| w.increases), gather(&walkers, |w| w.q_prev));

@@ -119,6 +119,41 @@ fn bench_prints_one_reference_format_json_line_per_workload() {
     assert_one_line_error(&ssmcheck(&["bench", "w1", "--backend", "tpu"]), "unknown backend");
 }
 
+/// `ssmcheck bench` and `benches/reference/reference.c` (the C the README's speed ratios are taken
+/// against) compute the same four workloads: every summary value of the quick sizes agrees within
+/// 10⁻⁹ relative, `compare.py`'s criterion. The two differ by summation order and libm's last
+/// bits only: the longest accumulated sum has 2·10⁴ terms, so n·u ≈ 4·10⁻¹² relative per sum,
+/// and a real difference (a wrong index, a dropped term) moves a value by far more than 10⁻⁹.
+/// Needs gcc with OpenMP, as `scripts/perf_compare.sh` does.
+#[test]
+fn bench_agrees_with_the_c_reference() {
+    let dir = tempfile::tempdir().unwrap();
+    let exe = dir.path().join("reference");
+    let source = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/reference/reference.c");
+    let cc = std::process::Command::new("gcc").args(["-O2", "-fopenmp", source, "-o", exe.to_str().unwrap(), "-lm"]).output().expect("gcc runs");
+    assert!(cc.status.success(), "reference.c compiles: {}", String::from_utf8_lossy(&cc.stderr));
+    let ours = ssmcheck(&["bench", "all", "--quick", "--threads", "2"]);
+    assert!(ours.status.success(), "{}", String::from_utf8_lossy(&ours.stderr));
+    let ours: Vec<serde_json::Value> = String::from_utf8(ours.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    for (w, line) in ["w1", "w2", "w3", "w4"].iter().zip(&ours) {
+        let c = std::process::Command::new(&exe).args([w, "--quick"]).env("OMP_NUM_THREADS", "2").output().unwrap();
+        assert!(c.status.success(), "reference {w}: {}", String::from_utf8_lossy(&c.stderr));
+        let c: serde_json::Value = serde_json::from_slice(&c.stdout).unwrap();
+        assert_eq!(c["workload"], line["workload"]);
+        let summary = c["summary"].as_object().unwrap();
+        assert!(!summary.is_empty());
+        for (key, value) in summary {
+            let (theirs, mine) = (value.as_array().cloned().unwrap_or_else(|| vec![value.clone()]), &line["summary"][key]);
+            let mine = mine.as_array().cloned().unwrap_or_else(|| vec![mine.clone()]);
+            assert_eq!(theirs.len(), mine.len(), "{w} {key}");
+            for (a, b) in theirs.iter().zip(&mine) {
+                let (a, b) = (a.as_f64().unwrap(), b.as_f64().unwrap());
+                assert!((a - b).abs() <= 1e-9 * a.abs().max(1e-300), "{w} {key}: C {a} against ssmcheck {b}");
+            }
+        }
+    }
+}
+
 #[test]
 fn export_writes_zoology_lines_and_rejects_impossible_sizes() {
     let dir = tempfile::tempdir().unwrap();
