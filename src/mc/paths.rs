@@ -546,9 +546,10 @@ fn full_group_on<const P: usize, N: Normals>(isa: Isa, walkers: [Walker<'_, P, N
 }
 
 /// Advances [`LOCKSTEP`] walkers over the horizon with their vectors in the lanes of one
-/// 256-bit vector ([`LaneTransitions`]): each step is one product for all four, then each
-/// walker's bookkeeping on its lane's squared norm ([`Walker::record`]), and a lane rescaled
-/// by the power of two that returns.
+/// 256-bit vector ([`LaneTransitions`]): each step is one product for all four, then the
+/// bookkeeping on the lanes' squared norms — on the vectors when every lane is in range and the
+/// step is no checkpoint or burn-in, else each walker's own [`Walker::record`], with a lane
+/// rescaled by the power of two that returns. The same numbers as [`lockstep`], bit for bit.
 ///
 /// # Safety
 /// AVX2 and FMA must be enabled.
@@ -558,8 +559,8 @@ unsafe fn lanes_lockstep<const P: usize, N: Normals, const R: usize>(mut walkers
     const { assert!(LOCKSTEP == GROUP) };
     let horizon = walkers[0].job.horizon;
     let m = LaneTransitions::new(std::array::from_fn(|p| &walkers[p].m));
-    // Two buffers in turn: the product reads one and writes the other (a copy back would load
-    // whole registers from halves just stored, which the core cannot forward).
+    // Two buffers in turn: the product reads one and writes the other (a copy back each step was
+    // compiled as wide loads of narrower stores just made, which the core cannot forward).
     let mut v: [Lanes; P] = std::array::from_fn(|i| Lanes(std::array::from_fn(|p| walkers[p].v[i])));
     let mut next = [Lanes::default(); P];
     let (mut v, mut next) = (&mut v, &mut next);
@@ -573,6 +574,8 @@ unsafe fn lanes_lockstep<const P: usize, N: Normals, const R: usize>(mut walkers
         for (w, xg) in walkers.iter_mut().zip(x.iter_mut()) {
             w.normals.fill(&mut xg[..nb]);
         }
+        // Step i reads entry i of each walker's block of inputs: an index, not an iterator.
+        #[allow(clippy::needless_range_loop)]
         for i in 0..nb {
             let k = k0 + i as u64;
             m.apply::<R>(_mm256_set_pd(x[3][i], x[2][i], x[1][i], x[0][i]), v, next);
@@ -927,10 +930,11 @@ mod tests {
 
     #[test]
     fn paths_in_vector_lanes_equal_lone_paths_on_every_instruction_set() {
-        // Four different transitions in one group, so a lane mixed up with another shows: 1.9 on
-        // the diagonal grows past 2^400 and 0.6 decays below 2^−400 (each lane rescales at its
-        // own steps), the burn-in and checkpoints fall inside the step blocks, and H = 5 and 20
-        // are padded (to 8 and 32).
+        // Four different transitions in one group, so a lane mixed up with another shows: the
+        // diagonals 1.9 … 0.6 make the lanes grow or decay at different rates (1.9 past 2^400,
+        // so one lane is rescaled while the others are not); the burn-in and checkpoints fall
+        // inside the step blocks; H = 5 and 20 are padded (to 8 and 32). A swap of two lanes'
+        // inputs, or a step loop that skips the checkpoints, fails it.
         for h in [5, 16, 20] {
             let jobs: Vec<InteractionJob> = [1.9, 0.6, 1.3, 0.8]
                 .iter()
