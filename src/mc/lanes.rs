@@ -130,3 +130,14 @@ pub(super) unsafe fn split(x: __m256d) -> [f64; GROUP] {
     store(&mut out, x);
     out.0
 }
+
+/// The four lanes of a vector of counts.
+///
+/// # Safety
+/// AVX2 must be enabled.
+#[inline(always)]
+pub(super) unsafe fn split_u64(x: __m256i) -> [u64; GROUP] {
+    let mut out = [0u64; GROUP];
+    _mm256_storeu_si256(out.as_mut_ptr().cast(), x);
+    out
+}

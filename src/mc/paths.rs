@@ -14,7 +14,7 @@ use super::jobs::{
     MAX_INTERACTION_STATE,
 };
 #[cfg(target_arch = "x86_64")]
-use super::lanes::{dot, split, LaneTransitions, Lanes, GROUP};
+use super::lanes::{dot, split, split_u64, LaneTransitions, Lanes, GROUP};
 use super::normals::{Buffered, Normals};
 use super::transition::{dot_fixed, padded, PortableProduct, Product, Transition};
 #[cfg(target_arch = "x86_64")]
@@ -636,18 +636,6 @@ unsafe fn gather<const P: usize, N: Normals>(walkers: &[Walker<'_, P, N>; LOCKST
 #[inline(always)]
 unsafe fn gather_u64<const P: usize, N: Normals>(walkers: &[Walker<'_, P, N>; LOCKSTEP], field: impl Fn(&Walker<'_, P, N>) -> u64) -> __m256i {
     _mm256_set_epi64x(field(&walkers[3]) as i64, field(&walkers[2]) as i64, field(&walkers[1]) as i64, field(&walkers[0]) as i64)
-}
-
-/// The four lanes of a vector of counts.
-///
-/// # Safety
-/// AVX2 must be enabled.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-unsafe fn split_u64(x: __m256i) -> [u64; GROUP] {
-    let mut out = [0u64; GROUP];
-    _mm256_storeu_si256(out.as_mut_ptr().cast(), x);
-    out
 }
 
 /// [`lockstep`] with the product of `isa`, compiled for it.
