@@ -24,6 +24,7 @@ pub fn lemma3(vocab: usize, slots: usize, w: f64, shift: f64) -> (Mixer, Readout
         delta: StepSize::Softplus { w: &prev_block * w, b: DVector::from_element(slots, -w * shift) },
         b: Projection::Linear(prev_block),
         c: Projection::Linear(cur_block),
+        skip: None,
         gate: None,
     };
     let readout = Readout { w: DMatrix::from_fn(vocab, d, |l, a| f64::from(a == vocab + l)), b: DVector::zeros(vocab) };

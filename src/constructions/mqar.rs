@@ -66,6 +66,7 @@ fn no_forgetting(kind: MixerKind, conv: ShortConv, conv_bc: Option<(ShortConv, S
         delta: StepSize::Constant(1.0),
         b: Projection::Linear(select_first(slots, d)),
         c: Projection::Linear(select_first(slots, d)),
+        skip: None,
         gate: None,
     }
 }
@@ -151,6 +152,7 @@ pub fn thm4(keys: usize, codes: &[DVector<f64>], beta: f64, gated: bool) -> Cons
         delta: StepSize::Constant(1.0),
         b: Projection::Constant(DVector::from_element(1, 1.0)),
         c: Projection::Constant(DVector::from_element(1, 1.0)),
+        skip: None,
         gate: gated.then_some(Gate { w: GateWeights::Identity, act: Activation::Relu }),
     };
     let w = DMatrix::from_fn(codes.len(), d, |l, a| codes[l][a % p]);

@@ -10,8 +10,10 @@
 //! | `S4d` | Δ constant | `e^{Λ[a,n]Δ} h + Δ x̂[a] B[n]` (B, C constant) |
 //! | `DeltaT` | Δ ∈ ℝ^N from x̂ | `e^{Λ[a,n]Δ[n]} h + x̂[a] B[n]` |
 //!
-//! and `y_t = h_t C_t`, gated `ỹ_t = σ(W_g x_t) ⊙ y_t` when a gate is present. Differences from a
-//! real Mamba block (in/out projections, D skip, kernel 4, dt rank) are the paper's, not ours.
+//! and `y_t = h_t C_t`, plus Mamba's skip `D ⊙ x̂_t` when one is present, gated
+//! `ỹ_t = σ(W_g x_t) ⊙ (y_t + D ⊙ x̂_t)` when a gate is present. Differences from a real Mamba
+//! block (in/out projections, kernel 4, dt rank) are the paper's, not ours; 000's constructions
+//! have no D skip (`skip: None`).
 
 use super::selective_scan::{selective_scan, ScanInputs};
 use crate::error::{Error, Result};
@@ -163,6 +165,9 @@ pub struct Mixer {
     pub b: Projection,
     /// C_t.
     pub c: Projection,
+    /// Mamba's skip D (d entries): `y_t + D ⊙ x̂_t` before the gate; None: no skip (000's
+    /// Table 2 and its constructions).
+    pub skip: Option<DVector<f64>>,
     /// The gate, if any ("without gating" = None).
     pub gate: Option<Gate>,
 }
@@ -228,6 +233,9 @@ impl Mixer {
         if (self.kind == MixerKind::Mamba2) != self.conv_bc.is_some() {
             return bad("conv_B/conv_C (Mamba-2 only)");
         }
+        if self.skip.as_ref().is_some_and(|s| s.len() != d) {
+            return bad("the skip D");
+        }
         Ok(())
     }
 
@@ -264,6 +272,11 @@ impl Mixer {
             MixerKind::DeltaT => self.delta_t_scan(&steps),
             _ => self.channel_scan(&steps),
         };
+        if let Some(skip) = &self.skip {
+            for (y, step) in ys.iter_mut().zip(&steps) {
+                *y += skip.component_mul(&step.0);
+            }
+        }
         if let Some(g) = &self.gate {
             for (y, x) in ys.iter_mut().zip(xs) {
                 y.component_mul_assign(&g.w.apply(x).map(|z| g.act.apply(z)));
@@ -318,12 +331,17 @@ mod tests {
             delta: StepSize::Constant(1.0),
             b: Projection::Constant(DVector::from_element(1, 1.0)),
             c: Projection::Constant(DVector::from_element(1, 1.0)),
+            skip: None,
             gate: Some(Gate { w: GateWeights::Dense(DMatrix::identity(d, d)), act: Activation::Identity }),
         };
         m.validate().unwrap();
         let xs = vec![DVector::from_vec(vec![1.0, 2.0]), DVector::from_vec(vec![3.0, -1.0])];
         let y = m.forward(&xs);
         assert_eq!(y[1], DVector::from_vec(vec![3.0 * 4.0, -1.0]));
+        // The skip adds D ⊙ x̂_t before the gate: (4 + 0.5·3)·3 and (1 − 2·(−1))·(−1).
+        let skipped = Mixer { skip: Some(DVector::from_vec(vec![0.5, -2.0])), ..m.clone() };
+        assert_eq!(skipped.forward(&xs)[1], DVector::from_vec(vec![(4.0 + 1.5) * 3.0, (1.0 + 2.0) * -1.0]));
+        assert!(Mixer { skip: Some(DVector::zeros(3)), ..m }.validate().is_err());
         assert_eq!(argmax_margin(&DVector::from_vec(vec![1.0, 5.0, 2.0])), (1, 3.0));
     }
 }

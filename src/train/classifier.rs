@@ -303,7 +303,7 @@ impl SsmClassifier {
         };
         let theta = matrix(&self.log_neg_lambda)?;
         let lambda = if kind == MixerKind::Mamba2 { nalgebra::DMatrix::from_element(d, n, -theta[(0, 0)].exp()) } else { theta.map(|v| -v.exp()) };
-        let mixer = Mixer { kind, conv, conv_bc: (kind == MixerKind::Mamba2).then(|| (identity(), identity())), lambda, delta, b, c, gate: None };
+        let mixer = Mixer { kind, conv, conv_bc: (kind == MixerKind::Mamba2).then(|| (identity(), identity())), lambda, delta, b, c, skip: None, gate: None };
         let readout = Readout { w: matrix(&self.w_o)?, b: column(&self.b_o)? };
         let x = self.inputs(&[tokens.to_vec()]).and_then(|x| x.reshape((tokens.len(), d))).map_err(err)?;
         let xs = matrix(&Var::from_tensor(&x).map_err(err)?)?.row_iter().map(|r| r.transpose()).collect();

@@ -14,9 +14,21 @@
 //! - fixed read-out `W_o = [−I I]`: logits `z_t = y_t[n:] − y_t[:n]` (App. B's simplification;
 //!   [`RecallMamba::learn_readout`] learns W_o instead, as the paper's Figure 7 did).
 //!
+//! [`RecallMamba::with_block_components`] gives back what App. B's simplification removed from
+//! Mamba's block (Fig. 3 left) except what would undo the channels' token basis, in which
+//! Figure 7's `(−I, I)` is written: a learned depthwise convolution (kernel 2, per-channel
+//! weights and bias, SiLU) in place of the fixed pair, Mamba's skip `D ⊙ x̂_t`, and the SiLU
+//! gate of the embedding, `ỹ_t = SiLU(W_g x_t) ⊙ (y_t + D ⊙ x̂_t)`. The embedding stays the
+//! doubled one-hot `x_t = [e_v; e_v]`: every step is then channel-wise except W_Δ, B, C and the
+//! gate's W_g, so channel a of y_t still belongs to token a mod n; the fixed pair's weights
+//! (c₀ = [1; 0], c₁ = [0; 1], b = 0) give SiLU(1) ≈ 0.73 times App. B's x̂_t, a scale the
+//! read-out absorbs.
+//!
 //! Initialisation (the paper gives none; Mamba's where it has one): W_Δ entries uniform on
 //! [−0.25, 0.25], b_Δ so that softplus(b_Δ) is log-uniform on [10⁻³, 10⁻¹], W_B and W_C entries
-//! N(0, 1/d), a learned W_o's entries N(0, 1/d).
+//! N(0, 1/d), a learned W_o's entries N(0, 1/d); the block's components as PyTorch and Mamba
+//! start them: the convolution's weights and bias uniform on ±1/√2 (a depthwise kernel of 2 has
+//! fan-in 2), D = 1, W_g uniform on ±1/√d (the input projection's bound).
 
 use super::adam::{Adam, AdamConfig};
 use super::fit::{Classifier, RunKeys, Targets};
@@ -25,7 +37,7 @@ use super::{softplus, var};
 use crate::error::{Error, Result};
 use crate::math::softplus::softplus_inv;
 use crate::mc::{Stream, StreamKey};
-use crate::model::mixer::{Activation, Mixer, MixerKind, Projection, Readout, ShortConv, StepSize};
+use crate::model::mixer::{Activation, Gate, GateWeights, Mixer, MixerKind, Projection, Readout, ShortConv, StepSize};
 use crate::tasks::associative_recall::latest_association;
 use crate::tasks::mqar::{MqarSpec, QueryPlacement, Token};
 use candle_core::{DType, Device, Tensor, Var, D};
@@ -74,6 +86,37 @@ pub struct RecallMamba {
     w_c: Var,
     /// A learned read-out W_o (n × d); `None` is the fixed [−I I].
     w_out: Option<Var>,
+    /// Mamba's components around the scan; `None`: App. B's simplification.
+    block: Option<BlockVars>,
+}
+
+/// The trainable components of Mamba's block ([`RecallMamba::with_block_components`]).
+#[derive(Clone, Debug)]
+struct BlockVars {
+    /// The convolution's weight on x_{t−1}, on x_t, and its bias (subtracted), each 1 × d.
+    conv_c0: Var,
+    conv_c1: Var,
+    conv_bias: Var,
+    /// D (1 × d).
+    skip: Var,
+    /// W_g (d × d).
+    w_gate: Var,
+}
+
+/// Mamba's components around the scan as [`RecallMamba::with_block_components`] learns them:
+/// `x̂_t = SiLU(c₀ ⊙ x_{t−1} + c₁ ⊙ x_t − b)`, `ỹ_t = SiLU(W_g x_t) ⊙ (y_t + D ⊙ x̂_t)`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BlockComponents {
+    /// c₀ (d): the convolution's weight on the previous embedding.
+    pub conv_c0: DVector<f64>,
+    /// c₁ (d): its weight on the current embedding.
+    pub conv_c1: DVector<f64>,
+    /// b (d): its bias, subtracted.
+    pub conv_bias: DVector<f64>,
+    /// D (d): the skip.
+    pub skip: DVector<f64>,
+    /// W_g (d × d): the gate's projection of the embedding.
+    pub w_gate: DMatrix<f64>,
 }
 
 /// The weights of a [`RecallMamba`] as matrices (rows = output coordinates).
@@ -91,6 +134,9 @@ pub struct RecallWeights {
     pub w_c: DMatrix<f64>,
     /// The read-out W_o (n × d): [`minus_identity_identity`] unless learned.
     pub readout: DMatrix<f64>,
+    /// Mamba's components around the scan; `None`: App. B's fixed pair convolution, no skip,
+    /// no gate.
+    pub block: Option<BlockComponents>,
 }
 
 /// 002's fixed read-out `[−I I]` (n × 2n): logit k is `y[n + k] − y[k]`.
@@ -140,7 +186,22 @@ impl RecallMamba {
         let w_b = var((0..n * d).map(|_| scale * s.normal()).collect(), n, d)?;
         let w_c = var((0..n * d).map(|_| scale * s.normal()).collect(), n, d)?;
         let log_neg_lambda = var((0..d * n).map(|i| ((i % n + 1) as f64).ln()).collect(), d, n)?;
-        Ok(RecallMamba { shape, trainable, w_delta, b_delta, log_neg_lambda, w_b, w_c, w_out: None })
+        Ok(RecallMamba { shape, trainable, w_delta, b_delta, log_neg_lambda, w_b, w_c, w_out: None, block: None })
+    }
+
+    /// The same model with Mamba's block components around the scan (the module's
+    /// [`with_block_components`](RecallMamba::with_block_components) paragraph), drawn from
+    /// `key` in the order c₀, c₁, b, W_g (D = 1); they are trained whatever [`Trainable`] says.
+    pub fn with_block_components(self, key: StreamKey) -> Result<Self> {
+        let d = self.shape.channels();
+        let mut s = Stream::new(key, 0);
+        let conv_bound = 0.5f64.sqrt();
+        let conv_c0 = super::uniform(&mut s, 1, d, conv_bound)?;
+        let conv_c1 = super::uniform(&mut s, 1, d, conv_bound)?;
+        let conv_bias = super::uniform(&mut s, 1, d, conv_bound)?;
+        let w_gate = super::uniform(&mut s, d, d, 1.0 / (d as f64).sqrt())?;
+        let skip = var(vec![1.0; d], 1, d)?;
+        Ok(RecallMamba { block: Some(BlockVars { conv_c0, conv_c1, conv_bias, skip, w_gate }), ..self })
     }
 
     /// The same model with a learned read-out W_o (n × d, entries N(0, 1/d) from `key`) in
@@ -160,6 +221,9 @@ impl RecallMamba {
             v.extend([self.w_b.clone(), self.w_c.clone()]);
         }
         v.extend(self.w_out.clone());
+        if let Some(b) = &self.block {
+            v.extend([b.conv_c0.clone(), b.conv_c1.clone(), b.conv_bias.clone(), b.skip.clone(), b.w_gate.clone()]);
+        }
         v
     }
 
@@ -179,9 +243,39 @@ impl RecallMamba {
         Tensor::from_vec(x, (batch, len, 2 * n), &Device::Cpu)
     }
 
+    /// The doubled one-hot embeddings `[e_v; e_v]` of a batch of token sequences of one length
+    /// (batch × T × d), and the same one step later (`x_{t−1}`, zero at t = 0).
+    fn embeddings(&self, tokens: &[Vec<usize>]) -> candle_core::Result<(Tensor, Tensor)> {
+        let (batch, len, n) = (tokens.len(), tokens.first().map_or(0, Vec::len), self.shape.vocab);
+        let (mut cur, mut prev) = (vec![0.0; batch * len * 2 * n], vec![0.0; batch * len * 2 * n]);
+        for (b, seq) in tokens.iter().enumerate() {
+            for (t, &v) in seq.iter().enumerate() {
+                let at = (b * len + t) * 2 * n;
+                cur[at + v] = 1.0;
+                cur[at + n + v] = 1.0;
+                if t > 0 {
+                    prev[at + seq[t - 1]] = 1.0;
+                    prev[at + n + seq[t - 1]] = 1.0;
+                }
+            }
+        }
+        Ok((Tensor::from_vec(cur, (batch, len, 2 * n), &Device::Cpu)?, Tensor::from_vec(prev, (batch, len, 2 * n), &Device::Cpu)?))
+    }
+
     /// The logits z_t (batch × T × n) of a batch of token sequences of one length.
     pub fn logits(&self, tokens: &[Vec<usize>]) -> candle_core::Result<Tensor> {
-        let x = self.inputs(tokens)?;
+        let embedded = match &self.block {
+            None => None,
+            Some(b) => {
+                let (cur, prev) = self.embeddings(tokens)?;
+                let mixed = (prev.broadcast_mul(b.conv_c0.as_tensor())? + cur.broadcast_mul(b.conv_c1.as_tensor())?)?;
+                Some((mixed.broadcast_sub(b.conv_bias.as_tensor())?.silu()?, cur))
+            }
+        };
+        let x = match &embedded {
+            None => self.inputs(tokens)?,
+            Some((x, _)) => x.clone(),
+        };
         let (batch, len, d) = x.dims3()?;
         let flat = x.reshape((batch * len, d))?;
         let pre = flat.matmul(&self.w_delta.as_tensor().t()?)?.broadcast_add(&self.b_delta.as_tensor().t()?)?;
@@ -189,7 +283,11 @@ impl RecallMamba {
         let b = flat.matmul(&self.w_b.as_tensor().t()?)?.reshape((batch, len, self.shape.states))?;
         let c = flat.matmul(&self.w_c.as_tensor().t()?)?.reshape((batch, len, self.shape.states))?;
         let a = self.log_neg_lambda.as_tensor().exp()?.neg()?.t()?.contiguous()?;
-        let y = selective_scan(&x, &delta, &a, &b, &c)?;
+        let mut y = selective_scan(&x, &delta, &a, &b, &c)?;
+        if let (Some(block), Some((_, cur))) = (&self.block, &embedded) {
+            let gate = cur.reshape((batch * len, d))?.matmul(&block.w_gate.as_tensor().t()?)?.silu()?.reshape((batch, len, d))?;
+            y = ((y + x.broadcast_mul(block.skip.as_tensor())?)? * gate)?;
+        }
         let n = self.shape.vocab;
         match &self.w_out {
             None => y.narrow(D::Minus1, n, n)? - y.narrow(D::Minus1, 0, n)?,
@@ -207,26 +305,49 @@ impl RecallMamba {
             w_b: matrix(&self.w_b)?,
             w_c: matrix(&self.w_c)?,
             readout: self.w_out.as_ref().map_or_else(|| Ok(minus_identity_identity(self.shape.vocab)), matrix)?,
+            block: match &self.block {
+                None => None,
+                Some(b) => {
+                    let row = |v: &Var| matrix(v).map(|m| DVector::from_column_slice(m.as_slice()));
+                    Some(BlockComponents {
+                        conv_c0: row(&b.conv_c0)?,
+                        conv_c1: row(&b.conv_c1)?,
+                        conv_bias: row(&b.conv_bias)?,
+                        skip: row(&b.skip)?,
+                        w_gate: matrix(&b.w_gate)?,
+                    })
+                }
+            },
         })
     }
 
     /// The same weights as the suite's mixer and read-out: embedding `[e_v; e_v]`, the pair
-    /// convolution, Mamba's recurrence, no gate, the read-out W_o. Returns the mixer, the read-out
-    /// and the embeddings x_t of `tokens`.
+    /// convolution (or the block's learned one), Mamba's recurrence, the block's skip and gate
+    /// when it has them, the read-out W_o. Returns the mixer, the read-out and the embeddings x_t
+    /// of `tokens`.
     pub fn to_model(&self, tokens: &[usize]) -> Result<(Mixer, Readout, Vec<DVector<f64>>)> {
         let w = self.weights()?;
         let n = self.shape.vocab;
         let d = 2 * n;
         let half = |first: f64| DVector::from_fn(d, |a, _| if a < n { first } else { 1.0 - first });
+        let (conv, skip, gate) = match w.block {
+            None => (ShortConv { c0: half(1.0), c1: half(0.0), bias: DVector::zeros(d), act: Activation::Identity }, None, None),
+            Some(b) => (
+                ShortConv { c0: b.conv_c0, c1: b.conv_c1, bias: b.conv_bias, act: Activation::Silu },
+                Some(b.skip),
+                Some(Gate { w: GateWeights::Dense(b.w_gate), act: Activation::Silu }),
+            ),
+        };
         let mixer = Mixer {
             kind: MixerKind::Mamba,
-            conv: ShortConv { c0: half(1.0), c1: half(0.0), bias: DVector::zeros(d), act: Activation::Identity },
+            conv,
             conv_bc: None,
             lambda: w.lambda,
             delta: StepSize::Softplus { w: w.w_delta, b: w.b_delta },
             b: Projection::Linear(w.w_b),
             c: Projection::Linear(w.w_c),
-            gate: None,
+            skip,
+            gate,
         };
         let readout = Readout { w: w.readout, b: DVector::zeros(n) };
         let xs = tokens.iter().map(|&v| DVector::from_fn(d, |a, _| f64::from(a % n == v))).collect();
@@ -258,6 +379,26 @@ impl RecallMamba {
         }
         let row_major = |m: &DMatrix<f64>| var(m.transpose().as_slice().to_vec(), m.nrows(), m.ncols());
         let w_out = if weights.readout == minus_identity_identity(v) { None } else { Some(row_major(&weights.readout)?) };
+        let block = match &weights.block {
+            None => None,
+            Some(b) => {
+                let vectors = [("c₀", &b.conv_c0), ("c₁", &b.conv_c1), ("the convolution's bias", &b.conv_bias), ("D", &b.skip)];
+                if let Some((name, x)) = vectors.iter().find(|(_, x)| x.len() != d) {
+                    return Err(Error::InvalidParameter(format!("{name} has {} entries, the shape needs {d}", x.len())));
+                }
+                if b.w_gate.shape() != (d, d) {
+                    return Err(Error::InvalidParameter(format!("W_g is {} × {}, the shape needs {d} × {d}", b.w_gate.nrows(), b.w_gate.ncols())));
+                }
+                let row = |x: &DVector<f64>| var(x.as_slice().to_vec(), 1, d);
+                Some(BlockVars {
+                    conv_c0: row(&b.conv_c0)?,
+                    conv_c1: row(&b.conv_c1)?,
+                    conv_bias: row(&b.conv_bias)?,
+                    skip: row(&b.skip)?,
+                    w_gate: row_major(&b.w_gate)?,
+                })
+            }
+        };
         Ok(RecallMamba {
             shape,
             trainable,
@@ -267,6 +408,7 @@ impl RecallMamba {
             w_b: row_major(&weights.w_b)?,
             w_c: row_major(&weights.w_c)?,
             w_out,
+            block,
         })
     }
 }
@@ -307,6 +449,7 @@ pub fn slot_memory(shape: RecallShape) -> Result<RecallWeights> {
         w_b: DMatrix::from_fn(states, d, |s, col| f64::from(u8::from(col == s))),
         w_c: DMatrix::from_fn(states, d, |s, col| f64::from(u8::from(col == n + s))),
         readout: minus_identity_identity(n),
+        block: None,
     })
 }
 
@@ -567,6 +710,52 @@ mod tests {
                 let best = logits[t].iter().enumerate().fold(0, |k, (j, &v)| if v > logits[t][k] { j } else { k });
                 assert_eq!(best, argmax_margin(&z).0);
             }
+        }
+    }
+
+    /// With Mamba's block components (learned convolution with SiLU, D skip, gate) the trained
+    /// model is still the suite's mixer on the same weights. Beside the simplified model's
+    /// roundings (above) each step adds candle's SiLU against [`crate::math::softplus::silu`]
+    /// (a few ulp each, three per channel) and the gate's d-term sum in another order: still a
+    /// few hundred roundings of O(1) values, so the same 10⁻¹². Control: the same weights
+    /// without the skip (D = 0 in the mixer) give other logits.
+    #[test]
+    fn the_model_with_the_block_components_is_the_suites_mixer() {
+        let with_block = |seed: u64| model(2, Trainable::All).with_block_components(StreamKey::new(seed, "block")).unwrap();
+        let tokens = vec![0, 3, 4, 1, 5, 5, 0, 2, 3, 1, 0, 4];
+        for m in [with_block(1), with_block(2).learn_readout(StreamKey::new(2, "readout")).unwrap()] {
+            let logits = m.logits(std::slice::from_ref(&tokens)).unwrap().squeeze(0).unwrap().to_vec2::<f64>().unwrap();
+            let (mixer, readout, xs) = m.to_model(&tokens).unwrap();
+            mixer.validate().unwrap();
+            assert!(mixer.gate.is_some() && mixer.skip.is_some() && mixer.conv.act == Activation::Silu);
+            let close = |a: &[f64], b: &DVector<f64>| a.iter().zip(b.iter()).all(|(a, b)| (a - b).abs() <= 1e-12 * b.abs().max(1.0));
+            for (t, y) in mixer.forward(&xs).iter().enumerate() {
+                let z = readout.logits(y);
+                assert!(close(&logits[t], &z), "t = {t}: {:?} vs {z}", logits[t]);
+            }
+            let unskipped = Mixer { skip: Some(DVector::zeros(12)), ..mixer };
+            assert!(unskipped.forward(&xs).iter().enumerate().any(|(t, y)| !close(&logits[t], &readout.logits(y))), "the skip is not in the logits");
+            // The weights go through `from_weights` unchanged.
+            let w = m.weights().unwrap();
+            assert_eq!(RecallMamba::from_weights(m.shape, &w, Trainable::All).unwrap().weights().unwrap(), w);
+        }
+        let mut bad = with_block(3).weights().unwrap();
+        bad.block.as_mut().unwrap().skip = DVector::zeros(5);
+        assert!(RecallMamba::from_weights(model(2, Trainable::All).shape, &bad, Trainable::All).unwrap_err().to_string().contains("D has 5 entries"));
+    }
+
+    /// Every variable of the model with the block components and a learned read-out, frozen
+    /// projections or not, has the gradient of central differences
+    /// ([`assert_gradients_are_central_differences`](super::super::gradient_check::assert_gradients_are_central_differences):
+    /// derived tolerance, a control that must be rejected).
+    #[test]
+    fn the_block_components_backward_is_central_differences() {
+        for trainable in [Trainable::All, Trainable::FrozenProjections] {
+            let m = || model(2, trainable).with_block_components(StreamKey::new(5, "block")).unwrap().learn_readout(StreamKey::new(5, "readout")).unwrap();
+            let (a, twin) = (m(), m());
+            assert_eq!(a.vars().len(), if trainable == Trainable::All { 11 } else { 9 });
+            let tokens = vec![vec![0, 3, 4, 1, 5, 0], vec![2, 2, 5, 1, 0, 3]];
+            super::super::gradient_check::assert_gradients_are_central_differences(&a, &twin, &tokens, 6, &format!("block components, {trainable:?}"));
         }
     }
 
