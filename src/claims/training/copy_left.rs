@@ -37,24 +37,27 @@ use crate::train::transformer::{Position, TransformerLm, TransformerShape};
 use rayon::prelude::*;
 use std::sync::{Arc, OnceLock};
 
+/// This claim's id: `003.fig2.trained` keys the runs it shares with it by it.
+pub(super) const LEFT_ID: &str = "003.fig2.left";
+
 /// The alphabet (the vocabulary adds `<BOS>` and `<SEP>`): large enough that a held-out string
 /// of length 16 is never a training string (16¹⁶ strings), and the pilot's.
-const ALPHABET: usize = 16;
+pub(super) const ALPHABET: usize = 16;
 /// d_model of both models.
-const WIDTH: usize = 32;
+pub(super) const WIDTH: usize = 32;
 /// Layers (blocks) of both models.
-const LAYERS: usize = 2;
+pub(super) const LAYERS: usize = 2;
 /// The Mamba blocks' states per channel (Mamba's default).
-const STATES: usize = 16;
+pub(super) const STATES: usize = 16;
 /// Sequences per Adam step.
-const BATCH: usize = 16;
+pub(super) const BATCH: usize = 16;
 /// Adam's constant learning rate (the pilot's: at 0.01 the Transformer learned in none of eight
 /// runs, and in three of six with the MLP of 3·d_model).
-const LR: f64 = 0.003;
+pub(super) const LR: f64 = 0.003;
 /// Steps between evaluations.
-const EVERY: usize = 25;
+pub(super) const EVERY: usize = 25;
 /// Held-out strings (all of length N_max, the same at every evaluation of a run).
-const TEST_SIZE: usize = 200;
+pub(super) const TEST_SIZE: usize = 200;
 
 /// The metric, as [`Replicates`] names it.
 const LOG_RATIO: &str = "log2_examples_slow_over_fast";
@@ -72,6 +75,21 @@ fn criteria() -> Vec<Criterion> {
     .median()]
 }
 
+/// N_max at each budget (training lengths uniform on [N_max/2, N_max]).
+pub(super) fn n_max_sizes() -> Sizes<usize> {
+    Sizes::new(4, 4, 16)
+}
+
+/// Seeds at each budget (each trains every model once).
+pub(super) fn seed_sizes() -> Sizes<u64> {
+    Sizes::new(6, 8, 12)
+}
+
+/// The most Adam steps a run may take at each budget.
+pub(super) fn step_sizes() -> Sizes<usize> {
+    Sizes::new(4000, 4000, 12000)
+}
+
 /// One budget's setting.
 #[derive(Clone, Copy, Debug)]
 struct Setting {
@@ -83,19 +101,16 @@ struct Setting {
 impl Setting {
     fn of(ctx: &Context) -> Setting {
         Setting {
-            n_max: ctx.size("N_max (training lengths uniform on [N_max/2, N_max]; the paper's: 30)", Sizes::new(4, 4, 16)),
-            seeds: ctx.size("seeds (each trains the Mamba and the Transformers once)", Sizes::new(6, 8, 12)),
-            max_steps: ctx.size("the most Adam steps per run (16 sequences each)", Sizes::new(4000, 4000, 12000)),
+            n_max: ctx.size("N_max (training lengths uniform on [N_max/2, N_max]; the paper's: 30)", n_max_sizes()),
+            seeds: ctx.size("seeds (each trains the Mamba and the Transformers once)", seed_sizes()),
+            max_steps: ctx.size("the most Adam steps per run (16 sequences each)", step_sizes()),
         }
-    }
-    fn task(&self) -> Result<MixedLengthCopy> {
-        MixedLengthCopy::new(ALPHABET, self.n_max.div_ceil(2), self.n_max)
     }
 }
 
-/// The models of the experiment and its controls.
+/// The models of the experiment and its controls (and of `003.fig2.trained`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-enum Model {
+pub(super) enum Model {
     /// The two-block Mamba (judged).
     Mamba,
     /// The two-layer Transformer (judged, and the fast side of the positive control).
@@ -105,6 +120,8 @@ enum Model {
     /// The Transformer at a learning rate of 0: its initial weights throughout (the positive
     /// control's slow side).
     FrozenTransformer,
+    /// The Mamba at a learning rate of 0 (`003.fig2.trained`'s positive control).
+    FrozenMamba,
 }
 
 impl Model {
@@ -112,7 +129,7 @@ impl Model {
         TransformerShape { d_model: WIDTH, heads: 2, mlp_ratio: 3, position: Position::Rope, conv_width: None }
     }
     fn lr(self) -> f64 {
-        if self == Model::FrozenTransformer {
+        if matches!(self, Model::FrozenTransformer | Model::FrozenMamba) {
             0.0
         } else {
             LR
@@ -123,34 +140,34 @@ impl Model {
 /// One run: examples needed (`None`: not learned within its steps), the steps it may take,
 /// its evaluations and the share of its held-out strings it never trained on.
 #[derive(Clone, Debug, serde::Serialize)]
-struct Run {
-    model: Model,
-    seed: u64,
-    examples_needed: Option<u64>,
-    max_steps: usize,
-    evaluations: Vec<(u64, f64)>,
-    unseen_share: f64,
-    parameters: usize,
+pub(super) struct Run {
+    pub(super) model: Model,
+    pub(super) seed: u64,
+    pub(super) examples_needed: Option<u64>,
+    pub(super) max_steps: usize,
+    pub(super) evaluations: Vec<(u64, f64)>,
+    pub(super) unseen_share: f64,
+    pub(super) parameters: usize,
 }
 
 /// The streams of a run: the data (training and held-out) of the seed, shared by every model,
 /// and the initial weights of the model.
 fn keys(ctx: &Context, model: Model, seed: u64) -> RunKeys {
     let init = match model {
-        Model::Mamba => "mamba",
+        Model::Mamba | Model::FrozenMamba => "mamba",
         Model::SecondMamba => "mamba 2",
         Model::Transformer | Model::FrozenTransformer => "transformer",
     };
     RunKeys { init: ctx.key(&format!("{seed}/init/{init}")), ..RunKeys::from_parts(|part| ctx.key(&format!("{seed}/{part}"))) }
 }
 
-fn train(ctx: &Context, setting: &Setting, model: Model, seed: u64, max_steps: usize) -> Result<Run> {
-    let task = setting.task()?;
+fn train(ctx: &Context, n_max: usize, model: Model, seed: u64, max_steps: usize) -> Result<Run> {
+    let task = MixedLengthCopy::new(ALPHABET, n_max.div_ceil(2), n_max)?;
     let keys = keys(ctx, model, seed);
     let when = LearnedWhen { accuracy: 0.95, consecutive: 3, every: EVERY, test_size: TEST_SIZE, max_steps };
     let adam = AdamConfig { lr: model.lr(), ..Default::default() };
     let (learning, parameters) = match model {
-        Model::Mamba | Model::SecondMamba => {
+        Model::Mamba | Model::SecondMamba | Model::FrozenMamba => {
             let m = MambaLm::init(BlockShape::mamba(WIDTH, STATES), LAYERS, task.vocab(), keys.init)?;
             (fit_until(&m, &task, BATCH, adam, &keys, &when)?, m.parameters())
         }
@@ -165,8 +182,16 @@ fn train(ctx: &Context, setting: &Setting, model: Model, seed: u64, max_steps: u
     Ok(Run { model, seed, examples_needed: learning.examples_needed, max_steps, evaluations: learning.evaluations, unseen_share, parameters })
 }
 
+/// The run of `model` at `seed` on copying with N_max = `n_max`, at most `max_steps` steps, on
+/// the streams of `ctx`'s claim: trained once per process (the controls, and `003.fig2.trained`
+/// through a context keyed by [`LEFT_ID`], share the runs they have in common).
+pub(super) fn copy_run(ctx: &Context, n_max: usize, model: Model, seed: u64, max_steps: usize) -> Result<Arc<Run>> {
+    static RUNS: Memo<Run> = OnceLock::new();
+    memo(&RUNS, format!("{}/{model:?}/{seed}/{n_max}/{max_steps}", ctx.key("runs").as_u64()), || train(ctx, n_max, model, seed, max_steps))
+}
+
 /// log₂(E_slow / E_fast), a run not learned as +∞; two runs not learned give 0 (no order).
-fn log_ratio(slow: Option<u64>, fast: Option<u64>) -> f64 {
+pub(super) fn log_ratio(slow: Option<u64>, fast: Option<u64>) -> f64 {
     match (slow, fast) {
         (None, None) => 0.0,
         _ => needed(slow).log2() - needed(fast).log2(),
@@ -177,7 +202,7 @@ fn log_ratio(slow: Option<u64>, fast: Option<u64>) -> f64 {
 /// examples plus two evaluations (a run not learned by then needed more than twice as many:
 /// its first evaluation of three at 95% lies beyond 2·E_fast), within the budget's steps. (A
 /// frozen model never learns; the run still trains and evaluates, so nothing is assumed.)
-fn control_steps(fast: Option<u64>, max_steps: usize) -> usize {
+pub(super) fn control_steps(fast: Option<u64>, max_steps: usize) -> usize {
     fast.map_or(max_steps, |e| (2 * e as usize / BATCH + 2 * EVERY).div_ceil(EVERY) * EVERY).min(max_steps)
 }
 
@@ -250,10 +275,7 @@ fn copy_left_check(judged: Judged) -> impl crate::claim::Check {
         ctx.progress.expect(if judged == Judged::Paper { 3 } else { 2 } * seeds);
         crate::parallel::enter();
         // The control shares the judged Mamba's runs: trained once per process.
-        static RUNS: Memo<Run> = OnceLock::new();
-        let run = |model: Model, seed: u64, steps: usize| {
-            memo(&RUNS, format!("{}/{model:?}/{seed}/{}/{steps}", ctx.key("runs").as_u64(), setting.n_max), || train(ctx, &setting, model, seed, steps))
-        };
+        let run = |model: Model, seed: u64, steps: usize| copy_run(ctx, setting.n_max, model, seed, steps);
         let firsts: Vec<(Arc<Run>, Arc<Run>)> = (0..seeds)
             .into_par_iter()
             .map(|s| {
@@ -323,7 +345,7 @@ fn copy_left_check(judged: Judged) -> impl crate::claim::Check {
 /// `003.fig2.left` (experiment): §4.3 Fig. 2 (left) at small scale.
 fn claim() -> Claim {
     Claim::experiment(
-        "003.fig2.left",
+        LEFT_ID,
         super::FAMILY,
         "On 003 §4.3's copy task (the length of each training batch uniform on [N_max/2, N_max], alphabet 16, scored on held-out strings of length N_max; \
          N_max = 4 at quick and standard, 16 at deep), each seed (6 / 8 / 12) trains a two-block Mamba (d_model 32, N 16, convolution and gate; 21 088 \
