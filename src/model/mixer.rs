@@ -340,7 +340,7 @@ mod tests {
         assert_eq!(y[1], DVector::from_vec(vec![3.0 * 4.0, -1.0]));
         // The skip adds D ⊙ x̂_t before the gate: (4 + 0.5·3)·3 and (1 − 2·(−1))·(−1).
         let skipped = Mixer { skip: Some(DVector::from_vec(vec![0.5, -2.0])), ..m.clone() };
-        assert_eq!(skipped.forward(&xs)[1], DVector::from_vec(vec![(4.0 + 1.5) * 3.0, (1.0 + 2.0) * -1.0]));
+        assert_eq!(skipped.forward(&xs)[1], DVector::from_vec(vec![(4.0 + 1.5) * 3.0, -(1.0 + 2.0)]));
         assert!(Mixer { skip: Some(DVector::zeros(3)), ..m }.validate().is_err());
         assert_eq!(argmax_margin(&DVector::from_vec(vec![1.0, 5.0, 2.0])), (1, 3.0));
     }

@@ -108,7 +108,7 @@ fn copy_growth_check(judged: Judged) -> impl crate::claim::Check {
                 .collect::<Result<_>>()?;
             let refs: Vec<(&Run, &Run)> = pairs.iter().map(|(a, b)| (a.as_ref(), b.as_ref())).collect();
             let configuration = format!("003.fig2.left's Mamba and second Mamba, both at N_max = {shared}, read as N_max and 2·N_max");
-            let judgement = experiment::judge(&replicates(&configuration, &[refs.clone()]), &criteria(1));
+            let judgement = experiment::judge(&replicates(&configuration, std::slice::from_ref(&refs)), &criteria(1));
             let runs: Vec<&Run> = refs.iter().flat_map(|(a, b)| [*a, *b]).collect();
             return Ok(experiment::decide(judgement, None, paper, runs.len() as u64).detail("runs", &runs).figures([growth_figure(&lengths, &[], &refs)]));
         }

@@ -26,7 +26,7 @@
 use super::copy_examples::needed;
 use crate::claim::experiment::{self, ControlRun, Criterion, Direction, PaperNumber, Replicates};
 use crate::claim::{custom, Claim, Context, Figure, Kind, Paper, Series, Sizes, Style};
-use crate::claims::{memo, Memo};
+use crate::claims::{shared, Shared};
 use crate::error::Result;
 use crate::tasks::copy::MixedLengthCopy;
 use crate::tasks::TokenTask;
@@ -183,11 +183,12 @@ fn train(ctx: &Context, n_max: usize, model: Model, seed: u64, max_steps: usize)
 }
 
 /// The run of `model` at `seed` on copying with N_max = `n_max`, at most `max_steps` steps, on
-/// the streams of `ctx`'s claim: trained once per process (the controls, and `003.fig2.trained`
-/// through a context keyed by [`LEFT_ID`], share the runs they have in common).
+/// the streams of `ctx`'s claim: trained once per process, whoever asks first (the controls,
+/// and `003.fig2.trained` through a context keyed by [`LEFT_ID`], share the runs they have in
+/// common, also while running at the same time).
 pub(super) fn copy_run(ctx: &Context, n_max: usize, model: Model, seed: u64, max_steps: usize) -> Result<Arc<Run>> {
-    static RUNS: Memo<Run> = OnceLock::new();
-    memo(&RUNS, format!("{}/{model:?}/{seed}/{n_max}/{max_steps}", ctx.key("runs").as_u64()), || train(ctx, n_max, model, seed, max_steps))
+    static RUNS: Shared<Run> = OnceLock::new();
+    shared(&RUNS, format!("{}/{model:?}/{seed}/{n_max}/{max_steps}", ctx.key("runs").as_u64()), || train(ctx, n_max, model, seed, max_steps))
 }
 
 /// log₂(E_slow / E_fast), a run not learned as +∞; two runs not learned give 0 (no order).
