@@ -149,11 +149,16 @@ fn copy_growth_check(judged: Judged) -> impl crate::claim::Check {
                 &criteria(doublings.len()),
             ),
         };
-        let all: Vec<&Run> = runs.iter().chain(&frozen).flatten().map(|r| r.as_ref()).collect();
+        // Every run with its N_max: the trained ones at each N_max, then the frozen ones at 2·N_max.
+        let all: Vec<serde_json::Value> = lengths
+            .iter()
+            .zip(&runs)
+            .chain(lengths[1..].iter().zip(&frozen))
+            .flat_map(|(&n, rs)| rs.iter().map(move |r| serde_json::json!({ "n_max": n, "run": r.as_ref() })))
+            .collect();
         let outcome = experiment::decide(judgement, Some(positive), paper, all.len() as u64);
         Ok(outcome
             .detail("runs", &all)
-            .detail("n_max_of_each_runs_row", lengths.iter().chain(&lengths[1..]).collect::<Vec<_>>())
             .detail("least_unseen_share", runs.iter().flatten().map(|r| r.unseen_share).fold(1.0, f64::min))
             .detail(
                 "setting",

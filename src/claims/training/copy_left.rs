@@ -37,7 +37,7 @@ use crate::train::transformer::{Position, TransformerLm, TransformerShape};
 use rayon::prelude::*;
 use std::sync::{Arc, OnceLock};
 
-/// This claim's id: `003.fig2.trained` keys the runs it shares with it by it.
+/// This claim's id, by which `003.fig2.trained` keys the runs the two claims share.
 pub(super) const LEFT_ID: &str = "003.fig2.left";
 
 /// The alphabet (the vocabulary adds `<BOS>` and `<SEP>`): large enough that a held-out string
