@@ -266,7 +266,7 @@ mod tests {
     fn growth_exponents_per_seed_with_censored_runs() {
         let (a, b, c, d) = (run(0, Some(1000)), run(0, Some(2500)), run(1, Some(1000)), run(1, None));
         let r = replicates("test", &[vec![(&a, &b), (&c, &d)]]);
-        assert_eq!(r.values(GROWTH[0]), &[2.5f64.log2(), f64::INFINITY]);
+        assert_eq!(r.values(GROWTH[0]), &[2500f64.log2() - 1000f64.log2(), f64::INFINITY]);
         let (e, f) = (run(0, None), run(0, Some(10)));
         assert_eq!(replicates("test", &[vec![(&e, &f)]]).values(GROWTH[0]), &[f64::NEG_INFINITY]);
         let grown: Vec<(Run, Run)> = (0..6).map(|s| (run(s, Some(1000)), run(s, Some(2500)))).collect();
