@@ -114,10 +114,10 @@ fn copy_growth_check(judged: Judged) -> impl crate::claim::Check {
         }
         let seeds = ctx.size("seeds (each trains the Mamba once at every N_max)", copy_left::seed_sizes());
         ctx.progress.expect(seeds * (2 * lengths.len() as u64 - 1));
-        let runs: Vec<Vec<Arc<Run>>> = lengths
-            .iter()
-            .map(|&n| (0..seeds).into_par_iter().map(|s| copy_run(streams(n), n, Model::Mamba, s, max_steps)).collect::<Result<Vec<_>>>())
-            .collect::<Result<_>>()?;
+        // Every (N_max, seed) run in one parallel loop, the longest first, then grouped by N_max.
+        let jobs: Vec<(usize, u64)> = lengths.iter().rev().flat_map(|&n| (0..seeds).map(move |s| (n, s))).collect();
+        let trained: Vec<Arc<Run>> = jobs.par_iter().map(|&(n, s)| copy_run(streams(n), n, Model::Mamba, s, max_steps)).collect::<Result<_>>()?;
+        let runs: Vec<Vec<Arc<Run>>> = trained.chunks(seeds as usize).rev().map(<[_]>::to_vec).collect();
         let doublings: Vec<Vec<(&Run, &Run)>> = runs.windows(2).map(|w| w[0].iter().zip(&w[1]).map(|(a, b)| (a.as_ref(), b.as_ref())).collect()).collect();
         let configuration = format!(
             "copy (003 §4.3: lengths uniform on [N_max/2, N_max] per batch, alphabet {}, scored at N_max), N_max = {lengths:?}, the two-block Mamba of \
@@ -128,16 +128,12 @@ fn copy_growth_check(judged: Judged) -> impl crate::claim::Check {
         );
         let judgement = experiment::judge(&replicates(&configuration, &doublings), &criteria(doublings.len()));
         // The positive control: at every doubling, the Mamba frozen at 2n against the trained one at n.
-        let frozen: Vec<Vec<Arc<Run>>> = lengths[1..]
-            .iter()
-            .zip(&runs)
-            .map(|(&n, shorter)| {
-                shorter
-                    .par_iter()
-                    .map(|r| copy_run(streams(n), n, Model::FrozenMamba, r.seed, control_steps(r.examples_needed, max_steps)))
-                    .collect::<Result<Vec<_>>>()
-            })
+        let controls: Vec<(usize, &Run)> = lengths[1..].iter().zip(&runs).flat_map(|(&n, shorter)| shorter.iter().map(move |r| (n, r.as_ref()))).collect();
+        let frozen: Vec<Arc<Run>> = controls
+            .par_iter()
+            .map(|&(n, r)| copy_run(streams(n), n, Model::FrozenMamba, r.seed, control_steps(r.examples_needed, max_steps)))
             .collect::<Result<_>>()?;
+        let frozen: Vec<Vec<Arc<Run>>> = frozen.chunks(seeds as usize).map(<[_]>::to_vec).collect();
         let control_pairs: Vec<Vec<(&Run, &Run)>> =
             runs.iter().zip(&frozen).map(|(shorter, longer)| shorter.iter().zip(longer).map(|(a, b)| (a.as_ref(), b.as_ref())).collect()).collect();
         let positive = ControlRun {
