@@ -11,8 +11,8 @@
 //!   evaluations (the paper's *examples needed*). Per seed and doubling N_max → 2N_max the
 //!   metric is the growth exponent log₂(E(2N_max) / E(N_max)) — more than 1 is more than linear
 //!   growth — with a run not learned within its steps counted as needing +∞ examples (learned
-//!   then not learned: +∞; the reverse: −∞; neither: 0). Over the seeds (6 / 8 / 12) its
-//!   **median** must be above 1 at every doubling, judged by [`experiment::judge`] with the
+//!   then not learned: +∞; the reverse: −∞; neither: 0). Over twelve seeds its **median** must
+//!   be above 1 at every doubling, judged by [`experiment::judge`] with the
 //!   order-statistic interval. The runs at `003.fig2.left`'s N_max are that claim's own (the
 //!   same streams, trained once per process). Negative control: `003.fig2.left`'s second Mamba
 //!   against its Mamba at the same N_max (12 seeds), read as if its length were doubled: no
@@ -30,6 +30,15 @@ use std::sync::Arc;
 
 /// The growth exponents' metric names, one per doubling of N_max (4 → 8, 8 → 16).
 const GROWTH: [&str; 2] = ["log2_examples_growth_first_doubling", "log2_examples_growth_second_doubling"];
+
+/// Seeds at every budget: twelve, so that the median's interval is [x₍₃₎, x₍₁₀₎] (one doubling)
+/// or [x₍₂₎, x₍₁₁₎] (two, at deep) and one seed growing exactly linearly cannot decide the
+/// verdict alone (at six it was the range, and quick seed 18 of the first sweep sat on the line;
+/// proofs/training.md). The Mamba's runs at `003.fig2.left`'s N_max are its twelve control seeds.
+/// Quick and standard then run the same runs.
+fn seed_sizes() -> Sizes<u64> {
+    Sizes::new(12, 12, 12)
+}
 
 /// Examples needed as a number, a censored run as +∞ (`003.fig2.left` counts them alike).
 pub(super) fn needed(e: Option<u64>) -> f64 {
@@ -112,7 +121,7 @@ fn copy_growth_check(judged: Judged) -> impl crate::claim::Check {
             let runs: Vec<&Run> = refs.iter().flat_map(|(a, b)| [*a, *b]).collect();
             return Ok(experiment::decide(judgement, None, paper, runs.len() as u64).detail("runs", &runs).figures([growth_figure(&lengths, &[], &refs)]));
         }
-        let seeds = ctx.size("seeds (each trains the Mamba once at every N_max)", copy_left::seed_sizes());
+        let seeds = ctx.size("seeds (each trains the Mamba once at every N_max)", seed_sizes());
         ctx.progress.expect(seeds * (2 * lengths.len() as u64 - 1));
         // Every (N_max, seed) run in one parallel loop, the longest first, then grouped by N_max.
         let jobs: Vec<(usize, u64)> = lengths.iter().rev().flat_map(|&n| (0..seeds).map(move |s| (n, s))).collect();
@@ -220,7 +229,7 @@ fn claim() -> Claim {
         "003.fig2.trained",
         super::FAMILY,
         "On 003 §4.3's copy task (the length of each training batch uniform on [N_max/2, N_max], alphabet 16, scored on held-out strings of length N_max), \
-         the two-block Mamba of 003.fig2.left (d_model 32, N 16, convolution and gate; no position input), trained once per seed (6 / 8 / 12) and N_max \
+         the two-block Mamba of 003.fig2.left (d_model 32, N 16, convolution and gate; no position input), trained once per seed (12) and N_max \
          (4 and 8 at quick and standard; 4, 8 and 16 at deep) by Adam (0.003, batch 16, at most 4000 / 4000 / 12000 steps) until 95% in 3 consecutive \
          evaluations: at every doubling of N_max the median over seeds of log₂(E(2·N_max) / E(N_max)) is above 1 — the examples grow more than \
          linearly (order-statistic interval, two-sided 0.05, Bonferroni over the doublings).",
@@ -257,7 +266,7 @@ mod tests {
     /// The growth exponent per seed and doubling: 1000 → 2500 examples is more than linear
     /// (log₂ 2.5 > 1); a run not learned at the longer length is +∞, at the shorter −∞. Six
     /// seeds at ×2.5 meet the criterion; six at exactly ×2 (linear growth) do not, nor do six
-    /// below it.
+    /// below it; of twelve, two at ×2 do not decide it, three do.
     #[test]
     fn growth_exponents_per_seed_with_censored_runs() {
         let (a, b, c, d) = (run(0, Some(1000)), run(0, Some(2500)), run(1, Some(1000)), run(1, None));
@@ -272,6 +281,13 @@ mod tests {
             let flat: Vec<(Run, Run)> = (0..6).map(|s| (run(s, Some(1000)), run(s, Some(factor * 1000)))).collect();
             let refs: Vec<(&Run, &Run)> = flat.iter().map(|(a, b)| (a, b)).collect();
             assert!(!experiment::judge(&replicates("flat", &[refs]), &criteria(1)).reproduced(), "×{factor}");
+        }
+        // At the claim's twelve seeds two seeds at exactly ×2 leave the verdict to the others
+        // (the interval is [x₍₃₎, x₍₁₀₎]); a third decides it inconclusive.
+        for (linear, reproduced) in [(2, true), (3, false)] {
+            let mixed: Vec<(Run, Run)> = (0..12).map(|s| (run(s, Some(1000)), run(s, Some(if s < linear { 2000 } else { 2500 })))).collect();
+            let refs: Vec<(&Run, &Run)> = mixed.iter().map(|(a, b)| (a, b)).collect();
+            assert_eq!(experiment::judge(&replicates("mixed", &[refs]), &criteria(1)).reproduced(), reproduced, "{linear} linear seeds");
         }
     }
 }

@@ -81,7 +81,7 @@ pub(super) fn n_max_sizes() -> Sizes<usize> {
 }
 
 /// Seeds at each budget (each trains every model once).
-pub(super) fn seed_sizes() -> Sizes<u64> {
+fn seed_sizes() -> Sizes<u64> {
     Sizes::new(6, 8, 12)
 }
 
