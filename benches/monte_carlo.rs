@@ -257,6 +257,18 @@ fn train_step(c: &mut Criterion) {
         });
     }
     g.finish();
+    // 003.fig2.left / 003.fig2.trained's two-block Mamba (d_model 32, N 16, convolution and gate)
+    // on copying at N_max = 8: 16 sequences of <BOS>, 8 symbols, <SEP>, 8 symbols.
+    use ssmcheck::tasks::{copy::MixedLengthCopy, TokenTask};
+    use ssmcheck::train::mamba_block::{BlockShape, MambaLm};
+    let task = MixedLengthCopy::new(16, 8, 8).unwrap();
+    let batch = task.batch(StreamKey::new(1, "bench"), 0, 16);
+    let mut g = c.benchmark_group("train_step");
+    g.throughput(Throughput::Elements(16 * 18));
+    let lm = MambaLm::init(BlockShape::mamba(32, 16), 2, task.vocab(), StreamKey::new(1, "copy")).unwrap();
+    let mut opt = Adam::new(lm.vars(), Default::default()).unwrap();
+    g.bench_function("003 copy 2-block Mamba N_max=8 B16_T18 (tokens)", |b| b.iter(|| fit::train_step(&lm, &mut opt, black_box(&batch)).unwrap()));
+    g.finish();
 }
 
 /// The same job on every backend available in this build: throughput in path-steps per second.
