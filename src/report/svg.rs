@@ -46,22 +46,30 @@ fn draw_legend<DB: DrawingBackend>(area: &DrawingArea<DB, plotters::coord::Shift
 }
 
 /// The labelled ticks of a logarithmic axis over [lo, hi] (0 < lo < hi): the 1-2-5 values of every
-/// decade that fall inside, thinned to the powers of ten when there are more than ten (and to
-/// every k-th power when those are too), so that labels run over the whole range, whatever it
-/// spans; when fewer than three 1-2-5 values fall inside (a range within a decade or two), evenly
-/// spaced round values instead. plotters' own log axis labels only the powers of ten inside the
-/// range, none at all when the range spans less than a decade.
+/// decade that fall inside when there are at least five of them, thinned to the powers of ten when
+/// there are more than ten (and to every k-th power when those are too); over a decade or two,
+/// where 1-2-5 leaves a data point at the range's ends unlabelled (the copy experiments' N_max of 4
+/// and 8 below a first label of 5), the values 1, 2, 3, 4, 5, 6 and 8 of each decade; and when
+/// even those are fewer than three (a range within a decade), evenly spaced round values. So
+/// labels run over the whole range, whatever it spans. plotters' own log axis labels only the
+/// powers of ten inside the range, none at all when the range spans less than a decade.
 fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
     let (first, last) = (lo.log10().floor() as i32, hi.log10().ceil() as i32);
     let inside = |v: &f64| *v >= lo && *v <= hi;
-    let nice: Vec<f64> = (first..=last).flat_map(|e| [1.0, 2.0, 5.0].map(|m| m * 10f64.powi(e))).filter(inside).collect();
+    let of_each_decade =
+        |mantissas: &[f64]| -> Vec<f64> { (first..=last).flat_map(|e| mantissas.iter().map(move |m| m * 10f64.powi(e))).filter(inside).collect() };
+    let nice = of_each_decade(&[1.0, 2.0, 5.0]);
     if nice.len() > 10 {
         let powers: Vec<f64> = (first..=last).map(|e| 10f64.powi(e)).filter(inside).collect();
         let every = powers.len().div_ceil(10);
         return powers.into_iter().step_by(every).collect();
     }
-    if nice.len() >= 3 {
+    if nice.len() >= 5 {
         return nice;
+    }
+    let dense = of_each_decade(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0]);
+    if dense.len() >= 3 {
+        return dense;
     }
     // Round steps: 1, 2 or 5 times a power of ten, about five of them over the range.
     let raw = (hi - lo) / 5.0;
@@ -225,15 +233,20 @@ mod tests {
         assert_eq!(tick_label(2.5e-5), "2.5e-5");
     }
 
-    /// Labels run over the whole range of a log axis: 1-2-5 within a few decades, powers of ten
-    /// over many, round steps within one; every tick inside the range.
+    /// Labels run over the whole range of a log axis: 1-2-5 over a few decades, powers of ten
+    /// over many, 1, 2, 3, 4, 5, 6, 8 over one or two, round steps within less; every tick
+    /// inside the range.
     #[test]
     fn log_axis_ticks_cover_the_range() {
         assert_eq!(log_ticks(3.0, 120.0), [5.0, 10.0, 20.0, 50.0, 100.0]);
         assert_eq!(log_ticks(0.5, 2e12).len(), 7);
         assert_eq!(log_ticks(0.5, 2e12)[0], 1.0);
-        // Within a decade (the copy experiment's lengths 4..9): round steps, not nothing.
-        assert_eq!(log_ticks(3.6, 9.4), [4.0, 6.0, 8.0]);
+        // Within a decade (N_max of 4 and 8): 1-2-5 would label only 5; 1, 2, 3, 4, 5, 6, 8.
+        assert_eq!(log_ticks(3.6, 9.4), [4.0, 5.0, 6.0, 8.0]);
+        // 003.fig2.trained's axis: its N_max of 4 and 8 beside the paper's 10, 20 and 30.
+        assert_eq!(log_ticks(3.6, 33.0), [4.0, 5.0, 6.0, 8.0, 10.0, 20.0, 30.0]);
+        // Within less than a decade's step: round steps, not nothing.
+        assert_eq!(log_ticks(17.0, 31.0), [20.0, 25.0, 30.0]);
         for (lo, hi) in [(3.6, 9.4), (1e-7, 3e-6), (17.0, 31.0), (0.9, 1.1)] {
             let t = log_ticks(lo, hi);
             assert!(t.len() >= 2 && t.iter().all(|v| (lo..=hi).contains(v)), "{lo}..{hi}: {t:?}");
