@@ -94,10 +94,16 @@ pub struct FitLog {
 /// Adam): the batch's loss before the update.
 pub fn train_step(model: &(impl Classifier + ?Sized), opt: &mut Adam, batch: &Batch) -> Result<f64> {
     let err = |e| super::candle_error("training", e);
-    let l = cross_entropy(&model.logits(&batch.tokens).map_err(err)?, &batch.positions, &batch.targets).map_err(err)?;
+    let l = batch_loss(model, batch)?;
     let value = l.to_scalar::<f64>().map_err(err)?;
     opt.backward_step(&l).map_err(err)?;
     Ok(value)
+}
+
+/// The cross-entropy of `model` on a batch at its scored positions (the forward pass alone).
+fn batch_loss(model: &(impl Classifier + ?Sized), batch: &Batch) -> Result<Tensor> {
+    let err = |e| super::candle_error("training", e);
+    cross_entropy(&model.logits(&batch.tokens).map_err(err)?, &batch.positions, &batch.targets).map_err(err)
 }
 
 /// Trains `model` on fresh batches of `task` (an unlimited training set: step s uses instances
@@ -156,7 +162,11 @@ pub struct Learning {
 /// Trains `model` on fresh batches of `task` with Adam at the constant learning rate
 /// `adam.lr` (a schedule would depend on when training stops), evaluating it every
 /// `when.every` steps on the same held-out sequences from `keys.test`, until `when.consecutive`
-/// evaluations in a row reach `when.accuracy` or `when.max_steps` have run.
+/// evaluations in a row reach `when.accuracy` or `when.max_steps` have run. At a learning rate
+/// of 0 (a control frozen at its initial weights) each step is the forward pass and its loss
+/// alone: Adam's update `w − 0·m̂/(√v̂ + ε)` would give back every weight unchanged (for finite
+/// gradients), so the losses and evaluations are those of the full steps, at about a third of
+/// their cost (tested below).
 pub fn fit_until(
     model: &(impl Classifier + ?Sized),
     task: &impl TokenTask,
@@ -170,7 +180,8 @@ pub fn fit_until(
     let held_out = task.held_out(keys.test, when.test_size);
     let (mut loss, mut evaluations, mut run) = (Vec::new(), Vec::new(), 0usize);
     for step in 0..when.max_steps {
-        loss.push(train_step(model, &mut opt, &task.batch(keys.train, (step * batch) as u64, batch))?);
+        let b = task.batch(keys.train, (step * batch) as u64, batch);
+        loss.push(if adam.lr == 0.0 { batch_loss(model, &b)?.to_scalar::<f64>().map_err(err)? } else { train_step(model, &mut opt, &b)? });
         if (step + 1) % when.every == 0 {
             let logits = model.logits(&held_out.tokens).map_err(err)?;
             let a = accuracy(&logits, &held_out.positions, &held_out.targets).map_err(err)?;
@@ -297,5 +308,39 @@ mod tests {
         let short = LearnedWhen { max_steps: 20, ..when };
         let fresh = AttentionClassifier::init(AttentionShape { vocab: 6, d: 8, input: AttentionInput::Position { max_len: 8 } }, keys.init).unwrap();
         assert_eq!(fit_until(&fresh, &StringCopy { alphabet: 4, len: 3 }, 16, adam, &keys, &short).unwrap().examples_needed, None);
+    }
+
+    /// A frozen run (a learning rate of 0) takes forward passes only, and its losses and
+    /// evaluations are bit for bit those of full Adam steps at a learning rate of 0 (which give
+    /// back every weight). Control: the same full steps at 0.01 give other losses, so the
+    /// comparison can tell a run that moved.
+    #[test]
+    fn a_frozen_run_is_the_full_steps_at_a_learning_rate_of_0() {
+        use crate::tasks::copy::StringCopy;
+        use crate::train::attention::{AttentionClassifier, AttentionInput, AttentionShape};
+        let keys = RunKeys::new(6, "frozen");
+        let task = StringCopy { alphabet: 4, len: 3 };
+        let init = || AttentionClassifier::init(AttentionShape { vocab: 6, d: 8, input: AttentionInput::Position { max_len: 8 } }, keys.init).unwrap();
+        let when = LearnedWhen { accuracy: 0.95, consecutive: 3, every: 10, test_size: 100, max_steps: 40 };
+        let frozen = fit_until(&init(), &task, 16, AdamConfig { lr: 0.0, ..Default::default() }, &keys, &when).unwrap();
+        let full = |lr: f64| {
+            let model = init();
+            let mut opt = Adam::new(Classifier::vars(&model), AdamConfig { lr, ..Default::default() }).unwrap();
+            let held_out = task.held_out(keys.test, when.test_size);
+            let (mut loss, mut evaluations) = (vec![], vec![]);
+            for step in 0..when.max_steps {
+                loss.push(train_step(&model, &mut opt, &task.batch(keys.train, (step * 16) as u64, 16)).unwrap());
+                if (step + 1) % when.every == 0 {
+                    let logits = model.logits(&held_out.tokens).unwrap();
+                    evaluations.push((((step + 1) * 16) as u64, accuracy(&logits, &held_out.positions, &held_out.targets).unwrap()));
+                }
+            }
+            (loss, evaluations)
+        };
+        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        let (loss, evaluations) = full(0.0);
+        assert_eq!((bits(&frozen.loss), frozen.evaluations.len()), (bits(&loss), 4));
+        assert_eq!(frozen.evaluations, evaluations);
+        assert_ne!(bits(&full(0.01).0), bits(&loss), "a training run's losses equal the frozen ones: the comparison cannot tell");
     }
 }
