@@ -327,12 +327,17 @@ impl super::TokenTask for StringCopy {
 /// `first + i` of `key`: `<BOS>` = `alphabet`, `<SEP>` = `alphabet + 1`, targets the n copied
 /// symbols at positions n + 1 ..= 2n.
 fn copy_batch(alphabet: usize, n: usize, key: crate::mc::StreamKey, first: u64, size: usize) -> super::Batch {
-    let strings: Vec<Vec<usize>> = (0..size as u64)
-        .map(|i| {
-            let mut s = Stream::new(key, first + i);
-            (0..n).map(|_| uniform_index(&mut s, alphabet)).collect()
-        })
-        .collect();
+    copy_batch_of(alphabet, n, (first..first + size as u64).map(|i| copy_string(alphabet, n, key, i)).collect())
+}
+
+/// Instance `i` of `key`: a string of n symbols of the alphabet.
+fn copy_string(alphabet: usize, n: usize, key: crate::mc::StreamKey, i: u64) -> Vec<usize> {
+    let mut s = Stream::new(key, i);
+    (0..n).map(|_| uniform_index(&mut s, alphabet)).collect()
+}
+
+/// The copy sequences `<BOS> x <SEP> x` of strings of length n, scored where the copy is produced.
+fn copy_batch_of(alphabet: usize, n: usize, strings: Vec<Vec<usize>>) -> super::Batch {
     let tokens = strings.iter().map(|x| [&[alphabet][..], x, &[alphabet + 1], x].concat()).collect();
     super::Batch { tokens, positions: (n + 1..=2 * n).collect(), targets: strings }
 }
@@ -342,7 +347,9 @@ fn copy_batch(alphabet: usize, n: usize, key: crate::mc::StreamKey, first: u64, 
 /// sequences are all of length N_max. The paper draws a length per instance and packs instances
 /// into contexts of 220 tokens; one length per batch keeps the sequences of a batch
 /// aligned and draws each sequence's length from the same distribution, so no model can copy by
-/// a fixed lag. Tokens as in [`StringCopy`].
+/// a fixed lag. Tokens as in [`StringCopy`]. With [`MixedLengthCopy::unseen_in`] the held-out
+/// strings are none of the training stream's (003 scores copying on strings the model has not
+/// seen).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MixedLengthCopy {
     /// Alphabet size K ≥ 2.
@@ -351,6 +358,20 @@ pub struct MixedLengthCopy {
     pub min_len: usize,
     /// N_max ≥ N_min: the held-out length.
     pub max_len: usize,
+    /// The training stream whose strings the held-out set leaves out (none: every string may be
+    /// held out).
+    pub unseen_in: Option<TrainingStream>,
+}
+
+/// The first `steps` training batches of `batch` sequences from `key`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TrainingStream {
+    /// The training stream's key.
+    pub key: crate::mc::StreamKey,
+    /// Its batches (optimiser steps).
+    pub steps: usize,
+    /// Sequences per batch.
+    pub batch: usize,
 }
 
 impl MixedLengthCopy {
@@ -361,7 +382,34 @@ impl MixedLengthCopy {
                 "string copying needs an alphabet of ≥ 2 symbols and lengths 1 ≤ N_min ≤ N_max (got {alphabet}, [{min_len}, {max_len}])"
             )));
         }
-        Ok(MixedLengthCopy { alphabet, min_len, max_len })
+        Ok(MixedLengthCopy { alphabet, min_len, max_len, unseen_in: None })
+    }
+
+    /// The same task with held-out strings that are none of the length-N_max strings of
+    /// `training` (as many steps as a run may take): the held-out instances of the test stream
+    /// are taken in order, skipping each that occurs there, so a task whose training never
+    /// meets a held-out string (16 symbols at N_max ≥ 8) holds out what it held out without the
+    /// exclusion. Errs when fewer than a tenth of the K^N_max strings are left to hold out (the
+    /// skipping would not end soon).
+    pub fn unseen_in(self, training: TrainingStream) -> crate::error::Result<Self> {
+        let strings = (self.alphabet as f64).powi(self.max_len as i32);
+        let seen = self.seen(training).len() as f64;
+        if strings - seen < 0.1 * strings {
+            return Err(crate::error::Error::InvalidParameter(format!(
+                "copying over {} symbols at N_max = {}: the training stream ({} steps of {}) holds {seen} of the {strings} strings, too many to hold out unseen ones",
+                self.alphabet, self.max_len, training.steps, training.batch
+            )));
+        }
+        Ok(MixedLengthCopy { unseen_in: Some(training), ..self })
+    }
+
+    /// The distinct length-N_max strings of `training`.
+    fn seen(&self, training: TrainingStream) -> std::collections::HashSet<Vec<usize>> {
+        (0..training.steps as u64)
+            .map(|step| step * training.batch as u64)
+            .filter(|&first| self.batch_len(training.key, first) == self.max_len)
+            .flat_map(|first| copy_batch(self.alphabet, self.max_len, training.key, first, training.batch).targets)
+            .collect()
     }
 
     /// The string length of the training batch whose first sequence is instance `first` of
@@ -375,11 +423,7 @@ impl MixedLengthCopy {
     /// `steps` training batches of `batch` sequences from `key` (003 scores copying on strings
     /// it has not seen; with a small alphabet and short strings most are seen).
     pub fn unseen_share(&self, held_out: &super::Batch, key: crate::mc::StreamKey, steps: usize, batch: usize) -> f64 {
-        let seen: std::collections::HashSet<Vec<usize>> = (0..steps as u64)
-            .map(|step| step * batch as u64)
-            .filter(|&first| self.batch_len(key, first) == self.max_len)
-            .flat_map(|first| copy_batch(self.alphabet, self.max_len, key, first, batch).targets)
-            .collect();
+        let seen = self.seen(TrainingStream { key, steps, batch });
         let unseen = held_out.targets.iter().filter(|s| !seen.contains(*s)).count();
         unseen as f64 / held_out.targets.len().max(1) as f64
     }
@@ -395,7 +439,14 @@ impl super::TokenTask for MixedLengthCopy {
     }
 
     fn held_out(&self, key: crate::mc::StreamKey, size: usize) -> super::Batch {
-        copy_batch(self.alphabet, self.max_len, key, 0, size)
+        let Some(training) = self.unseen_in else {
+            return copy_batch(self.alphabet, self.max_len, key, 0, size);
+        };
+        // The test stream's instances in order, the first `size` that training does not hold
+        // (at least a tenth of the strings: `unseen_in`).
+        let seen = self.seen(training);
+        let (alphabet, n) = (self.alphabet, self.max_len);
+        copy_batch_of(alphabet, n, (0u64..).map(|i| copy_string(alphabet, n, key, i)).filter(|x| !seen.contains(x)).take(size).collect())
     }
 }
 
@@ -449,6 +500,27 @@ mod tests {
         let tiny = MixedLengthCopy::new(2, 2, 2).unwrap();
         assert_eq!(tiny.unseen_share(&tiny.held_out(key, 50), StreamKey::new(5, "other"), 200, 16), 0.0);
         assert!(MixedLengthCopy::new(16, 5, 4).unwrap_err().to_string().contains("N_min ≤ N_max"));
+    }
+
+    /// Held out unseen: at N_max = 4 over 16 symbols (003.fig2.left's quick setting) a run of
+    /// 4000 steps meets some of 200 held-out strings in training (the control), and with the
+    /// exclusion none; at N_max = 8 training meets none, and the exclusion changes nothing; a
+    /// stream that holds nearly every string is refused.
+    #[test]
+    fn held_out_strings_can_be_kept_out_of_training() {
+        use crate::tasks::TokenTask;
+        let (train, test) = (StreamKey::new(6, "train"), StreamKey::new(6, "test"));
+        let training = TrainingStream { key: train, steps: 4000, batch: 16 };
+        let plain = MixedLengthCopy::new(16, 2, 4).unwrap();
+        assert!(plain.unseen_share(&plain.held_out(test, 200), train, 4000, 16) < 1.0, "the control: some held-out string is seen");
+        let unseen = plain.unseen_in(training).unwrap();
+        let held_out = unseen.held_out(test, 200);
+        assert_eq!((held_out.targets.len(), unseen.unseen_share(&held_out, train, 4000, 16)), (200, 1.0));
+        assert!(held_out.tokens.iter().zip(&held_out.targets).all(|(t, x)| t[1..5] == x[..] && t[6..] == x[..]));
+        let long = MixedLengthCopy::new(16, 4, 8).unwrap();
+        assert_eq!(long.unseen_in(training).unwrap().held_out(test, 200), long.held_out(test, 200));
+        let err = MixedLengthCopy::new(2, 2, 2).unwrap().unseen_in(TrainingStream { key: train, steps: 200, batch: 16 }).unwrap_err();
+        assert!(err.to_string().contains("too many to hold out"), "{err}");
     }
 
     #[test]

@@ -28,7 +28,7 @@ use crate::claim::experiment::{self, ControlRun, Criterion, Direction, PaperNumb
 use crate::claim::{custom, Claim, Context, Figure, Kind, Paper, Series, Sizes, Style};
 use crate::claims::{shared, Shared};
 use crate::error::Result;
-use crate::tasks::copy::MixedLengthCopy;
+use crate::tasks::copy::{MixedLengthCopy, TrainingStream};
 use crate::tasks::TokenTask;
 use crate::train::adam::AdamConfig;
 use crate::train::fit::{fit_until, LearnedWhen, RunKeys};
@@ -162,8 +162,11 @@ fn keys(ctx: &Context, model: Model, seed: u64) -> RunKeys {
 }
 
 fn train(ctx: &Context, n_max: usize, model: Model, seed: u64, max_steps: usize) -> Result<Run> {
-    let task = MixedLengthCopy::new(ALPHABET, n_max.div_ceil(2), n_max)?;
     let keys = keys(ctx, model, seed);
+    // Held-out strings none of which a run of the seed can meet in training (at the budget's
+    // most steps, so every model of the seed, controls included, is scored on the same ones).
+    let steps = step_sizes().at(ctx.budget).max(max_steps);
+    let task = MixedLengthCopy::new(ALPHABET, n_max.div_ceil(2), n_max)?.unseen_in(TrainingStream { key: keys.train, steps, batch: BATCH })?;
     let when = LearnedWhen { accuracy: 0.95, consecutive: 3, every: EVERY, test_size: TEST_SIZE, max_steps };
     let adam = AdamConfig { lr: model.lr(), ..Default::default() };
     let (learning, parameters) = match model {
