@@ -6,7 +6,7 @@
 //!   with its convolution, gate and selective Δ, B, C; d_model 32, N 16; no position input),
 //!   trained on 003 §4.3's copy task as that claim trains it ([`MixedLengthCopy`]: the string
 //!   length of each batch uniform on [N_max/2, N_max], alphabet 16, scored on held-out strings
-//!   of length N_max, the share of them unseen in training recorded) at N_max = 4 and 8 (quick,
+//!   of length N_max none of which the seed's training stream holds) at N_max = 4 and 8 (quick,
 //!   standard) or 4, 8 and 16 (deep), once per seed and N_max, each until 95% in 3 consecutive
 //!   evaluations (the paper's *examples needed*). Per seed and doubling N_max → 2N_max the
 //!   metric is the growth exponent log₂(E(2N_max) / E(N_max)) — more than 1 is more than linear

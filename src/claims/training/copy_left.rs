@@ -8,7 +8,8 @@
 //!   [`TransformerLm`] (d_model 32, 2 heads, an MLP of 3·d_model; 21 792 parameters) — trained
 //!   per seed on the same stream of 003 §4.3's copy task ([`MixedLengthCopy`]: the string length
 //!   of each batch uniform on [N_max/2, N_max], alphabet 16, scored on held-out strings of length
-//!   N_max), each until 95% in 3 consecutive evaluations (the paper's count of *examples needed*).
+//!   N_max none of which the seed's training stream holds: [`MixedLengthCopy::unseen_in`]), each
+//!   until 95% in 3 consecutive evaluations (the paper's count of *examples needed*).
 //!   Per seed the metric is log₂(E_Mamba / E_Transformer), a run not learned within the step
 //!   budget counting as +∞ (two runs not learned: 0, no order shown); over the seeds its
 //!   **median** must be at least 1 (the Transformer needs at most half the Mamba's examples),
