@@ -359,8 +359,8 @@ pub struct MixedLengthCopy {
     /// N_max ≥ N_min: the held-out length.
     pub max_len: usize,
     /// The training stream whose strings the held-out set leaves out (none: every string may be
-    /// held out).
-    pub unseen_in: Option<TrainingStream>,
+    /// held out); set by [`MixedLengthCopy::unseen_in`].
+    pub excluding: Option<TrainingStream>,
 }
 
 /// The first `steps` training batches of `batch` sequences from `key`.
@@ -382,7 +382,7 @@ impl MixedLengthCopy {
                 "string copying needs an alphabet of ≥ 2 symbols and lengths 1 ≤ N_min ≤ N_max (got {alphabet}, [{min_len}, {max_len}])"
             )));
         }
-        Ok(MixedLengthCopy { alphabet, min_len, max_len, unseen_in: None })
+        Ok(MixedLengthCopy { alphabet, min_len, max_len, excluding: None })
     }
 
     /// The same task with held-out strings that are none of the length-N_max strings of
@@ -400,7 +400,7 @@ impl MixedLengthCopy {
                 self.alphabet, self.max_len, training.steps, training.batch
             )));
         }
-        Ok(MixedLengthCopy { unseen_in: Some(training), ..self })
+        Ok(MixedLengthCopy { excluding: Some(training), ..self })
     }
 
     /// The distinct length-N_max strings of `training`.
@@ -439,7 +439,7 @@ impl super::TokenTask for MixedLengthCopy {
     }
 
     fn held_out(&self, key: crate::mc::StreamKey, size: usize) -> super::Batch {
-        let Some(training) = self.unseen_in else {
+        let Some(training) = self.excluding else {
             return copy_batch(self.alphabet, self.max_len, key, 0, size);
         };
         // The test stream's instances in order, the first `size` that training does not hold
