@@ -13,9 +13,10 @@
 //! EPYC family 25 model 17, `000.fig2` at the quick budget). [`expand`] is the same operation as
 //! `broadcast_as(..).contiguous()`: its forward pass copies the broadcast values into a contiguous
 //! tensor, and its backward pass adds each gradient element into its source element walking the
-//! gradient in row-major order, a row of merged inner dimensions at a time. That is the order candle's reduction adds them in
-//! (for every destination element, its contributions in increasing flat index, from 0.0), so every
-//! sum, and with it every gradient and every trained weight, is the same bit for bit (tests below).
+//! gradient in row-major order, a row of merged inner dimensions at a time. That is the order
+//! candle's reduction adds them in (for every destination element, its contributions in
+//! increasing flat index, from 0.0), so every sum, and with it every gradient and every trained
+//! weight, is the same bit for bit (tests below).
 //! As a node of the graph it stands where candle's broadcast node stood (and its copy, for a
 //! broadcast made contiguous), so the order in which the backward pass visits the other nodes, and
 //! the order in which a tensor's several gradients are added, do not change either.
