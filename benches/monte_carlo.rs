@@ -47,7 +47,7 @@ fn elementary(c: &mut Criterion) {
 }
 
 fn scan(c: &mut Criterion) {
-    use ssmcheck::model::selective_scan::selective_scan_on;
+    use ssmcheck::model::selective_scan::{selective_scan_backward, selective_scan_on};
     use ssmcheck::model::{selective_scan, ScanInputs};
     let (d, n, len) = (64, 16, 1024);
     let normals = |k: u64, m: usize| {
@@ -66,6 +66,9 @@ fn scan(c: &mut Criterion) {
     for isa in Isa::available() {
         g.bench_function(format!("d64_N16_L1024 on {isa}"), |b| b.iter(|| selective_scan_on(isa, black_box(&inputs), &mut y).unwrap()));
     }
+    // The backward pass that training runs (the forward recomputed, then the adjoint).
+    let dy = normals(5, len * d);
+    g.bench_function("backward d64_N16_L1024 (state-updates)", |b| b.iter(|| selective_scan_backward(black_box(&inputs), &dy).unwrap()));
     g.finish();
 }
 
