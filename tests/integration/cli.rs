@@ -260,3 +260,36 @@ fn report_merges_results_files_of_one_seed_and_budget() {
         "more than one results file",
     );
 }
+
+/// `scripts/seed_sweep.sh` narrowed by `CLAIMS` runs those claims only, keeps each seed's JSON
+/// under `KEEP`, says every seed's line with its seconds, and a seed without results says why
+/// (the check's own error line) and fails the sweep with exit 2. Needs bash and python3, as the
+/// script does.
+#[test]
+fn the_seed_sweep_takes_claims_and_keeps_results() {
+    let dir = tempfile::tempdir().unwrap();
+    let keep = dir.path().join("kept");
+    let sweep = |claims: &str| {
+        std::process::Command::new("bash")
+            .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/seed_sweep.sh"))
+            .args(["2", "3", "quick", env!("CARGO_BIN_EXE_ssmcheck")])
+            .env("CLAIMS", claims)
+            .env("KEEP", &keep)
+            .output()
+            .unwrap()
+    };
+    let out = sweep("004.eq10.selective 004.cor1.printed");
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(stdout.contains("2 seeds (2–3) at the quick budget: 0 claims disagree"), "{stdout}");
+    for seed in [2, 3] {
+        assert!(stderr.contains(&format!("seed {seed} (")) && stderr.contains("every claim agrees"), "{stderr}");
+        let kept: serde_json::Value = serde_json::from_slice(&std::fs::read(keep.join(format!("quick-{seed}.json"))).unwrap()).unwrap();
+        let ids: Vec<&str> = kept["claims"].as_array().unwrap().iter().map(|c| c["id"].as_str().unwrap()).collect();
+        assert_eq!((ids, kept["seed"].as_u64()), (vec!["004.eq10.selective", "004.cor1.printed"], Some(seed)));
+    }
+    let out = sweep("no.such.claim");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("seed 2 (") && stderr.contains("unknown claim id 'no.such.claim'"), "{stderr}");
+}
