@@ -381,6 +381,9 @@ pub fn main_with(registry: Registry) -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+    // Before any thread allocates: training keeps its freed memory per arena.
+    #[cfg(feature = "train")]
+    crate::train::allocator::cap_arenas();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

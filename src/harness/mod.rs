@@ -125,6 +125,9 @@ fn thread_check(value: Option<&str>) -> Result<bool, String> {
 /// [`main`], returning the results instead of only the exit code; a bad setting or an
 /// unwritable results file is printed as one error line.
 pub fn run(claims: Vec<Claim>) -> Finished {
+    // Before any thread allocates: training keeps its freed memory per arena.
+    #[cfg(feature = "train")]
+    crate::train::allocator::cap_arenas();
     let nothing = || RunResults::new(1, crate::claim::Budget::Quick, "cpu", Vec::new());
     let args = match Arguments::parse(std::env::args().skip(1)) {
         Ok(a) => a,
