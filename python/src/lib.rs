@@ -21,9 +21,13 @@ pub(crate) fn value_error(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 
-/// The module's functions; `__version__` is the crate's version.
+/// The module's functions; `__version__` is the crate's version. Importing the module caps
+/// glibc's malloc arenas at one per core, as the command line does before its first thread
+/// (`ssmcheck::train::allocator::cap_arenas`): the training claims keep their freed memory per
+/// arena, and a cap set only at their first optimiser comes after their threads have made theirs.
 #[pymodule]
 fn _ssmcheck(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    ssmcheck::train::allocator::cap_arenas();
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(engine::claims, m)?)?;
     m.add_function(wrap_pyfunction!(engine::check, m)?)?;

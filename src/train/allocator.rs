@@ -39,7 +39,7 @@ pub fn keep_freed_memory() {
 /// Caps glibc's arenas at one per core (`mallopt`'s `M_ARENA_MAX`); once per process, and
 /// nothing on other C libraries. glibc applies the cap when it would make another arena and
 /// keeps those made before it, so a process that trains calls this first thing: the command
-/// line and the test harness do (by the first optimiser, a claim's parallel loops have
+/// line, the test harness and the Python module (at import) do (by the first optimiser, a claim's parallel loops have
 /// already made their arenas: called only there, the cap changed nothing).
 pub fn cap_arenas() {
     static ONCE: Once = Once::new();

@@ -3,6 +3,7 @@
 
 use super::adam::{Adam, AdamConfig};
 use super::classifier::{accuracy, cross_entropy, SsmClassifier};
+use super::scan_op::forward_only;
 use crate::error::Result;
 use crate::mc::StreamKey;
 use crate::tasks::{Batch, TokenTask};
@@ -126,7 +127,7 @@ pub fn fit(model: &(impl Classifier + ?Sized), task: &impl TokenTask, cfg: &FitC
         loss.push(train_step(model, &mut opt, &b)?);
     }
     let held_out = task.held_out(keys.test, cfg.test_size);
-    let logits = model.logits(&held_out.tokens).map_err(err)?;
+    let logits = forward_only(|| model.logits(&held_out.tokens)).map_err(err)?;
     let test_loss = cross_entropy(&logits, &held_out.positions, &held_out.targets).and_then(|l| l.to_scalar::<f64>()).map_err(err)?;
     Ok(FitLog { loss, test_accuracy: accuracy(&logits, &held_out.positions, &held_out.targets).map_err(err)?, test_loss })
 }
@@ -181,9 +182,9 @@ pub fn fit_until(
     let (mut loss, mut evaluations, mut run) = (Vec::new(), Vec::new(), 0usize);
     for step in 0..when.max_steps {
         let b = task.batch(keys.train, (step * batch) as u64, batch);
-        loss.push(if adam.lr == 0.0 { batch_loss(model, &b)?.to_scalar::<f64>().map_err(err)? } else { train_step(model, &mut opt, &b)? });
+        loss.push(if adam.lr == 0.0 { forward_only(|| batch_loss(model, &b))?.to_scalar::<f64>().map_err(err)? } else { train_step(model, &mut opt, &b)? });
         if (step + 1) % when.every == 0 {
-            let logits = model.logits(&held_out.tokens).map_err(err)?;
+            let logits = forward_only(|| model.logits(&held_out.tokens)).map_err(err)?;
             let a = accuracy(&logits, &held_out.positions, &held_out.targets).map_err(err)?;
             evaluations.push((((step + 1) * batch) as u64, a));
             run = if a >= when.accuracy { run + 1 } else { 0 };

@@ -38,6 +38,7 @@
 //! the committed fixture (`tests/integration/block_reference.rs`), and its gradients against
 //! central differences (this module's tests).
 
+use super::causal_conv::causal_conv;
 use super::delta_t_scan::delta_t_scan;
 use super::expand::{add_expanded, batched_matmul, expand, mul_expanded};
 use super::scan_op::selective_scan;
@@ -45,7 +46,7 @@ use super::{softplus, uniform, var};
 use crate::error::{Error, Result};
 use crate::math::softplus::softplus_inv;
 use crate::mc::{Stream, StreamKey};
-use candle_core::{DType, Device, Tensor, Var, D};
+use candle_core::{Device, Tensor, Var, D};
 
 /// How a block's SSM gets its step size Δ and its vectors B and C.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -377,19 +378,6 @@ impl MambaBlock {
     }
 }
 
-/// The causal depthwise convolution `conv(x)_t[c] = b[c] + Σ_{j<k} w[c, j] x_{t+j−(k−1)}[c]` of x
-/// (batch × T × C) with weights w (C × k) and bias b (1 × C), zeros before the first step.
-pub fn causal_conv(x: &Tensor, w: &Tensor, b: &Tensor) -> candle_core::Result<Tensor> {
-    let (batch, len, channels) = x.dims3()?;
-    let k = w.dim(1)?;
-    let padded = Tensor::cat(&[&Tensor::zeros((batch, k - 1, channels), DType::F64, &Device::Cpu)?, x], 1)?;
-    let mut acc = expand(&b.unsqueeze(0)?, (batch, len, channels))?;
-    for j in 0..k {
-        acc = (acc + mul_expanded(&padded.narrow(1, j, len)?, &w.narrow(1, j, 1)?.t()?.unsqueeze(0)?)?)?;
-    }
-    Ok(acc)
-}
-
 /// RMSNorm (ε = 10⁻⁵, as `MambaLMHeadModel`'s): `x / √(mean(x²) + ε) ⊙ w` over the last axis.
 pub fn rms_norm(x: &Tensor, weight: &Tensor) -> candle_core::Result<Tensor> {
     let scale = (x.sqr()?.mean_keepdim(D::Minus1)? + 1e-5)?.sqrt()?.recip()?;
@@ -626,7 +614,7 @@ mod tests {
         assert!(block.set_weight("D", &[0.0; 3]).unwrap_err().to_string().contains("not 3"));
         assert!(MambaLm::init(small(BlockMixer::Selective), 0, 5, StreamKey::new(0, "t")).is_err());
         let scalar = MambaBlock::init(small(BlockMixer::ScalarDecay), 1, StreamKey::new(0, "t")).unwrap();
-        let x = Tensor::zeros((1, 2, 8), DType::F64, &Device::Cpu).unwrap();
+        let x = Tensor::zeros((1, 2, 8), candle_core::DType::F64, &Device::Cpu).unwrap();
         assert!(scalar.selection(&x).unwrap_err().to_string().contains("use forward"));
     }
 }

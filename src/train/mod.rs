@@ -26,7 +26,9 @@
 //! - [`mamba_block`]: the Mamba block as the papers train it (input projection, causal
 //!   depthwise convolution, SiLU, selective or time-invariant Δ, B, C, the D skip, the gate, the
 //!   output projection) and a language model of L such blocks with RMSNorm and residual
-//!   connections, checked against state-spaces/mamba's `mamba_inner_ref`.
+//!   connections, checked against state-spaces/mamba's `mamba_inner_ref`; its convolution is
+//!   [`causal_conv`], one custom operation with its own backward pass, bit for bit the
+//!   op-by-op graph it replaced.
 //! - [`transformer`]: the Transformer language model the papers set beside their SSMs (L
 //!   pre-norm layers of causal multi-head attention with RoPE or no positions, an optional short
 //!   convolution, and a GELU MLP): 002 Table 1's two-layer rows, 003 §4.3's TF; its GELU is
@@ -43,6 +45,7 @@
 pub mod adam;
 pub mod allocator;
 pub mod attention;
+pub mod causal_conv;
 pub mod causal_softmax;
 pub mod classifier;
 pub mod delta_t_scan;

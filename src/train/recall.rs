@@ -32,7 +32,7 @@
 
 use super::adam::{Adam, AdamConfig};
 use super::fit::{Classifier, RunKeys, Targets};
-use super::scan_op::selective_scan;
+use super::scan_op::{forward_only, selective_scan};
 use super::{softplus, var};
 use crate::error::{Error, Result};
 use crate::math::softplus::softplus_inv;
@@ -501,7 +501,7 @@ const SCORING_CHUNK: usize = 500;
 pub fn held_out_accuracies(model: &(impl Classifier + ?Sized), (tokens, targets): &RecallBatch) -> Result<Vec<f64>> {
     let mut accuracies = Vec::with_capacity(tokens.len());
     for (tokens, targets) in tokens.chunks(SCORING_CHUNK).zip(targets.chunks(SCORING_CHUNK)) {
-        let scores = model.logits(tokens).and_then(|z| query_scores(&z, targets)).map_err(|e| super::candle_error("scoring", e))?;
+        let scores = forward_only(|| model.logits(tokens)).and_then(|z| query_scores(&z, targets)).map_err(|e| super::candle_error("scoring", e))?;
         accuracies.extend(scores.iter().filter(|&&(_, all)| all > 0).map(|&(right, all)| right as f64 / all as f64));
     }
     Ok(accuracies)

@@ -6,13 +6,52 @@
 //! operations take at most three tensors, so u and Δ travel as one L × 2d tensor `[u | Δ]` and B
 //! and C as one L × 2N tensor `[B | C]`; [`selective_scan`] does the packing. A leading batch
 //! dimension on u, Δ, B and C runs one scan per sequence, A shared.
+//!
+//! When the output is part of a graph, the forward pass keeps each sequence's decays and states
+//! ([`ScanStates`], [`selective_scan_recorded`]) in the operation, and the backward pass reads
+//! them instead of recomputing them ([`selective_scan_backward_recorded`]): the same bits (the
+//! recorded forward is the engine's scan bit for bit, tested), and in the copy claims' training
+//! step the backward scan's recurrence is not run twice. Nothing is kept for inputs that track
+//! no gradient (constants only), nor inside [`forward_only`], which evaluations use: their
+//! graphs are never run backward, and an evaluation's batch is large (the copy claims score
+//! 200 held-out strings, 60 MB of states per block).
 
-use crate::model::selective_scan::{selective_scan as engine_scan, selective_scan_backward, ScanInputs};
+use crate::model::selective_scan::{
+    selective_scan as engine_scan, selective_scan_backward, selective_scan_backward_recorded, selective_scan_recorded, ScanInputs, ScanStates,
+};
 use candle_core::{backend::BackendStorage, CpuStorage, CustomOp3, Layout, Shape, Tensor, D};
+use std::cell::Cell;
+use std::sync::{Arc, Mutex};
+
+thread_local! {
+    /// Set inside [`forward_only`] on this thread.
+    static FORWARD_ONLY: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `f` (a forward pass no backward pass will follow, such as an evaluation) with the scan
+/// keeping no states for a backward pass; the same values. Scans that `f` starts on other
+/// threads keep theirs.
+pub fn forward_only<T>(f: impl FnOnce() -> T) -> T {
+    let before = FORWARD_ONLY.with(|c| c.replace(true));
+    let out = f();
+    FORWARD_ONLY.with(|c| c.set(before));
+    out
+}
 
 /// The custom operation: arguments `[u | Δ]` (L × 2d), A (N × d), `[B | C]` (L × 2N).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct SelectiveScanOp;
+#[derive(Clone, Debug, Default)]
+pub struct SelectiveScanOp {
+    /// Where the forward pass keeps each sequence's decays and states for the backward pass
+    /// (module doc); None: nothing kept, the backward pass recomputes them.
+    kept: Option<Arc<Mutex<Vec<ScanStates>>>>,
+}
+
+impl SelectiveScanOp {
+    /// The operation that keeps the forward pass's states for its backward pass.
+    pub fn keeping_states() -> Self {
+        SelectiveScanOp { kept: Some(Arc::default()) }
+    }
+}
 
 /// A contiguous f64 tensor's values and its dimensions as (batch, rows, cols); a matrix is a
 /// batch of one.
@@ -85,8 +124,16 @@ impl CustomOp3 for SelectiveScanOp {
         let dims = dimensions(ud_dims, a_dims, bc_dims)?;
         let [batch, d, _, len] = dims;
         let mut y = vec![0.0; batch * len * d];
+        let mut kept = self.kept.as_ref().map(|k| k.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+        if let Some(k) = kept.as_mut() {
+            k.clear();
+        }
         for (i, yi) in y.chunks_exact_mut(len * d).enumerate() {
-            engine_scan(&inputs(&sequence(i, ud, a, bc, dims), dims), yi).map_err(candle_core::Error::wrap)?;
+            let v = sequence(i, ud, a, bc, dims);
+            match kept.as_mut() {
+                Some(k) => k.push(selective_scan_recorded(&inputs(&v, dims), yi).map_err(candle_core::Error::wrap)?),
+                None => engine_scan(&inputs(&v, dims), yi).map_err(candle_core::Error::wrap)?,
+            }
         }
         Ok((CpuStorage::F64(y), out_shape(l1.dims().len() == 3, dims, d)))
     }
@@ -104,9 +151,16 @@ impl CustomOp3 for SelectiveScanOp {
         let [batch, d, n, len] = dims;
         let (ud_v, a_v, bc_v, dy) = (values(ud)?, values(a)?, values(bc)?, values(dy)?);
         let (mut g_ud, mut g_a, mut g_bc) = (Vec::with_capacity(ud_v.len()), vec![0.0; n * d], Vec::with_capacity(bc_v.len()));
+        // The forward pass's states, when it kept them for every sequence of this batch.
+        let kept = self.kept.as_ref().map(|k| k.lock().unwrap_or_else(std::sync::PoisonError::into_inner)).filter(|k| k.len() == batch);
         for i in 0..batch {
             let v = sequence(i, &ud_v, &a_v, &bc_v, dims);
-            let g = selective_scan_backward(&inputs(&v, dims), &dy[i * len * d..(i + 1) * len * d]).map_err(candle_core::Error::wrap)?;
+            let dy_i = &dy[i * len * d..(i + 1) * len * d];
+            let g = match &kept {
+                Some(k) => selective_scan_backward_recorded(&inputs(&v, dims), dy_i, &k[i]),
+                None => selective_scan_backward(&inputs(&v, dims), dy_i),
+            }
+            .map_err(candle_core::Error::wrap)?;
             g_ud.extend(join_rows(&g.u, &g.delta, d));
             g_bc.extend(join_rows(&g.b, &g.c, n));
             g_a.iter_mut().zip(&g.a).for_each(|(s, x)| *s += x);
@@ -127,7 +181,9 @@ impl CustomOp3 for SelectiveScanOp {
 pub fn selective_scan(u: &Tensor, delta: &Tensor, a: &Tensor, b: &Tensor, c: &Tensor) -> candle_core::Result<Tensor> {
     let ud = Tensor::cat(&[u, delta], D::Minus1)?.contiguous()?;
     let bc = Tensor::cat(&[b, c], D::Minus1)?.contiguous()?;
-    ud.apply_op3(&a.contiguous()?, &bc, SelectiveScanOp)
+    let tracked = ud.track_op() || a.track_op() || bc.track_op();
+    let op = if tracked && !FORWARD_ONLY.with(Cell::get) { SelectiveScanOp::keeping_states() } else { SelectiveScanOp::default() };
+    ud.apply_op3(&a.contiguous()?, &bc, op)
 }
 
 /// The same recurrence in candle's own tensor operations, one step at a time (slow; its
@@ -236,6 +292,52 @@ mod tests {
         let reference = (by_ops(&v1) + by_ops(&v2)).unwrap().backward().unwrap();
         let reference_u = Tensor::stack(&[reference.get(&v1[0]).unwrap(), reference.get(&v2[0]).unwrap()], 0).unwrap();
         assert!(rel_diff(g.get(&u).unwrap(), &reference_u) < TOLERANCE);
+    }
+
+    /// Keeping the forward pass's states changes no bit: a batch of three through candle's
+    /// backward pass, with the operation that keeps them and with one that recomputes them.
+    #[test]
+    fn keeping_the_states_changes_no_bit() {
+        let vs: Vec<Vec<Var>> = (0..3).map(|k| variables(20 + k, 11, 4, 9)).collect();
+        let stack = |i: usize| Var::from_tensor(&Tensor::stack(&vs.iter().map(|v| v[i].as_tensor().clone()).collect::<Vec<_>>(), 0).unwrap()).unwrap();
+        let (u, delta, b, c) = (stack(0), stack(1), stack(3), stack(4));
+        let a = &vs[0][2];
+        let w = Tensor::arange(0.0f64, 3.0 * 9.0 * 11.0, &Device::Cpu).unwrap().reshape((3, 9, 11)).unwrap().cos().unwrap();
+        let bits = |op: SelectiveScanOp| {
+            let ud = Tensor::cat(&[u.as_tensor(), delta.as_tensor()], D::Minus1).unwrap();
+            let bc = Tensor::cat(&[b.as_tensor(), c.as_tensor()], D::Minus1).unwrap();
+            let y = ud.apply_op3(a.as_tensor(), &bc, op).unwrap();
+            let g = (&y * &w).unwrap().sum_all().unwrap().backward().unwrap();
+            let mut out = vec![y];
+            out.extend([u.as_tensor(), delta.as_tensor(), a.as_tensor(), b.as_tensor(), c.as_tensor()].map(|t| g.get(t).unwrap().clone()));
+            out.iter().flat_map(|t| t.flatten_all().unwrap().to_vec1::<f64>().unwrap()).map(f64::to_bits).collect::<Vec<u64>>()
+        };
+        let op = SelectiveScanOp::keeping_states();
+        let kept = bits(op.clone());
+        assert_eq!(op.kept.as_ref().map(|k| k.lock().unwrap().len()), Some(3), "one sequence's states each");
+        assert_eq!(kept, bits(SelectiveScanOp::default()));
+    }
+
+    /// Inside `forward_only` the scan keeps nothing, and its values and gradients (recomputed
+    /// if a backward pass does follow) are the same bits; the flag is this thread's, restored
+    /// after, also when nested.
+    #[test]
+    fn forward_only_changes_no_value() {
+        let v = variables(8, 5, 4, 12);
+        let bits = |y: &Tensor| {
+            let g = y.sum_all().unwrap().backward().unwrap();
+            let mut out = y.flatten_all().unwrap().to_vec1::<f64>().unwrap();
+            v.iter().for_each(|var| out.extend(g.get(var).unwrap().flatten_all().unwrap().to_vec1::<f64>().unwrap()));
+            out.iter().map(|x| x.to_bits()).collect::<Vec<u64>>()
+        };
+        let kept = bits(&run(selective_scan, &v));
+        let inside = forward_only(|| {
+            forward_only(|| assert!(FORWARD_ONLY.with(Cell::get)));
+            assert!(FORWARD_ONLY.with(Cell::get), "still set after a nested call");
+            bits(&run(selective_scan, &v))
+        });
+        assert!(!FORWARD_ONLY.with(Cell::get));
+        assert_eq!(inside, kept);
     }
 
     #[test]

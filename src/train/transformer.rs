@@ -26,9 +26,10 @@
 //! the model is causal; every gradient agrees with central differences (the shared derived
 //! tolerance, with a control); the parameter count is the architecture's.
 
+use super::causal_conv::causal_conv;
 use super::causal_softmax::causal_softmax;
 use super::gelu::gelu;
-use super::mamba_block::{causal_conv, rms_norm};
+use super::mamba_block::rms_norm;
 use super::{uniform, var};
 use crate::error::{Error, Result};
 use crate::mc::{Stream, StreamKey};

@@ -26,7 +26,7 @@ use rayon::prelude::*;
 mod avx2;
 mod backward;
 
-pub use backward::{selective_scan_backward, ScanGradients};
+pub use backward::{selective_scan_backward, selective_scan_backward_recorded, selective_scan_recorded, ScanGradients, ScanStates};
 
 /// Channels per task (four AVX-512 registers of f64; W4 has 64 channels, two tasks).
 pub const CHANNEL_GROUP: usize = 32;
