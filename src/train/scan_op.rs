@@ -32,10 +32,15 @@ thread_local! {
 /// keeping no states for a backward pass; the same values. Scans that `f` starts on other
 /// threads keep theirs.
 pub fn forward_only<T>(f: impl FnOnce() -> T) -> T {
-    let before = FORWARD_ONLY.with(|c| c.replace(true));
-    let out = f();
-    FORWARD_ONLY.with(|c| c.set(before));
-    out
+    /// Puts the flag back as it was, also when `f` panics.
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            FORWARD_ONLY.with(|c| c.set(self.0));
+        }
+    }
+    let _restore = Restore(FORWARD_ONLY.with(|c| c.replace(true)));
+    f()
 }
 
 /// The custom operation: arguments `[u | Δ]` (L × 2d), A (N × d), `[B | C]` (L × 2N).
