@@ -199,12 +199,12 @@ impl BlockInputs {
     }
 }
 
-/// Checks the inputs and the length of a per-step, per-channel buffer (`what`: y or dy).
+/// Checks the inputs and the length of a per-step, per-channel buffer, named in the error by
+/// `what` ("selective scan: y", "selective scan backward: dy").
 fn check(inp: &ScanInputs<'_>, values: usize, what: &str) -> Result<()> {
     inp.validate()?;
     if values != inp.len * inp.d {
-        let stage = if what == "y" { "" } else { " backward" };
-        return Err(Error::InvalidParameter(format!("selective scan{stage}: {what} has {values} values, expected {}", inp.len * inp.d)));
+        return Err(Error::InvalidParameter(format!("{what} has {values} values, expected {}", inp.len * inp.d)));
     }
     Ok(())
 }
@@ -214,7 +214,7 @@ fn check(inp: &ScanInputs<'_>, values: usize, what: &str) -> Result<()> {
 /// order from 0.
 #[inline(always)]
 fn recorded_here(inp: &ScanInputs<'_>, y: &mut [f64]) -> Result<ScanStates> {
-    check(inp, y.len(), "y")?;
+    check(inp, y.len(), "selective scan: y")?;
     let (d, n, len) = (inp.d, inp.n, inp.len);
     let mut states = ScanStates::new([d, n, len]);
     let mut blk_in = BlockInputs::new(n, len);
@@ -246,7 +246,7 @@ fn recorded_here(inp: &ScanInputs<'_>, y: &mut [f64]) -> Result<ScanStates> {
 /// recomputed here.
 #[inline(always)]
 fn backward_here(inp: &ScanInputs<'_>, dy: &[f64], states: Option<&ScanStates>) -> Result<ScanGradients> {
-    check(inp, dy.len(), "dy")?;
+    check(inp, dy.len(), "selective scan backward: dy")?;
     let (d, n, len) = (inp.d, inp.n, inp.len);
     let mut g = ScanGradients { delta: vec![0.0; len * d], a: vec![0.0; n * d], b: vec![0.0; len * n], c: vec![0.0; len * n], u: vec![0.0; len * d] };
     // Per block of channels: the inputs by lane and the read-out gradients by step, the decays
