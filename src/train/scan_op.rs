@@ -21,7 +21,7 @@ use crate::model::selective_scan::{
 };
 use candle_core::{backend::BackendStorage, CpuStorage, CustomOp3, Layout, Shape, Tensor, D};
 use std::cell::Cell;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 thread_local! {
     /// Set inside [`forward_only`] on this thread.
@@ -55,6 +55,11 @@ impl SelectiveScanOp {
     /// The operation that keeps the forward pass's states for its backward pass.
     pub fn keeping_states() -> Self {
         SelectiveScanOp { kept: Some(Arc::default()) }
+    }
+
+    /// The kept states, locked (None when this operation keeps none).
+    fn kept(&self) -> Option<MutexGuard<'_, Vec<ScanStates>>> {
+        self.kept.as_ref().map(|k| k.lock().unwrap_or_else(PoisonError::into_inner))
     }
 }
 
@@ -129,7 +134,7 @@ impl CustomOp3 for SelectiveScanOp {
         let dims = dimensions(ud_dims, a_dims, bc_dims)?;
         let [batch, d, _, len] = dims;
         let mut y = vec![0.0; batch * len * d];
-        let mut kept = self.kept.as_ref().map(|k| k.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+        let mut kept = self.kept();
         if let Some(k) = kept.as_mut() {
             k.clear();
         }
@@ -157,7 +162,7 @@ impl CustomOp3 for SelectiveScanOp {
         let (ud_v, a_v, bc_v, dy) = (values(ud)?, values(a)?, values(bc)?, values(dy)?);
         let (mut g_ud, mut g_a, mut g_bc) = (Vec::with_capacity(ud_v.len()), vec![0.0; n * d], Vec::with_capacity(bc_v.len()));
         // The forward pass's states, when it kept them for every sequence of this batch.
-        let kept = self.kept.as_ref().map(|k| k.lock().unwrap_or_else(std::sync::PoisonError::into_inner)).filter(|k| k.len() == batch);
+        let kept = self.kept().filter(|k| k.len() == batch);
         for i in 0..batch {
             let v = sequence(i, &ud_v, &a_v, &bc_v, dims);
             let dy_i = &dy[i * len * d..(i + 1) * len * d];

@@ -253,7 +253,8 @@ fn backward_here(inp: &ScanInputs<'_>, dy: &[f64], states: Option<&ScanStates>) 
     // and the states h_0..h_L (kept or recomputed), then the adjoint.
     let mut blk_in = BlockInputs::new(n, len);
     let mut gy = vec![[0.0; LANES]; len];
-    let mut scratch = if states.is_none() { Some(ScanStates::new([LANES, n, len])) } else { None };
+    // One block's states, made at the first block when none were kept.
+    let mut scratch: Option<ScanStates> = None;
     let (mut lambda, mut g_a) = (vec![[0.0; LANES]; n], vec![[0.0; LANES]; n]);
     for (blk, c0) in (0..d).step_by(LANES).enumerate() {
         let width = LANES.min(d - c0);
@@ -261,14 +262,14 @@ fn backward_here(inp: &ScanInputs<'_>, dy: &[f64], states: Option<&ScanStates>) 
         for (t, row) in gy.iter_mut().enumerate() {
             *row = std::array::from_fn(|l| if l < width { dy[t * d + c0 + l] } else { 0.0 });
         }
-        let (h, abar) = match (states, scratch.as_mut()) {
-            (Some(kept), _) => kept.block(blk),
-            (None, Some(s)) => {
+        let (h, abar) = match states {
+            Some(kept) => kept.block(blk),
+            None => {
+                let s = scratch.get_or_insert_with(|| ScanStates::new([LANES, n, len]));
                 let (h, abar) = s.block_mut(0);
                 blk_in.recurrence(inp, h, abar);
                 s.block(0)
             }
-            (None, None) => unreachable!("scratch states exist when none were kept"),
         };
         let (steps, u, a_blk) = (&blk_in.steps, &blk_in.u, &blk_in.a);
         lambda.iter_mut().for_each(|x| *x = [0.0; LANES]);
