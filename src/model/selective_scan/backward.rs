@@ -23,7 +23,12 @@
 //! claims' blocks (d = 64, N = 16, L = 18; one thread of an AMD EPYC family 25 model 17,
 //! 2026-12-06) the recorded forward took 23 µs a sequence against the engine scan's 42–47 µs
 //! (which builds its channel groups and rayon tasks per call), and the backward pass 58 µs from
-//! the kept states against 75–84 µs recomputing.
+//! the kept states against 75–84 µs recomputing. The adjoint's step computes every state's
+//! terms as whole vectors of lanes and adds the sums over channels afterwards, apart: written as
+//! one loop, the compiler unrolled the lanes into scalar code and spilled registers. Apart, the
+//! same bits, and on the same CPU (2026-12-06) `cargo bench -- selective_scan/backward` went from
+//! 7.9 ms to 5.3 ms (medians), the backward pass from 20% to 14% of `003.fig2.trained`'s samples
+//! (perf), and the `003 copy` training step from 13.2 ms to 11.4 ms.
 
 use super::ScanInputs;
 use crate::error::{Error, Result};
@@ -256,6 +261,8 @@ fn backward_here(inp: &ScanInputs<'_>, dy: &[f64], states: Option<&ScanStates>) 
     // One block's states, made at the first block when none were kept.
     let mut scratch: Option<ScanStates> = None;
     let (mut lambda, mut g_a) = (vec![[0.0; LANES]; n], vec![[0.0; LANES]; n]);
+    // One step's terms of ∂ℓ/∂C and ∂ℓ/∂B by state and lane, before their sums over channels.
+    let (mut to_c, mut to_b) = (vec![[0.0; LANES]; n], vec![[0.0; LANES]; n]);
     for (blk, c0) in (0..d).step_by(LANES).enumerate() {
         let width = LANES.min(d - c0);
         blk_in.load(inp, c0, width);
@@ -277,27 +284,28 @@ fn backward_here(inp: &ScanInputs<'_>, dy: &[f64], states: Option<&ScanStates>) 
         for t in (0..len).rev() {
             let (dl, ut, gyt) = (&steps[t], &u[t], &gy[t]);
             let (mut g_delta, mut g_u): (Lanes, Lanes) = ([0.0; LANES], [0.0; LANES]);
+            // Lane by lane, whole vectors at a time (the lanes are independent here), then the
+            // sums over channels below, apart, so that these vectorise.
             for k in 0..n {
                 let (b, cr, a, e) = (inp.b[t * n + k], inp.c[t * n + k], &a_blk[k], &abar[t * n + k]);
                 let (h_prev, h_now) = (&h[t * n + k], &h[(t + 1) * n + k]);
                 let (lam_next, ga) = (&mut lambda[k], &mut g_a[k]);
-                let (mut to_c, mut to_b): (Lanes, Lanes) = ([0.0; LANES], [0.0; LANES]);
-                for l in 0..LANES {
-                    to_c[l] = gyt[l] * h_now[l];
-                    // λ_t: this step's read-out plus what flows back from step t + 1 (already in λ).
-                    let lam = cr * gyt[l] + lam_next[l];
-                    g_delta[l] += lam * (e[l] * a[l] * h_prev[l] + b * ut[l]);
-                    g_u[l] += lam * dl[l] * b;
-                    to_b[l] = lam * dl[l] * ut[l];
-                    ga[l] += lam * e[l] * dl[l] * h_prev[l];
-                    // What step t − 1 receives: ā_t λ_t.
-                    lam_next[l] = e[l] * lam;
-                }
-                // Added lane after lane (channel order), in registers.
+                // λ_t: this step's read-out plus what flows back from step t + 1 (already in λ).
+                let lam: Lanes = std::array::from_fn(|l| cr * gyt[l] + lam_next[l]);
+                g_delta = std::array::from_fn(|l| g_delta[l] + lam[l] * (e[l] * a[l] * h_prev[l] + b * ut[l]));
+                g_u = std::array::from_fn(|l| g_u[l] + lam[l] * dl[l] * b);
+                *ga = std::array::from_fn(|l| ga[l] + lam[l] * e[l] * dl[l] * h_prev[l]);
+                // What step t − 1 receives: ā_t λ_t.
+                *lam_next = std::array::from_fn(|l| e[l] * lam[l]);
+                to_c[k] = std::array::from_fn(|l| gyt[l] * h_now[l]);
+                to_b[k] = std::array::from_fn(|l| lam[l] * dl[l] * ut[l]);
+            }
+            // The sums over channels: added lane after lane (channel order), in registers.
+            for k in 0..n {
                 let (mut sum_c, mut sum_b) = (g.c[t * n + k], g.b[t * n + k]);
                 for l in 0..width {
-                    sum_c += to_c[l];
-                    sum_b += to_b[l];
+                    sum_c += to_c[k][l];
+                    sum_b += to_b[k][l];
                 }
                 (g.c[t * n + k], g.b[t * n + k]) = (sum_c, sum_b);
             }
