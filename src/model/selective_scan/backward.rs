@@ -191,10 +191,12 @@ impl BlockInputs {
                 let arg: Lanes = std::array::from_fn(|l| dl[l] * a[l]);
                 // exp_normal_range is exp's bits where every lane is in its range, and
                 // vectorises (exp's clamps and end selects do not).
+                // (`from_fn`, not `map`: `map` was left a call, built without this clone's
+                // instruction set, whose result came back through memory.)
                 if arg.iter().all(|x| x.abs() <= EXP_NORMAL_RANGE) {
-                    *decay = arg.map(exp_normal_range);
+                    *decay = std::array::from_fn(|l| exp_normal_range(arg[l]));
                 } else {
-                    *decay = arg.map(exp);
+                    *decay = std::array::from_fn(|l| exp(arg[l]));
                 }
                 for l in 0..LANES {
                     hn[l] = decay[l].mul_add(hp[l], dbu[l] * b);
