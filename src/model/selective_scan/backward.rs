@@ -190,9 +190,9 @@ impl BlockInputs {
                 let (hp, hn) = (&prev[t * n + k], &mut next[k]);
                 let arg: Lanes = std::array::from_fn(|l| dl[l] * a[l]);
                 // exp_normal_range is exp's bits where every lane is in its range, and
-                // vectorises (exp's clamps and end selects do not).
-                // (`from_fn`, not `map`: `map` was left a call, built without this clone's
-                // instruction set, whose result came back through memory.)
+                // vectorises (exp's clamps and end selects do not). `from_fn`, not `map`: `map`
+                // stayed a call, built without this clone's instruction set, its result
+                // returned through memory.
                 if arg.iter().all(|x| x.abs() <= EXP_NORMAL_RANGE) {
                     *decay = std::array::from_fn(|l| exp_normal_range(arg[l]));
                 } else {
