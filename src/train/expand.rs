@@ -48,15 +48,6 @@ pub fn add_expanded(x: &Tensor, v: &Tensor) -> candle_core::Result<Tensor> {
     x.add(&expand(v, x.shape())?)
 }
 
-/// `x W` for x (batch × T × k) and W (k × m), W broadcast over the batch ([`expand`]): candle's
-/// `x.broadcast_matmul(W)`, the same bits forward and backward (the same batched product; W's
-/// gradient the batch's products summed in the same order).
-pub fn batched_matmul(x: &Tensor, w: &Tensor) -> candle_core::Result<Tensor> {
-    let (batch, _, _) = x.dims3()?;
-    let (k, m) = w.dims2()?;
-    x.matmul(&expand(w, (batch, k, m))?)
-}
-
 /// The operation behind [`expand`]: broadcast to `shape`.
 struct Expand {
     shape: Shape,
@@ -133,24 +124,29 @@ impl CustomOp1 for Expand {
     }
 
     fn bwd(&self, arg: &Tensor, _res: &Tensor, grad: &Tensor) -> candle_core::Result<Option<Tensor>> {
-        // The source's gradient is a fresh contiguous tensor of its shape.
-        let src_dims = arg.dims();
-        let steps = source_steps(src_dims, Layout::contiguous(arg.shape()).stride(), self.shape.dims());
-        let grad = grad.contiguous()?;
-        let (storage, layout) = grad.storage_and_layout();
-        let (candle_core::Storage::Cpu(CpuStorage::F64(all)), Some((first, end))) = (&*storage, layout.contiguous_offsets()) else {
-            return Err(candle_core::Error::Msg("expand: only f64 gradients on the CPU".into()));
-        };
-        let g = &all[first..end];
-        // Each source element's contributions in increasing flat index, as candle adds them.
-        let mut sums = vec![0.0; arg.elem_count()];
-        walk_rows(self.shape.dims(), &steps, 0, |i, j, len, step| match step {
-            0 => sums[j] = g[i..i + len].iter().fold(sums[j], |acc, &x| acc + x),
-            1 => sums[j..j + len].iter_mut().zip(&g[i..i + len]).for_each(|(s, &x)| *s += x),
-            s => (0..len).for_each(|t| sums[j + t * s] += g[i + t]),
-        });
-        Ok(Some(Tensor::from_vec(sums, src_dims, arg.device())?))
+        sum_to_source(arg, &self.shape, grad).map(Some)
     }
+}
+
+/// The backward pass of [`expand`]`(arg, shape)`: `grad` (of `shape`) summed into a fresh
+/// contiguous tensor of `arg`'s shape, each source element's contributions in increasing flat
+/// index, as candle adds them (module doc).
+pub(super) fn sum_to_source(arg: &Tensor, shape: &Shape, grad: &Tensor) -> candle_core::Result<Tensor> {
+    let src_dims = arg.dims();
+    let steps = source_steps(src_dims, Layout::contiguous(arg.shape()).stride(), shape.dims());
+    let grad = grad.contiguous()?;
+    let (storage, layout) = grad.storage_and_layout();
+    let (candle_core::Storage::Cpu(CpuStorage::F64(all)), Some((first, end))) = (&*storage, layout.contiguous_offsets()) else {
+        return Err(candle_core::Error::Msg("expand: only f64 gradients on the CPU".into()));
+    };
+    let g = &all[first..end];
+    let mut sums = vec![0.0; arg.elem_count()];
+    walk_rows(shape.dims(), &steps, 0, |i, j, len, step| match step {
+        0 => sums[j] = g[i..i + len].iter().fold(sums[j], |acc, &x| acc + x),
+        1 => sums[j..j + len].iter_mut().zip(&g[i..i + len]).for_each(|(s, &x)| *s += x),
+        s => (0..len).for_each(|t| sums[j + t * s] += g[i + t]),
+    });
+    Tensor::from_vec(sums, src_dims, arg.device())
 }
 
 #[cfg(test)]

@@ -38,9 +38,10 @@
 //! the committed fixture (`tests/integration/block_reference.rs`), and its gradients against
 //! central differences (this module's tests).
 
+use super::batched_matmul::batched_matmul;
 use super::causal_conv::causal_conv;
 use super::delta_t_scan::delta_t_scan;
-use super::expand::{add_expanded, batched_matmul, expand, mul_expanded};
+use super::expand::{add_expanded, expand, mul_expanded};
 use super::scan_op::selective_scan;
 use super::{softplus, uniform, var};
 use crate::error::{Error, Result};

@@ -28,7 +28,8 @@
 //!   output projection) and a language model of L such blocks with RMSNorm and residual
 //!   connections, checked against state-spaces/mamba's `mamba_inner_ref`; its convolution is
 //!   [`causal_conv`], one custom operation with its own backward pass, bit for bit the
-//!   op-by-op graph it replaced.
+//!   op-by-op graph it replaced, and its projections [`batched_matmul`], one weight matrix for
+//!   the whole batch (no copy per sequence), bit for bit the product with the copies.
 //! - [`transformer`]: the Transformer language model the papers set beside their SSMs (L
 //!   pre-norm layers of causal multi-head attention with RoPE or no positions, an optional short
 //!   convolution, and a GELU MLP): 002 Table 1's two-layer rows, 003 §4.3's TF; its GELU is
@@ -45,6 +46,7 @@
 pub mod adam;
 pub mod allocator;
 pub mod attention;
+pub mod batched_matmul;
 pub mod causal_conv;
 pub mod causal_softmax;
 pub mod classifier;
