@@ -23,7 +23,7 @@
 
 use super::delta_t_scan::delta_t_scan;
 use super::scan_op::selective_scan;
-use super::{softplus, var};
+use super::{silu, softplus, var};
 use crate::error::{Error, Result};
 use crate::math::softplus::softplus_inv;
 use crate::mc::{Stream, StreamKey};
@@ -214,7 +214,7 @@ impl SsmClassifier {
         let previous = Tensor::cat(&[&Tensor::zeros((batch, 1, d), DType::F64, &Device::Cpu)?, &x.narrow(1, 0, len - 1)?], 1)?;
         let z = (previous.broadcast_mul(&c0.as_tensor().unsqueeze(0)?)? + x.broadcast_mul(&c1.as_tensor().unsqueeze(0)?)?)?
             .broadcast_sub(&bias.as_tensor().unsqueeze(0)?)?;
-        z.silu()
+        silu(&z)
     }
 
     /// Δ (batch × T × d, or × N for Mamba-Δᵀ), Λ (d × N), B and C (batch × T × N) for the

@@ -43,7 +43,7 @@ use super::causal_conv::causal_conv;
 use super::delta_t_scan::delta_t_scan;
 use super::expand::{add_expanded, expand, mul_expanded};
 use super::scan_op::selective_scan;
-use super::{softplus, uniform, var};
+use super::{silu, softplus, uniform, var};
 use crate::error::{Error, Result};
 use crate::math::softplus::softplus_inv;
 use crate::mc::{Stream, StreamKey};
@@ -281,7 +281,7 @@ impl MambaBlock {
 
     /// `SiLU(conv(x) + b_conv)` (batch × T × d_inner): the causal depthwise convolution.
     pub fn convolve(&self, x: &Tensor) -> candle_core::Result<Tensor> {
-        causal_conv(x, self.conv_w.as_tensor(), self.conv_b.as_tensor())?.silu()
+        silu(&causal_conv(x, self.conv_w.as_tensor(), self.conv_b.as_tensor())?)
     }
 
     /// The SSM's inputs for the convolved x: Δ (batch × T × d_inner; × N for the Δᵀ mixer), B
@@ -356,7 +356,7 @@ impl MambaBlock {
         };
         let y = (y + mul_expanded(x, &self.d_skip.as_tensor().unsqueeze(0)?)?)?;
         match z {
-            Some(z) => y * z.silu()?,
+            Some(z) => y * silu(z)?,
             None => Ok(y),
         }
     }

@@ -43,6 +43,7 @@
 //! inside a sum. So the same seed gives the same weights at any thread count (tested), and an
 //! experiment runs its independent runs in parallel.
 
+pub mod activation;
 pub mod adam;
 pub mod allocator;
 pub mod attention;
@@ -60,6 +61,7 @@ pub mod mamba_block;
 pub mod recall;
 pub mod scan_op;
 pub mod transformer;
+mod values;
 
 use crate::error::{Error, Result};
 use candle_core::{Device, Tensor, Var};
@@ -88,10 +90,7 @@ pub(crate) fn var_matrix(v: &Var) -> Result<nalgebra::DMatrix<f64>> {
     Ok(nalgebra::DMatrix::from_row_slice(r, c, &v.as_tensor().flatten_all().and_then(|t| t.to_vec1::<f64>()).map_err(err)?))
 }
 
-/// `softplus(z) = max(z, 0) + ln(1 + e^{−|z|})` in tensor operations.
-pub(crate) fn softplus(z: &Tensor) -> candle_core::Result<Tensor> {
-    z.relu()? + ((z.abs()?.neg()?.exp()? + 1.0)?.log()?)
-}
+pub(crate) use activation::{silu, softplus};
 
 #[cfg(test)]
 mod tests {

@@ -33,7 +33,7 @@
 use super::adam::{Adam, AdamConfig};
 use super::fit::{Classifier, RunKeys, Targets};
 use super::scan_op::{forward_only, selective_scan};
-use super::{softplus, var};
+use super::{silu, softplus, var};
 use crate::error::{Error, Result};
 use crate::math::softplus::softplus_inv;
 use crate::mc::{Stream, StreamKey};
@@ -269,7 +269,7 @@ impl RecallMamba {
             Some(b) => {
                 let (cur, prev) = self.embeddings(tokens)?;
                 let mixed = (prev.broadcast_mul(b.conv_c0.as_tensor())? + cur.broadcast_mul(b.conv_c1.as_tensor())?)?;
-                Some((mixed.broadcast_sub(b.conv_bias.as_tensor())?.silu()?, cur))
+                Some((silu(&mixed.broadcast_sub(b.conv_bias.as_tensor())?)?, cur))
             }
         };
         let x = match &embedded {
@@ -285,7 +285,7 @@ impl RecallMamba {
         let a = self.log_neg_lambda.as_tensor().exp()?.neg()?.t()?.contiguous()?;
         let mut y = selective_scan(&x, &delta, &a, &b, &c)?;
         if let (Some(block), Some((_, cur))) = (&self.block, &embedded) {
-            let gate = cur.reshape((batch * len, d))?.matmul(&block.w_gate.as_tensor().t()?)?.silu()?.reshape((batch, len, d))?;
+            let gate = silu(&cur.reshape((batch * len, d))?.matmul(&block.w_gate.as_tensor().t()?)?)?.reshape((batch, len, d))?;
             y = ((y + x.broadcast_mul(block.skip.as_tensor())?)? * gate)?;
         }
         let n = self.shape.vocab;
