@@ -33,7 +33,11 @@
 //! - [`transformer`]: the Transformer language model the papers set beside their SSMs (L
 //!   pre-norm layers of causal multi-head attention with RoPE or no positions, an optional short
 //!   convolution, and a GELU MLP): 002 Table 1's two-layer rows, 003 §4.3's TF; its GELU is
-//!   [`gelu`], one custom operation with its own backward pass.
+//!   [`gelu`], one custom operation with its own backward pass, and its RoPE [`rope`], one
+//!   custom operation bit for bit the op-by-op graph it replaced.
+//! - [`activation`]: SiLU and softplus, each one custom operation bit for bit candle's
+//!   op-by-op graph and its autograd (the Mamba blocks', 002's and 000's models use them);
+//!   `values` reads the views these operations receive.
 //! - [`adam`]: the Adam optimiser over candle variables; [`fit`]: seeded training runs;
 //!   [`allocator`]: glibc's thresholds set so that candle's per-operation buffers are reused.
 //!
@@ -59,6 +63,7 @@ pub mod gelu;
 mod gradient_check;
 pub mod mamba_block;
 pub mod recall;
+pub mod rope;
 pub mod scan_op;
 pub mod transformer;
 mod values;

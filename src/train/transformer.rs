@@ -30,10 +30,11 @@ use super::causal_conv::causal_conv;
 use super::causal_softmax::causal_softmax;
 use super::gelu::gelu;
 use super::mamba_block::rms_norm;
+use super::rope::{rope_tables, rotate};
 use super::{uniform, var};
 use crate::error::{Error, Result};
 use crate::mc::{Stream, StreamKey};
-use candle_core::{Device, Tensor, Var, D};
+use candle_core::{Device, Tensor, Var};
 
 /// How attention knows where a token is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -135,24 +136,6 @@ impl Layer {
         v.extend([&self.w_q, &self.w_k, &self.w_v, &self.w_o, &self.w_1, &self.w_2].map(Var::clone));
         v
     }
-}
-
-/// The cosines and sines of RoPE's angles t·10000^{−2j/d_h}, t < T, j < d_h/2 (T × d_h/2 each).
-fn rope_tables(len: usize, head_dim: usize) -> candle_core::Result<(Tensor, Tensor)> {
-    let half = head_dim / 2;
-    let angles: Vec<f64> = (0..len).flat_map(|t| (0..half).map(move |j| t as f64 * 10000f64.powf(-2.0 * j as f64 / head_dim as f64))).collect();
-    let cos = Tensor::from_vec(angles.iter().map(|a| a.cos()).collect::<Vec<_>>(), (len, half), &Device::Cpu)?;
-    let sin = Tensor::from_vec(angles.iter().map(|a| a.sin()).collect::<Vec<_>>(), (len, half), &Device::Cpu)?;
-    Ok((cos, sin))
-}
-
-/// x (… × T × d_h) with the pair (j, j + d_h/2) at position t turned by the angle of `rope_tables`.
-fn rotate(x: &Tensor, cos: &Tensor, sin: &Tensor) -> candle_core::Result<Tensor> {
-    let half = x.dim(D::Minus1)? / 2;
-    let (x1, x2) = (x.narrow(D::Minus1, 0, half)?, x.narrow(D::Minus1, half, half)?);
-    let first = (x1.broadcast_mul(cos)? - x2.broadcast_mul(sin)?)?;
-    let second = (x1.broadcast_mul(sin)? + x2.broadcast_mul(cos)?)?;
-    Tensor::cat(&[first, second], D::Minus1)
 }
 
 /// `x W^T` for x of shape (batch × T × d_in) and W (d_out × d_in): one matrix product over the
@@ -263,35 +246,6 @@ mod tests {
 
     fn shape(position: Position, conv_width: Option<usize>) -> TransformerShape {
         TransformerShape { d_model: 8, heads: 2, mlp_ratio: 2, position, conv_width }
-    }
-
-    /// RoPE: for queries and keys that are the same vector at every position, the score
-    /// q_m·k_n depends on m − n only, and rotation keeps each row's norm. Each score is a sum of
-    /// d_h = 8 products of rotated coordinates, each rotation two products and a sum with cos and
-    /// sin of their own angles (one ulp each): about 4·d_h roundings of |q||k|, so 64·u·|q||k|
-    /// bounds the difference of two scores and leaves a factor two. Control: rotating only the
-    /// queries makes the scores depend on the absolute position.
-    #[test]
-    fn rope_scores_depend_on_the_relative_position_only() {
-        let (len, dh) = (12, 8);
-        let mut s = Stream::new(StreamKey::new(1, "rope"), 0);
-        let (qv, kv): (Vec<f64>, Vec<f64>) = ((0..dh).map(|_| s.normal()).collect(), (0..dh).map(|_| s.normal()).collect());
-        let repeat = |v: &[f64]| Tensor::from_vec(v.repeat(len), (1, len, dh), &Device::Cpu).unwrap();
-        let (cos, sin) = rope_tables(len, dh).unwrap();
-        let (q, k) = (rotate(&repeat(&qv), &cos, &sin).unwrap(), rotate(&repeat(&kv), &cos, &sin).unwrap());
-        let norm = |v: &[f64]| v.iter().map(|x| x * x).sum::<f64>().sqrt();
-        let bound = 64.0 * f64::EPSILON * norm(&qv) * norm(&kv);
-        let scores = q.matmul(&k.t().unwrap()).unwrap().squeeze(0).unwrap().to_vec2::<f64>().unwrap();
-        for m in 0..len - 1 {
-            for n in 0..len - 1 {
-                assert!((scores[m][n] - scores[m + 1][n + 1]).abs() <= bound, "({m}, {n}): {} vs {}", scores[m][n], scores[m + 1][n + 1]);
-            }
-        }
-        for row in q.squeeze(0).unwrap().to_vec2::<f64>().unwrap() {
-            assert!((norm(&row) - norm(&qv)).abs() <= 8.0 * f64::EPSILON * norm(&qv));
-        }
-        let half_rotated = repeat(&qv).matmul(&k.t().unwrap()).unwrap().squeeze(0).unwrap().to_vec2::<f64>().unwrap();
-        assert!((half_rotated[0][0] - half_rotated[1][1]).abs() > 1e3 * bound, "rotating the keys alone must break the invariance");
     }
 
     /// The model is causal with every option: the logits up to t do not depend on later tokens,
