@@ -36,9 +36,29 @@
 use super::values::{map3, with_values};
 use candle_core::{CpuStorage, CustomOp1, Layout, Shape, Tensor};
 
-/// SiLU as one operation (module doc).
+/// An element-wise function as one operation: `value` forward, `gradient(x, y, g)` backward
+/// (the argument, the result and the incoming gradient of one element); `name` names it in errors.
 #[derive(Clone, Copy, Debug)]
-struct Silu;
+struct Pointwise<V, G> {
+    name: &'static str,
+    value: V,
+    gradient: G,
+}
+
+impl<V: Fn(f64) -> f64 + Send + Sync, G: Fn(f64, f64, f64) -> f64 + Send + Sync> CustomOp1 for Pointwise<V, G> {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn cpu_fwd(&self, s: &CpuStorage, l: &Layout) -> candle_core::Result<(CpuStorage, Shape)> {
+        let y = with_values(s, l, self.name, |x| x.iter().map(|&x| (self.value)(x)).collect())?;
+        Ok((CpuStorage::F64(y), l.shape().clone()))
+    }
+
+    fn bwd(&self, arg: &Tensor, res: &Tensor, grad: &Tensor) -> candle_core::Result<Option<Tensor>> {
+        map3(arg, res, grad, self.name, &self.gradient).map(Some)
+    }
+}
 
 /// candle's SiLU, `x / (1 + e^{−x})`.
 fn silu_value(x: f64) -> f64 {
@@ -53,30 +73,11 @@ fn silu_gradient(x: f64, y: f64, g: f64) -> f64 {
     g * (sigmoid * one_minus_y + y)
 }
 
-impl CustomOp1 for Silu {
-    fn name(&self) -> &'static str {
-        "silu"
-    }
-
-    fn cpu_fwd(&self, s: &CpuStorage, l: &Layout) -> candle_core::Result<(CpuStorage, Shape)> {
-        let y = with_values(s, l, "SiLU", |x| x.iter().map(|&x| silu_value(x)).collect())?;
-        Ok((CpuStorage::F64(y), l.shape().clone()))
-    }
-
-    fn bwd(&self, arg: &Tensor, res: &Tensor, grad: &Tensor) -> candle_core::Result<Option<Tensor>> {
-        map3(arg, res, grad, "SiLU", silu_gradient).map(Some)
-    }
-}
-
 /// SiLU of `x` (f64, any shape and layout): candle's `x.silu()`, the same bits forward and
 /// backward, in one operation.
 pub fn silu(x: &Tensor) -> candle_core::Result<Tensor> {
-    x.apply_op1(Silu)
+    x.apply_op1(Pointwise { name: "SiLU", value: silu_value, gradient: silu_gradient })
 }
-
-/// Softplus as one operation (module doc).
-#[derive(Clone, Copy, Debug)]
-struct Softplus;
 
 /// `max(z, 0) + ln(e^{−|z|}·1 + 1)`, as [`softplus_by_ops`] evaluates it.
 fn softplus_value(z: f64) -> f64 {
@@ -103,25 +104,10 @@ fn softplus_gradient(z: f64, g: f64) -> f64 {
     (0.0 + through_abs) + through_relu
 }
 
-impl CustomOp1 for Softplus {
-    fn name(&self) -> &'static str {
-        "softplus"
-    }
-
-    fn cpu_fwd(&self, s: &CpuStorage, l: &Layout) -> candle_core::Result<(CpuStorage, Shape)> {
-        let y = with_values(s, l, "softplus", |z| z.iter().map(|&z| softplus_value(z)).collect())?;
-        Ok((CpuStorage::F64(y), l.shape().clone()))
-    }
-
-    fn bwd(&self, arg: &Tensor, res: &Tensor, grad: &Tensor) -> candle_core::Result<Option<Tensor>> {
-        map3(arg, res, grad, "softplus", |z, _, g| softplus_gradient(z, g)).map(Some)
-    }
-}
-
 /// `softplus(z) = max(z, 0) + ln(1 + e^{−|z|})` (f64, any shape and layout), in one operation:
 /// [`softplus_by_ops`]'s bits forward and backward.
 pub fn softplus(z: &Tensor) -> candle_core::Result<Tensor> {
-    z.apply_op1(Softplus)
+    z.apply_op1(Pointwise { name: "softplus", value: softplus_value, gradient: |z, _, g| softplus_gradient(z, g) })
 }
 
 /// The same softplus in candle's tensor operations: the form the operation reproduces.
