@@ -66,7 +66,7 @@ fn source_steps(src_dims: &[usize], src_strides: &[usize], out: &[usize]) -> Vec
 /// innermost dimensions merged for as long as their source positions stay one arithmetic
 /// progression (a weight broadcast over the batch is one row per batch element); the outer ones
 /// advance with an odometer.
-fn walk_rows(out: &[usize], steps: &[usize], start: usize, mut f: impl FnMut(usize, usize, usize, usize)) {
+pub(super) fn walk_rows(out: &[usize], steps: &[usize], start: usize, mut f: impl FnMut(usize, usize, usize, usize)) {
     let total: usize = out.iter().product();
     if total == 0 {
         return;

@@ -2,6 +2,7 @@
 //! inputs may be views (a narrowed gate, a transposed head): contiguous views are read in
 //! place, strided ones gathered once in row-major order.
 
+use super::expand::walk_rows;
 use candle_core::{backend::BackendStorage, CpuStorage, Layout, Tensor};
 
 /// An f64 CPU storage's values as seen through `layout`, in row-major order of its shape (no
@@ -14,24 +15,13 @@ pub(super) fn with_values<R>(storage: &CpuStorage, layout: &Layout, what: &str, 
     }
 }
 
-/// The elements of a strided view, row-major (an odometer over its dimensions).
+/// The elements of a strided view, row-major: [`walk_rows`]' runs, contiguous ones copied whole.
 fn gather(all: &[f64], layout: &Layout) -> Vec<f64> {
-    let (dims, stride) = (layout.dims(), layout.stride());
-    let n = layout.shape().elem_count();
-    let mut out = Vec::with_capacity(n);
-    let (mut index, mut offset) = (vec![0usize; dims.len()], layout.start_offset());
-    for _ in 0..n {
-        out.push(all[offset]);
-        for d in (0..dims.len()).rev() {
-            index[d] += 1;
-            offset += stride[d];
-            if index[d] < dims[d] {
-                break;
-            }
-            offset -= stride[d] * dims[d];
-            index[d] = 0;
-        }
-    }
+    let mut out = Vec::with_capacity(layout.shape().elem_count());
+    walk_rows(layout.dims(), layout.stride(), layout.start_offset(), |_, j, len, step| match step {
+        1 => out.extend_from_slice(&all[j..j + len]),
+        s => out.extend((0..len).map(|t| all[j + t * s])),
+    });
     out
 }
 
